@@ -1,0 +1,128 @@
+import { Type } from 'class-transformer';
+import {
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsISO8601,
+  IsNotEmpty,
+  IsObject,
+  IsOptional,
+  IsString,
+  Min,
+  ValidateNested,
+} from 'class-validator';
+
+/** `data` of the messages connector services publish to `connector.events` (CONTRACT.md 1.2). */
+
+export const ATS_TYPES = ['ats-a', 'ats-b'] as const;
+export type AtsType = (typeof ATS_TYPES)[number];
+
+export class VacancyContactDto {
+  @IsOptional() @IsString() externalId?: string;
+  @IsOptional() @IsString() name?: string;
+  @IsOptional() @IsString() email?: string;
+  @IsOptional() @IsString() phone?: string;
+  @IsOptional() @IsString() jobTitle?: string;
+}
+
+export class VacancyCompanyDto {
+  @IsString() name!: string;
+  @IsOptional() @IsString() address?: string;
+  @IsObject() links!: Record<string, string>;
+  @IsOptional() @ValidateNested() @Type(() => VacancyContactDto) contact?: VacancyContactDto;
+}
+
+export class VacancyUpsertedDto {
+  @IsString() @IsNotEmpty() connectorId!: string;
+  @IsIn(ATS_TYPES) atsType!: AtsType;
+  @IsString() @IsNotEmpty() externalId!: string;
+  @IsString() title!: string;
+  @IsString() location!: string;
+  @IsString() description!: string;
+  @IsString() requirements!: string;
+  @IsString() status!: string;
+  @IsOptional() @ValidateNested() @Type(() => VacancyContactDto) contact?: VacancyContactDto;
+  @IsOptional() @ValidateNested() @Type(() => VacancyCompanyDto) company?: VacancyCompanyDto;
+  @IsObject() fields!: Record<string, unknown>;
+  @IsISO8601() updatedAt!: string;
+  @IsString() @IsNotEmpty() contentHash!: string;
+}
+
+export class VacancyClosedDto {
+  @IsString() @IsNotEmpty() connectorId!: string;
+  @IsString() @IsNotEmpty() externalId!: string;
+}
+
+export const SYNC_ACTIONS = ['created', 'updated'] as const;
+export type SyncAction = (typeof SYNC_ACTIONS)[number];
+
+export class CandidateSyncedDto {
+  @IsString() @IsNotEmpty() connectorId!: string;
+  @IsString() @IsNotEmpty() candidateId!: string;
+  @IsString() @IsNotEmpty() externalId!: string;
+  @IsIn(SYNC_ACTIONS) action!: SyncAction;
+}
+
+export class ApplicationSyncedDto {
+  @IsString() @IsNotEmpty() connectorId!: string;
+  @IsString() @IsNotEmpty() applicationId!: string;
+  @IsString() @IsNotEmpty() vacancyExternalId!: string;
+  @IsString() @IsNotEmpty() externalId!: string;
+  @IsIn(SYNC_ACTIONS) action!: SyncAction;
+}
+
+export const DOCUMENT_ACTIONS = ['uploaded', 'skipped'] as const;
+export type DocumentAction = (typeof DOCUMENT_ACTIONS)[number];
+
+export class DocumentSyncedDto {
+  @IsString() @IsNotEmpty() connectorId!: string;
+  @IsString() @IsNotEmpty() documentId!: string;
+  @IsString() @IsNotEmpty() candidateId!: string;
+  @IsOptional() @IsString() externalId?: string;
+  @IsIn(DOCUMENT_ACTIONS) action!: DocumentAction;
+  @IsOptional() @IsString() reason?: string;
+}
+
+export const RUN_STATUSES = ['queued', 'running', 'succeeded', 'failed'] as const;
+export type RunStatus = (typeof RUN_STATUSES)[number];
+
+export class RunCountsDto {
+  @IsInt() @Min(0) fetched!: number;
+  @IsInt() @Min(0) upserted!: number;
+  @IsInt() @Min(0) unchanged!: number;
+  @IsInt() @Min(0) closed!: number;
+}
+
+export class RunCompletedDto {
+  @IsString() @IsNotEmpty() connectorId!: string;
+  @IsString() @IsNotEmpty() runId!: string;
+  @IsIn(RUN_STATUSES) status!: RunStatus;
+  @ValidateNested() @Type(() => RunCountsDto) counts!: RunCountsDto;
+  @IsInt() @Min(0) apiCalls!: number;
+}
+
+export class OperationFailedDto {
+  @IsOptional() @IsString() connectorId?: string;
+  @IsString() @IsNotEmpty() sourceEventId!: string;
+  @IsString() @IsNotEmpty() sourceType!: string;
+  @IsString() @IsNotEmpty() reason!: string;
+  @IsBoolean() retryable!: boolean;
+  @IsOptional() @IsArray() @IsString({ each: true }) errors?: string[];
+}
+
+export class OperationUnsupportedDto {
+  @IsString() @IsNotEmpty() connectorId!: string;
+  @IsString() @IsNotEmpty() sourceEventId!: string;
+  @IsString() @IsNotEmpty() sourceType!: string;
+  @IsString() @IsNotEmpty() reason!: string;
+}
+
+export const CONNECTOR_STATUSES = ['pending_authorization', 'connected', 'auth_failed', 'disabled'] as const;
+export type ConnectorStatus = (typeof CONNECTOR_STATUSES)[number];
+
+export class ConnectorStatusChangedDto {
+  @IsString() @IsNotEmpty() connectorId!: string;
+  @IsIn(CONNECTOR_STATUSES) status!: ConnectorStatus;
+  @IsOptional() @IsString() reason?: string;
+}

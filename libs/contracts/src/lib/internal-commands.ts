@@ -1,0 +1,24 @@
+import { IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Min } from 'class-validator';
+
+/** `data` of commands on the internal exchange (`connector.internal`); not part of the public contract. */
+
+export const RUN_MODES = ['incremental', 'full'] as const;
+export type RunMode = (typeof RUN_MODES)[number];
+
+/** connector-registry → vacancy-sync: start a data fetch for a connector ("Run"). */
+export class RunRequestedDto {
+  @IsString() @IsNotEmpty() connectorId!: string;
+  @IsString() @IsNotEmpty() runId!: string;
+  @IsOptional() @IsIn(RUN_MODES) mode?: RunMode;
+}
+
+/** vacancy-sync → connector-registry: progress of a run while it runs. */
+export class RunProgressDto {
+  @IsString() @IsNotEmpty() connectorId!: string;
+  @IsString() @IsNotEmpty() runId!: string;
+  @IsIn(['running']) status!: 'running';
+  @IsInt() @Min(0) fetched!: number;
+  @IsInt() @Min(0) upserted!: number;
+  @IsInt() @Min(0) unchanged!: number;
+  @IsInt() @Min(0) apiCalls!: number;
+}

@@ -1,0 +1,53 @@
+/**
+ * Exchange, routing-key and queue names. Apps never spell these as string literals.
+ * `platform.events` and `connector.events` are the public exchanges of CONTRACT.md;
+ * `connector.internal` carries commands between our own services (run requests, credential requests).
+ */
+export const Exchange = {
+  PlatformEvents: 'platform.events',
+  ConnectorEvents: 'connector.events',
+  Internal: 'connector.internal',
+} as const;
+export type ExchangeName = (typeof Exchange)[keyof typeof Exchange];
+
+export const RoutingKey = {
+  // in: platform.events
+  CandidateCreated: 'candidate.created',
+  CandidateUpdated: 'candidate.updated',
+  ApplicationSubmitted: 'application.submitted',
+  ApplicationUpdated: 'application.updated',
+  DocumentUploaded: 'document.uploaded',
+  // out: connector.events
+  VacancyUpserted: 'vacancy.upserted',
+  VacancyClosed: 'vacancy.closed',
+  CandidateSynced: 'candidate.synced',
+  ApplicationSynced: 'application.synced',
+  DocumentSynced: 'document.synced',
+  RunCompleted: 'run.completed',
+  OperationFailed: 'operation.failed',
+  OperationUnsupported: 'operation.unsupported',
+  ConnectorStatusChanged: 'connector.status_changed',
+  // internal: connector.internal
+  RunRequested: 'run.requested',
+  RunProgress: 'run.progress',
+} as const;
+export type RoutingKeyName = (typeof RoutingKey)[keyof typeof RoutingKey];
+
+/** One durable queue per consuming service; its retry and dead-letter queues derive from it. */
+export const Queue = {
+  CandidateSync: 'candidate-sync.events',
+  DocumentService: 'document-service.events',
+  VacancySync: 'vacancy-sync.commands',
+  ConnectorRegistry: 'connector-registry.events',
+  AuthGateway: 'auth-gateway.commands',
+} as const;
+export type QueueName = (typeof Queue)[keyof typeof Queue];
+
+/** Header on dead-lettered copies: why the message was dead-lettered (JSON array of strings). */
+export const Header = {
+  DeadLetterReasons: 'x-dead-letter-reasons',
+  Attempt: 'x-attempt',
+  OriginalRoutingKey: 'x-original-routing-key',
+  OriginalExchange: 'x-original-exchange',
+  FailedAt: 'x-failed-at',
+} as const;

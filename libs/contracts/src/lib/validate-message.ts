@@ -1,0 +1,52 @@
+import { plainToInstance } from 'class-transformer';
+import { validateSync, type ValidationError } from 'class-validator';
+import 'reflect-metadata';
+import { EnvelopeDto, type EventEnvelope } from './envelope';
+import { isMessageType, MESSAGE_DATA, type MessageData, type MessageType, SUPPORTED_VERSION } from './message-types';
+
+export type ValidationResult<T extends MessageType = MessageType> =
+  | { ok: true; message: EventEnvelope<T, MessageData<T>> }
+  | { ok: false; errors: string[]; message?: unknown };
+
+/**
+ * The one check every consumer runs on a message body: JSON, envelope, known type and version, and the
+ * `data` of that type. Errors are readable paths ("data.email: email must be an email").
+ */
+export function validateMessage(body: Buffer | string, routingKey?: string): ValidationResult {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(typeof body === 'string' ? body : body.toString('utf8'));
+  } catch (error) {
+    return { ok: false, errors: [`body is not JSON: ${(error as Error).message}`] };
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    return { ok: false, errors: ['body must be a JSON object'] };
+  }
+  const envelope = plainToInstance(EnvelopeDto, parsed);
+  const errors = flatten(validateSync(envelope, { forbidUnknownValues: true }));
+  if (errors.length > 0) return { ok: false, errors, message: parsed };
+
+  if (routingKey !== undefined && routingKey !== envelope.type) {
+    errors.push(`type "${envelope.type}" does not match routing key "${routingKey}"`);
+  }
+  if (!isMessageType(envelope.type)) {
+    return { ok: false, errors: [...errors, `type "${envelope.type}" is unknown`], message: parsed };
+  }
+  if (envelope.version > SUPPORTED_VERSION) {
+    errors.push(`version ${envelope.version} of ${envelope.type} is not supported (max ${SUPPORTED_VERSION})`);
+  }
+  const data = plainToInstance(MESSAGE_DATA[envelope.type] as new () => object, envelope.data);
+  errors.push(...flatten(validateSync(data, { forbidUnknownValues: true }), 'data'));
+  if (errors.length > 0) return { ok: false, errors, message: parsed };
+
+  const message = parsed as EventEnvelope<MessageType, MessageData<MessageType>>;
+  return { ok: true, message: { ...message, data: data as MessageData<MessageType> } };
+}
+
+function flatten(errors: ValidationError[], prefix = ''): string[] {
+  return errors.flatMap((error) => {
+    const path = prefix ? `${prefix}.${error.property}` : error.property;
+    const own = Object.values(error.constraints ?? {}).map((text) => `${path}: ${text}`);
+    return [...own, ...flatten(error.children ?? [], path)];
+  });
+}

@@ -1,0 +1,9 @@
+import { resolveTestServices } from './lib/test-services';
+
+/** Jest globalSetup for integration tests: decides once where Postgres and RabbitMQ are. */
+export default async function globalSetup(): Promise<void> {
+  const services = await resolveTestServices();
+  process.env.DATABASE_URL = services.databaseUrl;
+  process.env.RABBITMQ_URL = services.rabbitmqUrl;
+  (globalThis as { __TEST_SERVICES__?: typeof services }).__TEST_SERVICES__ = services;
+}

@@ -1,0 +1,2 @@
+export * from './lib/test-services';
+export * from './lib/test-database';
