@@ -1,0 +1,114 @@
+import { acquireWithRetry, defaultJitter, type AcquireLoopDeps, type AttemptOutcome } from './acquire-loop';
+import { RateLimiterError, RateLimiterErrorCode } from './rate-limiter.errors';
+import {
+  systemClock,
+  type AcquireOptions,
+  type AcquireResult,
+  type BucketSnapshot,
+  type RateLimiter,
+  type RateLimiterOptions,
+} from './rate-limiter';
+import {
+  assertValidConfig,
+  fullBucket,
+  refill,
+  tryTake,
+  type BucketConfig,
+  type BucketState,
+} from './token-bucket';
+
+interface Bucket {
+  state: BucketState;
+  pausedUntil: number | null;
+}
+
+/**
+ * One process only: smooths bursts inside a worker, and is the limiter for unit tests of callers.
+ * Every step between awaits is synchronous, so a try is atomic without locks.
+ */
+export class InMemoryRateLimiter implements RateLimiter {
+  private readonly configs = new Map<string, BucketConfig>();
+  private readonly buckets = new Map<string, Bucket>();
+  private readonly deps: AcquireLoopDeps;
+
+  constructor(private readonly options: RateLimiterOptions = {}) {
+    this.deps = { clock: options.clock ?? systemClock, jitterMs: options.jitterMs ?? defaultJitter };
+  }
+
+  configure(key: string, config: BucketConfig): void {
+    assertValidConfig(config);
+    this.configs.set(key, { ...config });
+  }
+
+  async acquire(key: string, cost: number, options: AcquireOptions = {}): Promise<AcquireResult> {
+    const config = this.requireConfig(key);
+    const priority = options.priority ?? 'normal';
+    const attempt = (): Promise<AttemptOutcome> => {
+      const now = this.deps.clock.now();
+      const bucket = this.bucketOf(key, config, now);
+      if (bucket.pausedUntil !== null && bucket.pausedUntil > now) {
+        return Promise.resolve({
+          granted: false,
+          retryAfterMs: bucket.pausedUntil - now,
+          reason: RateLimiterErrorCode.Paused,
+        });
+      }
+      const result = tryTake(bucket.state, config, cost, priority, now);
+      bucket.state = result.state;
+      return Promise.resolve(
+        result.granted
+          ? { granted: true }
+          : { granted: false, retryAfterMs: result.retryAfterMs, reason: RateLimiterErrorCode.Exceeded },
+      );
+    };
+    return acquireWithRetry(key, cost, config, options, attempt, this.deps);
+  }
+
+  async pauseUntil(key: string, until: Date): Promise<void> {
+    const bucket = this.bucketOf(key, this.requireConfig(key), this.deps.clock.now());
+    bucket.pausedUntil = Math.max(bucket.pausedUntil ?? 0, until.getTime());
+  }
+
+  async resume(key: string): Promise<void> {
+    const bucket = this.buckets.get(key);
+    if (bucket) bucket.pausedUntil = null;
+  }
+
+  async peek(key: string): Promise<BucketSnapshot | undefined> {
+    const config = this.configOf(key);
+    if (!config) return undefined;
+    const now = this.deps.clock.now();
+    const bucket = this.buckets.get(key);
+    const state = bucket ? refill(bucket.state, config, now) : fullBucket(config, now);
+    const pausedUntil =
+      bucket?.pausedUntil != null && bucket.pausedUntil > now ? new Date(bucket.pausedUntil) : null;
+    return { key, ...config, tokens: state.tokens, pausedUntil };
+  }
+
+  private configOf(key: string): BucketConfig | undefined {
+    const config = this.configs.get(key) ?? this.options.resolveConfig?.(key);
+    if (config) assertValidConfig(config);
+    return config;
+  }
+
+  private requireConfig(key: string): BucketConfig {
+    const config = this.configOf(key);
+    if (!config) {
+      throw new RateLimiterError(
+        RateLimiterErrorCode.NotConfigured,
+        key,
+        `no rate limit config for key "${key}"`,
+      );
+    }
+    return config;
+  }
+
+  private bucketOf(key: string, config: BucketConfig, now: number): Bucket {
+    let bucket = this.buckets.get(key);
+    if (!bucket) {
+      bucket = { state: fullBucket(config, now), pausedUntil: null };
+      this.buckets.set(key, bucket);
+    }
+    return bucket;
+  }
+}
