@@ -1,0 +1,260 @@
+import { Logger } from '@nestjs/common';
+import { type CustomTransportStrategy, Server } from '@nestjs/microservices';
+import type { ChannelWrapper } from 'amqp-connection-manager';
+import type { ConfirmChannel, ConsumeMessage } from 'amqplib';
+import { lastValueFrom } from 'rxjs';
+import { createEvent, Exchange, Header, RoutingKey, validateMessage } from '@connector/contracts';
+import { MessageHandlingError } from './message-errors';
+import type { MessagePublisher } from './message-publisher';
+import { RabbitMqContext } from './rabbitmq.context';
+import type { RabbitConnection } from './rabbitmq.connection';
+import { decideOnFailure, DEFAULT_RETRY_DELAYS_MS } from './retry-policy';
+import {
+  type ConsumerTopology,
+  deadLetterQueueName,
+  declareConsumerTopology,
+  retryQueueName,
+} from './topology';
+
+export interface ConsumerOptions extends Omit<ConsumerTopology, 'retryDelaysMs'> {
+  /** Unacknowledged messages this process holds at once. */
+  prefetch?: number;
+  retryDelaysMs?: readonly number[];
+  /** How long shutdown waits for in-flight handlers. */
+  drainTimeoutMs?: number;
+}
+
+type Envelope = { id?: unknown; type?: unknown; accountId?: unknown; correlationId?: unknown };
+
+/**
+ * The RabbitMQ transport for @nestjs/microservices. A handler is `@EventPattern(RoutingKey.X)` on a
+ * controller and receives the validated envelope. The message is acknowledged only after the handler
+ * succeeded; an invalid one is dead-lettered with its reasons at once; a failing one is retried through
+ * delay queues and dead-lettered when attempts run out or the error is permanent. Every dead-letter is
+ * reported as `operation.failed`.
+ */
+export class RabbitMqServer extends Server implements CustomTransportStrategy {
+  protected override readonly logger = new Logger(RabbitMqServer.name);
+  private readonly delaysMs: readonly number[];
+  private channel?: ChannelWrapper;
+  private consumer?: { channel: ConfirmChannel; tag: string };
+  private closing = false;
+  private inFlight = 0;
+  private drained?: () => void;
+
+  constructor(
+    private readonly connection: RabbitConnection,
+    private readonly publisher: MessagePublisher,
+    private readonly options: ConsumerOptions,
+  ) {
+    super();
+    this.delaysMs = options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS;
+  }
+
+  listen(callback: (error?: unknown) => void): void {
+    this.channel = this.connection.createChannel({
+      name: `consumer:${this.options.queue}`,
+      confirm: true,
+      json: false,
+      setup: (channel: ConfirmChannel) => this.setup(channel),
+    });
+    this.channel.waitForConnect().then(
+      () => callback(),
+      (error: unknown) => callback(error),
+    );
+  }
+
+  /** Stops taking messages, lets in-flight handlers finish, then closes the channel. */
+  async close(): Promise<void> {
+    if (this.closing) return;
+    this.closing = true;
+    if (this.consumer) {
+      await this.consumer.channel.cancel(this.consumer.tag).catch(() => undefined);
+    }
+    if (this.inFlight > 0) {
+      const drainTimeoutMs = this.options.drainTimeoutMs ?? 30_000;
+      await Promise.race([
+        new Promise<void>((resolve) => (this.drained = resolve)),
+        new Promise<void>((resolve) => setTimeout(resolve, drainTimeoutMs).unref()),
+      ]);
+    }
+    await this.channel?.close();
+  }
+
+  on(): never {
+    throw new Error('RabbitMqServer does not emit transport events; use RabbitConnection');
+  }
+
+  unwrap<T>(): T {
+    return this.connection as T;
+  }
+
+  private async setup(channel: ConfirmChannel): Promise<void> {
+    await declareConsumerTopology(channel, { ...this.options, retryDelaysMs: this.delaysMs });
+    if (this.closing) return;
+    await channel.prefetch(this.options.prefetch ?? 10);
+    const { consumerTag } = await channel.consume(this.options.queue, (message) => {
+      if (message) void this.track(this.handleMessage(channel, message));
+    });
+    this.consumer = { channel, tag: consumerTag };
+  }
+
+  private async track(work: Promise<void>): Promise<void> {
+    this.inFlight += 1;
+    try {
+      await work;
+    } catch (error) {
+      this.logger.error(`message handling crashed: ${(error as Error).message}`);
+    } finally {
+      this.inFlight -= 1;
+      if (this.inFlight === 0) this.drained?.();
+    }
+  }
+
+  private async handleMessage(channel: ConfirmChannel, message: ConsumeMessage): Promise<void> {
+    const headers = message.properties.headers ?? {};
+    const attempt = Number(headers[Header.Attempt] ?? 1);
+    const routingKey = String(headers[Header.OriginalRoutingKey] ?? message.fields.routingKey);
+
+    const validation = validateMessage(message.content, routingKey);
+    if (!validation.ok) {
+      await this.settle(channel, message, () =>
+        this.deadLetter(message, routingKey, validation.errors, false, asEnvelope(validation.message)),
+      );
+      return;
+    }
+    const envelope = validation.message;
+    const handler = this.getHandlerByPattern(routingKey);
+    if (!handler) {
+      await this.settle(channel, message, () =>
+        this.deadLetter(message, routingKey, [`no handler for ${routingKey}`], false, envelope),
+      );
+      return;
+    }
+
+    try {
+      const result: unknown = await handler(envelope, new RabbitMqContext([message, attempt]));
+      await lastValueFrom(this.transformToObservable(result), { defaultValue: undefined });
+      ack(channel, message);
+    } catch (error) {
+      const decision = decideOnFailure(error, attempt, this.delaysMs);
+      const details = error instanceof MessageHandlingError ? (error.details ?? []) : [];
+      const connectorId = error instanceof MessageHandlingError ? error.connectorId : undefined;
+      if (decision.action === 'retry') {
+        this.logger.warn(
+          `${envelope.type} ${envelope.id} attempt ${attempt} failed, retry in ${decision.delayMs} ms: ${(error as Error).message}`,
+        );
+        await this.settle(channel, message, () =>
+          this.publisher.publishRaw(
+            '',
+            retryQueueName(this.options.queue, decision.delayMs),
+            message.content,
+            {
+              messageId: message.properties.messageId as string | undefined,
+              headers: {
+                ...headers,
+                [Header.Attempt]: decision.nextAttempt,
+                [Header.OriginalRoutingKey]: routingKey,
+              },
+            },
+          ),
+        );
+      } else {
+        await this.settle(channel, message, () =>
+          this.deadLetter(
+            message,
+            routingKey,
+            [decision.reason, ...details],
+            decision.retryable,
+            envelope,
+            connectorId,
+          ),
+        );
+      }
+    }
+  }
+
+  /** Acknowledges the message once `handOver` has safely put it (or its copy) somewhere else. */
+  private async settle(
+    channel: ConfirmChannel,
+    message: ConsumeMessage,
+    handOver: () => Promise<void>,
+  ): Promise<void> {
+    try {
+      await handOver();
+      ack(channel, message);
+    } catch (error) {
+      // The broker is in trouble: give the message back after a pause rather than lose it.
+      this.logger.error(`could not re-route message, requeueing: ${(error as Error).message}`);
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      nack(channel, message);
+    }
+  }
+
+  private async deadLetter(
+    message: ConsumeMessage,
+    routingKey: string,
+    reasons: string[],
+    retryable: boolean,
+    envelope: Envelope | undefined,
+    connectorId?: string,
+  ): Promise<void> {
+    const sourceEventId =
+      typeof envelope?.id === 'string' ? envelope.id : String(message.properties.messageId ?? 'unknown');
+    this.logger.warn(`dead-lettering ${routingKey} ${sourceEventId}: ${reasons.join('; ')}`);
+    await this.publisher.publishRaw('', deadLetterQueueName(this.options.queue), message.content, {
+      messageId: message.properties.messageId as string | undefined,
+      contentType: message.properties.contentType as string | undefined,
+      headers: {
+        ...message.properties.headers,
+        [Header.DeadLetterReasons]: JSON.stringify(reasons),
+        [Header.OriginalRoutingKey]: routingKey,
+        [Header.OriginalExchange]: message.fields.exchange,
+        [Header.FailedAt]: new Date().toISOString(),
+      },
+    });
+    // A failure report about a failure report would loop; those are only dead-lettered.
+    if (routingKey === RoutingKey.OperationFailed) return;
+    const accountId =
+      typeof envelope?.accountId === 'string' && envelope.accountId ? envelope.accountId : 'unknown';
+    const correlationId =
+      typeof envelope?.correlationId === 'string' ? envelope.correlationId : sourceEventId;
+    await this.publisher.publish(
+      Exchange.ConnectorEvents,
+      createEvent(
+        RoutingKey.OperationFailed,
+        accountId,
+        {
+          ...(connectorId ? { connectorId } : {}),
+          sourceEventId,
+          sourceType: typeof envelope?.type === 'string' ? envelope.type : routingKey,
+          reason: reasons[0] ?? 'unknown',
+          retryable,
+          errors: reasons,
+        },
+        { correlationId },
+      ),
+    );
+  }
+}
+
+function asEnvelope(value: unknown): Envelope | undefined {
+  return typeof value === 'object' && value !== null ? (value as Envelope) : undefined;
+}
+
+/** A channel that closed has already handed its unacked messages back to the broker; nothing to do. */
+function ack(channel: ConfirmChannel, message: ConsumeMessage): void {
+  try {
+    channel.ack(message);
+  } catch {
+    /* channel closed: the broker redelivers */
+  }
+}
+
+function nack(channel: ConfirmChannel, message: ConsumeMessage): void {
+  try {
+    channel.nack(message, false, true);
+  } catch {
+    /* channel closed: the broker redelivers */
+  }
+}

@@ -1,0 +1,49 @@
+import { NotReadyError, PermanentMessageError, TransientMessageError } from './message-errors';
+import { decideOnFailure } from './retry-policy';
+
+const delays = [100, 1_000, 10_000];
+
+describe(decideOnFailure.name, () => {
+  it('dead-letters a permanent error at once', () => {
+    expect(decideOnFailure(new PermanentMessageError('bad email'), 1, delays)).toEqual({
+      action: 'dead-letter',
+      reason: 'bad email',
+      retryable: false,
+    });
+  });
+
+  it('retries a transient error with growing delays, then gives up', () => {
+    const error = new TransientMessageError('ATS answered 503');
+    expect(decideOnFailure(error, 1, delays)).toEqual({ action: 'retry', delayMs: 100, nextAttempt: 2 });
+    expect(decideOnFailure(error, 2, delays)).toEqual({ action: 'retry', delayMs: 1_000, nextAttempt: 3 });
+    expect(decideOnFailure(error, 3, delays)).toEqual({ action: 'retry', delayMs: 10_000, nextAttempt: 4 });
+    expect(decideOnFailure(error, 4, delays)).toEqual({
+      action: 'dead-letter',
+      reason: 'gave up after 4 attempts: ATS answered 503',
+      retryable: true,
+    });
+  });
+
+  it('treats an unknown error as transient', () => {
+    expect(decideOnFailure(new Error('socket hang up'), 1, delays)).toMatchObject({ action: 'retry' });
+    expect(decideOnFailure('weird', 1, delays)).toMatchObject({ action: 'retry' });
+  });
+
+  it('waits at least as long as the error asks, choosing a longer tier', () => {
+    const rateLimited = new TransientMessageError('429', 'c1', undefined, 5_000);
+    expect(decideOnFailure(rateLimited, 1, delays)).toEqual({
+      action: 'retry',
+      delayMs: 10_000,
+      nextAttempt: 2,
+    });
+    const tooLong = new TransientMessageError('429', 'c1', undefined, 60_000);
+    expect(decideOnFailure(tooLong, 1, delays)).toEqual({ action: 'retry', delayMs: 10_000, nextAttempt: 2 });
+  });
+
+  it('retries a not-ready message like a transient one', () => {
+    expect(decideOnFailure(new NotReadyError('candidate not in ATS yet'), 2, delays)).toMatchObject({
+      action: 'retry',
+      delayMs: 1_000,
+    });
+  });
+});

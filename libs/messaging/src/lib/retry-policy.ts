@@ -1,0 +1,38 @@
+import { isRetryable, MessageHandlingError, TransientMessageError } from './message-errors';
+
+/**
+ * Default delays between attempts: growing, adding up to about 80 minutes, so a message rides out an
+ * ATS outage of an hour before it is dead-lettered.
+ */
+export const DEFAULT_RETRY_DELAYS_MS = [5_000, 30_000, 120_000, 300_000, 600_000, 1_200_000, 1_800_000];
+
+export type FailureDecision =
+  | { action: 'retry'; delayMs: number; nextAttempt: number }
+  | { action: 'dead-letter'; reason: string; retryable: boolean };
+
+/**
+ * What to do with a message whose handler failed on attempt `attempt` (1-based).
+ * Each delay tier is its own queue, so a delay is always one of `delaysMs`.
+ */
+export function decideOnFailure(
+  error: unknown,
+  attempt: number,
+  delaysMs: readonly number[],
+): FailureDecision {
+  const reason = describeError(error);
+  if (!isRetryable(error)) return { action: 'dead-letter', reason, retryable: false };
+  if (attempt > delaysMs.length) {
+    return { action: 'dead-letter', reason: `gave up after ${attempt} attempts: ${reason}`, retryable: true };
+  }
+  const notBefore = error instanceof TransientMessageError ? (error.notBeforeMs ?? 0) : 0;
+  // The tier for this attempt, or a later (longer) one when the error says to wait at least that long.
+  const tier = delaysMs.findIndex((delay, index) => index >= attempt - 1 && delay >= notBefore);
+  const delayMs = tier === -1 ? delaysMs[delaysMs.length - 1] : delaysMs[tier];
+  return { action: 'retry', delayMs, nextAttempt: attempt + 1 };
+}
+
+export function describeError(error: unknown): string {
+  if (error instanceof MessageHandlingError || error instanceof Error) return error.message;
+  if (typeof error === 'object' && error !== null && 'message' in error) return String(error.message);
+  return String(error);
+}
