@@ -43,10 +43,11 @@ export async function acquireWithRetry(
   const { clock } = deps;
   const startedAt = clock.now();
   const deadline = startedAt + maxWaitMs;
-  for (;;) {
+  // Query time is not waiting: a grant on the first try reports 0, after sleeping the whole elapsed time.
+  for (let slept = false; ; slept = true) {
     const outcome = await attempt();
     const now = clock.now();
-    if (outcome.granted) return { waitedMs: now - startedAt };
+    if (outcome.granted) return { waitedMs: slept ? now - startedAt : 0 };
     const retryAt = now + outcome.retryAfterMs;
     if (retryAt > deadline) throw new RateLimitExceededError(outcome.reason, key, new Date(retryAt));
     // Never sleep past the deadline: the last try happens at the latest when the caller said it would wait.
