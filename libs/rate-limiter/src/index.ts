@@ -1,3 +1,13 @@
+/**
+ * @connector/rate-limiter: token buckets per key (one key per connector), in process or shared via Postgres.
+ *
+ *   // once per service: add RateLimitBucketMigration1763700000000 to the TypeORM migrations
+ *   const limiter = new PostgresRateLimiter(dataSource); // or a pg.Pool
+ *   limiter.configure(`ats-a:${connectorId}`, dailyQuotaBucket(10_000, { burst: 100, reserveFraction: 0.2 }));
+ *   await limiter.acquire(key, 1, { priority: 'high', maxWaitMs: 30_000 }); // pushes
+ *   await limiter.acquire(key, 1, { priority: 'normal', maxWaitMs: 0 });    // syncs: requeue at error.retryAt
+ *   await limiter.pauseUntil(key, resetAt);                                 // on a 429 from the ATS
+ */
 export {
   SECONDS_PER_DAY,
   assertValidConfig,
