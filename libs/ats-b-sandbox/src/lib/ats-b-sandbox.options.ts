@@ -1,0 +1,70 @@
+import type { OAuthClientConfig, SandboxUser } from './oauth.store';
+
+export interface AtsBSandboxOptions {
+  /** 0 = a free port. */
+  port?: number;
+  host?: string;
+  /** The partner's OAuth client; default platform-client/platform-secret, any loopback redirect allowed. */
+  client?: OAuthClientConfig;
+  /** Default [{recruiter, recruiter-pass}]. */
+  users?: SandboxUser[];
+  accessTokenTtlSeconds?: number;
+  /** BhRestToken lifetime (idle timeout when `sessionSliding`), default 600. */
+  sessionTtlSeconds?: number;
+  /** Default true: each data call pushes the session's expiry forward, as Bullhorn's inactivity timeout does. */
+  sessionSliding?: boolean;
+  codeTtlSeconds?: number;
+  /** Requests a minute per customer before 429, default 1500. */
+  perMinuteLimit?: number;
+  seed?: { jobs: number; seed?: number; baseTimeMs?: number };
+  latencyMs?: number;
+  /** Candidate statuses this customer allows; default Bullhorn's stock list (includes "New Lead"). */
+  candidateStatuses?: string[];
+  /** File attachment `type` values this customer allows; default Resume, Cover Letter, Smart CV, Other. */
+  fileTypes?: string[];
+  /** Base URL to advertise (loginInfo, restUrl) when the sandbox sits behind a proxy. */
+  publicUrl?: string;
+  /** Fastify request logging; off by default for throughput. */
+  logger?: boolean;
+}
+
+export interface ResolvedOptions {
+  port: number;
+  host: string;
+  client: OAuthClientConfig;
+  users: SandboxUser[];
+  accessTokenTtlSeconds: number;
+  sessionTtlSeconds: number;
+  sessionSliding: boolean;
+  codeTtlSeconds: number;
+  perMinuteLimit: number;
+  seed: { jobs: number; seed: number; baseTimeMs?: number };
+  latencyMs: number;
+  candidateStatuses: string[];
+  fileTypes: string[];
+  publicUrl?: string;
+  logger: boolean;
+}
+
+export const DEFAULT_CANDIDATE_STATUSES = ['New Lead', 'Active', 'Submitted', 'Interviewing', 'Placed', 'Inactive', 'Archive'];
+export const DEFAULT_FILE_TYPES = ['Resume', 'Cover Letter', 'Smart CV', 'Other'];
+
+export function resolveOptions(o: AtsBSandboxOptions = {}): ResolvedOptions {
+  return {
+    port: o.port ?? 0,
+    host: o.host ?? '127.0.0.1',
+    client: o.client ?? { clientId: 'platform-client', clientSecret: 'platform-secret' },
+    users: o.users ?? [{ username: 'recruiter', password: 'recruiter-pass' }],
+    accessTokenTtlSeconds: o.accessTokenTtlSeconds ?? 600,
+    sessionTtlSeconds: o.sessionTtlSeconds ?? 600,
+    sessionSliding: o.sessionSliding ?? true,
+    codeTtlSeconds: o.codeTtlSeconds ?? 60,
+    perMinuteLimit: o.perMinuteLimit ?? 1500,
+    seed: { jobs: o.seed?.jobs ?? 200, seed: o.seed?.seed ?? 1, baseTimeMs: o.seed?.baseTimeMs },
+    latencyMs: o.latencyMs ?? 0,
+    candidateStatuses: o.candidateStatuses ?? DEFAULT_CANDIDATE_STATUSES,
+    fileTypes: o.fileTypes ?? DEFAULT_FILE_TYPES,
+    publicUrl: o.publicUrl,
+    logger: o.logger ?? false,
+  };
+}
