@@ -1,0 +1,91 @@
+export interface AtsASandboxClient {
+  clientId: string;
+  clientSecret: string;
+  /** When set, tokens of this client may only call endpoints needing one of these scopes (else 403). */
+  scopes?: string[];
+}
+
+export interface AtsASandboxSeed {
+  vacancies: number;
+  seed?: number;
+  /**
+   * Day the generated dates are relative to (ISO date or epoch ms). Default: today's UTC midnight at seeding,
+   * so "not yet advertised" and "expired" vacancies stay so during the day. Same seed + anchor → same data.
+   */
+  anchor?: string | number;
+}
+
+export interface AtsASandboxOptions {
+  /** 0 = free port (default 0). */
+  port?: number;
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** API keys of this one customer system; default [{clientId:'demo-client', clientSecret:'demo-secret'}]. */
+  clients?: AtsASandboxClient[];
+  /** Calls per quota window shared by all keys (default 10 000). */
+  dailyLimit?: number;
+  /** Default 86 400; windows are aligned to multiples of this since the epoch (so UTC midnight by default). */
+  quotaWindowSeconds?: number;
+  /** Token lifetime, reported as expires_in (default 3599). */
+  tokenTtlSeconds?: number;
+  /** Deterministic data set (default 200 vacancies, seed 1). */
+  seed?: AtsASandboxSeed;
+  /** Fixed latency on every /api call (default 0). */
+  latencyMs?: number;
+  /** Upload size limit (default 10 MiB); larger uploads get 413. */
+  maxUploadBytes?: number;
+  /** Log each request through fastify's logger (default false: logging costs throughput). */
+  logRequests?: boolean;
+}
+
+export interface ResolvedSandboxOptions {
+  port: number;
+  host: string;
+  clients: AtsASandboxClient[];
+  dailyLimit: number;
+  quotaWindowSeconds: number;
+  tokenTtlSeconds: number;
+  seed: AtsASandboxSeed;
+  latencyMs: number;
+  maxUploadBytes: number;
+  logRequests: boolean;
+}
+
+export const DEFAULT_CLIENTS: readonly AtsASandboxClient[] = [
+  { clientId: 'demo-client', clientSecret: 'demo-secret' },
+];
+
+export function resolveSandboxOptions(options: AtsASandboxOptions = {}): ResolvedSandboxOptions {
+  const resolved: ResolvedSandboxOptions = {
+    port: options.port ?? 0,
+    host: options.host ?? '127.0.0.1',
+    clients: options.clients?.length ? options.clients : DEFAULT_CLIENTS.map((c) => ({ ...c })),
+    dailyLimit: options.dailyLimit ?? 10_000,
+    quotaWindowSeconds: options.quotaWindowSeconds ?? 86_400,
+    tokenTtlSeconds: options.tokenTtlSeconds ?? 3599,
+    seed: { seed: 1, ...(options.seed ?? { vacancies: 200 }) },
+    latencyMs: options.latencyMs ?? 0,
+    maxUploadBytes: options.maxUploadBytes ?? 10 * 1024 * 1024,
+    logRequests: options.logRequests ?? false,
+  };
+  assertNonNegativeInteger('port', resolved.port);
+  assertNonNegativeInteger('dailyLimit', resolved.dailyLimit);
+  assertPositiveNumber('quotaWindowSeconds', resolved.quotaWindowSeconds);
+  assertPositiveNumber('tokenTtlSeconds', resolved.tokenTtlSeconds);
+  assertNonNegativeInteger('seed.vacancies', resolved.seed.vacancies);
+  assertNonNegativeInteger('latencyMs', resolved.latencyMs);
+  assertPositiveNumber('maxUploadBytes', resolved.maxUploadBytes);
+  return resolved;
+}
+
+function assertNonNegativeInteger(name: string, value: number): void {
+  if (!Number.isInteger(value) || value < 0) {
+    throw new Error(`ATS-A sandbox option ${name} must be a non-negative integer, got ${value}`);
+  }
+}
+
+function assertPositiveNumber(name: string, value: number): void {
+  if (!Number.isFinite(value) || value <= 0) {
+    throw new Error(`ATS-A sandbox option ${name} must be a positive number, got ${value}`);
+  }
+}
