@@ -1,0 +1,65 @@
+import { JobOrderGenerator } from './job-order.generator';
+import { JobOrderStore } from './job-order.store';
+import { parseSearchQuery } from './search-query';
+import { JOB_SEARCH_FIELDS } from './job-order.store';
+
+const q = (s: string) => parseSearchQuery(s, JOB_SEARCH_FIELDS);
+
+describe(JobOrderStore.name, () => {
+  it('generates the same data for the same seed and different data for another', () => {
+    const a = new JobOrderGenerator(500, 42);
+    const b = new JobOrderGenerator(500, 42);
+    const c = new JobOrderGenerator(500, 43);
+    expect(a.generate(77)).toEqual(b.generate(77));
+    expect(a.generate(77)).not.toEqual(c.generate(77));
+  });
+
+  it('varies the data: closed, private, deleted, sparse, unicode, HTML', () => {
+    const store = new JobOrderStore({ jobs: 2000, seed: 5 });
+    const jobs = Array.from({ length: 2000 }, (_, i) => store.get(i + 1)!);
+    expect(jobs.some((j) => !j.isOpen)).toBe(true);
+    expect(jobs.some((j) => !j.isPublic)).toBe(true);
+    expect(jobs.some((j) => j.isDeleted)).toBe(true);
+    expect(jobs.some((j) => j.clientContact === null)).toBe(true);
+    expect(jobs.some((j) => j.skillList === null)).toBe(true);
+    expect(jobs.some((j) => /[^\x00-\x7f]/.test(j.title))).toBe(true);
+    expect(jobs.every((j) => j.publicDescription === null || /<\w+/.test(j.publicDescription))).toBe(true);
+    expect(new Set(jobs.map((j) => j.dateLastModified)).size).toBeGreaterThan(1900);
+    expect(jobs.every((j) => j.dateLastModified < Date.now())).toBe(true);
+  });
+
+  it('search flags agree with the generated records', () => {
+    const store = new JobOrderStore({ jobs: 1000, seed: 9 });
+    const ids = store.search(q('isOpen:1 AND isDeleted:0 AND isPublic:1'));
+    const expected = Array.from({ length: 1000 }, (_, i) => store.get(i + 1)!)
+      .filter((j) => j.isOpen && !j.isDeleted && j.isPublic)
+      .map((j) => j.id);
+    expect(ids).toEqual(expected);
+  });
+
+  it('updates bump dateLastModified and show up in incremental searches; close and delete drop out', () => {
+    const store = new JobOrderStore({ jobs: 100, seed: 1 });
+    const from = Date.now();
+    const open = store.search(q('isOpen:1 AND isDeleted:0'));
+    const [a, b, c] = open as [number, number, number];
+    store.update(a, { title: 'Changed' });
+    store.close(b);
+    store.close(c, { deleted: true });
+    const added = store.add({ title: 'Brand new' });
+    expect(store.search(q(`isOpen:1 AND isDeleted:0 AND dateLastModified:[${from} TO *]`))).toEqual([a, added.id]);
+    const after = store.search(q('isOpen:1 AND isDeleted:0'));
+    expect(after).not.toContain(b);
+    expect(after).not.toContain(c);
+    expect(store.get(c)!.isDeleted).toBe(true);
+  });
+
+  it('keeps 100 000 jobs cheap: seeding is fast and adds only a few MB', () => {
+    const before = process.memoryUsage().heapUsed;
+    const t0 = Date.now();
+    const store = new JobOrderStore({ jobs: 100_000, seed: 3 });
+    expect(Date.now() - t0).toBeLessThan(5_000);
+    expect(store.search(q('isOpen:1 AND isDeleted:0')).length).toBeGreaterThan(70_000);
+    expect(process.memoryUsage().heapUsed - before).toBeLessThan(30 * 1024 * 1024);
+    expect(store.get(99_999)!.id).toBe(99_999);
+  });
+});
