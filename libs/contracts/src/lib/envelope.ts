@@ -1,6 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { Type } from 'class-transformer';
-import { IsInt, IsISO8601, IsNotEmpty, IsObject, IsOptional, IsString, IsUUID, MaxLength, Min } from 'class-validator';
+import {
+  IsInt,
+  IsISO8601,
+  IsNotEmpty,
+  IsObject,
+  IsOptional,
+  IsString,
+  IsUUID,
+  MaxLength,
+  Min,
+} from 'class-validator';
 
 /** The plain-JSON message of CONTRACT.md section 1: no framework envelope. */
 export interface EventEnvelope<TType extends string = string, TData = unknown> {

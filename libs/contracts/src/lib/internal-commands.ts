@@ -22,3 +22,9 @@ export class RunProgressDto {
   @IsInt() @Min(0) unchanged!: number;
   @IsInt() @Min(0) apiCalls!: number;
 }
+
+/** A worker → auth-gateway: the ATS answered 401 with the credentials it was given; renew them once. */
+export class CredentialsRejectedDto {
+  @IsString() @IsNotEmpty() connectorId!: string;
+  @IsString() @IsNotEmpty() reason!: string;
+}

@@ -10,7 +10,7 @@ import {
   VacancyClosedDto,
   VacancyUpsertedDto,
 } from './connector-events';
-import { RunProgressDto, RunRequestedDto } from './internal-commands';
+import { CredentialsRejectedDto, RunProgressDto, RunRequestedDto } from './internal-commands';
 import { ApplicationDataDto, CandidateDataDto, DocumentDataDto } from './platform-events';
 import { RoutingKey } from './topology';
 
@@ -32,6 +32,7 @@ export const MESSAGE_DATA = {
   [RoutingKey.ConnectorStatusChanged]: ConnectorStatusChangedDto,
   [RoutingKey.RunRequested]: RunRequestedDto,
   [RoutingKey.RunProgress]: RunProgressDto,
+  [RoutingKey.CredentialsRejected]: CredentialsRejectedDto,
 } as const satisfies Record<string, ClassConstructor<object>>;
 
 export type MessageType = keyof typeof MESSAGE_DATA;

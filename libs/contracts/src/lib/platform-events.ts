@@ -57,9 +57,17 @@ export class CandidateDataDto {
   @IsOptional() @IsString() @MaxLength(40) phone?: string;
   @IsOptional() @IsString() @MaxLength(40) mobile?: string;
   @IsOptional() @ValidateNested() @Type(() => AddressDto) address?: AddressDto;
-  @IsOptional() @IsArray() @ArrayMaxSize(50) @ValidateNested({ each: true }) @Type(() => WorkHistoryDto)
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(50)
+  @ValidateNested({ each: true })
+  @Type(() => WorkHistoryDto)
   workHistory?: WorkHistoryDto[];
-  @IsOptional() @IsArray() @ArrayMaxSize(50) @ValidateNested({ each: true }) @Type(() => EducationDto)
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(50)
+  @ValidateNested({ each: true })
+  @Type(() => EducationDto)
   education?: EducationDto[];
   @IsOptional() @IsString() @MaxLength(200) source?: string;
 }
@@ -80,9 +88,17 @@ export class ApplicationAnswerDto {
 export class ApplicationDataDto {
   @IsString() @IsNotEmpty() @MaxLength(100) applicationId!: string;
   @IsString() @IsNotEmpty() @MaxLength(100) candidateId!: string;
-  @IsArray() @ArrayMinSize(1) @ArrayMaxSize(50) @ValidateNested({ each: true }) @Type(() => VacancyRefDto)
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(50)
+  @ValidateNested({ each: true })
+  @Type(() => VacancyRefDto)
   vacancies!: VacancyRefDto[];
-  @IsOptional() @IsArray() @ArrayMaxSize(200) @ValidateNested({ each: true }) @Type(() => ApplicationAnswerDto)
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(200)
+  @ValidateNested({ each: true })
+  @Type(() => ApplicationAnswerDto)
   answers?: ApplicationAnswerDto[];
 }
 

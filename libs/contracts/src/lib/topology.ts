@@ -30,6 +30,7 @@ export const RoutingKey = {
   // internal: connector.internal
   RunRequested: 'run.requested',
   RunProgress: 'run.progress',
+  CredentialsRejected: 'credentials.rejected',
 } as const;
 export type RoutingKeyName = (typeof RoutingKey)[keyof typeof RoutingKey];
 

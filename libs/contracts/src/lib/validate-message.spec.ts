@@ -47,16 +47,23 @@ describe(validateMessage.name, () => {
 
     const newer = createEvent(RoutingKey.CandidateCreated, 'a', candidate, { version: 2 });
     const newerResult = validateMessage(JSON.stringify(newer));
-    expect(newerResult.ok || newerResult.errors).toEqual([expect.stringMatching(/version 2 .* not supported/)]);
+    expect(newerResult.ok || newerResult.errors).toEqual([
+      expect.stringMatching(/version 2 .* not supported/),
+    ]);
 
-    const mismatch = validateMessage(JSON.stringify(createEvent(RoutingKey.CandidateCreated, 'a', candidate)), 'x');
+    const mismatch = validateMessage(
+      JSON.stringify(createEvent(RoutingKey.CandidateCreated, 'a', candidate)),
+      'x',
+    );
     expect(mismatch.ok || mismatch.errors).toEqual([expect.stringMatching(/does not match routing key "x"/)]);
   });
 
   it('refuses a missing envelope field', () => {
     const { accountId: _accountId, ...withoutAccount } = createEvent(RoutingKey.DocumentUploaded, 'a', {});
     const result = validateMessage(JSON.stringify(withoutAccount));
-    expect(result.ok || result.errors).toEqual(expect.arrayContaining([expect.stringMatching(/^accountId: /)]));
+    expect(result.ok || result.errors).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^accountId: /)]),
+    );
   });
 
   it('requires at least one vacancy on an application', () => {

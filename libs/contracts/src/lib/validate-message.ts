@@ -2,7 +2,13 @@ import { plainToInstance } from 'class-transformer';
 import { validateSync, type ValidationError } from 'class-validator';
 import 'reflect-metadata';
 import { EnvelopeDto, type EventEnvelope } from './envelope';
-import { isMessageType, MESSAGE_DATA, type MessageData, type MessageType, SUPPORTED_VERSION } from './message-types';
+import {
+  isMessageType,
+  MESSAGE_DATA,
+  type MessageData,
+  type MessageType,
+  SUPPORTED_VERSION,
+} from './message-types';
 
 export type ValidationResult<T extends MessageType = MessageType> =
   | { ok: true; message: EventEnvelope<T, MessageData<T>> }
@@ -33,7 +39,9 @@ export function validateMessage(body: Buffer | string, routingKey?: string): Val
     return { ok: false, errors: [...errors, `type "${envelope.type}" is unknown`], message: parsed };
   }
   if (envelope.version > SUPPORTED_VERSION) {
-    errors.push(`version ${envelope.version} of ${envelope.type} is not supported (max ${SUPPORTED_VERSION})`);
+    errors.push(
+      `version ${envelope.version} of ${envelope.type} is not supported (max ${SUPPORTED_VERSION})`,
+    );
   }
   const data = plainToInstance(MESSAGE_DATA[envelope.type] as new () => object, envelope.data);
   errors.push(...flatten(validateSync(data, { forbidUnknownValues: true }), 'data'));

@@ -3,13 +3,13 @@ export async function eventually<T>(
   probe: () => T | Promise<T>,
   timeoutMs = 10_000,
   what = 'condition',
-): Promise<T> {
+): Promise<NonNullable<T>> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   while (Date.now() < deadline) {
     try {
       const value = await probe();
-      if (value) return value;
+      if (value) return value as NonNullable<T>;
     } catch (error) {
       last = error;
     }

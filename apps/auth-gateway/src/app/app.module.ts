@@ -1,0 +1,45 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import { Exchange, Queue, RoutingKey } from '@connector/contracts';
+import { MessagingModule } from '@connector/messaging';
+import {
+  InboxMessageEntity,
+  InboxMessageMigration1763700000001,
+  PersistenceModule,
+} from '@connector/persistence';
+import { HealthModule } from '@connector/service-kit';
+import { InboxModule } from './inbox/inbox.module';
+import { SERVICE_NAME, type AuthGatewayConfig } from './auth-gateway.config';
+
+/** auth-gateway: credentials and tokens for ATS-A (client credentials) and ATS-B (OAuth). */
+@Module({})
+export class AppModule {
+  static forRoot(config: AuthGatewayConfig): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        PersistenceModule.forRootAsync({
+          useFactory: () => ({
+            url: config.DATABASE_URL,
+            service: SERVICE_NAME,
+            entities: [InboxMessageEntity],
+            migrations: [InboxMessageMigration1763700000001],
+            migrationsRun: config.MIGRATIONS_RUN === 'true',
+          }),
+        }),
+        MessagingModule.forRootAsync({
+          useFactory: () => ({
+            url: config.RABBITMQ_URL,
+            serviceName: SERVICE_NAME,
+            consumer: {
+              queue: Queue.AuthGateway,
+              prefetch: config.PREFETCH,
+              bindings: [{ exchange: Exchange.Internal, routingKeys: [RoutingKey.CredentialsRejected] }],
+            },
+          }),
+        }),
+        HealthModule,
+        InboxModule,
+      ],
+    };
+  }
+}

@@ -1,0 +1,15 @@
+import { Controller } from '@nestjs/common';
+import { EventPattern, Payload } from '@nestjs/microservices';
+import { type EventEnvelope, RoutingKey } from '@connector/contracts';
+import { InboxService } from './inbox.service';
+
+/** One handler per message type this service takes; the domain work arrives in its own feature folder. */
+@Controller()
+export class InboxController {
+  constructor(private readonly inbox: InboxService) {}
+
+  @EventPattern(RoutingKey.CredentialsRejected)
+  onCredentialsRejected(@Payload() event: EventEnvelope): Promise<void> {
+    return this.inbox.receive(event);
+  }
+}

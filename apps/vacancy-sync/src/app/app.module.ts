@@ -1,0 +1,45 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import { Exchange, Queue, RoutingKey } from '@connector/contracts';
+import { MessagingModule } from '@connector/messaging';
+import {
+  InboxMessageEntity,
+  InboxMessageMigration1763700000001,
+  PersistenceModule,
+} from '@connector/persistence';
+import { HealthModule } from '@connector/service-kit';
+import { InboxModule } from './inbox/inbox.module';
+import { SERVICE_NAME, type VacancySyncConfig } from './vacancy-sync.config';
+
+/** vacancy-sync: live vacancies from the ATSs into the platform. */
+@Module({})
+export class AppModule {
+  static forRoot(config: VacancySyncConfig): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        PersistenceModule.forRootAsync({
+          useFactory: () => ({
+            url: config.DATABASE_URL,
+            service: SERVICE_NAME,
+            entities: [InboxMessageEntity],
+            migrations: [InboxMessageMigration1763700000001],
+            migrationsRun: config.MIGRATIONS_RUN === 'true',
+          }),
+        }),
+        MessagingModule.forRootAsync({
+          useFactory: () => ({
+            url: config.RABBITMQ_URL,
+            serviceName: SERVICE_NAME,
+            consumer: {
+              queue: Queue.VacancySync,
+              prefetch: config.PREFETCH,
+              bindings: [{ exchange: Exchange.Internal, routingKeys: [RoutingKey.RunRequested] }],
+            },
+          }),
+        }),
+        HealthModule,
+        InboxModule,
+      ],
+    };
+  }
+}

@@ -1,0 +1,36 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { dataSourceOptions, type PersistenceOptions, runMigrations } from './data-source';
+
+export interface PersistenceModuleOptions<Deps extends unknown[]> {
+  inject?: Array<abstract new (...args: never[]) => unknown>;
+  useFactory: (...deps: Deps) => PersistenceOptions & { migrationsRun: boolean };
+}
+
+/** TypeORM for a service; pending migrations run at start (under a lock) unless switched off. */
+@Module({})
+export class PersistenceModule {
+  static forRootAsync<Deps extends unknown[]>(options: PersistenceModuleOptions<Deps>): DynamicModule {
+    let runAtStart = true;
+    return {
+      module: PersistenceModule,
+      imports: [
+        TypeOrmModule.forRootAsync({
+          inject: options.inject ?? [],
+          useFactory: (...deps: unknown[]) => {
+            const resolved = options.useFactory(...(deps as Deps));
+            runAtStart = resolved.migrationsRun;
+            return { ...dataSourceOptions(resolved), retryAttempts: 3, retryDelay: 1_000 };
+          },
+          dataSourceFactory: async (typeOrmOptions) => {
+            const dataSource = await new DataSource(typeOrmOptions!).initialize();
+            if (runAtStart) await runMigrations(dataSource);
+            return dataSource;
+          },
+        }),
+      ],
+      exports: [TypeOrmModule],
+    };
+  }
+}

@@ -1,0 +1,6 @@
+import 'reflect-metadata';
+export * from './lib/service-config';
+export * from './lib/redact';
+export * from './lib/json-logger';
+export * from './lib/health.module';
+export * from './lib/run-service';

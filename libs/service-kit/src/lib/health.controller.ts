@@ -1,0 +1,37 @@
+import { Controller, Get } from '@nestjs/common';
+import {
+  HealthCheck,
+  HealthCheckService,
+  HealthIndicatorService,
+  type HealthCheckResult,
+  TypeOrmHealthIndicator,
+} from '@nestjs/terminus';
+import { RabbitConnection } from '@connector/messaging';
+
+/** `/health/live`: the process answers. `/health`: ready, meaning RabbitMQ and Postgres answer too. */
+@Controller('health')
+export class HealthController {
+  constructor(
+    private readonly health: HealthCheckService,
+    private readonly database: TypeOrmHealthIndicator,
+    private readonly indicators: HealthIndicatorService,
+    private readonly rabbit: RabbitConnection,
+  ) {}
+
+  @Get('live')
+  live(): { status: 'ok' } {
+    return { status: 'ok' };
+  }
+
+  @Get()
+  @HealthCheck()
+  ready(): Promise<HealthCheckResult> {
+    return this.health.check([
+      () => this.database.pingCheck('postgres', { timeout: 2_000 }),
+      () => {
+        const rabbitmq = this.indicators.check('rabbitmq');
+        return this.rabbit.isConnected() ? rabbitmq.up() : rabbitmq.down({ message: 'not connected' });
+      },
+    ]);
+  }
+}

@@ -1,0 +1,47 @@
+import 'reflect-metadata';
+import type { DynamicModule, INestApplication, Type } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { connectRabbitMqConsumer } from '@connector/messaging';
+import { createPinoLogger, JsonLogger } from './json-logger';
+import { ConfigError, loadConfig, type ServiceConfig } from './service-config';
+
+export interface RunServiceOptions<C extends ServiceConfig> {
+  name: string;
+  Config: new () => C;
+  /** Builds the root module from the validated config. */
+  module: (config: C) => DynamicModule | Type<unknown>;
+  /** Whether the service consumes its RabbitMQ queue. */
+  consumes: boolean;
+  configure?: (app: INestApplication, config: C) => void | Promise<void>;
+}
+
+/**
+ * The whole life of a service process: validate config (exit 1 naming the bad variable), JSON logs,
+ * HTTP (health and APIs), the RabbitMQ consumer, and a graceful stop on SIGTERM/SIGINT.
+ */
+export async function runService<C extends ServiceConfig>(
+  options: RunServiceOptions<C>,
+): Promise<INestApplication> {
+  let config: C;
+  try {
+    config = loadConfig(options.Config);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${options.name}: ${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const logger = new JsonLogger(createPinoLogger(options.name, config.LOG_LEVEL));
+  const app = await NestFactory.create(options.module(config), { logger, bufferLogs: true });
+  app.enableShutdownHooks();
+  await options.configure?.(app, config);
+  if (options.consumes) {
+    connectRabbitMqConsumer(app);
+    await app.startAllMicroservices();
+  }
+  await app.listen(config.PORT, config.HOST);
+  const address = app.getHttpServer().address() as { port: number };
+  logger.log(`${options.name} ready on http://${config.HOST}:${address.port} (health: /health)`, 'Bootstrap');
+  return app;
+}
