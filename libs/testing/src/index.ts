@@ -2,3 +2,4 @@ export * from './lib/test-services';
 export * from './lib/test-database';
 export * from './lib/test-broker';
 export * from './lib/eventually';
+export * from './lib/service-process';

@@ -34,7 +34,6 @@ export async function runService<C extends ServiceConfig>(
   }
   const logger = new JsonLogger(createPinoLogger(options.name, config.LOG_LEVEL));
   const app = await NestFactory.create(options.module(config), { logger, bufferLogs: true });
-  app.enableShutdownHooks();
   await options.configure?.(app, config);
   if (options.consumes) {
     connectRabbitMqConsumer(app);
@@ -43,5 +42,28 @@ export async function runService<C extends ServiceConfig>(
   await app.listen(config.PORT, config.HOST);
   const address = app.getHttpServer().address() as { port: number };
   logger.log(`${options.name} ready on http://${config.HOST}:${address.port} (health: /health)`, 'Bootstrap');
+  stopOnSignals(app, logger);
   return app;
+}
+
+/** Stop taking messages, finish in-flight ones, close connections, exit 0; a second signal exits at once. */
+function stopOnSignals(app: INestApplication, logger: JsonLogger): void {
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) process.exit(1);
+    stopping = true;
+    logger.log(`${signal}: shutting down`, 'Bootstrap');
+    app.close().then(
+      () => {
+        logger.log('stopped', 'Bootstrap');
+        process.exit(0);
+      },
+      (error: unknown) => {
+        logger.error(error, 'Bootstrap');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
 }

@@ -52,6 +52,16 @@ export class TestBroker {
     for (const name of names) await this.channel.deleteQueue(name);
   }
 
+  /** Deletes queues that may not exist; a missing one is not an error. */
+  async deleteQueuesIfPresent(names: string[]): Promise<void> {
+    for (const name of names) {
+      const channel = await this.connection.createChannel();
+      channel.on('error', () => undefined);
+      await channel.deleteQueue(name).catch(() => undefined);
+      await channel.close().catch(() => undefined);
+    }
+  }
+
   async close(): Promise<void> {
     await this.connection.close().catch(() => undefined);
   }

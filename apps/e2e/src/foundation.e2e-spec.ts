@@ -1,0 +1,142 @@
+import { randomUUID } from 'node:crypto';
+import { Client } from 'pg';
+import { createEvent, Exchange, Queue, RoutingKey } from '@connector/contracts';
+import {
+  createTestDatabase,
+  eventually,
+  freePort,
+  rabbitUrl,
+  spawnService,
+  startService,
+  type ServiceProcess,
+  type TestDatabase,
+  TestBroker,
+} from '@connector/testing';
+
+const SERVICES = [
+  'connector-registry',
+  'auth-gateway',
+  'vacancy-sync',
+  'candidate-sync',
+  'document-service',
+] as const;
+
+/** One message each service must take, published the way its producer would. */
+const probes = {
+  'candidate-sync': () =>
+    createEvent(RoutingKey.CandidateCreated, 'acct_e2e', {
+      candidateId: randomUUID(),
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      email: 'ada@example.com',
+    }),
+  'document-service': () =>
+    createEvent(RoutingKey.DocumentUploaded, 'acct_e2e', {
+      documentId: randomUUID(),
+      candidateId: 'c1',
+      kind: 'cv',
+      fileName: 'cv.pdf',
+      contentType: 'application/pdf',
+      sizeBytes: 3,
+      sha256: 'b'.repeat(64),
+      url: 'http://127.0.0.1:9/cv.pdf',
+    }),
+  'vacancy-sync': () =>
+    createEvent(RoutingKey.RunRequested, 'acct_e2e', { connectorId: 'c1', runId: randomUUID() }),
+  'auth-gateway': () =>
+    createEvent(RoutingKey.CredentialsRejected, 'acct_e2e', {
+      connectorId: 'c1',
+      reason: 'ATS answered 401',
+    }),
+  'connector-registry': () =>
+    createEvent(RoutingKey.ConnectorStatusChanged, 'acct_e2e', { connectorId: 'c1', status: 'auth_failed' }),
+};
+const exchangeOf = {
+  'candidate-sync': Exchange.PlatformEvents,
+  'document-service': Exchange.PlatformEvents,
+  'vacancy-sync': Exchange.Internal,
+  'auth-gateway': Exchange.Internal,
+  'connector-registry': Exchange.ConnectorEvents,
+};
+
+describe('the five services', () => {
+  let database: TestDatabase;
+  let db: Client;
+  let broker: TestBroker;
+  const running = new Map<string, ServiceProcess>();
+  const env = () => ({ DATABASE_URL: database.url, RABBITMQ_URL: rabbitUrl() });
+
+  beforeAll(async () => {
+    database = await createTestDatabase('e2e_foundation');
+    broker = await TestBroker.connect();
+    // Start from empty queues: earlier suites may have left messages in them.
+    await broker.deleteQueuesIfPresent(Object.values(Queue));
+    // Started together, as `npm start` does: their migrations must not race.
+    const started = await Promise.all(SERVICES.map((name) => startService(name, env())));
+    started.forEach((service) => running.set(service.name, service));
+    db = new Client({ connectionString: database.url });
+    await db.connect();
+  }, 120_000);
+
+  afterAll(async () => {
+    await Promise.all([...running.values()].map((service) => service.stop()));
+    await db?.end();
+    await broker?.close();
+    await database?.drop();
+  });
+
+  it('all report ready on /health, checking RabbitMQ and Postgres', async () => {
+    for (const service of running.values()) {
+      const response = await fetch(`${service.url}/health`);
+      expect(await response.json()).toMatchObject({
+        status: 'ok',
+        details: { postgres: { status: 'up' }, rabbitmq: { status: 'up' } },
+      });
+    }
+  });
+
+  it('each takes the messages of its queue, and notices a redelivered one', async () => {
+    const sent = SERVICES.map((name) => ({ name, event: probes[name]() }));
+    for (const { name, event } of sent) {
+      broker.publish(exchangeOf[name], event.type, event);
+      broker.publish(exchangeOf[name], event.type, event); // the same id again
+    }
+    for (const { name, event } of sent) {
+      const rows = await eventually(
+        async () => {
+          const result = await db.query('SELECT consumer FROM inbox_message WHERE message_id = $1', [
+            event.id,
+          ]);
+          return result.rowCount ? result.rows : undefined;
+        },
+        15_000,
+        `${name} to take ${event.type}`,
+      );
+      expect(rows).toEqual([{ consumer: name }]);
+      await eventually(
+        () =>
+          running.get(name)!.output.some((line) => line.includes(`already had ${event.type} ${event.id}`)),
+        15_000,
+        `${name} to notice the redelivery`,
+      );
+    }
+  });
+
+  it('stops gracefully on SIGTERM', async () => {
+    const service = running.get('document-service')!;
+    running.delete('document-service');
+    expect(await service.stop('SIGTERM')).toBe(0);
+  });
+
+  it('refuses to start with a bad variable, naming it', async () => {
+    const service = spawnService(
+      'candidate-sync',
+      { ...env(), RABBITMQ_URL: 'http://nope', PREFETCH: '0' },
+      await freePort(),
+    );
+    expect(await service.exited).toBe(1);
+    const output = service.output.join('\n');
+    expect(output).toMatch(/RABBITMQ_URL must be an amqp:\/\/ or amqps:\/\/ URL/);
+    expect(output).toMatch(/PREFETCH must not be less than 1/);
+  });
+});
