@@ -4,7 +4,8 @@ import { existsSync, statSync } from 'node:fs';
 
 const lock = 'package-lock.json';
 const marker = 'node_modules/.package-lock.json';
-const stale = !existsSync(marker) || (existsSync(lock) && statSync(lock).mtimeMs > statSync(marker).mtimeMs + 1000);
+const stale =
+  !existsSync(marker) || (existsSync(lock) && statSync(lock).mtimeMs > statSync(marker).mtimeMs + 1000);
 if (stale) {
   console.log('Installing dependencies (first run)…');
   execSync(existsSync(lock) ? 'npm ci --no-audit --no-fund' : 'npm install --no-audit --no-fund', {

@@ -24,7 +24,8 @@ export class PersistenceModule {
             return { ...dataSourceOptions(resolved), retryAttempts: 3, retryDelay: 1_000 };
           },
           dataSourceFactory: async (typeOrmOptions) => {
-            const dataSource = await new DataSource(typeOrmOptions!).initialize();
+            if (!typeOrmOptions) throw new Error('TypeORM options missing');
+            const dataSource = await new DataSource(typeOrmOptions).initialize();
             if (runAtStart) await runMigrations(dataSource);
             return dataSource;
           },
