@@ -276,6 +276,9 @@ describe('ATS-B sandbox over HTTP', () => {
       const many = await json<{ data: { id: number }[] }>(await call('entity/JobOrder/3,999999,2?fields=id,clientContact(id,firstName)'));
       expect(many.data.map((d) => d.id)).toEqual([3, 2]);
 
+      const ids = Array.from({ length: 500 }, (_, i) => 1234 - i);
+      const bulk = await json<{ data: { id: number }[] }>(await call(`entity/JobOrder/${ids.join(',')}?fields=id,title`));
+      expect(bulk.data.map((d) => d.id)).toEqual(ids);
       expect((await call('entity/JobOrder/999999?fields=id')).status).toBe(404);
       expect((await call('entity/JobOrder/1?fields=id,bogus')).status).toBe(400);
     });

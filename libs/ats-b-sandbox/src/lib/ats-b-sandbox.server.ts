@@ -28,7 +28,8 @@ export interface RunningAtsBSandbox {
 
 /** Builds the fastify app without listening; `baseUrl` is read per request so it can be set after listen. */
 export async function buildAtsBSandboxApp(ctx: SandboxContext, logger = false): Promise<FastifyInstance> {
-  const app = Fastify({ logger, forceCloseConnections: true, bodyLimit: 1024 * 1024 });
+  // Long id lists (`entity/JobOrder/1,2,…` up to 500 ids) sit in one path parameter; fastify's default is 100 chars.
+  const app = Fastify({ logger, forceCloseConnections: true, bodyLimit: 1024 * 1024, routerOptions: { maxParamLength: 8192 } });
   // Bullhorn clients often send Content-Type: application/json with no body (login, ping): accept it.
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {

@@ -35,6 +35,8 @@ export const JOB_SEARCH_FIELDS: SearchFieldKinds = {
   employmentType: 'text',
 };
 
+const READ_CACHE_SIZE = 5_000;
+
 export type JobSort = 'id' | '-id' | 'dateLastModified' | '-dateLastModified';
 
 /**
@@ -49,6 +51,8 @@ export class JobOrderStore {
   private nextId = 1;
   private version = 0;
   private searchCache = new Map<string, { version: number; ids: number[] }>();
+  /** Recently read generated jobs; bounded so 100 000 jobs never all become objects. */
+  private readCache = new Map<number, JobOrder>();
 
   constructor(options: SeedOptions = { jobs: 0 }) {
     this.seed(options);
@@ -65,6 +69,7 @@ export class JobOrderStore {
       this.modified[id] = head.dateLastModified;
     }
     this.overrides.clear();
+    this.readCache.clear();
     this.nextId = jobs + 1;
     this.bump();
   }
@@ -81,8 +86,14 @@ export class JobOrderStore {
   get(id: number): JobOrder | undefined {
     const changed = this.overrides.get(id);
     if (changed) return changed;
-    if (Number.isInteger(id) && id >= 1 && id <= this.generator.jobs) return this.generator.generate(id);
-    return undefined;
+    if (!Number.isInteger(id) || id < 1 || id > this.generator.jobs) return undefined;
+    let job = this.readCache.get(id);
+    if (!job) {
+      if (this.readCache.size >= READ_CACHE_SIZE) this.readCache.clear();
+      job = this.generator.generate(id);
+      this.readCache.set(id, job);
+    }
+    return job;
   }
 
   add(patch: JobOrderPatch = {}): JobOrder {
