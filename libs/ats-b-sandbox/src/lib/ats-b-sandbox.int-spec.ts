@@ -384,6 +384,12 @@ describe('ATS-B sandbox over HTTP', () => {
       const tooBig = await upload({ ...good, fileContent: big });
       expect(tooBig.status).toBe(413);
       expect(await json(tooBig)).toMatchObject({ errorCode: 413 });
+      const form = new FormData();
+      form.append('file', new Blob([Buffer.alloc(10 * 1024 * 1024 + 1)]), 'big.pdf');
+      expect((await call(`file/Candidate/${candidateId}/raw?externalID=big&fileType=SAMPLE`, { method: 'PUT', body: form })).status).toBe(413);
+      const exe = new FormData();
+      exe.append('file', new Blob([pdf]), 'tool.exe');
+      expect((await call(`file/Candidate/${candidateId}/raw?externalID=exe&fileType=SAMPLE`, { method: 'PUT', body: exe })).status).toBe(400);
       expect(sb.state.files()).toHaveLength(0);
     });
   });

@@ -42,7 +42,7 @@ export async function buildAtsBSandboxApp(ctx: SandboxContext, logger = false): 
     }
   });
   await app.register(formbody);
-  await app.register(multipart, { limits: { fileSize: 10 * 1024 * 1024, files: 1 } });
+  await app.register(multipart, { limits: { fileSize: 10 * 1024 * 1024 + 1, files: 1 } });
 
   app.setErrorHandler((error: FastifyError | AtsBError | OAuthError, _request, reply) => {
     if (error instanceof AtsBError) return reply.code(error.status).send(error.toBody());

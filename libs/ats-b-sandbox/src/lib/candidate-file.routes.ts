@@ -78,7 +78,8 @@ export function registerCandidateFileRoutes(app: FastifyInstance, ctx: SandboxCo
     store.require(id);
     let part;
     try {
-      part = await request.file({ limits: { fileSize: MAX_FILE_BYTES, files: 1 } });
+      // One byte over the limit so an oversized file is seen as such rather than silently cut.
+      part = await request.file({ limits: { fileSize: MAX_FILE_BYTES + 1, files: 1 } });
     } catch (err) {
       throw AtsBError.badRequest(`Malformed multipart body: ${(err as Error).message}`, 'errors.file.malformedMultipart');
     }
@@ -90,6 +91,7 @@ export function registerCandidateFileRoutes(app: FastifyInstance, ctx: SandboxCo
       if ((err as { statusCode?: number }).statusCode === 413) checkFileSize(MAX_FILE_BYTES + 1);
       throw err;
     }
+    if (part.file.truncated) checkFileSize(MAX_FILE_BYTES + 1);
     const meta = {
       externalID: q['externalID'],
       fileType: q['fileType'],
