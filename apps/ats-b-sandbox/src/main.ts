@@ -6,15 +6,20 @@ function optionsFromEnv(env: NodeJS.ProcessEnv): AtsBSandboxOptions {
     const raw = env[name];
     if (raw === undefined || raw === '') return fallback;
     const n = Number(raw);
-    if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got '${raw}'`);
+    if (!Number.isInteger(n) || n < 0)
+      throw new Error(`${name} must be a non-negative integer, got '${raw}'`);
     return n;
   };
   const pair = (name: string, raw: string): [string, string] => {
     const i = raw.indexOf(':');
-    if (i <= 0 || i === raw.length - 1) throw new Error(`${name} entries must look like name:secret, got '${raw}'`);
+    if (i <= 0 || i === raw.length - 1)
+      throw new Error(`${name} entries must look like name:secret, got '${raw}'`);
     return [raw.slice(0, i), raw.slice(i + 1)];
   };
-  const [clientId, clientSecret] = pair('ATS_B_SANDBOX_CLIENT', env['ATS_B_SANDBOX_CLIENT'] || 'platform-client:platform-secret');
+  const [clientId, clientSecret] = pair(
+    'ATS_B_SANDBOX_CLIENT',
+    env['ATS_B_SANDBOX_CLIENT'] || 'platform-client:platform-secret',
+  );
   const redirectUris = (env['ATS_B_SANDBOX_REDIRECT_URIS'] ?? '')
     .split(',')
     .map((s) => s.trim())
@@ -33,12 +38,18 @@ function optionsFromEnv(env: NodeJS.ProcessEnv): AtsBSandboxOptions {
     seed: { jobs: int('ATS_B_SANDBOX_JOBS', 200) },
     client: { clientId, clientSecret, redirectUris: redirectUris.length > 0 ? redirectUris : undefined },
     users,
+    // Optional knobs for benchmarks and demos; unset means the Bullhorn-like defaults.
+    perMinuteLimit: env['ATS_B_SANDBOX_PER_MINUTE_LIMIT'] ? int('ATS_B_SANDBOX_PER_MINUTE_LIMIT', 1500) : undefined,
+    latencyMs: int('ATS_B_SANDBOX_LATENCY_MS', 0),
+    sessionTtlSeconds: env['ATS_B_SANDBOX_SESSION_TTL'] ? int('ATS_B_SANDBOX_SESSION_TTL', 600) : undefined,
   };
 }
 
 async function main(): Promise<void> {
   const sandbox = await startAtsBSandbox(optionsFromEnv(process.env));
-  console.log(`ATS-B sandbox listening on ${sandbox.url} (oauth ${sandbox.oauthUrl}, admin ${sandbox.url}/__sandbox)`);
+  console.log(
+    `ATS-B sandbox listening on ${sandbox.url} (oauth ${sandbox.oauthUrl}, admin ${sandbox.url}/__sandbox)`,
+  );
   const stop = (): void => {
     sandbox.close().then(
       () => process.exit(0),
