@@ -1,0 +1,191 @@
+/**
+ * `npm start`: the whole system on this machine. Checks RabbitMQ and Postgres, starts both ATS sandboxes
+ * and the five services, waits until each is ready, prints where everything is, and stops it all on Ctrl-C.
+ * Each process writes its JSON log to tmp/logs/<name>.log; warnings and errors are echoed here.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createWriteStream, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import amqplib from 'amqplib';
+import { Client } from 'pg';
+
+const root = join(__dirname, '..');
+const env = {
+  DATABASE_URL: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test',
+  RABBITMQ_URL: process.env.RABBITMQ_URL ?? 'amqp://guest:guest@127.0.0.1:5672',
+  ADMIN_API_KEYS: process.env.ADMIN_API_KEYS ?? 'acct_demo:demo-admin-key',
+};
+const startSandboxes = process.env.START_SANDBOXES !== 'false';
+
+interface Proc {
+  name: string;
+  port: number;
+  /** Path answering 2xx once the process is ready. */
+  readyPath: string;
+  child?: ChildProcess;
+}
+
+const sandboxes: Proc[] = [
+  {
+    name: 'ats-a-sandbox',
+    port: Number(process.env.ATS_A_SANDBOX_PORT ?? 4010),
+    readyPath: '/__sandbox/quota',
+  },
+  {
+    name: 'ats-b-sandbox',
+    port: Number(process.env.ATS_B_SANDBOX_PORT ?? 4020),
+    readyPath: '/__sandbox/calls',
+  },
+];
+const services: Proc[] = [
+  { name: 'connector-registry', port: 3000, readyPath: '/health' },
+  { name: 'auth-gateway', port: 3001, readyPath: '/health' },
+  { name: 'vacancy-sync', port: 3002, readyPath: '/health' },
+  { name: 'candidate-sync', port: 3003, readyPath: '/health' },
+  { name: 'document-service', port: 3004, readyPath: '/health' },
+];
+
+function fail(line: string): never {
+  process.stderr.write(`\n✖ ${line}\n`);
+  process.exit(1);
+}
+
+async function checkPostgres(): Promise<void> {
+  const client = new Client({ connectionString: env.DATABASE_URL, connectionTimeoutMillis: 3_000 });
+  try {
+    await client.connect();
+    await client.query('SELECT 1');
+  } catch (error) {
+    fail(
+      `Postgres is not reachable at DATABASE_URL (${redactUrl(env.DATABASE_URL)}): ${(error as Error).message}. ` +
+        'Start it with `docker compose up -d postgres` (or `pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start`).',
+    );
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+async function checkRabbitMq(): Promise<void> {
+  try {
+    const connection = await amqplib.connect(env.RABBITMQ_URL, { timeout: 3_000 });
+    await connection.close();
+  } catch (error) {
+    fail(
+      `RabbitMQ is not reachable at RABBITMQ_URL (${redactUrl(env.RABBITMQ_URL)}): ${(error as Error).message}. ` +
+        'Start it with `docker compose up -d rabbitmq` (or `rabbitmq-server -detached`).',
+    );
+  }
+}
+
+function redactUrl(url: string): string {
+  return url.replace(/\/\/([^:@/]+):[^@/]+@/, '//$1:***@');
+}
+
+function launch(proc: Proc, extraEnv: Record<string, string>): void {
+  const logDir = join(root, 'tmp', 'logs');
+  mkdirSync(logDir, { recursive: true });
+  const log = createWriteStream(join(logDir, `${proc.name}.log`), { flags: 'a' });
+  const child = spawn(
+    process.execPath,
+    ['-r', '@swc-node/register', join('apps', proc.name, 'src', 'main.ts')],
+    {
+      cwd: root,
+      env: {
+        ...process.env,
+        NODE_ENV: process.env.NODE_ENV ?? 'development',
+        ...env,
+        ...extraEnv,
+        PORT: String(proc.port),
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  const echo = (chunk: Buffer) => {
+    log.write(chunk);
+    for (const line of chunk.toString().split('\n')) {
+      if (/"level":"(warn|error|fatal)"|^(?!\{).+/.test(line) && line.trim()) {
+        process.stdout.write(`[${proc.name}] ${line}\n`);
+      }
+    }
+  };
+  child.stdout.on('data', echo);
+  child.stderr.on('data', echo);
+  child.once('exit', (code, signal) => {
+    if (!stopping)
+      fail(`${proc.name} stopped unexpectedly (${signal ?? `exit ${code}`}); see tmp/logs/${proc.name}.log`);
+  });
+  proc.child = child;
+}
+
+async function waitReady(proc: Proc, timeoutMs = 90_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      const response = await fetch(`http://127.0.0.1:${proc.port}${proc.readyPath}`);
+      if (response.ok) return;
+    } catch {
+      /* not listening yet */
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  fail(
+    `${proc.name} was not ready on port ${proc.port} within ${timeoutMs / 1000} s; see tmp/logs/${proc.name}.log`,
+  );
+}
+
+let stopping = false;
+async function stopAll(): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  process.stdout.write('\nStopping…\n');
+  const children = [...services, ...sandboxes]
+    .map((p) => p.child)
+    .filter((child): child is ChildProcess => child !== undefined && child.exitCode === null);
+  await Promise.all(
+    children.map(
+      (child) =>
+        new Promise<void>((resolve) => {
+          child.once('exit', () => resolve());
+          child.kill('SIGTERM');
+        }),
+    ),
+  );
+  process.exit(0);
+}
+
+async function main(): Promise<void> {
+  await Promise.all([checkPostgres(), checkRabbitMq()]);
+  process.on('SIGINT', () => void stopAll());
+  process.on('SIGTERM', () => void stopAll());
+
+  const sandboxEnv: Record<string, string> = {};
+  if (startSandboxes) {
+    process.stdout.write('Starting the ATS sandboxes…\n');
+    for (const sandbox of sandboxes) launch(sandbox, {});
+    await Promise.all(sandboxes.map((s) => waitReady(s)));
+  }
+  process.stdout.write('Starting the services (first start compiles TypeScript; give it a few seconds)…\n');
+  for (const service of services) launch(service, sandboxEnv);
+  await Promise.all(services.map((s) => waitReady(s)));
+
+  const lines = [
+    '',
+    'ATS connector service is running.',
+    '',
+    ...services.map((s) => `  ${s.name.padEnd(20)} http://127.0.0.1:${s.port}/health`),
+    ...(startSandboxes
+      ? [
+          `  ATS-A sandbox        http://127.0.0.1:${sandboxes[0].port}   (client demo-client / demo-secret)`,
+          `  ATS-B sandbox        http://127.0.0.1:${sandboxes[1].port}   (login recruiter / recruiter-pass)`,
+        ]
+      : []),
+    `  RabbitMQ             ${redactUrl(env.RABBITMQ_URL)}`,
+    `  Postgres             ${redactUrl(env.DATABASE_URL)}`,
+    '',
+    'Logs: tmp/logs/<name>.log. Ctrl-C stops everything.',
+    '',
+  ];
+  process.stdout.write(lines.join('\n'));
+}
+
+main().catch((error: unknown) => fail((error as Error).stack ?? String(error)));
