@@ -16,11 +16,14 @@ interface TokenGrant {
   expiresAt: number;
 }
 
+const SWEEP_EVERY = 10_000;
+
 export type TokenCheck = { ok: true; clientId: string; scopes: ReadonlySet<string> } | { ok: false };
 
 /** Issues and checks bearer tokens for the API keys of the one customer system the sandbox plays. */
 export class TokenService {
   private readonly grants = new Map<string, TokenGrant>();
+  private issuedSinceSweep = 0;
 
   constructor(
     private readonly clients: readonly AtsASandboxClient[],
@@ -54,6 +57,8 @@ export class TokenService {
       : allowed;
     if (requested.some((s) => !allowed.includes(s))) throw new OAuthError('invalid_scope');
 
+    // Expired grants are swept now and then so a long benchmark asking for tokens does not grow without bound.
+    if (++this.issuedSinceSweep >= SWEEP_EVERY) this.sweepExpired();
     const token = randomBytes(24).toString('base64url');
     this.grants.set(token, {
       clientId,
@@ -78,6 +83,12 @@ export class TokenService {
       return { ok: false };
     }
     return { ok: true, clientId: grant.clientId, scopes: grant.scopes };
+  }
+
+  private sweepExpired(): void {
+    this.issuedSinceSweep = 0;
+    const now = this.now();
+    for (const [token, grant] of this.grants) if (grant.expiresAt <= now) this.grants.delete(token);
   }
 
   /** Every current token becomes invalid (fault injection: a revoked key or a server restart). */

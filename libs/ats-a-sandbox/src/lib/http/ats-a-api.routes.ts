@@ -14,7 +14,7 @@ import {
 } from '../ats-a.protocol';
 import type { AtsASandboxState } from '../ats-a-sandbox.state';
 import { endpointKey } from '../faults/fault.injector';
-import type { QuotaSnapshot } from '../quota/quota.meter';
+import type { QuotaDecision } from '../quota/quota.meter';
 import { notFound, validation, SandboxError, SandboxErrorCode } from '../sandbox.error';
 import { parseSearchBody } from '../search/search.engine';
 import { parseId } from './http-errors';
@@ -35,7 +35,9 @@ type IdParams = { Params: { id: string } };
 
 const TOKEN_ENDPOINT = 'POST /api/token';
 
-function setQuotaHeaders(reply: FastifyReply, quota: QuotaSnapshot): void {
+type QuotaHeaders = Omit<QuotaDecision, 'allowed'>;
+
+function setQuotaHeaders(reply: FastifyReply, quota: QuotaHeaders): void {
   reply.header(RATE_LIMIT_HEADERS.limit, quota.limit);
   reply.header(RATE_LIMIT_HEADERS.remaining, quota.remaining);
   reply.header(RATE_LIMIT_HEADERS.reset, quota.resetEpochSeconds);
@@ -67,10 +69,10 @@ export async function atsAApiRoutes(app: FastifyInstance, options: ApiRoutesOpti
       rateLimited(reply, state.quota());
       return reply;
     }
-    const { allowed, snapshot } = state.quotaMeter.consume();
-    setQuotaHeaders(reply, snapshot);
-    if (!allowed) {
-      rateLimited(reply, snapshot);
+    const quota = state.quotaMeter.consume();
+    setQuotaHeaders(reply, quota);
+    if (!quota.allowed) {
+      rateLimited(reply, quota);
       return reply;
     }
 
@@ -100,7 +102,7 @@ export async function atsAApiRoutes(app: FastifyInstance, options: ApiRoutesOpti
     return undefined;
   });
 
-  function rateLimited(reply: FastifyReply, quota: QuotaSnapshot): void {
+  function rateLimited(reply: FastifyReply, quota: QuotaHeaders): void {
     setQuotaHeaders(reply, { ...quota, remaining: 0 });
     void reply
       .status(429)

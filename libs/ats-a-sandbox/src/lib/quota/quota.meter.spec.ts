@@ -8,12 +8,12 @@ describe(QuotaMeter.name, () => {
     expect(meter.consume().allowed).toBe(true);
     const refused = meter.consume();
     expect(refused.allowed).toBe(false);
-    expect(refused.snapshot.used).toBe(2);
-    expect(refused.snapshot.resetEpochSeconds).toBe(Date.parse('2026-03-11T00:00:00Z') / 1000);
-    expect(refused.snapshot.retryAfterSeconds).toBe(2);
+    expect(refused.remaining).toBe(0);
+    expect(refused.resetEpochSeconds).toBe(Date.parse('2026-03-11T00:00:00Z') / 1000);
+    expect(refused.retryAfterSeconds).toBe(2);
     now = Date.parse('2026-03-11T00:00:00.001Z');
     const next = meter.consume();
     expect(next.allowed).toBe(true);
-    expect(next.snapshot.remaining).toBe(1);
+    expect(next.remaining).toBe(1);
   });
 });

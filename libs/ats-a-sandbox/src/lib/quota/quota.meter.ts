@@ -11,7 +11,14 @@ export interface QuotaSnapshot {
   retryAfterSeconds: number;
 }
 
-export type QuotaDecision = { allowed: boolean; snapshot: QuotaSnapshot };
+/** What every /api response needs: kept to numbers because it is computed on every call. */
+export interface QuotaDecision {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  resetEpochSeconds: number;
+  retryAfterSeconds: number;
+}
 
 /**
  * The daily call limit of the customer's system, shared by all its keys. Windows are aligned to multiples of
@@ -42,7 +49,14 @@ export class QuotaMeter {
     this.roll(now);
     const allowed = this.used < this.limit;
     if (allowed) this.used++;
-    return { allowed, snapshot: this.snapshotAt(now) };
+    const endMs = this.windowStartMs + this.windowSeconds * 1000;
+    return {
+      allowed,
+      limit: this.limit,
+      remaining: Math.max(0, this.limit - this.used),
+      resetEpochSeconds: Math.ceil(endMs / 1000),
+      retryAfterSeconds: Math.max(1, Math.ceil((endMs - now) / 1000)),
+    };
   }
 
   snapshot(): QuotaSnapshot {

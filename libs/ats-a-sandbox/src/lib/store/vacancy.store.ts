@@ -96,6 +96,8 @@ export class VacancyStore implements RecordSource<Vacancy> {
         return d.onSite[i] === 1;
       case 'VacancyStatus':
         return VACANCY_STATUSES[d.status[i] - 1];
+      case 'Title':
+        return JOB_TITLES[d.title[i]];
       case 'Company':
         return d.vacancyCompany[i] || null;
       case 'Contact':
