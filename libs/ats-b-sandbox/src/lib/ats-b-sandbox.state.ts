@@ -1,5 +1,5 @@
 import { CallCounter } from './call-counter';
-import { CandidateStore, type CandidateView, type DuplicateReport } from './candidate.store';
+import { CandidateStore, fileView, type CandidateView, type DuplicateReport } from './candidate.store';
 import { FaultInjector, type ActiveFaults, type FaultConfig } from './fault-injector';
 import { JobOrderStore, type JobOrderPatch, type SeedOptions } from './job-order.store';
 import { OAuthStore } from './oauth.store';
@@ -76,6 +76,10 @@ export class AtsBSandboxState {
 
   files(): CandidateFileView[] {
     return this.candidateStore.allFiles();
+  }
+
+  filesOf(candidateId: number): CandidateFileView[] {
+    return this.candidateStore.filesOf(candidateId).map(fileView);
   }
 
   fileContent(id: number): Buffer | undefined {
