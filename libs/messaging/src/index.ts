@@ -8,3 +8,4 @@ export * from './lib/rabbitmq.server';
 export * from './lib/rabbitmq.client';
 export * from './lib/messaging.module';
 export * from './lib/connect-consumer';
+export * from './lib/rpc';

@@ -28,3 +28,13 @@ export class CredentialsRejectedDto {
   @IsString() @IsNotEmpty() connectorId!: string;
   @IsString() @IsNotEmpty() reason!: string;
 }
+
+/**
+ * A worker → auth-gateway request (reply expected): what the worker needs to call the ATS for a connector.
+ * `rejected` names the credential the ATS just refused (401), so that however many workers report the
+ * same one, the gateway renews it once.
+ */
+export class CredentialsRequestedDto {
+  @IsString() @IsNotEmpty() connectorId!: string;
+  @IsOptional() @IsString() rejected?: string;
+}

@@ -10,7 +10,12 @@ import {
   VacancyClosedDto,
   VacancyUpsertedDto,
 } from './connector-events';
-import { CredentialsRejectedDto, RunProgressDto, RunRequestedDto } from './internal-commands';
+import {
+  CredentialsRejectedDto,
+  CredentialsRequestedDto,
+  RunProgressDto,
+  RunRequestedDto,
+} from './internal-commands';
 import { ApplicationDataDto, CandidateDataDto, DocumentDataDto } from './platform-events';
 import { RoutingKey } from './topology';
 
@@ -33,6 +38,7 @@ export const MESSAGE_DATA = {
   [RoutingKey.RunRequested]: RunRequestedDto,
   [RoutingKey.RunProgress]: RunProgressDto,
   [RoutingKey.CredentialsRejected]: CredentialsRejectedDto,
+  [RoutingKey.CredentialsRequested]: CredentialsRequestedDto,
 } as const satisfies Record<string, ClassConstructor<object>>;
 
 export type MessageType = keyof typeof MESSAGE_DATA;

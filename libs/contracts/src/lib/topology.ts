@@ -31,6 +31,7 @@ export const RoutingKey = {
   RunRequested: 'run.requested',
   RunProgress: 'run.progress',
   CredentialsRejected: 'credentials.rejected',
+  CredentialsRequested: 'credentials.requested',
 } as const;
 export type RoutingKeyName = (typeof RoutingKey)[keyof typeof RoutingKey];
 

@@ -76,7 +76,12 @@ describe('broker restart', () => {
     await publisher?.close();
     await connection?.close();
     const broker = await TestBroker.connect();
-    await broker.deleteQueues([tapQueue, consumerQueue, deadLetterQueueName(consumerQueue), retryQueueName(consumerQueue, 500)]);
+    await broker.deleteQueues([
+      tapQueue,
+      consumerQueue,
+      deadLetterQueueName(consumerQueue),
+      retryQueueName(consumerQueue, 500),
+    ]);
     await broker.close();
   });
 

@@ -12,6 +12,7 @@ import { MessagePublisher } from './message-publisher';
 import { RabbitMqClient } from './rabbitmq.client';
 import { RabbitConnection } from './rabbitmq.connection';
 import { type ConsumerOptions, RabbitMqServer } from './rabbitmq.server';
+import { RpcClient } from './rpc';
 
 export interface MessagingOptions {
   url: string;
@@ -39,6 +40,7 @@ class MessagingLifecycle implements BeforeApplicationShutdown, OnApplicationShut
     private readonly publisher: MessagePublisher,
     @Inject(MESSAGING_OPTIONS) private readonly options: MessagingOptions,
     private readonly server: RabbitMqServer,
+    private readonly rpc: RpcClient,
   ) {}
 
   async beforeApplicationShutdown(): Promise<void> {
@@ -46,6 +48,7 @@ class MessagingLifecycle implements BeforeApplicationShutdown, OnApplicationShut
   }
 
   async onApplicationShutdown(): Promise<void> {
+    await this.rpc.close().catch(() => undefined);
     await this.publisher.close().catch(() => undefined);
     await this.connection.close();
   }
@@ -85,6 +88,11 @@ export class MessagingModule {
           provide: CONNECTOR_EVENTS_CLIENT,
           inject: [MessagePublisher],
           useFactory: (p: MessagePublisher) => new RabbitMqClient(p, Exchange.ConnectorEvents),
+        },
+        {
+          provide: RpcClient,
+          inject: [RabbitConnection],
+          useFactory: (c: RabbitConnection) => new RpcClient(c),
         },
         MessagingLifecycle,
       ],

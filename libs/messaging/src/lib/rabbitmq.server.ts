@@ -9,6 +9,7 @@ import type { MessagePublisher } from './message-publisher';
 import { RabbitMqContext } from './rabbitmq.context';
 import type { RabbitConnection } from './rabbitmq.connection';
 import { decideOnFailure, DEFAULT_RETRY_DELAYS_MS } from './retry-policy';
+import type { RpcReply } from './rpc';
 import {
   type ConsumerTopology,
   deadLetterQueueName,
@@ -117,6 +118,10 @@ export class RabbitMqServer extends Server implements CustomTransportStrategy {
     const routingKey = String(headers[Header.OriginalRoutingKey] ?? message.fields.routingKey);
 
     const validation = validateMessage(message.content, routingKey);
+    if (message.properties.replyTo) {
+      await this.answer(channel, message, routingKey, validation);
+      return;
+    }
     if (!validation.ok) {
       await this.settle(channel, message, () =>
         this.deadLetter(message, routingKey, validation.errors, false, asEnvelope(validation.message)),
@@ -172,6 +177,46 @@ export class RabbitMqServer extends Server implements CustomTransportStrategy {
         );
       }
     }
+  }
+
+  /**
+   * A request (it has `replyTo`): the handler's result, or its error, goes back to the requester. Nothing is
+   * retried or dead-lettered: the requester is waiting and decides; the request expires with its timeout.
+   */
+  private async answer(
+    channel: ConfirmChannel,
+    message: ConsumeMessage,
+    routingKey: string,
+    validation: ReturnType<typeof validateMessage>,
+  ): Promise<void> {
+    let reply: RpcReply;
+    const handler = this.getHandlerByPattern(routingKey);
+    if (!validation.ok) {
+      reply = { ok: false, error: { code: 'INVALID_REQUEST', message: validation.errors.join('; ') } };
+    } else if (!handler) {
+      reply = { ok: false, error: { code: 'NO_HANDLER', message: `no handler for ${routingKey}` } };
+    } else {
+      try {
+        const result: unknown = await handler(validation.message, new RabbitMqContext([message, 1]));
+        const data: unknown = await lastValueFrom(this.transformToObservable(result), { defaultValue: null });
+        reply = { ok: true, data: data ?? null };
+      } catch (error) {
+        const code =
+          typeof (error as { code?: unknown }).code === 'string'
+            ? (error as { code: string }).code
+            : 'FAILED';
+        reply = { ok: false, error: { code, message: (error as Error).message ?? String(error) } };
+      }
+    }
+    try {
+      channel.sendToQueue(String(message.properties.replyTo), Buffer.from(JSON.stringify(reply)), {
+        correlationId: message.properties.correlationId as string | undefined,
+        contentType: 'application/json',
+      });
+    } catch {
+      /* channel closed: the requester times out and may ask again */
+    }
+    ack(channel, message);
   }
 
   /** Acknowledges the message once `handOver` has safely put it (or its copy) somewhere else. */

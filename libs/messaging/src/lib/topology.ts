@@ -1,4 +1,4 @@
-import type { ConfirmChannel } from 'amqplib';
+import type { Channel } from 'amqplib';
 import { Exchange } from '@connector/contracts';
 
 export interface QueueBinding {
@@ -22,7 +22,7 @@ export function deadLetterQueueName(queue: string): string {
 }
 
 /** The three exchanges are durable topic exchanges, declared by whoever touches them first. */
-export async function declareExchanges(channel: ConfirmChannel): Promise<void> {
+export async function declareExchanges(channel: Channel): Promise<void> {
   for (const name of Object.values(Exchange)) {
     await channel.assertExchange(name, 'topic', { durable: true });
   }
@@ -33,10 +33,7 @@ export async function declareExchanges(channel: ConfirmChannel): Promise<void> {
  * Retries are queues with a fixed TTL instead of per-message expiry, so a long delay never holds up
  * a short one behind it.
  */
-export async function declareConsumerTopology(
-  channel: ConfirmChannel,
-  topology: ConsumerTopology,
-): Promise<void> {
+export async function declareConsumerTopology(channel: Channel, topology: ConsumerTopology): Promise<void> {
   await declareExchanges(channel);
   const { queue } = topology;
   await channel.assertQueue(queue, { durable: true, arguments: { 'x-queue-type': 'quorum' } });
