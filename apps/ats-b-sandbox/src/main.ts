@@ -39,7 +39,9 @@ function optionsFromEnv(env: NodeJS.ProcessEnv): AtsBSandboxOptions {
     client: { clientId, clientSecret, redirectUris: redirectUris.length > 0 ? redirectUris : undefined },
     users,
     // Optional knobs for benchmarks and demos; unset means the Bullhorn-like defaults.
-    perMinuteLimit: env['ATS_B_SANDBOX_PER_MINUTE_LIMIT'] ? int('ATS_B_SANDBOX_PER_MINUTE_LIMIT', 1500) : undefined,
+    perMinuteLimit: env['ATS_B_SANDBOX_PER_MINUTE_LIMIT']
+      ? int('ATS_B_SANDBOX_PER_MINUTE_LIMIT', 1500)
+      : undefined,
     latencyMs: int('ATS_B_SANDBOX_LATENCY_MS', 0),
     sessionTtlSeconds: env['ATS_B_SANDBOX_SESSION_TTL'] ? int('ATS_B_SANDBOX_SESSION_TTL', 600) : undefined,
   };

@@ -4,3 +4,4 @@ export * from './lib/redact';
 export * from './lib/json-logger';
 export * from './lib/health.module';
 export * from './lib/run-service';
+export * from './lib/service-core.module';

@@ -1,12 +1,6 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { Exchange, Queue, RoutingKey } from '@connector/contracts';
-import { MessagingModule } from '@connector/messaging';
-import {
-  InboxMessageEntity,
-  InboxMessageMigration1763700000001,
-  PersistenceModule,
-} from '@connector/persistence';
-import { HealthModule } from '@connector/service-kit';
+import { ServiceCoreModule } from '@connector/service-kit';
 import { InboxModule } from './inbox/inbox.module';
 import { SERVICE_NAME, type CandidateSyncConfig } from './candidate-sync.config';
 
@@ -17,37 +11,24 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [
-        PersistenceModule.forRootAsync({
-          useFactory: () => ({
-            url: config.DATABASE_URL,
-            service: SERVICE_NAME,
-            entities: [InboxMessageEntity],
-            migrations: [InboxMessageMigration1763700000001],
-            migrationsRun: config.MIGRATIONS_RUN === 'true',
-          }),
+        ServiceCoreModule.forRoot({
+          name: SERVICE_NAME,
+          config,
+          consumer: {
+            queue: Queue.CandidateSync,
+            bindings: [
+              {
+                exchange: Exchange.PlatformEvents,
+                routingKeys: [
+                  RoutingKey.CandidateCreated,
+                  RoutingKey.CandidateUpdated,
+                  RoutingKey.ApplicationSubmitted,
+                  RoutingKey.ApplicationUpdated,
+                ],
+              },
+            ],
+          },
         }),
-        MessagingModule.forRootAsync({
-          useFactory: () => ({
-            url: config.RABBITMQ_URL,
-            serviceName: SERVICE_NAME,
-            consumer: {
-              queue: Queue.CandidateSync,
-              prefetch: config.PREFETCH,
-              bindings: [
-                {
-                  exchange: Exchange.PlatformEvents,
-                  routingKeys: [
-                    RoutingKey.CandidateCreated,
-                    RoutingKey.CandidateUpdated,
-                    RoutingKey.ApplicationSubmitted,
-                    RoutingKey.ApplicationUpdated,
-                  ],
-                },
-              ],
-            },
-          }),
-        }),
-        HealthModule,
         InboxModule,
       ],
     };

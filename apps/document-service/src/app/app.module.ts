@@ -1,12 +1,6 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { Exchange, Queue, RoutingKey } from '@connector/contracts';
-import { MessagingModule } from '@connector/messaging';
-import {
-  InboxMessageEntity,
-  InboxMessageMigration1763700000001,
-  PersistenceModule,
-} from '@connector/persistence';
-import { HealthModule } from '@connector/service-kit';
+import { ServiceCoreModule } from '@connector/service-kit';
 import { InboxModule } from './inbox/inbox.module';
 import { SERVICE_NAME, type DocumentServiceConfig } from './document-service.config';
 
@@ -17,27 +11,14 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [
-        PersistenceModule.forRootAsync({
-          useFactory: () => ({
-            url: config.DATABASE_URL,
-            service: SERVICE_NAME,
-            entities: [InboxMessageEntity],
-            migrations: [InboxMessageMigration1763700000001],
-            migrationsRun: config.MIGRATIONS_RUN === 'true',
-          }),
+        ServiceCoreModule.forRoot({
+          name: SERVICE_NAME,
+          config,
+          consumer: {
+            queue: Queue.DocumentService,
+            bindings: [{ exchange: Exchange.PlatformEvents, routingKeys: [RoutingKey.DocumentUploaded] }],
+          },
         }),
-        MessagingModule.forRootAsync({
-          useFactory: () => ({
-            url: config.RABBITMQ_URL,
-            serviceName: SERVICE_NAME,
-            consumer: {
-              queue: Queue.DocumentService,
-              prefetch: config.PREFETCH,
-              bindings: [{ exchange: Exchange.PlatformEvents, routingKeys: [RoutingKey.DocumentUploaded] }],
-            },
-          }),
-        }),
-        HealthModule,
         InboxModule,
       ],
     };

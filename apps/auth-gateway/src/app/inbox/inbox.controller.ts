@@ -1,7 +1,7 @@
 import { Controller } from '@nestjs/common';
 import { EventPattern, Payload } from '@nestjs/microservices';
 import { type EventEnvelope, RoutingKey } from '@connector/contracts';
-import { InboxService } from './inbox.service';
+import { InboxService } from '@connector/service-kit';
 
 /** One handler per message type this service takes; the domain work arrives in its own feature folder. */
 @Controller()
@@ -9,7 +9,7 @@ export class InboxController {
   constructor(private readonly inbox: InboxService) {}
 
   @EventPattern(RoutingKey.CredentialsRejected)
-  onCredentialsRejected(@Payload() event: EventEnvelope): Promise<void> {
-    return this.inbox.receive(event);
+  async onCredentialsRejected(@Payload() event: EventEnvelope): Promise<void> {
+    await this.inbox.receive(event);
   }
 }

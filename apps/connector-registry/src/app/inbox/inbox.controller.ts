@@ -1,7 +1,7 @@
 import { Controller } from '@nestjs/common';
 import { EventPattern, Payload } from '@nestjs/microservices';
 import { type EventEnvelope, RoutingKey } from '@connector/contracts';
-import { InboxService } from './inbox.service';
+import { InboxService } from '@connector/service-kit';
 
 /** One handler per message type this service takes; the domain work arrives in its own feature folder. */
 @Controller()
@@ -9,27 +9,27 @@ export class InboxController {
   constructor(private readonly inbox: InboxService) {}
 
   @EventPattern(RoutingKey.RunCompleted)
-  onRunCompleted(@Payload() event: EventEnvelope): Promise<void> {
-    return this.inbox.receive(event);
+  async onRunCompleted(@Payload() event: EventEnvelope): Promise<void> {
+    await this.inbox.receive(event);
   }
 
   @EventPattern(RoutingKey.ConnectorStatusChanged)
-  onConnectorStatusChanged(@Payload() event: EventEnvelope): Promise<void> {
-    return this.inbox.receive(event);
+  async onConnectorStatusChanged(@Payload() event: EventEnvelope): Promise<void> {
+    await this.inbox.receive(event);
   }
 
   @EventPattern(RoutingKey.OperationFailed)
-  onOperationFailed(@Payload() event: EventEnvelope): Promise<void> {
-    return this.inbox.receive(event);
+  async onOperationFailed(@Payload() event: EventEnvelope): Promise<void> {
+    await this.inbox.receive(event);
   }
 
   @EventPattern(RoutingKey.OperationUnsupported)
-  onOperationUnsupported(@Payload() event: EventEnvelope): Promise<void> {
-    return this.inbox.receive(event);
+  async onOperationUnsupported(@Payload() event: EventEnvelope): Promise<void> {
+    await this.inbox.receive(event);
   }
 
   @EventPattern(RoutingKey.RunProgress)
-  onRunProgress(@Payload() event: EventEnvelope): Promise<void> {
-    return this.inbox.receive(event);
+  async onRunProgress(@Payload() event: EventEnvelope): Promise<void> {
+    await this.inbox.receive(event);
   }
 }

@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
 import { InboxController } from './inbox.controller';
-import { InboxService } from './inbox.service';
 
-@Module({ controllers: [InboxController], providers: [InboxService] })
+@Module({ controllers: [InboxController] })
 export class InboxModule {}
