@@ -1,4 +1,4 @@
-import { IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Min } from 'class-validator';
+import { IsIn, IsInt, IsNotEmpty, IsObject, IsOptional, IsString, Max, Min } from 'class-validator';
 
 /** `data` of commands on the internal exchange (`connector.internal`); not part of the public contract. */
 
@@ -37,4 +37,11 @@ export class CredentialsRejectedDto {
 export class CredentialsRequestedDto {
   @IsString() @IsNotEmpty() connectorId!: string;
   @IsOptional() @IsString() rejected?: string;
+}
+
+/** connector-registry → vacancy-sync request (reply expected): a mapping applied to a few live vacancies. */
+export class VacancyPreviewRequestedDto {
+  @IsString() @IsNotEmpty() connectorId!: string;
+  @IsObject() mapping!: Record<string, unknown>;
+  @IsInt() @Min(1) @Max(20) limit!: number;
 }

@@ -39,6 +39,12 @@ export const MESSAGE_DATA = {
   [RoutingKey.RunProgress]: RunProgressDto,
   [RoutingKey.CredentialsRejected]: CredentialsRejectedDto,
   [RoutingKey.CredentialsRequested]: CredentialsRequestedDto,
+  [RoutingKey.AuthConnectionTest]: ConnectionTestRequestDto,
+  [RoutingKey.AuthCredentialsSave]: CredentialsSaveRequestDto,
+  [RoutingKey.AuthAuthorizationStart]: AuthorizationStartRequestDto,
+  [RoutingKey.AuthAuthorizationComplete]: AuthorizationCompleteRequestDto,
+  [RoutingKey.AuthCredentialsErase]: CredentialsEraseRequestDto,
+  [RoutingKey.VacancyPreviewRequested]: VacancyPreviewRequestedDto,
 } as const satisfies Record<string, ClassConstructor<object>>;
 
 export type MessageType = keyof typeof MESSAGE_DATA;

@@ -32,6 +32,12 @@ export const RoutingKey = {
   RunProgress: 'run.progress',
   CredentialsRejected: 'credentials.rejected',
   CredentialsRequested: 'credentials.requested',
+  AuthConnectionTest: 'auth.connection.test',
+  AuthCredentialsSave: 'auth.credentials.save',
+  AuthAuthorizationStart: 'auth.authorization.start',
+  AuthAuthorizationComplete: 'auth.authorization.complete',
+  AuthCredentialsErase: 'auth.credentials.erase',
+  VacancyPreviewRequested: 'vacancy.preview.requested',
 } as const;
 export type RoutingKeyName = (typeof RoutingKey)[keyof typeof RoutingKey];
 

@@ -1,0 +1,85 @@
+import { Type } from 'class-transformer';
+import { Equals, IsNotEmpty, IsString, MaxLength, ValidateNested } from 'class-validator';
+
+/**
+ * Requests to auth-gateway (request-reply on `connector.internal`, see RpcClient). Not part of the public
+ * contract. Replies are typed by the `*Reply` interfaces; an error reply carries one of `AuthErrorCode`.
+ */
+
+export const AuthErrorCode = {
+  /** The ATS refused the credentials (wrong clientSecret, revoked refresh token). */
+  AuthFailed: 'AUTH_FAILED',
+  /** The connector needs a new interactive authorization before anything can be done with it. */
+  AuthorizationRequired: 'AUTHORIZATION_REQUIRED',
+  /** The ATS address is not allowed (not https in production, private address, malformed). */
+  InvalidUrl: 'INVALID_URL',
+  /** No answer from the ATS (DNS, connection refused, timeout). */
+  Unreachable: 'UNREACHABLE',
+  /** The ATS answered with an error that is not about the credentials. */
+  AtsError: 'ATS_ERROR',
+  /** The OAuth `state` is unknown, used, expired or not this browser's. */
+  InvalidState: 'INVALID_STATE',
+  NotFound: 'NOT_FOUND',
+} as const;
+export type AuthErrorCodeName = (typeof AuthErrorCode)[keyof typeof AuthErrorCode];
+
+export class AtsAConfigDto {
+  @IsString() @IsNotEmpty() @MaxLength(500) baseUrl!: string;
+  @IsString() @IsNotEmpty() @MaxLength(200) clientId!: string;
+  @IsString() @IsNotEmpty() @MaxLength(500) clientSecret!: string;
+}
+
+/** `auth.connection.test`: get a token and make one cheap read; nothing is stored. */
+export class ConnectionTestRequestDto {
+  @Equals('ats-a') type!: 'ats-a';
+  @ValidateNested() @Type(() => AtsAConfigDto) config!: AtsAConfigDto;
+}
+export type ConnectionTestReply =
+  { ok: true } | { ok: false; error: { code: AuthErrorCodeName; message: string } };
+
+/** `auth.credentials.save`: test, then store the ATS-A credentials of a connector (encrypted). */
+export class CredentialsSaveRequestDto {
+  @IsString() @IsNotEmpty() connectorId!: string;
+  @Equals('ats-a') type!: 'ats-a';
+  @ValidateNested() @Type(() => AtsAConfigDto) config!: AtsAConfigDto;
+}
+export interface CredentialsSaveReply {
+  /** The address as it will be used: `/api` and trailing slashes removed. */
+  baseUrl: string;
+}
+
+/** `auth.authorization.start`: an ATS-B login URL whose `state` is bound to this connector and browser. */
+export class AuthorizationStartRequestDto {
+  @IsString() @IsNotEmpty() connectorId!: string;
+  /** Identifies the admin (e.g. a hash of their API key id). */
+  @IsString() @IsNotEmpty() adminId!: string;
+  /** A random value the registry also sets as an HttpOnly cookie; the callback must bring it back. */
+  @IsString() @IsNotEmpty() browserNonce!: string;
+}
+export interface AuthorizationStartReply {
+  authorizeUrl: string;
+  expiresAt: string;
+}
+
+/** `auth.authorization.complete`: the OAuth callback's code and state, with the browser's nonce. */
+export class AuthorizationCompleteRequestDto {
+  @IsString() @IsNotEmpty() @MaxLength(2000) code!: string;
+  @IsString() @IsNotEmpty() @MaxLength(500) state!: string;
+  @IsString() @IsNotEmpty() browserNonce!: string;
+}
+export interface AuthorizationCompleteReply {
+  connectorId: string;
+  accountId: string;
+}
+
+/** `auth.credentials.erase`: forget every secret and token of a connector (it is being deleted). */
+export class CredentialsEraseRequestDto {
+  @IsString() @IsNotEmpty() connectorId!: string;
+}
+
+/** What `credentials.requested` answers: what a worker needs to call the ATS, valid until `expiresAt`. */
+export type AtsAccess =
+  | { type: 'ats-a'; baseUrl: string; accessToken: string; expiresAt: string }
+  | { type: 'ats-b'; restUrl: string; bhRestToken: string; expiresAt: string };
+
+export const OAUTH_CALLBACK_PATH = '/oauth/ats-b/callback';
