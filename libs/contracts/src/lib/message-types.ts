@@ -11,10 +11,18 @@ import {
   VacancyUpsertedDto,
 } from './connector-events';
 import {
+  AuthorizationCompleteRequestDto,
+  AuthorizationStartRequestDto,
+  ConnectionTestRequestDto,
+  CredentialsEraseRequestDto,
+  CredentialsSaveRequestDto,
+} from './auth-requests';
+import {
   CredentialsRejectedDto,
   CredentialsRequestedDto,
   RunProgressDto,
   RunRequestedDto,
+  VacancyPreviewRequestedDto,
 } from './internal-commands';
 import { ApplicationDataDto, CandidateDataDto, DocumentDataDto } from './platform-events';
 import { RoutingKey } from './topology';
