@@ -45,3 +45,29 @@ export class VacancyPreviewRequestedDto {
   @IsObject() mapping!: Record<string, unknown>;
   @IsInt() @Min(1) @Max(20) limit!: number;
 }
+
+/** A worker → connector-registry request (reply: `ConnectorSnapshot`, or NOT_FOUND; deleted ones are not found). */
+export class ConnectorLookupDto {
+  @IsString() @IsNotEmpty() connectorId!: string;
+}
+
+/** A worker → connector-registry request (reply: `ConnectorSnapshot[]`, the account's non-deleted connectors). */
+export class ConnectorsByAccountDto {
+  @IsString() @IsNotEmpty() accountId!: string;
+}
+
+/** What workers know of a connector. Secrets are never in it (they live in auth-gateway). */
+export interface ConnectorSnapshot {
+  id: string;
+  accountId: string;
+  type: 'ats-a' | 'ats-b';
+  name: string;
+  status: 'pending_authorization' | 'connected' | 'auth_failed' | 'disabled';
+  /** e.g. { sendSmartCv, openStatuses, syncIntervalMinutes, fullSyncEveryHours, dailyCallLimit } */
+  options: Record<string, unknown>;
+  /** Non-secret configuration, e.g. ATS-A `{ baseUrl, clientId }`, ATS-B `{ routine }`. */
+  config: Record<string, unknown>;
+  /** The current job mapping (see libs/job-mapping) and its version. */
+  mapping: { version: number; mapping: Record<string, unknown> };
+  updatedAt: string;
+}

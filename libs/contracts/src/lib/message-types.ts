@@ -18,6 +18,8 @@ import {
   CredentialsSaveRequestDto,
 } from './auth-requests';
 import {
+  ConnectorLookupDto,
+  ConnectorsByAccountDto,
   CredentialsRejectedDto,
   CredentialsRequestedDto,
   RunProgressDto,
@@ -53,6 +55,8 @@ export const MESSAGE_DATA = {
   [RoutingKey.AuthAuthorizationComplete]: AuthorizationCompleteRequestDto,
   [RoutingKey.AuthCredentialsErase]: CredentialsEraseRequestDto,
   [RoutingKey.VacancyPreviewRequested]: VacancyPreviewRequestedDto,
+  [RoutingKey.ConnectorLookup]: ConnectorLookupDto,
+  [RoutingKey.ConnectorsByAccount]: ConnectorsByAccountDto,
 } as const satisfies Record<string, ClassConstructor<object>>;
 
 export type MessageType = keyof typeof MESSAGE_DATA;

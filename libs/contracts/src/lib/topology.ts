@@ -38,6 +38,8 @@ export const RoutingKey = {
   AuthAuthorizationComplete: 'auth.authorization.complete',
   AuthCredentialsErase: 'auth.credentials.erase',
   VacancyPreviewRequested: 'vacancy.preview.requested',
+  ConnectorLookup: 'connector.lookup.requested',
+  ConnectorsByAccount: 'connectors.by-account.requested',
 } as const;
 export type RoutingKeyName = (typeof RoutingKey)[keyof typeof RoutingKey];
 
