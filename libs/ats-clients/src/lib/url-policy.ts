@@ -1,0 +1,200 @@
+import { lookup } from 'node:dns/promises';
+import { isIP } from 'node:net';
+
+export type UrlPolicyErrorCode =
+  'invalid_url' | 'insecure_scheme' | 'credentials_in_url' | 'unresolvable' | 'blocked_address';
+
+/** An ATS address the connector refuses to call; the message tells the admin what to change. */
+export class UrlPolicyError extends Error {
+  override readonly name = 'UrlPolicyError';
+  constructor(
+    readonly code: UrlPolicyErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface UrlPolicy {
+  /** Allow http:// (sandboxes, local demos). */
+  allowInsecureHttp: boolean;
+  /** Allow loopback / private / link-local targets (sandboxes on 127.0.0.1). */
+  allowPrivateNetworks: boolean;
+}
+
+export type AddressClass =
+  | 'public'
+  | 'unspecified'
+  | 'loopback'
+  | 'private'
+  | 'link_local'
+  | 'metadata'
+  | 'cgnat'
+  | 'unique_local'
+  | 'multicast'
+  | 'reserved';
+
+/** For DNS lookups in tests; default node:dns. */
+export type HostResolver = (hostname: string) => Promise<Array<{ address: string }>>;
+
+const defaultResolver: HostResolver = (hostname) => lookup(hostname, { all: true, verbatim: true });
+
+/**
+ * SSRF guard for a customer-typed ATS address (either ATS): https only, and every address the host resolves
+ * to must be public. It checks the name at configuration time; it does not pin the address for later calls.
+ */
+export async function checkAtsUrlPolicy(
+  url: string,
+  policy: UrlPolicy,
+  resolve: HostResolver = defaultResolver,
+): Promise<void> {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new UrlPolicyError(
+      'invalid_url',
+      `"${url}" is not a web address; use e.g. https://acme.example.com`,
+    );
+  }
+  if (parsed.protocol !== 'https:' && !(parsed.protocol === 'http:' && policy.allowInsecureHttp)) {
+    throw new UrlPolicyError(
+      parsed.protocol === 'http:' ? 'insecure_scheme' : 'invalid_url',
+      `The ATS address must start with https:// (got ${parsed.protocol}//${parsed.host})`,
+    );
+  }
+  if (parsed.username || parsed.password) {
+    throw new UrlPolicyError(
+      'credentials_in_url',
+      'The ATS address must not contain a user name or password; enter credentials in their own fields',
+    );
+  }
+  if (policy.allowPrivateNetworks) return;
+
+  const host = parsed.hostname.replace(/^\[|\]$/g, '');
+  let addresses: string[];
+  if (isIP(host)) addresses = [host];
+  else {
+    try {
+      addresses = (await resolve(host)).map((a) => a.address);
+    } catch {
+      throw new UrlPolicyError(
+        'unresolvable',
+        `The host ${host} could not be found; check the spelling of the ATS address`,
+      );
+    }
+    if (addresses.length === 0) {
+      throw new UrlPolicyError('unresolvable', `The host ${host} has no address; check the ATS address`);
+    }
+  }
+  for (const address of addresses) {
+    const kind = classifyAddress(address);
+    if (kind !== 'public') {
+      throw new UrlPolicyError(
+        'blocked_address',
+        `The ATS address ${parsed.host} points to ${address}, a ${kind.replace('_', '-')} address that the ` +
+          'connector may not call; use the public address of your ATS',
+      );
+    }
+  }
+}
+
+/** Which kind of network an IP address (v4 or v6, including IPv4-mapped v6) belongs to. */
+export function classifyAddress(address: string): AddressClass {
+  const ip = address.replace(/^\[|\]$/g, '').replace(/%.*$/, '');
+  const v4 = parseIPv4(ip);
+  if (v4 !== undefined) return classifyIPv4(v4);
+  const v6 = parseIPv6(ip);
+  if (v6 === undefined) return 'reserved'; // not an address: never treat unknown input as public
+  return classifyIPv6(v6);
+}
+
+function classifyIPv4(ip: number): AddressClass {
+  const inNet = (base: string, bits: number): boolean => {
+    const b = parseIPv4(base) as number;
+    const mask = bits === 0 ? 0 : (~0 << (32 - bits)) >>> 0;
+    return (ip & mask) >>> 0 === (b & mask) >>> 0;
+  };
+  if (ip === (parseIPv4('169.254.169.254') as number)) return 'metadata';
+  if (inNet('0.0.0.0', 8)) return 'unspecified';
+  if (inNet('127.0.0.0', 8)) return 'loopback';
+  if (inNet('10.0.0.0', 8) || inNet('172.16.0.0', 12) || inNet('192.168.0.0', 16)) return 'private';
+  if (inNet('169.254.0.0', 16)) return 'link_local';
+  if (inNet('100.64.0.0', 10)) return 'cgnat';
+  if (inNet('224.0.0.0', 4)) return 'multicast';
+  if (
+    inNet('240.0.0.0', 4) || // reserved and broadcast
+    inNet('192.0.0.0', 24) || // IETF protocol assignments
+    inNet('192.0.2.0', 24) ||
+    inNet('198.51.100.0', 24) ||
+    inNet('203.0.113.0', 24) || // documentation
+    inNet('198.18.0.0', 15) // benchmarking
+  )
+    return 'reserved';
+  return 'public';
+}
+
+function classifyIPv6(h: number[]): AddressClass {
+  const [h0 = 0, h1 = 0, h2 = 0, h3 = 0, h4 = 0, h5 = 0, h6 = 0, h7 = 0] = h;
+  const embeddedV4 = ((h6 << 16) | h7) >>> 0;
+  const zeroPrefix = h0 === 0 && h1 === 0 && h2 === 0 && h3 === 0 && h4 === 0;
+  if (zeroPrefix && h5 === 0 && h6 === 0 && h7 === 0) return 'unspecified';
+  if (zeroPrefix && h5 === 0 && h6 === 0 && h7 === 1) return 'loopback';
+  // IPv4-mapped (::ffff:a.b.c.d) and deprecated IPv4-compatible (::a.b.c.d) reach the IPv4 address.
+  if (zeroPrefix && (h5 === 0xffff || h5 === 0)) return classifyIPv4(embeddedV4);
+  // NAT64 (64:ff9b::/96) also reaches the embedded IPv4 address.
+  if (h0 === 0x64 && h1 === 0xff9b && h2 === 0 && h3 === 0 && h4 === 0 && h5 === 0)
+    return classifyIPv4(embeddedV4);
+  // 6to4 (2002::/16) embeds an IPv4 address in hextets 1-2.
+  if (h0 === 0x2002) return classifyIPv4(((h1 << 16) | h2) >>> 0);
+  if ((h0 & 0xffc0) === 0xfe80) return 'link_local';
+  if ((h0 & 0xffc0) === 0xfec0) return 'private'; // deprecated site-local
+  if ((h0 & 0xfe00) === 0xfc00) return 'unique_local'; // includes AWS's fd00:ec2::254 metadata
+  if ((h0 & 0xff00) === 0xff00) return 'multicast';
+  if (h0 === 0x2001 && h1 === 0x0db8) return 'reserved'; // documentation
+  if (h0 === 0x0100 && h1 === 0 && h2 === 0 && h3 === 0) return 'reserved'; // discard-only
+  return 'public';
+}
+
+/** Dotted quad only (what URL and DNS give us); returns the 32-bit value. */
+function parseIPv4(text: string): number | undefined {
+  const parts = text.split('.');
+  if (parts.length !== 4) return undefined;
+  let value = 0;
+  for (const part of parts) {
+    if (!/^\d{1,3}$/.test(part) || Number(part) > 255) return undefined;
+    value = value * 256 + Number(part);
+  }
+  return value;
+}
+
+/** Eight 16-bit groups, `::` and a trailing dotted quad allowed. */
+function parseIPv6(text: string): number[] | undefined {
+  if (!text.includes(':')) return undefined;
+  let rest = text.toLowerCase();
+  // A trailing dotted quad (::ffff:127.0.0.1) becomes its two hex groups.
+  const quad = /:(\d+\.\d+\.\d+\.\d+)$/.exec(rest);
+  if (quad) {
+    const v4 = parseIPv4(quad[1] as string);
+    if (v4 === undefined) return undefined;
+    rest = `${rest.slice(0, quad.index + 1)}${(v4 >>> 16).toString(16)}:${(v4 & 0xffff).toString(16)}`;
+  }
+  const halves = rest.split('::');
+  if (halves.length > 2) return undefined;
+  const groups = (s: string): number[] | undefined => {
+    if (s === '') return [];
+    const out: number[] = [];
+    for (const g of s.split(':')) {
+      if (!/^[0-9a-f]{1,4}$/.test(g)) return undefined;
+      out.push(parseInt(g, 16));
+    }
+    return out;
+  };
+  const head = groups(halves[0] as string);
+  const back = halves.length === 2 ? groups(halves[1] as string) : [];
+  if (!head || !back) return undefined;
+  const known = head.length + back.length;
+  if (halves.length === 1 && known !== 8) return undefined;
+  if (halves.length === 2 && known > 7) return undefined;
+  return [...head, ...new Array<number>(8 - known).fill(0), ...back];
+}
