@@ -1,0 +1,11 @@
+/** ATS-A constants the client follows (ats-a.md), in one place. */
+export const ATS_A_NAME = 'ATS-A';
+
+/** A 429 without Retry-After / X-RateLimit-Reset: the daily limit, so wait a while rather than a second. */
+export const ATS_A_DEFAULT_RETRY_AFTER_MS = 60_000;
+
+/** The pick list that lists vacancy statuses; also the cheap read of the connection test. */
+export const ATS_A_VACANCY_STATUS_DROPDOWN = 50;
+
+/** The search endpoints accept 1..500 records a page. */
+export const ATS_A_MAX_PAGE_SIZE = 500;
