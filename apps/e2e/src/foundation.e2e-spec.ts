@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import { createEvent, Exchange, Queue, RoutingKey } from '@connector/contracts';
+import { RabbitConnection, RpcClient } from '@connector/messaging';
 import {
   createTestDatabase,
   eventually,
@@ -20,6 +21,8 @@ const SERVICES = [
   'candidate-sync',
   'document-service',
 ] as const;
+/** The services that take events; auth-gateway only answers requests (checked separately below). */
+const CONSUMERS = ['connector-registry', 'vacancy-sync', 'candidate-sync', 'document-service'] as const;
 
 /** One message each service must take, published the way its producer would. */
 const probes = {
@@ -43,11 +46,6 @@ const probes = {
     }),
   'vacancy-sync': () =>
     createEvent(RoutingKey.RunRequested, 'acct_e2e', { connectorId: 'c1', runId: randomUUID() }),
-  'auth-gateway': () =>
-    createEvent(RoutingKey.CredentialsRejected, 'acct_e2e', {
-      connectorId: 'c1',
-      reason: 'ATS answered 401',
-    }),
   'connector-registry': () =>
     createEvent(RoutingKey.ConnectorStatusChanged, 'acct_e2e', { connectorId: 'c1', status: 'auth_failed' }),
 };
@@ -55,7 +53,6 @@ const exchangeOf = {
   'candidate-sync': Exchange.PlatformEvents,
   'document-service': Exchange.PlatformEvents,
   'vacancy-sync': Exchange.Internal,
-  'auth-gateway': Exchange.Internal,
   'connector-registry': Exchange.ConnectorEvents,
 };
 
@@ -96,7 +93,7 @@ describe('the five services', () => {
   });
 
   it('each takes the messages of its queue, and notices a redelivered one', async () => {
-    const sent = SERVICES.map((name) => ({ name, event: probes[name]() }));
+    const sent = CONSUMERS.map((name) => ({ name, event: probes[name]() }));
     for (const { name, event } of sent) {
       broker.publish(exchangeOf[name], event.type, event);
       broker.publish(exchangeOf[name], event.type, event); // the same id again
@@ -119,6 +116,20 @@ describe('the five services', () => {
         15_000,
         `${name} to notice the redelivery`,
       );
+    }
+  });
+
+  it('auth-gateway answers requests over RabbitMQ', async () => {
+    const connection = new RabbitConnection({ url: rabbitUrl(), name: 'e2e-foundation' });
+    const rpc = new RpcClient(connection);
+    try {
+      const request = createEvent(RoutingKey.CredentialsRequested, 'acct_e2e', {
+        connectorId: 'no-such-connector',
+      });
+      await expect(rpc.request(request, 10_000)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    } finally {
+      await rpc.close();
+      await connection.close();
     }
   });
 

@@ -1,8 +1,11 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { Exchange, Queue, RoutingKey } from '@connector/contracts';
 import { ServiceCoreModule } from '@connector/service-kit';
-import { InboxModule } from './inbox/inbox.module';
-import { SERVICE_NAME, type AuthGatewayConfig } from './auth-gateway.config';
+import { SERVICE_NAME, AuthGatewayConfig } from './auth-gateway.config';
+import { ConnectorCredentialEntity } from './credentials/connector-credential.entity';
+import { CredentialsModule } from './credentials/credentials.module';
+import { AuthGatewayTables1763700000100 } from './migrations/1763700000100-auth-gateway-tables';
+import { OAuthStateEntity } from './oauth/oauth-state.entity';
 
 /** auth-gateway: credentials and tokens for ATS-A (client credentials) and ATS-B (OAuth). */
 @Module({})
@@ -14,13 +17,37 @@ export class AppModule {
         ServiceCoreModule.forRoot({
           name: SERVICE_NAME,
           config,
+          entities: [ConnectorCredentialEntity, OAuthStateEntity],
+          migrations: [AuthGatewayTables1763700000100],
           consumer: {
             queue: Queue.AuthGateway,
-            bindings: [{ exchange: Exchange.Internal, routingKeys: [RoutingKey.CredentialsRejected] }],
+            bindings: [
+              {
+                exchange: Exchange.Internal,
+                routingKeys: [
+                  RoutingKey.CredentialsRequested,
+                  RoutingKey.AuthConnectionTest,
+                  RoutingKey.AuthCredentialsSave,
+                  RoutingKey.AuthAuthorizationStart,
+                  RoutingKey.AuthAuthorizationComplete,
+                  RoutingKey.AuthCredentialsErase,
+                ],
+              },
+            ],
           },
         }),
-        InboxModule,
+        {
+          module: ConfigHolder,
+          global: true,
+          providers: [{ provide: AuthGatewayConfig, useValue: config }],
+          exports: [AuthGatewayConfig],
+        },
+        CredentialsModule,
       ],
     };
   }
 }
+
+/** Makes the validated config injectable everywhere in the service. */
+@Module({})
+class ConfigHolder {}

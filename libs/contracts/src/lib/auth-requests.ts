@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { Type } from 'class-transformer';
 import { Equals, IsNotEmpty, IsString, MaxLength, ValidateNested } from 'class-validator';
 
@@ -83,3 +84,11 @@ export type AtsAccess =
   | { type: 'ats-b'; restUrl: string; bhRestToken: string; expiresAt: string };
 
 export const OAUTH_CALLBACK_PATH = '/oauth/ats-b/callback';
+
+/**
+ * Names an access without repeating it: a worker reports `rejected: credentialFingerprint(token)` when
+ * the ATS answers 401, and the gateway renews only if that is still the current one.
+ */
+export function credentialFingerprint(token: string): string {
+  return createHash('sha256').update(token).digest('hex').slice(0, 16);
+}

@@ -23,12 +23,6 @@ export class RunProgressDto {
   @IsInt() @Min(0) apiCalls!: number;
 }
 
-/** A worker → auth-gateway: the ATS answered 401 with the credentials it was given; renew them once. */
-export class CredentialsRejectedDto {
-  @IsString() @IsNotEmpty() connectorId!: string;
-  @IsString() @IsNotEmpty() reason!: string;
-}
-
 /**
  * A worker → auth-gateway request (reply expected): what the worker needs to call the ATS for a connector.
  * `rejected` names the credential the ATS just refused (401), so that however many workers report the

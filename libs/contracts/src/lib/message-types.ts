@@ -20,7 +20,6 @@ import {
 import {
   ConnectorLookupDto,
   ConnectorsByAccountDto,
-  CredentialsRejectedDto,
   CredentialsRequestedDto,
   RunProgressDto,
   RunRequestedDto,
@@ -47,7 +46,6 @@ export const MESSAGE_DATA = {
   [RoutingKey.ConnectorStatusChanged]: ConnectorStatusChangedDto,
   [RoutingKey.RunRequested]: RunRequestedDto,
   [RoutingKey.RunProgress]: RunProgressDto,
-  [RoutingKey.CredentialsRejected]: CredentialsRejectedDto,
   [RoutingKey.CredentialsRequested]: CredentialsRequestedDto,
   [RoutingKey.AuthConnectionTest]: ConnectionTestRequestDto,
   [RoutingKey.AuthCredentialsSave]: CredentialsSaveRequestDto,

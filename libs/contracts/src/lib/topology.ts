@@ -30,7 +30,6 @@ export const RoutingKey = {
   // internal: connector.internal
   RunRequested: 'run.requested',
   RunProgress: 'run.progress',
-  CredentialsRejected: 'credentials.rejected',
   CredentialsRequested: 'credentials.requested',
   AuthConnectionTest: 'auth.connection.test',
   AuthCredentialsSave: 'auth.credentials.save',

@@ -1,0 +1,102 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { type AtsAConfigDto, AuthErrorCode, type ConnectionTestReply } from '@connector/contracts';
+import {
+  AtsAClient,
+  AtsError,
+  checkAtsUrlPolicy,
+  normalizeAtsABaseUrl,
+  requestAtsAToken,
+  UrlPolicyError,
+} from '@connector/ats-clients';
+import { AuthGatewayConfig } from '../auth-gateway.config';
+import { GatewayError } from './gateway.error';
+
+/**
+ * The ATS-A set-up: check the address, get a token, make one cheap read. Every failure is said in words
+ * an admin can act on, and the whole test ends within CONNECTION_TEST_TIMEOUT_MS.
+ */
+@Injectable()
+export class AtsASetupService {
+  constructor(@Inject(AuthGatewayConfig) private readonly config: AuthGatewayConfig) {}
+
+  async test(config: AtsAConfigDto): Promise<ConnectionTestReply> {
+    try {
+      await this.verify(config);
+      return { ok: true };
+    } catch (error) {
+      const failure = error instanceof GatewayError ? error : this.explain(error);
+      return { ok: false, error: { code: failure.code, message: failure.message } };
+    }
+  }
+
+  /** Returns the normalised address and a working token, or throws a GatewayError that explains. */
+  async verify(
+    config: AtsAConfigDto,
+  ): Promise<{ baseUrl: string; accessToken: string; expiresInSeconds: number }> {
+    const timeoutMs = this.config.CONNECTION_TEST_TIMEOUT_MS;
+    const deadline = AbortSignal.timeout(timeoutMs);
+    const work = async () => {
+      let baseUrl: string;
+      try {
+        baseUrl = normalizeAtsABaseUrl(config.baseUrl);
+        await checkAtsUrlPolicy(baseUrl, {
+          allowInsecureHttp: this.config.ATS_ALLOW_INSECURE_HTTP,
+          allowPrivateNetworks: this.config.ATS_ALLOW_PRIVATE_NETWORKS,
+        });
+      } catch (error) {
+        throw new GatewayError(AuthErrorCode.InvalidUrl, (error as Error).message);
+      }
+      try {
+        const token = await requestAtsAToken(baseUrl, config.clientId, config.clientSecret, { timeoutMs });
+        const client = new AtsAClient({ baseUrl, token: async () => token.accessToken, timeoutMs });
+        await client.getVacancyStatuses();
+        return { baseUrl, accessToken: token.accessToken, expiresInSeconds: token.expiresInSeconds };
+      } catch (error) {
+        throw this.explain(error);
+      }
+    };
+    const timedOut = new Promise<never>((_, reject) =>
+      deadline.addEventListener('abort', () =>
+        reject(
+          new GatewayError(
+            AuthErrorCode.Unreachable,
+            `The ATS at ${config.baseUrl} did not answer within ${timeoutMs / 1000} s. Check the address and that the system is up.`,
+          ),
+        ),
+      ),
+    );
+    return Promise.race([work(), timedOut]);
+  }
+
+  private explain(error: unknown): GatewayError {
+    if (error instanceof GatewayError) return error;
+    if (error instanceof UrlPolicyError) return new GatewayError(AuthErrorCode.InvalidUrl, error.message);
+    if (error instanceof AtsError) {
+      switch (error.kind) {
+        case 'auth':
+          return new GatewayError(
+            AuthErrorCode.AuthFailed,
+            'The ATS refused the client ID or client secret. Copy both again from the API key you set up in ATS-A ' +
+              '(Settings → API keys) and make sure the key is active.',
+          );
+        case 'forbidden':
+          return new GatewayError(
+            AuthErrorCode.AuthFailed,
+            'The API key works but may not read vacancies. Give it the vacancies.read scope in ATS-A.',
+          );
+        case 'unreachable':
+        case 'transient':
+          return new GatewayError(AuthErrorCode.Unreachable, `Could not reach the ATS: ${error.message}`);
+        case 'not_found':
+          return new GatewayError(
+            AuthErrorCode.InvalidUrl,
+            'The address answers but is not an ATS-A API. Enter your system’s address without /api, e.g. https://acme.eploy.net.',
+          );
+        case 'rate_limited':
+        case 'permanent':
+          return new GatewayError(AuthErrorCode.AtsError, `The ATS answered with an error: ${error.message}`);
+      }
+    }
+    return new GatewayError(AuthErrorCode.AtsError, (error as Error).message ?? String(error));
+  }
+}

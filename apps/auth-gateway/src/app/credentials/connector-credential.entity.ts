@@ -1,0 +1,27 @@
+import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+import type { SealedSecret } from '../crypto/secret-box';
+
+export type CredentialState = 'active' | 'authorization_required';
+
+/**
+ * What it takes to get into a connector's ATS. The long-lived secret (ATS-A clientSecret, ATS-B refresh
+ * token) and the current access (tokens, session) are sealed; nothing secret is stored in clear.
+ */
+@Entity('connector_credential')
+export class ConnectorCredentialEntity {
+  @PrimaryColumn('text', { name: 'connector_id' }) connectorId!: string;
+  @Column('text', { name: 'account_id' }) accountId!: string;
+  @Column('text', { name: 'ats_type' }) atsType!: 'ats-a' | 'ats-b';
+  @Column('text') state!: CredentialState;
+  /** ATS-A: the customer's base address (without /api). */
+  @Column('text', { name: 'base_url', nullable: true }) baseUrl!: string | null;
+  /** ATS-A client id: an identifier, not a secret. */
+  @Column('text', { name: 'client_id', nullable: true }) clientId!: string | null;
+  @Column('jsonb', { name: 'secret', nullable: true }) secret!: SealedSecret | null;
+  @Column('jsonb', { name: 'access', nullable: true }) access!: SealedSecret | null;
+  @Column('timestamptz', { name: 'access_expires_at', nullable: true }) accessExpiresAt!: Date | null;
+  /** Fingerprint of the access handed out, so a worker can say which one the ATS refused. */
+  @Column('text', { name: 'access_fingerprint', nullable: true }) accessFingerprint!: string | null;
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' }) createdAt!: Date;
+  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' }) updatedAt!: Date;
+}

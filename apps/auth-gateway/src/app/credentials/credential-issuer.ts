@@ -1,0 +1,46 @@
+import type { AtsAccess } from '@connector/contracts';
+
+/** The access auth-gateway keeps sealed for a connector. */
+export interface StoredAccess {
+  accessToken: string;
+  accessTokenExpiresAt: string;
+  /** ATS-B: the REST session. */
+  bhRestToken?: string;
+  restUrl?: string;
+}
+
+export interface CredentialInput {
+  connectorId: string;
+  baseUrl: string | null;
+  clientId: string | null;
+  /** ATS-A clientSecret or ATS-B refresh token, opened. */
+  secret: string;
+  current?: StoredAccess;
+}
+
+export interface IssuedAccess {
+  access: StoredAccess;
+  /** Until when workers may use it without asking again. */
+  expiresAt: Date;
+}
+
+/**
+ * How one ATS type turns a stored secret into access. One implementation per ATS: adding an ATS means
+ * adding an issuer, not branching on the type elsewhere.
+ */
+export interface CredentialIssuer {
+  readonly atsType: AtsAccess['type'];
+  /**
+   * Fresh access. A secret that rotates on the way (ATS-B refresh tokens are single use) is handed to
+   * `persistSecret`, which stores it durably, before the new access is used for anything.
+   */
+  renew(input: CredentialInput, persistSecret: (secret: string) => Promise<void>): Promise<IssuedAccess>;
+  /** A cheap check that `current` still works: a later expiry, or undefined when it must be renewed. */
+  revalidate(input: CredentialInput & { current: StoredAccess }): Promise<Date | undefined>;
+  /** What a worker gets. */
+  toAtsAccess(input: { baseUrl: string | null }, access: StoredAccess, expiresAt: Date): AtsAccess;
+  /** The token a worker would report back when the ATS refuses it. */
+  fingerprintOf(access: StoredAccess): string;
+}
+
+export const CREDENTIAL_ISSUERS = Symbol('CREDENTIAL_ISSUERS');

@@ -1,0 +1,93 @@
+import { Injectable } from '@nestjs/common';
+import { type AtsAccess, credentialFingerprint } from '@connector/contracts';
+import { AtsBClient, AtsBOAuthClient, AtsError } from '@connector/ats-clients';
+import type {
+  CredentialInput,
+  CredentialIssuer,
+  IssuedAccess,
+  StoredAccess,
+} from '../credentials/credential-issuer';
+
+/** Workers come back for a session at least this often, so an idle-expired one is noticed by a ping. */
+const SESSION_RECHECK_MS = 5 * 60_000;
+const ACCESS_TOKEN_MARGIN_MS = 60_000;
+
+/**
+ * ATS-B: a REST session (BhRestToken + restUrl) from an OAuth access token, which comes from a single-use
+ * refresh token. The rotated refresh token is persisted before anything uses the new access token.
+ */
+@Injectable()
+export class AtsBCredentialIssuer implements CredentialIssuer {
+  readonly atsType = 'ats-b' as const;
+
+  constructor(private readonly oauth: AtsBOAuthClient) {}
+
+  async renew(
+    input: CredentialInput,
+    persistSecret: (secret: string) => Promise<void>,
+  ): Promise<IssuedAccess> {
+    const current = input.current;
+    if (current && Date.parse(current.accessTokenExpiresAt) - Date.now() > ACCESS_TOKEN_MARGIN_MS) {
+      try {
+        return await this.login(current.accessToken, current.accessTokenExpiresAt);
+      } catch (error) {
+        // The access token was refused: fall through to a refresh.
+        if (!(error instanceof AtsError) || error.kind !== 'auth') throw error;
+      }
+    }
+    const tokens = await this.oauth.refresh(input.secret);
+    await persistSecret(tokens.refreshToken);
+    const accessTokenExpiresAt = new Date(Date.now() + tokens.expiresInSeconds * 1000).toISOString();
+    return this.login(tokens.accessToken, accessTokenExpiresAt);
+  }
+
+  /** After the code exchange: the first session. */
+  async firstSession(accessToken: string, expiresInSeconds: number): Promise<IssuedAccess> {
+    return this.login(accessToken, new Date(Date.now() + expiresInSeconds * 1000).toISOString());
+  }
+
+  async revalidate(input: CredentialInput & { current: StoredAccess }): Promise<Date | undefined> {
+    const { bhRestToken, restUrl } = input.current;
+    if (!bhRestToken || !restUrl) return undefined;
+    const client = new AtsBClient({
+      session: async ({ rejected }) => {
+        if (rejected) throw new AtsError('session expired', { kind: 'auth', endpoint: 'GET ping' });
+        return { bhRestToken, restUrl };
+      },
+      timeoutMs: 10_000,
+    });
+    try {
+      const { sessionExpires } = await client.ping();
+      return new Date(Math.min(sessionExpires - 30_000, Date.now() + SESSION_RECHECK_MS));
+    } catch (error) {
+      if (error instanceof AtsError && error.kind === 'auth') return undefined;
+      throw error;
+    }
+  }
+
+  toAtsAccess(_input: { baseUrl: string | null }, access: StoredAccess, expiresAt: Date): AtsAccess {
+    return {
+      type: 'ats-b',
+      restUrl: access.restUrl ?? '',
+      bhRestToken: access.bhRestToken ?? '',
+      expiresAt: expiresAt.toISOString(),
+    };
+  }
+
+  fingerprintOf(access: StoredAccess): string {
+    return credentialFingerprint(access.bhRestToken ?? access.accessToken);
+  }
+
+  private async login(accessToken: string, accessTokenExpiresAt: string): Promise<IssuedAccess> {
+    const session = await this.oauth.login(accessToken);
+    return {
+      access: {
+        accessToken,
+        accessTokenExpiresAt,
+        bhRestToken: session.bhRestToken,
+        restUrl: session.restUrl,
+      },
+      expiresAt: new Date(Date.now() + SESSION_RECHECK_MS),
+    };
+  }
+}

@@ -1,0 +1,15 @@
+import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
+
+/** One pending ATS-B login: single use, short-lived, bound to a connector, an admin and a browser. */
+@Entity('oauth_state')
+@Index('ix_oauth_state_connector', ['connectorId'])
+export class OAuthStateEntity {
+  /** sha256 of the state: the state itself is never stored. */
+  @PrimaryColumn('text', { name: 'state_hash' }) stateHash!: string;
+  @Column('text', { name: 'connector_id' }) connectorId!: string;
+  @Column('text', { name: 'account_id' }) accountId!: string;
+  @Column('text', { name: 'admin_id' }) adminId!: string;
+  @Column('text', { name: 'nonce_hash' }) nonceHash!: string;
+  @Column('timestamptz', { name: 'expires_at' }) expiresAt!: Date;
+  @Column('timestamptz', { name: 'used_at', nullable: true }) usedAt!: Date | null;
+}

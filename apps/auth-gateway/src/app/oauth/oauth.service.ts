@@ -1,0 +1,67 @@
+import { Injectable, Logger } from '@nestjs/common';
+import {
+  AuthErrorCode,
+  type AuthorizationCompleteReply,
+  type AuthorizationStartReply,
+} from '@connector/contracts';
+import { CredentialsService } from '../credentials/credentials.service';
+import { GatewayError } from '../credentials/gateway.error';
+import { AtsBCredentialIssuer } from '../issuers/ats-b-credential.issuer';
+import { AtsBOAuthStrategy } from './ats-b-oauth.strategy';
+import type { OAuthContext } from './oauth-state.store';
+
+/** The two halves of an ATS-B login: the URL that opens the ATS's login page, and the callback. */
+@Injectable()
+export class OAuthService {
+  private readonly logger = new Logger(OAuthService.name);
+
+  constructor(
+    private readonly strategy: AtsBOAuthStrategy,
+    private readonly credentials: CredentialsService,
+    private readonly issuer: AtsBCredentialIssuer,
+  ) {}
+
+  async start(context: OAuthContext, stateTtlSeconds: number): Promise<AuthorizationStartReply> {
+    const outcome = await this.strategy.run({ query: {}, oauthContext: context });
+    if (outcome.kind !== 'redirect') throw new Error(`could not build the ATS-B login URL (${outcome.kind})`);
+    return {
+      authorizeUrl: outcome.url,
+      expiresAt: new Date(Date.now() + stateTtlSeconds * 1000).toISOString(),
+    };
+  }
+
+  async complete(code: string, state: string, browserNonce: string): Promise<AuthorizationCompleteReply> {
+    const outcome = await this.strategy.run({ query: { code, state }, browserNonce });
+    switch (outcome.kind) {
+      case 'success': {
+        const { tokens, state: context } = outcome.login;
+        const session = await this.issuer
+          .firstSession(tokens.accessToken, tokens.expiresInSeconds)
+          .catch((error: Error) => {
+            throw new GatewayError(
+              AuthErrorCode.AuthFailed,
+              `ATS-B accepted the login but refused the session: ${error.message}`,
+            );
+          });
+        await this.credentials.store({
+          connectorId: context.connectorId,
+          accountId: context.accountId,
+          atsType: 'ats-b',
+          secret: tokens.refreshToken,
+          access: { value: session.access, expiresAt: session.expiresAt },
+        });
+        this.logger.log(`connector ${context.connectorId} authorized at ATS-B`);
+        return { connectorId: context.connectorId, accountId: context.accountId };
+      }
+      case 'fail':
+        throw new GatewayError(
+          AuthErrorCode.InvalidState,
+          `the login could not be completed: ${outcome.message}`,
+        );
+      case 'error':
+        throw new GatewayError(AuthErrorCode.AuthFailed, `ATS-B refused the login: ${outcome.error.message}`);
+      case 'redirect':
+        throw new GatewayError(AuthErrorCode.InvalidState, 'the callback carried no code');
+    }
+  }
+}
