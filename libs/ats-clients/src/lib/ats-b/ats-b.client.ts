@@ -1,0 +1,327 @@
+import { AtsError, parseAtsErrorBody } from '../ats-error';
+import {
+  AtsHttp,
+  isRecord,
+  isSuccess,
+  type AtsHttpOptions,
+  type AtsRequest,
+  type AtsResponse,
+  type HttpMethod,
+} from '../http/ats-http';
+import {
+  ATS_B_DEFAULT_RETRY_AFTER_MS,
+  ATS_B_FILE_FIELDS,
+  ATS_B_INVALID_REST_TOKEN,
+  ATS_B_MAX_IDS_PER_GET,
+  ATS_B_MAX_SEARCH_COUNT,
+  ATS_B_NAME,
+  ATS_B_OPEN_JOBS_QUERY,
+} from './ats-b.protocol';
+import type {
+  AtsBCandidate,
+  AtsBCandidateFile,
+  AtsBCandidateInput,
+  AtsBCandidatePatch,
+  AtsBChangeResult,
+  AtsBEducationInput,
+  AtsBJobOrder,
+  AtsBSearchJobOrdersParams,
+  AtsBSearchResult,
+  AtsBSession,
+  AtsBUploadFile,
+  AtsBWorkHistoryInput,
+} from './ats-b.types';
+
+export interface AtsBClientConfig extends AtsHttpOptions {
+  /**
+   * The caller owns sessions (refresh + login under one lock per connector). `rejected` is the BhRestToken
+   * ATS-B just refused as timed out: return a new session, not the same.
+   */
+  session: (options: { rejected?: string }) => Promise<AtsBSession>;
+}
+
+export interface AtsBJobOrderIdPagesOptions {
+  /** Only jobs modified at or after this instant. */
+  modifiedSince?: Date;
+  /** 1..500, default 500. */
+  pageSize?: number;
+}
+
+interface Call {
+  endpoint: string;
+  method: HttpMethod;
+  /** Relative to restUrl, query string included. */
+  path: string;
+  json?: unknown;
+  write: boolean;
+}
+
+/** ATS-B REST client: `BhRestToken` header, one new session and one retry when the session timed out. */
+export class AtsBClient {
+  private readonly http: AtsHttp;
+
+  constructor(private readonly config: AtsBClientConfig) {
+    this.http = new AtsHttp(ATS_B_NAME, config, ATS_B_DEFAULT_RETRY_AFTER_MS);
+  }
+
+  /** `GET ping`: the session's expiry (epoch ms); a cheap check that the session works. */
+  async ping(): Promise<{ sessionExpires: number }> {
+    const { request, response } = await this.call({
+      endpoint: 'GET ping',
+      method: 'GET',
+      path: 'ping',
+      write: false,
+    });
+    const body = response.body;
+    if (!isRecord(body) || typeof body['sessionExpires'] !== 'number') {
+      throw this.http.unexpected(request, response, 'sessionExpires');
+    }
+    return { sessionExpires: body['sessionExpires'] };
+  }
+
+  /** One page of `GET search/JobOrder` with `fields=id`. */
+  async searchJobOrderIds(params: AtsBSearchJobOrdersParams): Promise<AtsBSearchResult<{ id: number }>> {
+    const query = new URLSearchParams({
+      query: params.query,
+      fields: 'id',
+      start: String(params.start),
+      count: String(params.count),
+      sort: params.sort ?? 'id',
+    });
+    const { request, response } = await this.call({
+      endpoint: 'GET search/JobOrder',
+      method: 'GET',
+      path: `search/JobOrder?${query.toString()}`,
+      write: false,
+    });
+    return searchResult<{ id: number }>(this.http, request, response);
+  }
+
+  /**
+   * Every open job id, page by page (a page is fetched when the consumer asks). Pages by id range
+   * (`id:[last+1 TO *]`, sorted by id) rather than by offset, so a job closing mid-listing cannot shift a
+   * later one out of the window and hide it.
+   */
+  async *jobOrderIdPages(
+    options: AtsBJobOrderIdPagesOptions = {},
+  ): AsyncGenerator<number[], void, undefined> {
+    const pageSize = options.pageSize ?? ATS_B_MAX_SEARCH_COUNT;
+    if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > ATS_B_MAX_SEARCH_COUNT) {
+      throw new RangeError(`pageSize must be 1..${ATS_B_MAX_SEARCH_COUNT}, got ${pageSize}`);
+    }
+    // ats-b.md: incremental is `dateLastModified:[<from> TO *]`, epoch ms.
+    const base =
+      ATS_B_OPEN_JOBS_QUERY +
+      (options.modifiedSince ? ` AND dateLastModified:[${options.modifiedSince.getTime()} TO *]` : '');
+    let afterId = 0;
+    for (;;) {
+      const query = afterId > 0 ? `${base} AND id:[${afterId + 1} TO *]` : base;
+      const page = await this.searchJobOrderIds({ query, start: 0, count: pageSize, sort: 'id' });
+      const ids = page.data.map((row) => row.id);
+      if (ids.length === 0) return;
+      yield ids;
+      // `total` counts what this query still matches: when this page held all of it, we are done.
+      if (ids.length >= page.total) return;
+      afterId = Math.max(...ids);
+    }
+  }
+
+  /** `GET entity/JobOrder/{ids}?fields=…`, batched; unknown ids are left out. */
+  async getJobOrders(ids: readonly number[], fields: readonly string[]): Promise<AtsBJobOrder[]> {
+    if (fields.length === 0) throw new RangeError('fields is required by ATS-B (e.g. ["id","title"])');
+    const out: AtsBJobOrder[] = [];
+    for (let i = 0; i < ids.length; i += ATS_B_MAX_IDS_PER_GET) {
+      out.push(
+        ...(await this.getEntities<AtsBJobOrder>(
+          'JobOrder',
+          ids.slice(i, i + ATS_B_MAX_IDS_PER_GET),
+          fields,
+        )),
+      );
+    }
+    return out;
+  }
+
+  /** `PUT entity/Candidate`. */
+  async createCandidate(body: AtsBCandidateInput): Promise<AtsBChangeResult> {
+    return this.change('PUT entity/Candidate', 'PUT', 'entity/Candidate', body);
+  }
+
+  /** `POST entity/Candidate/{id}` with the changed fields. */
+  async updateCandidate(id: number, body: AtsBCandidatePatch): Promise<AtsBChangeResult> {
+    return this.change('POST entity/Candidate/{id}', 'POST', `entity/Candidate/${encodeId(id)}`, body);
+  }
+
+  /** `GET entity/Candidate/{id}?fields=…`; undefined when ATS-B does not know the id. */
+  async getCandidate(id: number, fields: readonly string[]): Promise<AtsBCandidate | undefined> {
+    const [candidate] = await this.getEntities<AtsBCandidate>('Candidate', [id], fields);
+    return candidate;
+  }
+
+  /** Ids of candidates with this email (`search/Candidate?query=email:"…"`): reconciliation after an ambiguous create. */
+  async findCandidateIdsByEmail(email: string): Promise<number[]> {
+    const endpoint = 'GET search/Candidate';
+    const value = email.trim();
+    if (value === '' || /["\s\\]/.test(value)) {
+      throw new AtsError(
+        `${ATS_B_NAME}: cannot search candidates by the email given (empty or with quotes/spaces)`,
+        {
+          kind: 'permanent',
+          endpoint,
+          code: 'invalid_search_value',
+        },
+      );
+    }
+    const query = new URLSearchParams({ query: `email:"${value}"`, fields: 'id', start: '0', count: '500' });
+    const { request, response } = await this.call({
+      endpoint,
+      method: 'GET',
+      path: `search/Candidate?${query.toString()}`,
+      write: false,
+    });
+    return searchResult<{ id: number }>(this.http, request, response).data.map((row) => row.id);
+  }
+
+  /** `PUT entity/CandidateWorkHistory`, after the candidate exists. */
+  async createWorkHistory(body: AtsBWorkHistoryInput): Promise<AtsBChangeResult> {
+    return this.change('PUT entity/CandidateWorkHistory', 'PUT', 'entity/CandidateWorkHistory', body);
+  }
+
+  /** `PUT entity/CandidateEducation`, after the candidate exists. */
+  async createEducation(body: AtsBEducationInput): Promise<AtsBChangeResult> {
+    return this.change('PUT entity/CandidateEducation', 'PUT', 'entity/CandidateEducation', body);
+  }
+
+  /** `PUT file/Candidate/{id}`, base64 JSON with `fileType: 'SAMPLE'`. */
+  async uploadCandidateFile(candidateId: number, file: AtsBUploadFile): Promise<{ fileId: number }> {
+    const { request, response } = await this.call({
+      endpoint: 'PUT file/Candidate/{id}',
+      method: 'PUT',
+      path: `file/Candidate/${encodeId(candidateId)}`,
+      json: {
+        externalID: file.externalID,
+        fileContent: file.content.toString('base64'),
+        fileType: 'SAMPLE',
+        name: file.name,
+        contentType: file.contentType,
+        type: file.type,
+        ...(file.description !== undefined ? { description: file.description } : {}),
+      },
+      write: true,
+    });
+    const body = response.body;
+    if (!isRecord(body) || typeof body['fileId'] !== 'number')
+      throw this.http.unexpected(request, response, 'fileId');
+    return { fileId: body['fileId'] };
+  }
+
+  /** `GET entity/Candidate/{id}/fileAttachments`: to see whether an upload (by externalID) already landed. */
+  async listCandidateFiles(candidateId: number): Promise<AtsBCandidateFile[]> {
+    const { request, response } = await this.call({
+      endpoint: 'GET entity/Candidate/{id}/fileAttachments',
+      method: 'GET',
+      path: `entity/Candidate/${encodeId(candidateId)}/fileAttachments?fields=${ATS_B_FILE_FIELDS}`,
+      write: false,
+    });
+    const body = response.body;
+    if (!isRecord(body) || !Array.isArray(body['data']))
+      throw this.http.unexpected(request, response, 'data');
+    return body['data'] as AtsBCandidateFile[];
+  }
+
+  /** `GET entity/{entity}/{ids}`: one id answers `{data:{…}}` (404 when unknown), several `{data:[…]}`. */
+  private async getEntities<T>(
+    entity: string,
+    ids: readonly number[],
+    fields: readonly string[],
+  ): Promise<T[]> {
+    if (ids.length === 0) return [];
+    const endpoint = `GET entity/${entity}`;
+    let result: { request: AtsRequest; response: AtsResponse };
+    try {
+      result = await this.call({
+        endpoint,
+        method: 'GET',
+        path: `entity/${entity}/${ids.map(encodeId).join(',')}?${new URLSearchParams({ fields: fields.join(',') }).toString()}`,
+        write: false,
+      });
+    } catch (error) {
+      // A single unknown id is a 404 where several would just leave it out: make both read the same.
+      if (ids.length === 1 && error instanceof AtsError && error.kind === 'not_found') return [];
+      throw error;
+    }
+    const data = isRecord(result.response.body) ? result.response.body['data'] : undefined;
+    if (Array.isArray(data)) return data as T[];
+    if (isRecord(data)) return [data as T];
+    throw this.http.unexpected(result.request, result.response, 'data');
+  }
+
+  private async change(
+    endpoint: string,
+    method: HttpMethod,
+    path: string,
+    json: unknown,
+  ): Promise<AtsBChangeResult> {
+    const { request, response } = await this.call({ endpoint, method, path, json, write: true });
+    const body = response.body;
+    if (!isRecord(body) || typeof body['changedEntityId'] !== 'number') {
+      throw this.http.unexpected(request, response, 'changedEntityId');
+    }
+    return {
+      changedEntityId: body['changedEntityId'],
+      ...(typeof body['changedEntityType'] === 'string'
+        ? { changedEntityType: body['changedEntityType'] }
+        : {}),
+      ...(typeof body['changeType'] === 'string'
+        ? { changeType: body['changeType'] as AtsBChangeResult['changeType'] }
+        : {}),
+    };
+  }
+
+  /** One call in the current session; when ATS-B says the session timed out, one new session and one retry. */
+  private async call(call: Call): Promise<{ request: AtsRequest; response: AtsResponse }> {
+    let session = await this.config.session({});
+    let request = this.request(call, session);
+    let response = await this.http.send(request);
+    if (response.status === 401 && parseAtsErrorBody(response.body).code === ATS_B_INVALID_REST_TOKEN) {
+      session = await this.config.session({ rejected: session.bhRestToken });
+      request = this.request(call, session);
+      response = await this.http.send(request);
+    }
+    if (!isSuccess(response)) throw this.http.failure(request, response);
+    return { request, response };
+  }
+
+  private request(call: Call, session: AtsBSession): AtsRequest {
+    const restUrl = session.restUrl.endsWith('/') ? session.restUrl : `${session.restUrl}/`;
+    return {
+      endpoint: call.endpoint,
+      method: call.method,
+      url: `${restUrl}${call.path}`,
+      headers: { BhRestToken: session.bhRestToken },
+      json: call.json,
+      write: call.write,
+      secrets: [session.bhRestToken],
+    };
+  }
+}
+
+function searchResult<T>(http: AtsHttp, request: AtsRequest, response: AtsResponse): AtsBSearchResult<T> {
+  const body = response.body;
+  if (!isRecord(body) || !Array.isArray(body['data']) || typeof body['total'] !== 'number') {
+    throw http.unexpected(request, response, 'total and data');
+  }
+  return {
+    total: body['total'],
+    start: typeof body['start'] === 'number' ? body['start'] : 0,
+    count: typeof body['count'] === 'number' ? body['count'] : body['data'].length,
+    data: body['data'] as T[],
+  };
+}
+
+function encodeId(id: number): string {
+  if (!Number.isSafeInteger(id) || id <= 0) {
+    throw new AtsError(`${ATS_B_NAME}: ${id} is not a record id`, { kind: 'permanent', endpoint: 'client' });
+  }
+  return String(id);
+}
