@@ -1,0 +1,55 @@
+/**
+ * @connector/ats-clients: HTTP clients for ATS-A and ATS-B (/work/shared/ats-a.md, ats-b.md), with one error
+ * classification (AtsError.kind) for both. Tokens, sessions, rate limiting and counting stay with the caller:
+ *
+ *   const client = new AtsAClient({
+ *     baseUrl, token: ({ rejected }) => tokens.get(connectorId, { rejected }),
+ *     hooks: { beforeCall: () => limiter.acquire(key, 1, { maxWaitMs: 0 }).then(() => undefined),
+ *              afterCall: ({ endpoint, status, headers }) => metrics.count(endpoint, status, headers) },
+ *   });
+ *   for await (const { records } of client.searchPages<AtsAVacancy>('vacancies', { pageSize: 100 })) …
+ */
+export {
+  AtsError,
+  parseAtsErrorBody,
+  kindOfStatus,
+  classifyResponse,
+  classifyNetworkFailure,
+  retryAtOf,
+  type AtsErrorKind,
+  type AtsErrorInit,
+  type AtsErrorBody,
+  type ResponseFailure,
+  type NetworkFailure,
+} from './lib/ats-error';
+export { DEFAULT_TIMEOUT_MS, type AtsCallHooks, type AtsHttpOptions } from './lib/http/ats-http';
+export {
+  checkAtsUrlPolicy,
+  classifyAddress,
+  UrlPolicyError,
+  type UrlPolicy,
+  type UrlPolicyErrorCode,
+  type AddressClass,
+  type HostResolver,
+} from './lib/url-policy';
+
+export { normalizeAtsABaseUrl } from './lib/ats-a/ats-a-base-url';
+export { requestAtsAToken, type AtsAToken, type AtsATokenOptions } from './lib/ats-a/ats-a-token';
+export {
+  AtsAClient,
+  type AtsAClientConfig,
+  type AtsASearchPagesOptions,
+  type AtsAPage,
+} from './lib/ats-a/ats-a.client';
+export { isLiveAtsAVacancy, DEFAULT_ATS_A_OPEN_STATUSES } from './lib/ats-a/ats-a-vacancy';
+export { ATS_A_VACANCY_STATUS_DROPDOWN, ATS_A_MAX_PAGE_SIZE } from './lib/ats-a/ats-a.protocol';
+export type * from './lib/ats-a/ats-a.types';
+
+export { AtsBOAuthClient } from './lib/ats-b/ats-b-oauth.client';
+export { AtsBClient, type AtsBClientConfig, type AtsBJobOrderIdPagesOptions } from './lib/ats-b/ats-b.client';
+export {
+  ATS_B_OPEN_JOBS_QUERY,
+  ATS_B_MAX_SEARCH_COUNT,
+  ATS_B_MAX_IDS_PER_GET,
+} from './lib/ats-b/ats-b.protocol';
+export type * from './lib/ats-b/ats-b.types';
