@@ -4,18 +4,35 @@
  * Each process writes its JSON log to tmp/logs/<name>.log; warnings and errors are echoed here.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createWriteStream, mkdirSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import amqplib from 'amqplib';
 import { Client } from 'pg';
 
 const root = join(__dirname, '..');
+const startSandboxes = process.env.START_SANDBOXES !== 'false';
+const atsBSandbox = `http://127.0.0.1:${process.env.ATS_B_SANDBOX_PORT ?? 4020}`;
 const env = {
   DATABASE_URL: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test',
   RABBITMQ_URL: process.env.RABBITMQ_URL ?? 'amqp://guest:guest@127.0.0.1:5672',
   ADMIN_API_KEYS: process.env.ADMIN_API_KEYS ?? 'acct_demo:demo-admin-key',
+  ENCRYPTION_KEYS: process.env.ENCRYPTION_KEYS ?? localEncryptionKeys(),
+  // The ATS-B vendor addresses: the sandbox unless the environment names others.
+  ATS_B_OAUTH_URL: process.env.ATS_B_OAUTH_URL ?? `${atsBSandbox}/oauth`,
+  ATS_B_REST_LOGIN_URL: process.env.ATS_B_REST_LOGIN_URL ?? `${atsBSandbox}/rest-services`,
+  ATS_B_REDIRECT_URI: process.env.ATS_B_REDIRECT_URI ?? 'http://127.0.0.1:3000/oauth/ats-b/callback',
 };
-const startSandboxes = process.env.START_SANDBOXES !== 'false';
+
+/** Local mode keeps one generated key in tmp/, so secrets stored by one run open in the next. */
+function localEncryptionKeys(): string {
+  const file = join(root, 'tmp', 'local-encryption-keys');
+  if (!existsSync(file)) {
+    mkdirSync(join(root, 'tmp'), { recursive: true });
+    writeFileSync(file, `local1:${randomBytes(32).toString('base64')}\n`, { mode: 0o600 });
+  }
+  return readFileSync(file, 'utf8').trim();
+}
 
 interface Proc {
   name: string;
