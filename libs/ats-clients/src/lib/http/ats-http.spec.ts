@@ -1,0 +1,101 @@
+import * as publicApi from '../../index';
+import { AtsError } from '../ats-error';
+import { AtsHttp } from './ats-http';
+
+const request = {
+  endpoint: 'POST /api/candidates',
+  method: 'POST' as const,
+  url: 'https://ats.example/api/candidates',
+  json: { FirstName: 'A' },
+  write: true,
+  secrets: ['secret-token'],
+};
+
+describe(AtsHttp.name, () => {
+  it('sends JSON with Accept, hands every answer to afterCall, and ignores an afterCall that throws', async () => {
+    const seen: RequestInit[] = [];
+    const http = new AtsHttp(
+      'ATS-X',
+      {
+        fetch: async (_url, init) => {
+          seen.push(init ?? {});
+          return new Response('{"CandidateId":1}', { status: 201 });
+        },
+        hooks: {
+          afterCall: () => {
+            throw new Error('metrics are down');
+          },
+        },
+      },
+      1000,
+    );
+    await expect(http.send(request)).resolves.toMatchObject({ status: 201, body: { CandidateId: 1 } });
+    expect(seen[0]).toMatchObject({
+      method: 'POST',
+      body: '{"FirstName":"A"}',
+      redirect: 'manual',
+      headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
+    });
+  });
+
+  it('lets a beforeCall refusal (rate limiter) through unchanged, before any request', async () => {
+    let fetched = 0;
+    const refusal = new Error('no token in the bucket');
+    const http = new AtsHttp(
+      'ATS-X',
+      {
+        fetch: async () => {
+          fetched++;
+          return new Response('{}');
+        },
+        hooks: { beforeCall: async () => Promise.reject(refusal) },
+      },
+      1000,
+    );
+    await expect(http.send(request)).rejects.toBe(refusal);
+    expect(fetched).toBe(0);
+  });
+
+  it('turns a redirect into a permanent error naming where it points, without its query', async () => {
+    const http = new AtsHttp('ATS-X', {}, 1000);
+    const error = http.failure(request, {
+      status: 301,
+      headers: new Headers({ location: 'https://other.example/api/candidates?token=secret-token' }),
+      body: undefined,
+    });
+    expect(error).toBeInstanceOf(AtsError);
+    expect(error).toMatchObject({ kind: 'permanent', code: 'redirect', status: 301 });
+    expect(error.message).toContain('https://other.example/api/candidates');
+    expect(error.message).not.toContain('secret-token');
+  });
+
+  it('classifies a refused connection as unreachable and not ambiguous, even for a write', async () => {
+    const http = new AtsHttp(
+      'ATS-X',
+      {
+        fetch: async () => {
+          throw new TypeError('fetch failed', {
+            cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }),
+          });
+        },
+      },
+      1000,
+    );
+    await expect(http.send(request)).rejects.toMatchObject({ kind: 'unreachable', ambiguous: false });
+  });
+});
+
+describe('public barrel', () => {
+  it('exposes the clients and the error class', () => {
+    expect(Object.keys(publicApi)).toEqual(
+      expect.arrayContaining([
+        'AtsAClient',
+        'AtsBClient',
+        'AtsBOAuthClient',
+        'AtsError',
+        'checkAtsUrlPolicy',
+      ]),
+    );
+    expect(publicApi.AtsError).toBe(AtsError);
+  });
+});
