@@ -1,10 +1,22 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { Exchange, Queue, RoutingKey } from '@connector/contracts';
 import { ServiceCoreModule } from '@connector/service-kit';
+import { AuthModule } from './auth/auth.module';
+import { ClientsModule } from './clients/clients.module';
+import { CommonModule } from './common/common.module';
+import { ConnectorEntity } from './connectors/connector.entity';
+import { ConnectorsModule } from './connectors/connectors.module';
 import { InboxModule } from './inbox/inbox.module';
+import { JobMappingEntity } from './mapping/job-mapping.entity';
+import { MappingModule } from './mapping/mapping.module';
+import { RegistrySchema1763800000001 } from './migrations/1763800000001-registry-schema';
+import { OAuthModule } from './oauth/oauth.module';
+import { RepositoriesModule } from './repositories/repositories.module';
+import { RunEntity } from './runs/run.entity';
+import { RunsModule } from './runs/runs.module';
 import { SERVICE_NAME, type ConnectorRegistryConfig } from './connector-registry.config';
 
-/** connector-registry: the admin API and page for connector configuration. */
+/** connector-registry: the admin API (and later page) for connector configuration, mappings and runs. */
 @Module({})
 export class AppModule {
   static forRoot(config: ConnectorRegistryConfig): DynamicModule {
@@ -14,6 +26,8 @@ export class AppModule {
         ServiceCoreModule.forRoot({
           name: SERVICE_NAME,
           config,
+          entities: [ConnectorEntity, JobMappingEntity, RunEntity],
+          migrations: [RegistrySchema1763800000001],
           consumer: {
             queue: Queue.ConnectorRegistry,
             bindings: [
@@ -26,10 +40,26 @@ export class AppModule {
                   RoutingKey.OperationUnsupported,
                 ],
               },
-              { exchange: Exchange.Internal, routingKeys: [RoutingKey.RunProgress] },
+              {
+                exchange: Exchange.Internal,
+                routingKeys: [
+                  RoutingKey.RunProgress,
+                  // Requests from workers (request-reply): the registry answers them.
+                  RoutingKey.ConnectorLookup,
+                  RoutingKey.ConnectorsByAccount,
+                ],
+              },
             ],
           },
         }),
+        CommonModule.forRoot(config),
+        RepositoriesModule,
+        ClientsModule,
+        AuthModule,
+        ConnectorsModule,
+        MappingModule,
+        RunsModule,
+        OAuthModule,
         InboxModule,
       ],
     };

@@ -1,12 +1,52 @@
 import { Type } from 'class-transformer';
-import { IsInt, Max, Min } from 'class-validator';
+import {
+  IsInt,
+  IsString,
+  IsUrl,
+  Matches,
+  Max,
+  Min,
+  Validate,
+  ValidatorConstraint,
+  type ValidatorConstraintInterface,
+} from 'class-validator';
 import { ServiceConfig } from '@connector/service-kit';
+import { ApiKeysFormatError, parseApiKeys } from './auth/api-keys';
 
 export const SERVICE_NAME = 'connector-registry';
+
+@ValidatorConstraint({ name: 'apiKeys' })
+class ApiKeysConstraint implements ValidatorConstraintInterface {
+  private problem = '';
+  validate(value: unknown): boolean {
+    try {
+      parseApiKeys(typeof value === 'string' ? value : '');
+      return true;
+    } catch (error) {
+      this.problem = error instanceof ApiKeysFormatError ? error.message : 'is invalid';
+      return false;
+    }
+  }
+  defaultMessage(): string {
+    // Never echoes the value: it holds secrets.
+    return `ADMIN_API_KEYS must be "<accountId>:<key>[,<accountId>:<key>…]": ${this.problem}`;
+  }
+}
 
 /** connector-registry's environment, validated at boot. */
 export class ConnectorRegistryConfig extends ServiceConfig {
   override PORT = 3000;
   /** Messages this process works on at once. */
   @Type(() => Number) @IsInt() @Min(1) @Max(500) PREFETCH = 10;
+  /** Admin API keys, `<accountId>:<key>[,…]`; required (empty default so that loadConfig reads it). */
+  @IsString() @Validate(ApiKeysConstraint) ADMIN_API_KEYS = '';
+  /** Where the browser lands after an ATS-B login: `${ADMIN_PAGE_PATH}/connectors/{id}?authorized=1`. */
+  @Matches(/^\/[A-Za-z0-9/_-]*$/, { message: 'ADMIN_PAGE_PATH must be a path starting with /' })
+  ADMIN_PAGE_PATH = '/admin';
+  @IsUrl({ require_tld: false, protocols: ['http', 'https'], require_protocol: true })
+  PUBLIC_URL = 'http://127.0.0.1:3000';
+  /** How long to wait for auth-gateway (it may call the ATS). */
+  @Type(() => Number) @IsInt() @Min(100) @Max(120_000) AUTH_GATEWAY_TIMEOUT_MS = 12_000;
+  /** How long to wait for vacancy-sync's mapping preview. */
+  @Type(() => Number) @IsInt() @Min(100) @Max(120_000) VACANCY_SYNC_TIMEOUT_MS = 15_000;
 }

@@ -3,20 +3,13 @@ import { EventPattern, Payload } from '@nestjs/microservices';
 import { type EventEnvelope, RoutingKey } from '@connector/contracts';
 import { InboxService } from '@connector/service-kit';
 
-/** One handler per message type this service takes; the domain work arrives in its own feature folder. */
+/**
+ * Messages recorded but not acted on yet: failures and unsupported operations, which the admin page will
+ * list in a later issue. Status and run messages are handled in their feature folders.
+ */
 @Controller()
 export class InboxController {
   constructor(private readonly inbox: InboxService) {}
-
-  @EventPattern(RoutingKey.RunCompleted)
-  async onRunCompleted(@Payload() event: EventEnvelope): Promise<void> {
-    await this.inbox.receive(event);
-  }
-
-  @EventPattern(RoutingKey.ConnectorStatusChanged)
-  async onConnectorStatusChanged(@Payload() event: EventEnvelope): Promise<void> {
-    await this.inbox.receive(event);
-  }
 
   @EventPattern(RoutingKey.OperationFailed)
   async onOperationFailed(@Payload() event: EventEnvelope): Promise<void> {
@@ -25,11 +18,6 @@ export class InboxController {
 
   @EventPattern(RoutingKey.OperationUnsupported)
   async onOperationUnsupported(@Payload() event: EventEnvelope): Promise<void> {
-    await this.inbox.receive(event);
-  }
-
-  @EventPattern(RoutingKey.RunProgress)
-  async onRunProgress(@Payload() event: EventEnvelope): Promise<void> {
     await this.inbox.receive(event);
   }
 }

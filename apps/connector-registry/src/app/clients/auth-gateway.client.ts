@@ -1,0 +1,69 @@
+import { Inject, Injectable } from '@nestjs/common';
+import {
+  type AtsAConfigDto,
+  type AuthorizationCompleteReply,
+  type AuthorizationStartReply,
+  type ConnectionTestReply,
+  createEvent,
+  type CredentialsSaveReply,
+  RoutingKey,
+} from '@connector/contracts';
+import { RpcClient } from '@connector/messaging';
+import { REGISTRY_CONFIG } from '../common/registry-config';
+import type { ConnectorRegistryConfig } from '../connector-registry.config';
+
+/**
+ * Requests to auth-gateway, which owns every ATS secret. Failures surface as `RpcError` (its `code` is an
+ * `AuthErrorCode`, or TIMEOUT / NO_RESPONDER when nobody answered); see `dependencyError`.
+ */
+@Injectable()
+export class AuthGatewayClient {
+  private readonly timeoutMs: number;
+
+  constructor(
+    private readonly rpc: RpcClient,
+    @Inject(REGISTRY_CONFIG) config: Pick<ConnectorRegistryConfig, 'AUTH_GATEWAY_TIMEOUT_MS'>,
+  ) {
+    this.timeoutMs = config.AUTH_GATEWAY_TIMEOUT_MS;
+  }
+
+  testConnection(accountId: string, config: AtsAConfigDto): Promise<ConnectionTestReply> {
+    return this.request(RoutingKey.AuthConnectionTest, accountId, { type: 'ats-a', config: { ...config } });
+  }
+
+  saveCredentials(
+    accountId: string,
+    connectorId: string,
+    config: AtsAConfigDto,
+  ): Promise<CredentialsSaveReply> {
+    return this.request(RoutingKey.AuthCredentialsSave, accountId, {
+      connectorId,
+      type: 'ats-a',
+      config: { ...config },
+    });
+  }
+
+  eraseCredentials(accountId: string, connectorId: string): Promise<unknown> {
+    return this.request(RoutingKey.AuthCredentialsErase, accountId, { connectorId });
+  }
+
+  startAuthorization(
+    accountId: string,
+    data: { connectorId: string; adminId: string; browserNonce: string },
+  ): Promise<AuthorizationStartReply> {
+    return this.request(RoutingKey.AuthAuthorizationStart, accountId, data);
+  }
+
+  /** The account is not known before the gateway answers; `state` binds the request to it. */
+  completeAuthorization(data: {
+    code: string;
+    state: string;
+    browserNonce: string;
+  }): Promise<AuthorizationCompleteReply> {
+    return this.request(RoutingKey.AuthAuthorizationComplete, 'unknown', data);
+  }
+
+  private request<T>(type: string, accountId: string, data: object): Promise<T> {
+    return this.rpc.request<T>(createEvent(type, accountId, data), this.timeoutMs);
+  }
+}

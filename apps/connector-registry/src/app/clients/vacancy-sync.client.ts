@@ -1,0 +1,26 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { createEvent, RoutingKey } from '@connector/contracts';
+import { RpcClient } from '@connector/messaging';
+import type { JobMapping } from '@connector/job-mapping';
+import { REGISTRY_CONFIG } from '../common/registry-config';
+import type { ConnectorRegistryConfig } from '../connector-registry.config';
+
+/** Requests to vacancy-sync: a mapping applied to a few live vacancies, nothing published. */
+@Injectable()
+export class VacancySyncClient {
+  private readonly timeoutMs: number;
+
+  constructor(
+    private readonly rpc: RpcClient,
+    @Inject(REGISTRY_CONFIG) config: Pick<ConnectorRegistryConfig, 'VACANCY_SYNC_TIMEOUT_MS'>,
+  ) {
+    this.timeoutMs = config.VACANCY_SYNC_TIMEOUT_MS;
+  }
+
+  preview(accountId: string, connectorId: string, mapping: JobMapping, limit: number): Promise<unknown> {
+    return this.rpc.request(
+      createEvent(RoutingKey.VacancyPreviewRequested, accountId, { connectorId, mapping, limit }),
+      this.timeoutMs,
+    );
+  }
+}

@@ -1,0 +1,2 @@
+/** Injection token of the validated ConnectorRegistryConfig. */
+export const REGISTRY_CONFIG = Symbol('REGISTRY_CONFIG');

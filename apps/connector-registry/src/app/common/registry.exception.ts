@@ -1,0 +1,75 @@
+/** Every error the admin API answers with; mapped to an HTTP status in one place (RegistryExceptionFilter). */
+export enum RegistryErrorCode {
+  ValidationFailed = 'VALIDATION_FAILED',
+  InvalidMapping = 'INVALID_MAPPING',
+  NotAtsB = 'NOT_ATS_B',
+  Unauthorized = 'UNAUTHORIZED',
+  NotFound = 'NOT_FOUND',
+  MethodNotAllowed = 'METHOD_NOT_ALLOWED',
+  InvalidStatusChange = 'INVALID_STATUS_CHANGE',
+  ConnectorNotConnected = 'CONNECTOR_NOT_CONNECTED',
+  RunInProgress = 'RUN_IN_PROGRESS',
+  PayloadTooLarge = 'PAYLOAD_TOO_LARGE',
+  AuthFailed = 'AUTH_FAILED',
+  InvalidUrl = 'INVALID_URL',
+  AtsUnreachable = 'ATS_UNREACHABLE',
+  AtsError = 'ATS_ERROR',
+  DependencyUnavailable = 'DEPENDENCY_UNAVAILABLE',
+  Internal = 'INTERNAL',
+}
+
+export type ErrorDetails = Record<string, unknown> | unknown[];
+
+export class RegistryException extends Error {
+  constructor(
+    readonly code: RegistryErrorCode,
+    message: string,
+    readonly details?: ErrorDetails,
+  ) {
+    super(message);
+    this.name = 'RegistryException';
+  }
+
+  static notFound(what = 'connector'): RegistryException {
+    return new RegistryException(RegistryErrorCode.NotFound, `${what} not found`);
+  }
+}
+
+/** The body of every error response. */
+export interface ErrorBody {
+  statusCode: number;
+  code: RegistryErrorCode;
+  message: string;
+  details?: ErrorDetails;
+}
+
+/** The one exhaustive code → HTTP status table. */
+export function httpStatusOf(code: RegistryErrorCode): number {
+  switch (code) {
+    case RegistryErrorCode.ValidationFailed:
+    case RegistryErrorCode.InvalidMapping:
+    case RegistryErrorCode.NotAtsB:
+      return 400;
+    case RegistryErrorCode.Unauthorized:
+      return 401;
+    case RegistryErrorCode.NotFound:
+      return 404;
+    case RegistryErrorCode.MethodNotAllowed:
+      return 405;
+    case RegistryErrorCode.InvalidStatusChange:
+    case RegistryErrorCode.ConnectorNotConnected:
+    case RegistryErrorCode.RunInProgress:
+      return 409;
+    case RegistryErrorCode.PayloadTooLarge:
+      return 413;
+    case RegistryErrorCode.AuthFailed:
+    case RegistryErrorCode.InvalidUrl:
+    case RegistryErrorCode.AtsUnreachable:
+    case RegistryErrorCode.AtsError:
+      return 422;
+    case RegistryErrorCode.DependencyUnavailable:
+      return 503;
+    case RegistryErrorCode.Internal:
+      return 500;
+  }
+}

@@ -1,0 +1,24 @@
+import { Column, CreateDateColumn, Entity, Index, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+import type { AtsType, ConnectorStatus } from '@connector/contracts';
+
+/** A customer's link to one ATS account. Secrets never live here (auth-gateway keeps them, encrypted). */
+@Entity('connector')
+@Index('ix_connector_account_created', ['accountId', 'createdAt'])
+export class ConnectorEntity {
+  @PrimaryColumn('uuid') id!: string;
+  @Column('text', { name: 'account_id' }) accountId!: string;
+  @Column('text') type!: AtsType;
+  @Column('text') name!: string;
+  @Column('text') status!: ConnectorStatus;
+  /** What `enable` returns to: the status the connector had when it was disabled. */
+  @Column('text', { name: 'status_before_disable', nullable: true })
+  statusBeforeDisable!: ConnectorStatus | null;
+  /** When the status last changed: an older status event never overwrites a newer status. */
+  @Column('timestamptz', { name: 'status_changed_at' }) statusChangedAt!: Date;
+  @Column('jsonb') options!: Record<string, unknown>;
+  /** Non-secret configuration only (ATS-A baseUrl and clientId, ATS-B routine). */
+  @Column('jsonb') config!: Record<string, unknown>;
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' }) createdAt!: Date;
+  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' }) updatedAt!: Date;
+  @Column('timestamptz', { name: 'deleted_at', nullable: true }) deletedAt!: Date | null;
+}

@@ -1,0 +1,63 @@
+import { Body, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
+import { ApiOperation, ApiResponse } from '@nestjs/swagger';
+import { Admin } from '../auth/admin.decorator';
+import type { AdminIdentity } from '../auth/api-keys';
+import { ApiController } from '../common/api';
+import type { ConnectorView } from './connector.view';
+import { ConnectorsService } from './connectors.service';
+import { CreateConnectorDto, TestConnectionDto, UpdateConnectorDto } from './dto/connector-requests.dto';
+import type { ConnectionTestResult } from './kinds/connector-kind';
+
+@ApiController('connectors', 'connectors')
+export class ConnectorsController {
+  constructor(private readonly connectors: ConnectorsService) {}
+
+  @Post('test')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Connection test of the set-up flow; nothing is saved' })
+  @ApiResponse({ status: 200, description: '{ok:true} or {ok:false, error:{code, message}}' })
+  @ApiResponse({ status: 503, description: 'DEPENDENCY_UNAVAILABLE: auth-gateway did not answer' })
+  test(@Admin() admin: AdminIdentity, @Body() dto: TestConnectionDto): Promise<ConnectionTestResult> {
+    return this.connectors.test(admin, dto);
+  }
+
+  @Post()
+  @ApiOperation({ summary: 'Create a connector (ATS-A: credentials tested and stored first)' })
+  @ApiResponse({ status: 201, description: 'the connector' })
+  @ApiResponse({ status: 422, description: 'AUTH_FAILED, INVALID_URL, ATS_UNREACHABLE, ATS_ERROR' })
+  @ApiResponse({ status: 503, description: 'DEPENDENCY_UNAVAILABLE' })
+  create(@Admin() admin: AdminIdentity, @Body() dto: CreateConnectorDto): Promise<ConnectorView> {
+    return this.connectors.create(admin, dto);
+  }
+
+  @Get()
+  @ApiOperation({ summary: "The account's connectors, each with its last run" })
+  async list(@Admin() admin: AdminIdentity): Promise<{ connectors: ConnectorView[] }> {
+    return { connectors: await this.connectors.list(admin) };
+  }
+
+  @Get(':id')
+  @ApiResponse({ status: 404, description: 'NOT_FOUND (also for another account’s connector)' })
+  get(@Admin() admin: AdminIdentity, @Param('id') id: string): Promise<ConnectorView> {
+    return this.connectors.get(admin, id);
+  }
+
+  @Patch(':id')
+  @ApiOperation({ summary: 'Change name, options, config (ATS-A: tested again), or disable / enable' })
+  @ApiResponse({ status: 409, description: 'INVALID_STATUS_CHANGE' })
+  @ApiResponse({ status: 422, description: 'the new credentials were refused' })
+  update(
+    @Admin() admin: AdminIdentity,
+    @Param('id') id: string,
+    @Body() dto: UpdateConnectorDto,
+  ): Promise<ConnectorView> {
+    return this.connectors.update(admin, id, dto);
+  }
+
+  @Delete(':id')
+  @HttpCode(204)
+  @ApiOperation({ summary: 'Erase its credentials and remove it' })
+  async remove(@Admin() admin: AdminIdentity, @Param('id') id: string): Promise<void> {
+    await this.connectors.remove(admin, id);
+  }
+}

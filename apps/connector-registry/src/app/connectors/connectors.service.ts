@@ -1,0 +1,221 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable, Logger } from '@nestjs/common';
+import {
+  type ConnectorSnapshot,
+  type ConnectorStatus,
+  createEvent,
+  Exchange,
+  type EventEnvelope,
+  RoutingKey,
+} from '@connector/contracts';
+import { defaultJobMapping } from '@connector/job-mapping';
+import { MessagePublisher } from '@connector/messaging';
+import type { AdminIdentity } from '../auth/api-keys';
+import { AuthGatewayClient } from '../clients/auth-gateway.client';
+import { isUnanswered } from '../clients/dependency-errors';
+import { RegistryErrorCode, RegistryException } from '../common/registry.exception';
+import { definedOnly, validateAs } from '../common/validation';
+import { ConnectorRepository } from '../repositories/connector.repository';
+import { JobMappingRepository } from '../repositories/job-mapping.repository';
+import { RunRepository } from '../repositories/run.repository';
+import { ConnectorEntity } from './connector.entity';
+import { applyReportedStatus, changeStatusByAdmin, type StatusState } from './connector-status';
+import { type ConnectorView, toConnectorView, toSnapshot } from './connector.view';
+import type { CreateConnectorDto, TestConnectionDto, UpdateConnectorDto } from './dto/connector-requests.dto';
+import type { ConnectionTestResult } from './kinds/connector-kind';
+import { ConnectorKinds } from './kinds/connector-kinds';
+
+/** Connector set-up, configuration and status: the admin API's connectors and the workers' lookups. */
+@Injectable()
+export class ConnectorsService {
+  private readonly logger = new Logger(ConnectorsService.name);
+
+  constructor(
+    private readonly connectors: ConnectorRepository,
+    private readonly mappings: JobMappingRepository,
+    private readonly runs: RunRepository,
+    private readonly kinds: ConnectorKinds,
+    private readonly gateway: AuthGatewayClient,
+    private readonly publisher: MessagePublisher,
+  ) {}
+
+  /** Nothing is saved. */
+  test(admin: AdminIdentity, dto: TestConnectionDto): Promise<ConnectionTestResult> {
+    return this.kinds.of(dto.type).test(admin.accountId, dto.config);
+  }
+
+  async create(admin: AdminIdentity, dto: CreateConnectorDto): Promise<ConnectorView> {
+    const kind = this.kinds.of(dto.type);
+    const id = randomUUID();
+    // ATS-A: the gateway tests and stores the credentials first; a refusal throws and nothing is saved.
+    const initial = await kind.prepare(admin.accountId, id, dto.config);
+    const now = new Date();
+    const connector = Object.assign(new ConnectorEntity(), {
+      id,
+      accountId: admin.accountId,
+      type: dto.type,
+      name: dto.name,
+      status: initial.status,
+      statusBeforeDisable: null,
+      statusChangedAt: now,
+      options: initial.options,
+      config: initial.config,
+      createdAt: now,
+      updatedAt: now,
+      deletedAt: null,
+    });
+    try {
+      await this.connectors.insertWithMapping(connector, defaultJobMapping(dto.type), admin.adminId);
+    } catch (error) {
+      if (initial.credentialsStored) await this.eraseCredentials(admin.accountId, id);
+      throw error;
+    }
+    this.logger.log(`connector ${id} (${dto.type}) created for ${admin.accountId} by ${admin.adminId}`);
+    return toConnectorView(connector);
+  }
+
+  async list(admin: AdminIdentity): Promise<ConnectorView[]> {
+    const connectors = await this.connectors.listByAccount(admin.accountId);
+    const lastRuns = await this.runs.latest(connectors.map((c) => c.id));
+    return connectors.map((connector) => toConnectorView(connector, lastRuns.get(connector.id)));
+  }
+
+  async get(admin: AdminIdentity, id: string): Promise<ConnectorView> {
+    const connector = await this.findOwned(admin, id);
+    const lastRuns = await this.runs.latest([id]);
+    return toConnectorView(connector, lastRuns.get(id));
+  }
+
+  /** A live connector of the admin's account, or 404 (also for another account's connector). */
+  async findOwned(admin: AdminIdentity, id: string): Promise<ConnectorEntity> {
+    const connector = await this.connectors.findOwned(admin.accountId, id);
+    if (!connector) throw RegistryException.notFound();
+    return connector;
+  }
+
+  async update(admin: AdminIdentity, id: string, dto: UpdateConnectorDto): Promise<ConnectorView> {
+    const current = await this.findOwned(admin, id);
+    const kind = this.kinds.of(current.type);
+    const options = dto.options && definedOnly(validateAs(kind.optionsClass, dto.options, 'options'));
+    if (dto.status) this.checkAdminStatus(current, dto.status);
+    // Outside the row lock: the gateway may take seconds (it tests the credentials with the ATS).
+    const configChange = dto.config === undefined ? undefined : await kind.changeConfig(current, dto.config);
+    const now = new Date();
+    let refused: string | undefined;
+    const result = await this.connectors.updateLocked(id, (connector) => {
+      if (dto.name !== undefined) connector.name = dto.name;
+      if (options) connector.options = { ...connector.options, ...options };
+      if (configChange) {
+        connector.config = configChange.config;
+        const reported = configChange.connected && applyReportedStatus(connector, 'connected', now);
+        if (reported) Object.assign(connector, reported);
+      }
+      if (dto.status) {
+        const change = changeStatusByAdmin(connector, dto.status, now);
+        if (!change.ok) {
+          refused = change.reason;
+          return undefined;
+        }
+        Object.assign(connector, change.state);
+      }
+      connector.updatedAt = now;
+      return connector;
+    });
+    if (!result) throw RegistryException.notFound();
+    if (refused) throw new RegistryException(RegistryErrorCode.InvalidStatusChange, refused);
+    const after = result.after ?? result.before;
+    if (after.status !== result.before.status) {
+      await this.publishStatus(after, after.status, `changed by admin ${admin.adminId}`);
+    }
+    return this.get(admin, id);
+  }
+
+  /** Secrets are erased, the connector disappears (a 404 from now on), and the platform is told. */
+  async remove(admin: AdminIdentity, id: string): Promise<void> {
+    const connector = await this.findOwned(admin, id);
+    await this.eraseCredentials(admin.accountId, id);
+    await this.connectors.markDeleted(id);
+    this.logger.log(`connector ${id} deleted by ${admin.adminId}`);
+    await this.publishStatus(connector, 'disabled', 'deleted');
+  }
+
+  /** `connector.status_changed` (from auth-gateway, or our own): the status, unless deleted or older. */
+  async onStatusChanged(event: EventEnvelope<string, { connectorId: string; status: ConnectorStatus }>) {
+    const at = new Date(event.occurredAt);
+    const result = await this.connectors.updateLocked(event.data.connectorId, (connector) => {
+      if (connector.accountId !== event.accountId) return undefined;
+      const next = applyReportedStatus(connector, event.data.status, at);
+      return next && Object.assign(connector, next, { updatedAt: new Date() });
+    });
+    if (!result) {
+      this.logger.warn(
+        `status_changed ${event.id} for unknown or deleted connector ${event.data.connectorId}`,
+      );
+    } else if (result.after) {
+      this.logger.log(`connector ${event.data.connectorId} status: ${result.after.status}`);
+    }
+  }
+
+  /** The OAuth callback came back: the connector is connected (if it still exists in that account). */
+  async markAuthorized(accountId: string, connectorId: string): Promise<boolean> {
+    const result = await this.connectors.updateLocked(connectorId, (connector) => {
+      if (connector.accountId !== accountId) return undefined;
+      const next = applyReportedStatus(connector, 'connected', new Date());
+      return next && Object.assign(connector, next, { updatedAt: new Date() });
+    });
+    if (!result || result.before.accountId !== accountId) return false;
+    await this.publishStatus(result.after ?? result.before, 'connected');
+    return true;
+  }
+
+  async snapshot(connectorId: string): Promise<ConnectorSnapshot> {
+    const connector = await this.connectors.findLive(connectorId);
+    if (!connector) throw new ConnectorNotFoundError(connectorId);
+    return toSnapshot(connector, await this.mappings.current(connector.id));
+  }
+
+  async snapshotsOf(accountId: string): Promise<ConnectorSnapshot[]> {
+    const connectors = await this.connectors.listByAccount(accountId);
+    return Promise.all(connectors.map(async (c) => toSnapshot(c, await this.mappings.current(c.id))));
+  }
+
+  private checkAdminStatus(state: StatusState, wanted: 'disabled' | 'connected'): void {
+    const change = changeStatusByAdmin(state, wanted, new Date());
+    if (!change.ok) throw new RegistryException(RegistryErrorCode.InvalidStatusChange, change.reason);
+  }
+
+  /**
+   * Best effort: when the gateway does not answer, the connector is deleted anyway (the admin asked) and
+   * the `connector.status_changed {reason: deleted}` event tells the gateway to erase them when it is back.
+   */
+  private async eraseCredentials(accountId: string, connectorId: string): Promise<void> {
+    try {
+      await this.gateway.eraseCredentials(accountId, connectorId);
+    } catch (error) {
+      const why = isUnanswered(error) ? 'auth-gateway did not answer' : (error as Error).message;
+      this.logger.warn(`could not erase the credentials of connector ${connectorId}: ${why}`);
+    }
+  }
+
+  private async publishStatus(connector: ConnectorEntity, status: ConnectorStatus, reason?: string) {
+    const event = createEvent(RoutingKey.ConnectorStatusChanged, connector.accountId, {
+      connectorId: connector.id,
+      status,
+      ...(reason ? { reason } : {}),
+    });
+    try {
+      await this.publisher.publish(Exchange.ConnectorEvents, event);
+    } catch (error) {
+      // The change itself is saved; say loudly that the platform was not told.
+      this.logger.error(`could not publish ${event.type} for ${connector.id}: ${(error as Error).message}`);
+    }
+  }
+}
+
+/** An RPC error reply carries `code` (see RabbitMqServer.answer). */
+export class ConnectorNotFoundError extends Error {
+  readonly code = 'NOT_FOUND';
+  constructor(connectorId: string) {
+    super(`connector ${connectorId} not found`);
+  }
+}

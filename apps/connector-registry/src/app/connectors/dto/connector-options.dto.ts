@@ -1,0 +1,58 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsBoolean,
+  IsInt,
+  IsNotEmpty,
+  IsOptional,
+  IsString,
+  Max,
+  MaxLength,
+  Min,
+} from 'class-validator';
+
+/** Options every connector has. All optional: PATCH merges them into the current ones. */
+export class CommonOptionsDto {
+  @ApiPropertyOptional({ default: 15, minimum: 1, maximum: 1440 })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(1440)
+  syncIntervalMinutes?: number;
+
+  @ApiPropertyOptional({ default: 24, minimum: 1, maximum: 720 })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(720)
+  fullSyncEveryHours?: number;
+}
+
+export class AtsAOptionsDto extends CommonOptionsDto {
+  /** Which vacancy statuses count as open; they differ per customer. */
+  @ApiPropertyOptional({ type: [String], default: ['Open', 'Live'] })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(50)
+  @IsString({ each: true })
+  @IsNotEmpty({ each: true })
+  @MaxLength(100, { each: true })
+  openStatuses?: string[];
+
+  /** ATS-A's daily API call budget for this customer. */
+  @ApiPropertyOptional({ default: 10_000, minimum: 1 })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(10_000_000)
+  dailyCallLimit?: number;
+}
+
+export class AtsBOptionsDto extends CommonOptionsDto {
+  /** Upload the platform's Smart CV documents too. */
+  @ApiPropertyOptional({ default: false })
+  @IsOptional()
+  @IsBoolean()
+  sendSmartCv?: boolean;
+}

@@ -1,0 +1,47 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ATS_TYPES, type AtsType } from '@connector/contracts';
+import { IsIn, IsNotEmpty, IsObject, IsOptional, IsString, MaxLength } from 'class-validator';
+
+/** `config` depends on `type`; it is checked against that type's class (see ConnectorKind). */
+export class TestConnectionDto {
+  @ApiProperty({ enum: ATS_TYPES }) @IsIn(ATS_TYPES) type!: AtsType;
+  @ApiProperty({ description: 'ATS-A: {baseUrl, clientId, clientSecret}' }) @IsObject() config!: Record<
+    string,
+    unknown
+  >;
+}
+
+export class CreateConnectorDto {
+  @ApiProperty({ enum: ATS_TYPES }) @IsIn(ATS_TYPES) type!: AtsType;
+  @ApiProperty({ maxLength: 200 }) @IsString() @IsNotEmpty() @MaxLength(200) name!: string;
+  @ApiProperty({
+    description: 'ATS-A: {baseUrl, clientId, clientSecret}; ATS-B: {routine: "api-oauth", sendSmartCv}',
+  })
+  @IsObject()
+  config!: Record<string, unknown>;
+}
+
+export const ADMIN_STATUSES = ['disabled', 'connected'] as const;
+
+export class UpdateConnectorDto {
+  @ApiPropertyOptional({ maxLength: 200 })
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(200)
+  name?: string;
+  @ApiPropertyOptional({
+    description: 'merged into the current options; see AtsAOptionsDto / AtsBOptionsDto',
+  })
+  @IsOptional()
+  @IsObject()
+  options?: Record<string, unknown>;
+  @ApiPropertyOptional({ description: 'ATS-A: {baseUrl?, clientId?, clientSecret} (tested again)' })
+  @IsOptional()
+  @IsObject()
+  config?: Record<string, unknown>;
+  @ApiPropertyOptional({ enum: ADMIN_STATUSES, description: 'disable, or enable again' })
+  @IsOptional()
+  @IsIn(ADMIN_STATUSES)
+  status?: (typeof ADMIN_STATUSES)[number];
+}

@@ -1,0 +1,28 @@
+import type { INestApplication } from '@nestjs/common';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { RegistryExceptionFilter } from './common/registry-exception.filter';
+import { createValidationPipe } from './common/validation';
+
+export const API_DOCS_PATH = 'api/docs';
+
+/**
+ * The HTTP side of the registry: validation (unknown fields refused), the one error shape, and OpenAPI at
+ * `/api/docs` (JSON at `/api/docs-json`). Only the HTTP app gets these; the RabbitMQ consumer keeps its own.
+ */
+export function configureHttp(app: INestApplication): void {
+  app.useGlobalPipes(createValidationPipe());
+  app.useGlobalFilters(new RegistryExceptionFilter());
+  const document = SwaggerModule.createDocument(
+    app,
+    new DocumentBuilder()
+      .setTitle('connector-registry admin API')
+      .setDescription(
+        'Connectors, job mappings and runs of an account. Every /api/v1 request needs ' +
+          '`Authorization: Bearer <key>`; errors are `{statusCode, code, message, details?}`.',
+      )
+      .setVersion('1')
+      .addBearerAuth()
+      .build(),
+  );
+  SwaggerModule.setup(API_DOCS_PATH, app, document);
+}

@@ -1,0 +1,34 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsInt, IsObject, IsOptional, Max, Min } from 'class-validator';
+
+/** For OpenAPI only: a mapping body is checked as a whole by `validateJobMapping` (INVALID_MAPPING). */
+export class JobMappingDto {
+  @ApiProperty({
+    description:
+      'target → source; title, location, description, requirements and status are required. A source is ' +
+      '{from: "<dotted path in the ATS record>", default?: string} or {constant: string}',
+    example: { title: { from: 'Title' }, location: { from: 'Location', default: 'Remote' } },
+  })
+  fields!: Record<string, unknown>;
+
+  @ApiPropertyOptional({ example: { statuses: ['Open'], locations: ['Leeds'] } })
+  publish?: { statuses?: string[]; locations?: string[] };
+}
+
+export class RollbackMappingDto {
+  @ApiProperty({ minimum: 1 }) @IsInt() @Min(1) version!: number;
+}
+
+export class PreviewMappingDto {
+  @ApiPropertyOptional({ type: JobMappingDto, description: 'default: the current mapping' })
+  @IsOptional()
+  @IsObject()
+  mapping?: Record<string, unknown>;
+
+  @ApiPropertyOptional({ default: 5, minimum: 1, maximum: 20 })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(20)
+  limit?: number;
+}

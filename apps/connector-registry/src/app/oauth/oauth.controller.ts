@@ -1,0 +1,74 @@
+import { Controller, Get, HttpCode, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { ApiExcludeEndpoint, ApiOperation, ApiResponse } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { OAUTH_CALLBACK_PATH } from '@connector/contracts';
+import { Admin } from '../auth/admin.decorator';
+import type { AdminIdentity } from '../auth/api-keys';
+import { ApiController } from '../common/api';
+import { REGISTRY_CONFIG } from '../common/registry-config';
+import type { ConnectorRegistryConfig } from '../connector-registry.config';
+import { clearedNonceCookie, nonceCookie, readNonce } from './oauth-cookie';
+import { oauthProblemPage } from './oauth-page.html';
+import { OAuthService } from './oauth.service';
+
+type Config = Pick<ConnectorRegistryConfig, 'ADMIN_PAGE_PATH' | 'NODE_ENV'>;
+
+@ApiController('connectors/:id/authorize', 'connectors')
+export class AuthorizeController {
+  constructor(
+    private readonly oauth: OAuthService,
+    @Inject(REGISTRY_CONFIG) private readonly config: Config,
+  ) {}
+
+  @Post()
+  @HttpCode(200)
+  @ApiOperation({ summary: 'ATS-B: the login URL to open; sets the browser cookie that binds the login' })
+  @ApiResponse({ status: 200, description: '{authorizeUrl}' })
+  @ApiResponse({ status: 400, description: 'NOT_ATS_B' })
+  async authorize(
+    @Admin() admin: AdminIdentity,
+    @Param('id') id: string,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<{ authorizeUrl: string }> {
+    const { authorizeUrl, nonce } = await this.oauth.start(admin, id);
+    response.setHeader('Set-Cookie', nonceCookie(nonce, this.config.NODE_ENV === 'production'));
+    return { authorizeUrl };
+  }
+}
+
+/** Where the browser comes back from the ATS login: no API key here, the cookie binds it. */
+@Controller()
+export class OAuthCallbackController {
+  constructor(
+    private readonly oauth: OAuthService,
+    @Inject(REGISTRY_CONFIG) private readonly config: Config,
+  ) {}
+
+  @Get(OAUTH_CALLBACK_PATH)
+  @ApiExcludeEndpoint()
+  async callback(
+    @Query() query: Record<string, unknown>,
+    @Req() request: Request,
+    @Res() response: Response,
+  ): Promise<void> {
+    const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
+    const outcome = await this.oauth.complete({
+      code: text(query.code),
+      state: text(query.state),
+      error: text(query.error),
+      nonce: readNonce(request.headers.cookie),
+    });
+    const secure = this.config.NODE_ENV === 'production';
+    response.setHeader('Cache-Control', 'no-store');
+    if (outcome.ok) {
+      response.setHeader('Set-Cookie', clearedNonceCookie(secure));
+      const page = `${this.config.ADMIN_PAGE_PATH.replace(/\/$/, '')}/connectors/${encodeURIComponent(outcome.connectorId)}`;
+      response.redirect(302, `${page}?authorized=1`);
+      return;
+    }
+    response
+      .status(outcome.status)
+      .type('html')
+      .send(oauthProblemPage(outcome.title, outcome.explanation, this.config.ADMIN_PAGE_PATH));
+  }
+}

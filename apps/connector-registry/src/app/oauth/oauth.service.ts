@@ -1,0 +1,108 @@
+import { randomBytes } from 'node:crypto';
+import { Injectable, Logger } from '@nestjs/common';
+import { AuthErrorCode } from '@connector/contracts';
+import { RpcError } from '@connector/messaging';
+import type { AdminIdentity } from '../auth/api-keys';
+import { AuthGatewayClient } from '../clients/auth-gateway.client';
+import { dependencyError, isUnanswered } from '../clients/dependency-errors';
+import { RegistryErrorCode, RegistryException } from '../common/registry.exception';
+import { ConnectorsService } from '../connectors/connectors.service';
+import { ConnectorKinds } from '../connectors/kinds/connector-kinds';
+
+export type CallbackOutcome =
+  { ok: true; connectorId: string } | { ok: false; status: 400 | 503; title: string; explanation: string };
+
+/** The ATS-B login (OAuth authorization code): started by an admin, completed by their browser. */
+@Injectable()
+export class OAuthService {
+  private readonly logger = new Logger(OAuthService.name);
+
+  constructor(
+    private readonly connectors: ConnectorsService,
+    private readonly kinds: ConnectorKinds,
+    private readonly gateway: AuthGatewayClient,
+  ) {}
+
+  /** The ATS login URL, and the random nonce to set as the browser's cookie. */
+  async start(admin: AdminIdentity, connectorId: string): Promise<{ authorizeUrl: string; nonce: string }> {
+    const connector = await this.connectors.findOwned(admin, connectorId);
+    if (!this.kinds.of(connector.type).authorizedByLogin) {
+      throw new RegistryException(
+        RegistryErrorCode.NotAtsB,
+        'Only ATS-B connectors are authorized by logging in',
+      );
+    }
+    const nonce = randomBytes(32).toString('base64url');
+    try {
+      const reply = await this.gateway.startAuthorization(admin.accountId, {
+        connectorId,
+        adminId: admin.adminId,
+        browserNonce: nonce,
+      });
+      return { authorizeUrl: reply.authorizeUrl, nonce };
+    } catch (error) {
+      throw dependencyError(error, 'auth-gateway');
+    }
+  }
+
+  async complete(query: {
+    code?: string;
+    state?: string;
+    error?: string;
+    nonce?: string;
+  }): Promise<CallbackOutcome> {
+    if (query.error) {
+      return refused(
+        'The ATS did not authorize the connection',
+        `The ATS answered: ${query.error.slice(0, 200)}.`,
+      );
+    }
+    if (!query.code || !query.state) {
+      return refused(
+        'This login link is incomplete',
+        'The ATS sent the browser back without a code or state.',
+      );
+    }
+    if (!query.nonce) {
+      return refused(
+        'This login was not started in this browser',
+        'The login has to finish in the browser that started it, within 10 minutes.',
+      );
+    }
+    try {
+      const reply = await this.gateway.completeAuthorization({
+        code: query.code,
+        state: query.state,
+        browserNonce: query.nonce,
+      });
+      const marked = await this.connectors.markAuthorized(reply.accountId, reply.connectorId);
+      if (!marked) {
+        return refused('The connector no longer exists', 'It was deleted while the login was in progress.');
+      }
+      return { ok: true, connectorId: reply.connectorId };
+    } catch (error) {
+      if (isUnanswered(error)) {
+        return {
+          ok: false,
+          status: 503,
+          title: 'The login could not be completed right now',
+          explanation: 'Our authorization service did not answer. Please try again in a moment.',
+        };
+      }
+      if (error instanceof RpcError && error.code === AuthErrorCode.InvalidState) {
+        return refused(
+          'This login link has expired or was already used',
+          'Each login link works once, for 10 minutes, in the browser that started it.',
+        );
+      }
+      this.logger.warn(
+        `OAuth callback failed: ${error instanceof RpcError ? error.code : (error as Error).message}`,
+      );
+      return refused('The login could not be completed', 'The ATS did not accept the login.');
+    }
+  }
+}
+
+function refused(title: string, explanation: string): CallbackOutcome {
+  return { ok: false, status: 400, title, explanation };
+}

@@ -1,0 +1,73 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { isUUID } from 'class-validator';
+import { type DataSource, IsNull, type Repository } from 'typeorm';
+import type { JobMapping } from '@connector/job-mapping';
+import { ConnectorEntity } from '../connectors/connector.entity';
+import { JobMappingEntity } from '../mapping/job-mapping.entity';
+
+/** Connectors in Postgres. "Deleted" connectors are kept (runs point at them) but never found. */
+@Injectable()
+export class ConnectorRepository {
+  private readonly connectors: Repository<ConnectorEntity>;
+
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
+    this.connectors = dataSource.getRepository(ConnectorEntity);
+  }
+
+  /** A live connector of this account; null for another account's, a deleted one, or a malformed id. */
+  async findOwned(accountId: string, id: string): Promise<ConnectorEntity | null> {
+    if (!isUUID(id)) return null;
+    return this.connectors.findOneBy({ id, accountId, deletedAt: IsNull() });
+  }
+
+  /** A live connector, whoever owns it (for workers and messages). */
+  async findLive(id: string): Promise<ConnectorEntity | null> {
+    if (!isUUID(id)) return null;
+    return this.connectors.findOneBy({ id, deletedAt: IsNull() });
+  }
+
+  async listByAccount(accountId: string): Promise<ConnectorEntity[]> {
+    return this.connectors.find({
+      where: { accountId, deletedAt: IsNull() },
+      order: { createdAt: 'ASC', id: 'ASC' },
+    });
+  }
+
+  /** Inserts a connector with its first job mapping, together or not at all. */
+  async insertWithMapping(connector: ConnectorEntity, mapping: JobMapping, createdBy: string): Promise<void> {
+    await this.dataSource.transaction(async (manager) => {
+      await manager.save(ConnectorEntity, connector);
+      await manager.insert(JobMappingEntity, { connectorId: connector.id, version: 1, mapping, createdBy });
+    });
+  }
+
+  async save(connector: ConnectorEntity): Promise<ConnectorEntity> {
+    return this.connectors.save(connector);
+  }
+
+  async markDeleted(id: string, at = new Date()): Promise<void> {
+    await this.connectors.update({ id, deletedAt: IsNull() }, { deletedAt: at });
+  }
+
+  /**
+   * Reads a live connector under a row lock, lets `change` decide, and saves what it returns; null when
+   * the connector is missing or deleted. Keeps status changes from the broker and from admins in order.
+   */
+  async updateLocked(
+    id: string,
+    change: (connector: ConnectorEntity) => ConnectorEntity | undefined,
+  ): Promise<{ before: ConnectorEntity; after?: ConnectorEntity } | null> {
+    if (!isUUID(id)) return null;
+    return this.dataSource.transaction(async (manager) => {
+      const current = await manager.findOne(ConnectorEntity, {
+        where: { id, deletedAt: IsNull() },
+        lock: { mode: 'pessimistic_write' },
+      });
+      if (!current) return null;
+      const before = manager.create(ConnectorEntity, { ...current });
+      const next = change(current);
+      return { before, after: next && (await manager.save(ConnectorEntity, next)) };
+    });
+  }
+}

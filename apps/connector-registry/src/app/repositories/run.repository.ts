@@ -1,0 +1,74 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { isUUID } from 'class-validator';
+import { type DataSource, In, type Repository } from 'typeorm';
+import { RunEntity } from '../runs/run.entity';
+import { isUniqueViolation } from './job-mapping.repository';
+
+export const ACTIVE_RUN_INDEX = 'uq_run_connector_active';
+
+export type InsertRunResult = { inserted: true } | { inserted: false; activeRunId: string | undefined };
+
+/** Runs in Postgres. */
+@Injectable()
+export class RunRepository {
+  private readonly runs: Repository<RunEntity>;
+
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
+    this.runs = dataSource.getRepository(RunEntity);
+  }
+
+  /** Inserts a queued run, unless the connector already has one queued or running (the unique index says). */
+  async insertQueued(run: RunEntity): Promise<InsertRunResult> {
+    try {
+      await this.runs.insert(run);
+      return { inserted: true };
+    } catch (error) {
+      if (!isUniqueViolation(error, ACTIVE_RUN_INDEX)) throw error;
+      const active = await this.runs.findOne({
+        where: { connectorId: run.connectorId, status: In(['queued', 'running']) },
+      });
+      return { inserted: false, activeRunId: active?.id };
+    }
+  }
+
+  async find(connectorId: string, runId: string): Promise<RunEntity | null> {
+    if (!isUUID(runId)) return null;
+    return this.runs.findOneBy({ id: runId, connectorId });
+  }
+
+  async list(connectorId: string, limit: number): Promise<RunEntity[]> {
+    return this.runs.find({ where: { connectorId }, order: { queuedAt: 'DESC', id: 'DESC' }, take: limit });
+  }
+
+  /** The newest run of each connector. */
+  async latest(connectorIds: string[]): Promise<Map<string, RunEntity>> {
+    if (connectorIds.length === 0) return new Map();
+    const rows = await this.runs
+      .createQueryBuilder('run')
+      .distinctOn(['run.connector_id'])
+      .where('run.connector_id IN (:...ids)', { ids: connectorIds })
+      .orderBy('run.connector_id')
+      .addOrderBy('run.queued_at', 'DESC')
+      .addOrderBy('run.id', 'DESC')
+      .getMany();
+    return new Map(rows.map((run) => [run.connectorId, run]));
+  }
+
+  /** Reads a run under a row lock and saves what `change` returns (nothing when it returns undefined). */
+  async updateLocked(
+    runId: string,
+    change: (run: RunEntity) => RunEntity | undefined,
+  ): Promise<RunEntity | null | undefined> {
+    if (!isUUID(runId)) return null;
+    return this.dataSource.transaction(async (manager) => {
+      const run = await manager.findOne(RunEntity, {
+        where: { id: runId },
+        lock: { mode: 'pessimistic_write' },
+      });
+      if (!run) return null;
+      const next = change(run);
+      return next && manager.save(RunEntity, next);
+    });
+  }
+}

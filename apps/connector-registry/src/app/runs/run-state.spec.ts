@@ -1,0 +1,64 @@
+import { EMPTY_COUNTS, nextRunState, type RunState } from './run-state';
+
+const at = new Date('2026-01-01T10:00:00Z');
+const later = new Date('2026-01-01T10:05:00Z');
+const queued: RunState = {
+  status: 'queued',
+  counts: EMPTY_COUNTS,
+  apiCalls: 0,
+  errors: [],
+  startedAt: null,
+  finishedAt: null,
+};
+const progress = (fetched: number, apiCalls: number, when = at) =>
+  ({ kind: 'progress', counts: { fetched, upserted: 1, unchanged: 0 }, apiCalls, at: when }) as const;
+const completed = { kind: 'completed', status: 'succeeded', apiCalls: 9, at: later } as const;
+const finalCounts = { fetched: 10, upserted: 4, unchanged: 6, closed: 1 };
+
+describe(nextRunState.name, () => {
+  it('starts running on the first progress, keeping when it started', () => {
+    const running = nextRunState(queued, progress(5, 3));
+    expect(running).toMatchObject({ status: 'running', counts: { fetched: 5, closed: 0 }, startedAt: at });
+    expect(nextRunState(running!, progress(8, 4, later))).toMatchObject({ startedAt: at, apiCalls: 4 });
+  });
+
+  it('never lets an out-of-order progress lower the counts', () => {
+    const running = nextRunState(queued, progress(8, 6))!;
+    expect(nextRunState(running, progress(5, 3))).toMatchObject({ counts: { fetched: 8 }, apiCalls: 6 });
+  });
+
+  it('completes with the final status and counts', () => {
+    const running = nextRunState(queued, progress(5, 3))!;
+    expect(nextRunState(running, { ...completed, counts: finalCounts })).toEqual({
+      ...running,
+      status: 'succeeded',
+      counts: finalCounts,
+      apiCalls: 9,
+      finishedAt: later,
+    });
+  });
+
+  it('completes straight from queued (no progress seen)', () => {
+    const done = nextRunState(queued, { ...completed, status: 'failed', counts: finalCounts });
+    expect(done).toMatchObject({ status: 'failed', startedAt: later, finishedAt: later });
+  });
+
+  it('ignores anything after the run finished: a late progress or a second completion', () => {
+    const done = nextRunState(queued, { ...completed, counts: finalCounts })!;
+    expect(nextRunState(done, progress(99, 99))).toBeUndefined();
+    expect(nextRunState(done, { ...completed, status: 'failed', counts: EMPTY_COUNTS })).toBeUndefined();
+    expect(nextRunState(done, { kind: 'request_failed', reason: 'x', at })).toBeUndefined();
+  });
+
+  it('ignores a completion whose status is not final', () => {
+    expect(nextRunState(queued, { ...completed, status: 'running', counts: finalCounts })).toBeUndefined();
+  });
+
+  it('fails a run whose request could not be sent, with the reason', () => {
+    expect(nextRunState(queued, { kind: 'request_failed', reason: 'broker down', at })).toMatchObject({
+      status: 'failed',
+      errors: ['broker down'],
+      finishedAt: at,
+    });
+  });
+});

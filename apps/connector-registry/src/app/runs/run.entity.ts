@@ -1,0 +1,31 @@
+import { Column, Entity, Index, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+import type { RunMode, RunStatus } from '@connector/contracts';
+
+export interface RunCounts {
+  fetched: number;
+  upserted: number;
+  unchanged: number;
+  closed: number;
+}
+
+/** One data fetch of a connector ("Run"). At most one is queued or running per connector. */
+@Entity('run')
+@Index('ix_run_connector_queued', ['connectorId', 'queuedAt'])
+@Index('uq_run_connector_active', ['connectorId'], {
+  unique: true,
+  where: `status IN ('queued', 'running')`,
+})
+export class RunEntity {
+  @PrimaryColumn('uuid') id!: string;
+  @Column('uuid', { name: 'connector_id' }) connectorId!: string;
+  @Column('text', { name: 'account_id' }) accountId!: string;
+  @Column('text') status!: RunStatus;
+  @Column('text') mode!: RunMode;
+  @Column('jsonb') counts!: RunCounts;
+  @Column('int', { name: 'api_calls' }) apiCalls!: number;
+  @Column('jsonb') errors!: string[];
+  @Column('timestamptz', { name: 'queued_at' }) queuedAt!: Date;
+  @Column('timestamptz', { name: 'started_at', nullable: true }) startedAt!: Date | null;
+  @Column('timestamptz', { name: 'finished_at', nullable: true }) finishedAt!: Date | null;
+  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' }) updatedAt!: Date;
+}

@@ -1,0 +1,31 @@
+import type { RunMode, RunStatus } from '@connector/contracts';
+import type { RunCounts, RunEntity } from './run.entity';
+
+/** A run as the admin API shows it. */
+export interface RunView {
+  id: string;
+  connectorId: string;
+  status: RunStatus;
+  mode: RunMode;
+  counts: RunCounts;
+  apiCalls: number;
+  errors: string[];
+  queuedAt: string;
+  startedAt?: string;
+  finishedAt?: string;
+}
+
+export function toRunView(run: RunEntity): RunView {
+  return {
+    id: run.id,
+    connectorId: run.connectorId,
+    status: run.status,
+    mode: run.mode,
+    counts: run.counts,
+    apiCalls: run.apiCalls,
+    errors: run.errors,
+    queuedAt: run.queuedAt.toISOString(),
+    ...(run.startedAt ? { startedAt: run.startedAt.toISOString() } : {}),
+    ...(run.finishedAt ? { finishedAt: run.finishedAt.toISOString() } : {}),
+  };
+}

@@ -1,0 +1,136 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable, Logger } from '@nestjs/common';
+import {
+  createEvent,
+  type EventEnvelope,
+  Exchange,
+  type RunCompletedDto,
+  type RunMode,
+  type RunProgressDto,
+  RoutingKey,
+} from '@connector/contracts';
+import { MessagePublisher } from '@connector/messaging';
+import type { AdminIdentity } from '../auth/api-keys';
+import { RegistryErrorCode, RegistryException } from '../common/registry.exception';
+import { ConnectorsService } from '../connectors/connectors.service';
+import { RunRepository } from '../repositories/run.repository';
+import { RunEntity } from './run.entity';
+import { EMPTY_COUNTS, nextRunState, type RunEvent } from './run-state';
+import { type RunView, toRunView } from './run.view';
+
+export const DEFAULT_RUN_LIST_LIMIT = 20;
+
+/** "Run": a data fetch vacancy-sync does for a connector, and its history. */
+@Injectable()
+export class RunsService {
+  private readonly logger = new Logger(RunsService.name);
+
+  constructor(
+    private readonly connectors: ConnectorsService,
+    private readonly runs: RunRepository,
+    private readonly publisher: MessagePublisher,
+  ) {}
+
+  async start(admin: AdminIdentity, connectorId: string, mode: RunMode = 'incremental') {
+    const connector = await this.connectors.findOwned(admin, connectorId);
+    if (connector.status !== 'connected') {
+      throw new RegistryException(
+        RegistryErrorCode.ConnectorNotConnected,
+        `The connector is ${connector.status}; only a connected connector can run`,
+        { status: connector.status },
+      );
+    }
+    const run = Object.assign(new RunEntity(), {
+      id: randomUUID(),
+      connectorId,
+      accountId: connector.accountId,
+      status: 'queued',
+      mode,
+      counts: { ...EMPTY_COUNTS },
+      apiCalls: 0,
+      errors: [],
+      queuedAt: new Date(),
+      startedAt: null,
+      finishedAt: null,
+    } satisfies Omit<RunEntity, 'updatedAt'>);
+    const inserted = await this.runs.insertQueued(run);
+    if (!inserted.inserted) {
+      throw new RegistryException(
+        RegistryErrorCode.RunInProgress,
+        'A run of this connector is already in progress',
+        {
+          runId: inserted.activeRunId,
+        },
+      );
+    }
+    try {
+      await this.publisher.publish(
+        Exchange.Internal,
+        createEvent(RoutingKey.RunRequested, connector.accountId, { connectorId, runId: run.id, mode }),
+      );
+    } catch (error) {
+      const reason = `the run request could not be sent: ${(error as Error).message}`;
+      this.logger.error(`run ${run.id}: ${reason}`);
+      await this.apply(run.id, { kind: 'request_failed', reason, at: new Date() });
+      throw new RegistryException(
+        RegistryErrorCode.DependencyUnavailable,
+        'The run could not be started (message broker unavailable); try again in a moment',
+        { runId: run.id },
+      );
+    }
+    return { runId: run.id, status: 'queued' as const };
+  }
+
+  async list(admin: AdminIdentity, connectorId: string, limit = DEFAULT_RUN_LIST_LIMIT): Promise<RunView[]> {
+    await this.connectors.findOwned(admin, connectorId);
+    return (await this.runs.list(connectorId, limit)).map(toRunView);
+  }
+
+  async get(admin: AdminIdentity, connectorId: string, runId: string): Promise<RunView> {
+    await this.connectors.findOwned(admin, connectorId);
+    const run = await this.runs.find(connectorId, runId);
+    if (!run) throw RegistryException.notFound('run');
+    return toRunView(run);
+  }
+
+  async onProgress(event: EventEnvelope<string, RunProgressDto>): Promise<void> {
+    const { data } = event;
+    await this.applyFor(data.connectorId, data.runId, event.id, {
+      kind: 'progress',
+      counts: { fetched: data.fetched, upserted: data.upserted, unchanged: data.unchanged },
+      apiCalls: data.apiCalls,
+      at: new Date(event.occurredAt),
+    });
+  }
+
+  async onCompleted(event: EventEnvelope<string, RunCompletedDto>): Promise<void> {
+    const { data } = event;
+    await this.applyFor(data.connectorId, data.runId, event.id, {
+      kind: 'completed',
+      status: data.status,
+      counts: { ...data.counts },
+      apiCalls: data.apiCalls,
+      at: new Date(event.occurredAt),
+    });
+  }
+
+  private async applyFor(
+    connectorId: string,
+    runId: string,
+    eventId: string,
+    event: RunEvent,
+  ): Promise<void> {
+    const result = await this.apply(runId, event, connectorId);
+    if (result === null)
+      this.logger.warn(`${event.kind} ${eventId}: no run ${runId} of connector ${connectorId}`);
+  }
+
+  /** null: no such run; undefined: the event changed nothing (e.g. a late progress after completion). */
+  private apply(runId: string, event: RunEvent, connectorId?: string) {
+    return this.runs.updateLocked(runId, (run) => {
+      if (connectorId !== undefined && run.connectorId !== connectorId) return undefined;
+      const next = nextRunState(run, event);
+      return next && Object.assign(run, next);
+    });
+  }
+}
