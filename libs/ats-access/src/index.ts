@@ -1,0 +1,6 @@
+export * from './lib/connector-directory';
+export * from './lib/ats-access.provider';
+export * from './lib/ats-budget';
+export * from './lib/ats-client.factory';
+export * from './lib/to-message-error';
+export * from './lib/ats-access.module';
