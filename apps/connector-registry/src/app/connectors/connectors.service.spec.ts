@@ -1,0 +1,208 @@
+import { Exchange, RoutingKey } from '@connector/contracts';
+import { RpcError, type MessagePublisher } from '@connector/messaging';
+import type { AuthGatewayClient } from '../clients/auth-gateway.client';
+import { RegistryErrorCode } from '../common/registry.exception';
+import type { ConnectorRepository } from '../repositories/connector.repository';
+import type { JobMappingRepository } from '../repositories/job-mapping.repository';
+import type { RunRepository } from '../repositories/run.repository';
+import { ConnectorEntity } from './connector.entity';
+import { ConnectorsService } from './connectors.service';
+import { ConnectorKinds } from './kinds/connector-kinds';
+
+const admin = { accountId: 'acct_a', adminId: 'abcdef0123456789' };
+const atsAConfig = { baseUrl: 'https://acme.example/api/', clientId: 'client', clientSecret: 's3cret' };
+
+function connector(overrides: Partial<ConnectorEntity> = {}): ConnectorEntity {
+  const at = new Date('2026-01-01T00:00:00Z');
+  return Object.assign(new ConnectorEntity(), {
+    id: '6f1c2f61-2a52-4c4a-9d0b-7f7e0b6a0c11',
+    accountId: 'acct_a',
+    type: 'ats-b',
+    name: 'B',
+    status: 'connected',
+    statusBeforeDisable: null,
+    statusChangedAt: at,
+    options: { sendSmartCv: true, syncIntervalMinutes: 15, fullSyncEveryHours: 24 },
+    config: { routine: 'api-oauth' },
+    createdAt: at,
+    updatedAt: at,
+    deletedAt: null,
+    ...overrides,
+  });
+}
+
+describe(ConnectorsService.name, () => {
+  let sut: ConnectorsService;
+  let connectors: jest.Mocked<
+    Pick<
+      ConnectorRepository,
+      'insertWithMapping' | 'findOwned' | 'updateLocked' | 'markDeleted' | 'listByAccount'
+    >
+  >;
+  let gateway: jest.Mocked<
+    Pick<AuthGatewayClient, 'saveCredentials' | 'eraseCredentials' | 'testConnection'>
+  >;
+  let publisher: jest.Mocked<Pick<MessagePublisher, 'publish'>>;
+
+  beforeEach(() => {
+    connectors = {
+      insertWithMapping: jest.fn().mockResolvedValue(undefined),
+      findOwned: jest.fn(),
+      updateLocked: jest.fn(),
+      markDeleted: jest.fn().mockResolvedValue(undefined),
+      listByAccount: jest.fn().mockResolvedValue([]),
+    };
+    gateway = {
+      saveCredentials: jest.fn().mockResolvedValue({ baseUrl: 'https://acme.example' }),
+      eraseCredentials: jest.fn().mockResolvedValue(null),
+      testConnection: jest.fn().mockResolvedValue({ ok: true }),
+    };
+    publisher = { publish: jest.fn().mockResolvedValue(undefined) };
+    const runs = { latest: jest.fn().mockResolvedValue(new Map()) };
+    const mappings = { current: jest.fn().mockResolvedValue(null) };
+    const gatewayClient = gateway as unknown as AuthGatewayClient;
+    sut = new ConnectorsService(
+      connectors as unknown as ConnectorRepository,
+      mappings as unknown as JobMappingRepository,
+      runs as unknown as RunRepository,
+      new ConnectorKinds(gatewayClient),
+      gatewayClient,
+      publisher as unknown as MessagePublisher,
+    );
+  });
+
+  describe('create', () => {
+    it('saves an ATS-A connector as connected, with only the non-secret config and mapping v1', async () => {
+      const view = await sut.create(admin, { type: 'ats-a', name: 'A', config: atsAConfig });
+      expect(gateway.saveCredentials).toHaveBeenCalledWith('acct_a', view.id, atsAConfig);
+      expect(view).toMatchObject({
+        status: 'connected',
+        config: { baseUrl: 'https://acme.example', clientId: 'client' },
+        options: { openStatuses: ['Open', 'Live'], dailyCallLimit: 10_000 },
+      });
+      expect(JSON.stringify(view)).not.toContain('s3cret');
+      const [saved, mapping, createdBy] = connectors.insertWithMapping.mock.calls[0];
+      expect(saved.id).toBe(view.id);
+      expect(mapping.fields.title).toEqual({ from: 'Title' });
+      expect(createdBy).toBe(admin.adminId);
+    });
+
+    it('saves nothing when the gateway says AUTH_FAILED, and answers 422 with its message', async () => {
+      gateway.saveCredentials.mockRejectedValue(
+        new RpcError('AUTH_FAILED', 'ATS-A refused the client id or secret'),
+      );
+      await expect(sut.create(admin, { type: 'ats-a', name: 'A', config: atsAConfig })).rejects.toMatchObject(
+        {
+          code: RegistryErrorCode.AuthFailed,
+          message: 'ATS-A refused the client id or secret',
+        },
+      );
+      expect(connectors.insertWithMapping).not.toHaveBeenCalled();
+      expect(gateway.eraseCredentials).not.toHaveBeenCalled();
+    });
+
+    it.each([
+      ['INVALID_URL', RegistryErrorCode.InvalidUrl],
+      ['UNREACHABLE', RegistryErrorCode.AtsUnreachable],
+      ['TIMEOUT', RegistryErrorCode.DependencyUnavailable],
+      ['NO_RESPONDER', RegistryErrorCode.DependencyUnavailable],
+    ])('maps the gateway error %s to %s', async (code, expected) => {
+      gateway.saveCredentials.mockRejectedValue(new RpcError(code, 'x'));
+      await expect(sut.create(admin, { type: 'ats-a', name: 'A', config: atsAConfig })).rejects.toMatchObject(
+        {
+          code: expected,
+        },
+      );
+      expect(connectors.insertWithMapping).not.toHaveBeenCalled();
+    });
+
+    it('erases the stored credentials when the insert fails after the gateway stored them', async () => {
+      connectors.insertWithMapping.mockRejectedValue(new Error('database down'));
+      await expect(sut.create(admin, { type: 'ats-a', name: 'A', config: atsAConfig })).rejects.toThrow(
+        'database down',
+      );
+      const connectorId = gateway.saveCredentials.mock.calls[0][1];
+      expect(gateway.eraseCredentials).toHaveBeenCalledWith('acct_a', connectorId);
+    });
+
+    it('saves an ATS-B connector pending authorization without asking the gateway', async () => {
+      const view = await sut.create(admin, {
+        type: 'ats-b',
+        name: 'B',
+        config: { routine: 'api-oauth', sendSmartCv: true },
+      });
+      expect(view).toMatchObject({ status: 'pending_authorization', config: { routine: 'api-oauth' } });
+      expect(view.options).toEqual({ sendSmartCv: true, syncIntervalMinutes: 15, fullSyncEveryHours: 24 });
+      expect(gateway.saveCredentials).not.toHaveBeenCalled();
+    });
+
+    it('refuses an unknown config field before anything happens', async () => {
+      await expect(
+        sut.create(admin, { type: 'ats-a', name: 'A', config: { ...atsAConfig, token: 'x' } }),
+      ).rejects.toMatchObject({ code: RegistryErrorCode.ValidationFailed });
+      expect(gateway.saveCredentials).not.toHaveBeenCalled();
+    });
+  });
+
+  describe('test', () => {
+    it('asks the gateway for ATS-A and passes a refusal on as ok:false', async () => {
+      gateway.testConnection.mockRejectedValue(new RpcError('AUTH_FAILED', 'bad secret'));
+      await expect(sut.test(admin, { type: 'ats-a', config: atsAConfig })).resolves.toEqual({
+        ok: false,
+        error: { code: 'AUTH_FAILED', message: 'bad secret' },
+      });
+    });
+
+    it('tells that ATS-B is tested by logging in', async () => {
+      await expect(sut.test(admin, { type: 'ats-b', config: {} })).resolves.toMatchObject({
+        ok: false,
+        error: { code: 'AUTHORIZATION_REQUIRED' },
+      });
+    });
+  });
+
+  describe('remove', () => {
+    it('erases the credentials, marks it deleted and says so on connector.events', async () => {
+      connectors.findOwned.mockResolvedValue(connector());
+      await sut.remove(admin, connector().id);
+      expect(gateway.eraseCredentials).toHaveBeenCalledWith('acct_a', connector().id);
+      expect(connectors.markDeleted).toHaveBeenCalledWith(connector().id);
+      expect(publisher.publish).toHaveBeenCalledWith(
+        Exchange.ConnectorEvents,
+        expect.objectContaining({
+          type: RoutingKey.ConnectorStatusChanged,
+          data: { connectorId: connector().id, status: 'disabled', reason: 'deleted' },
+        }),
+      );
+    });
+
+    it("is a 404 for another account's connector", async () => {
+      connectors.findOwned.mockResolvedValue(null);
+      await expect(sut.remove(admin, connector().id)).rejects.toMatchObject({
+        code: RegistryErrorCode.NotFound,
+      });
+      expect(connectors.markDeleted).not.toHaveBeenCalled();
+    });
+  });
+
+  describe('update', () => {
+    it('merges options and refuses an invalid status change', async () => {
+      const current = connector({ status: 'pending_authorization' });
+      connectors.findOwned.mockResolvedValue(current);
+      await expect(sut.update(admin, current.id, { status: 'connected' })).rejects.toMatchObject({
+        code: RegistryErrorCode.InvalidStatusChange,
+      });
+      connectors.updateLocked.mockImplementation(async (_id, change) => {
+        const before = connector({ status: 'pending_authorization' });
+        return { before, after: change(connector({ status: 'pending_authorization' })) };
+      });
+      await sut.update(admin, current.id, { options: { syncIntervalMinutes: 5 } });
+      const change = connectors.updateLocked.mock.calls[0][1];
+      expect(change(connector())!.options).toEqual({
+        sendSmartCv: true,
+        syncIntervalMinutes: 5,
+        fullSyncEveryHours: 24,
+      });
+    });
+  });
+});
