@@ -33,6 +33,14 @@ export async function runService<C extends ServiceConfig>(
     throw error;
   }
   const logger = new JsonLogger(createPinoLogger(options.name, config.LOG_LEVEL));
+  if (process.argv.includes('--migrate')) {
+    // `npm run migrate`: apply pending migrations and exit, without serving or consuming anything.
+    config.MIGRATIONS_RUN = 'true';
+    const context = await NestFactory.createApplicationContext(options.module(config), { logger });
+    logger.log(`${options.name}: migrations are up to date`, 'Migrate');
+    await context.close();
+    process.exit(0);
+  }
   const app = await NestFactory.create(options.module(config), { logger, bufferLogs: true });
   await options.configure?.(app, config);
   if (options.consumes) {
