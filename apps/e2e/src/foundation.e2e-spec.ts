@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import { createEvent, Exchange, Queue, RoutingKey } from '@connector/contracts';
 import { RabbitConnection, RpcClient } from '@connector/messaging';
@@ -61,7 +61,12 @@ describe('the five services', () => {
   let db: Client;
   let broker: TestBroker;
   const running = new Map<string, ServiceProcess>();
-  const env = () => ({ DATABASE_URL: database.url, RABBITMQ_URL: rabbitUrl() });
+  const env = () => ({
+    DATABASE_URL: database.url,
+    RABBITMQ_URL: rabbitUrl(),
+    ADMIN_API_KEYS: 'acct_e2e:e2e-key',
+    ENCRYPTION_KEYS: `k1:${randomBytes(32).toString('base64')}`,
+  });
 
   beforeAll(async () => {
     database = await createTestDatabase('e2e_foundation');
