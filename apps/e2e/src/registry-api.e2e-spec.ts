@@ -1,0 +1,565 @@
+import { execFile } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { promisify } from 'node:util';
+import { Client } from 'pg';
+import { type ConnectorSnapshot, createEvent, Exchange, RoutingKey } from '@connector/contracts';
+import { RabbitConnection, RpcClient, RpcError } from '@connector/messaging';
+import {
+  createTestDatabase,
+  eventually,
+  rabbitUrl,
+  type ServiceProcess,
+  startService,
+  TestBroker,
+  type TestDatabase,
+} from '@connector/testing';
+
+/**
+ * The admin API of connector-registry, driven over HTTP against the real process, Postgres and RabbitMQ.
+ * auth-gateway and vacancy-sync do not run here: what needs them is checked as "nobody answers" (503),
+ * and a connector becomes connected the way the gateway would make it so, by `connector.status_changed`.
+ */
+
+const run = promisify(execFile);
+const KEY_A = 'key-a';
+const KEY_B = 'key-b';
+
+/**
+ * A RabbitMQ virtual host of its own, when rabbitmqctl is at hand: other services running on the same
+ * broker (a developer's `npm start`) would otherwise take this suite's messages from the shared queues.
+ */
+async function isolatedVhost(): Promise<{ url: string; drop: () => Promise<void> }> {
+  const base = new URL(rabbitUrl());
+  const name = `registry_e2e_${randomBytes(4).toString('hex')}`;
+  try {
+    await run('rabbitmqctl', ['add_vhost', name], { timeout: 30_000 });
+    const user = decodeURIComponent(base.username || 'guest');
+    await run('rabbitmqctl', ['set_permissions', '-p', name, user, '.*', '.*', '.*'], { timeout: 30_000 });
+  } catch {
+    return { url: base.toString(), drop: async () => undefined };
+  }
+  base.pathname = `/${encodeURIComponent(name)}`;
+  return {
+    url: base.toString(),
+    drop: async () => {
+      await run('rabbitmqctl', ['delete_vhost', name], { timeout: 30_000 }).catch(() => undefined);
+    },
+  };
+}
+
+interface Answer {
+  status: number;
+  body: Record<string, unknown>;
+  headers: Headers;
+  text: string;
+}
+
+describe('connector-registry admin API', () => {
+  let database: TestDatabase;
+  let db: Client;
+  let vhost: { url: string; drop: () => Promise<void> };
+  let broker: TestBroker;
+  let service: ServiceProcess;
+  let connection: RabbitConnection;
+  let rpc: RpcClient;
+  const previousRabbitUrl = process.env.RABBITMQ_URL;
+
+  async function api(
+    method: string,
+    path: string,
+    options: { key?: string | null; body?: unknown; raw?: string } = {},
+  ): Promise<Answer> {
+    const key = options.key === undefined ? KEY_A : options.key;
+    const response = await fetch(`${service.url}${path}`, {
+      method,
+      redirect: 'manual',
+      headers: {
+        ...(key ? { authorization: `Bearer ${key}` } : {}),
+        ...(options.body !== undefined || options.raw ? { 'content-type': 'application/json' } : {}),
+      },
+      body: options.raw ?? (options.body === undefined ? undefined : JSON.stringify(options.body)),
+    });
+    const text = await response.text();
+    let body: Record<string, unknown> = {};
+    try {
+      body = text ? (JSON.parse(text) as Record<string, unknown>) : {};
+    } catch {
+      /* HTML */
+    }
+    return { status: response.status, body, headers: response.headers, text };
+  }
+
+  const createAtsB = async (name = 'ATS-B', key = KEY_A) => {
+    const answer = await api('POST', '/api/v1/connectors', {
+      key,
+      body: { type: 'ats-b', name, config: { routine: 'api-oauth', sendSmartCv: true } },
+    });
+    expect(answer.status).toBe(201);
+    return answer.body as { id: string; status: string };
+  };
+
+  const connectorStatus = async (id: string) =>
+    (await api('GET', `/api/v1/connectors/${id}`)).body.status as string;
+
+  /** What auth-gateway publishes after a successful ATS-B login, and what marks a connector connected. */
+  const markConnected = async (id: string) => {
+    broker.publish(
+      Exchange.ConnectorEvents,
+      RoutingKey.ConnectorStatusChanged,
+      createEvent(RoutingKey.ConnectorStatusChanged, 'acct_a', { connectorId: id, status: 'connected' }),
+    );
+    await eventually(async () => (await connectorStatus(id)) === 'connected', 10_000, 'connected');
+  };
+
+  /** Waits until the service has taken a message (its inbox row), then a little for the handler to finish. */
+  const taken = async (eventId: string) => {
+    await eventually(
+      async () => (await db.query('SELECT 1 FROM inbox_message WHERE message_id = $1', [eventId])).rowCount,
+      10_000,
+      `message ${eventId} taken`,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 300));
+  };
+
+  beforeAll(async () => {
+    database = await createTestDatabase('e2e_registry');
+    vhost = await isolatedVhost();
+    process.env.RABBITMQ_URL = vhost.url;
+    broker = await TestBroker.connect();
+    service = await startService('connector-registry', {
+      DATABASE_URL: database.url,
+      RABBITMQ_URL: vhost.url,
+      ADMIN_API_KEYS: `acct_a:${KEY_A},acct_b:${KEY_B}`,
+      AUTH_GATEWAY_TIMEOUT_MS: '1000',
+      VACANCY_SYNC_TIMEOUT_MS: '1000',
+    });
+    db = new Client({ connectionString: database.url });
+    await db.connect();
+    connection = new RabbitConnection({ url: vhost.url, name: 'registry-e2e' });
+    rpc = new RpcClient(connection);
+  }, 120_000);
+
+  afterAll(async () => {
+    await rpc?.close().catch(() => undefined);
+    await connection?.close().catch(() => undefined);
+    await service?.stop();
+    await db?.end();
+    await broker?.close();
+    await database?.drop();
+    await vhost?.drop();
+    if (previousRabbitUrl === undefined) delete process.env.RABBITMQ_URL;
+    else process.env.RABBITMQ_URL = previousRabbitUrl;
+  });
+
+  describe('API keys and errors', () => {
+    it('answers 401 without a key or with a wrong one, in the error shape', async () => {
+      for (const key of [null, 'wrong-key']) {
+        const answer = await api('GET', '/api/v1/connectors', { key });
+        expect(answer.status).toBe(401);
+        expect(answer.body).toEqual({ statusCode: 401, code: 'UNAUTHORIZED', message: expect.any(String) });
+      }
+    });
+
+    it('answers an unknown route with 404 NOT_FOUND and malformed JSON with 400, never a stack', async () => {
+      const unknown = await api('GET', '/api/v1/nothing-here');
+      expect(unknown.body).toMatchObject({ statusCode: 404, code: 'NOT_FOUND' });
+      const malformed = await api('POST', '/api/v1/connectors', { raw: '{"type":' });
+      expect(malformed.status).toBe(400);
+      expect(malformed.body).toMatchObject({ statusCode: 400, code: 'VALIDATION_FAILED' });
+      expect(malformed.text).not.toMatch(/\n\s+at /);
+    });
+
+    it('refuses unknown fields, listing each one', async () => {
+      const answer = await api('POST', '/api/v1/connectors', {
+        body: {
+          type: 'ats-b',
+          name: 'x',
+          config: { routine: 'api-oauth', sendSmartCv: true, colour: 1 },
+          extra: 1,
+        },
+      });
+      expect(answer.status).toBe(400);
+      expect(answer.body).toMatchObject({
+        code: 'VALIDATION_FAILED',
+        details: { fields: [{ field: 'extra', problems: ['property extra should not exist'] }] },
+      });
+      const nested = await api('POST', '/api/v1/connectors', {
+        body: { type: 'ats-b', name: 'x', config: { routine: 'api-oauth', sendSmartCv: true, colour: 1 } },
+      });
+      expect(nested.body).toMatchObject({
+        code: 'VALIDATION_FAILED',
+        details: { fields: [{ field: 'config.colour' }] },
+      });
+      const wrongType = await api('POST', '/api/v1/connectors', {
+        body: { type: 'ats-z', name: 'x', config: {} },
+      });
+      expect(wrongType.body).toMatchObject({
+        code: 'VALIDATION_FAILED',
+        details: { fields: [{ field: 'type' }] },
+      });
+    });
+  });
+
+  describe('connectors', () => {
+    it('creates an ATS-B connector pending authorization, lists, reads and changes it', async () => {
+      const created = await api('POST', '/api/v1/connectors', {
+        body: { type: 'ats-b', name: 'Boston office', config: { routine: 'api-oauth', sendSmartCv: true } },
+      });
+      expect(created.status).toBe(201);
+      const id = created.body.id as string;
+      expect(created.body).toEqual({
+        id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+        accountId: 'acct_a',
+        type: 'ats-b',
+        name: 'Boston office',
+        status: 'pending_authorization',
+        options: { sendSmartCv: true, syncIntervalMinutes: 15, fullSyncEveryHours: 24 },
+        config: { routine: 'api-oauth' },
+        createdAt: expect.any(String),
+        updatedAt: expect.any(String),
+      });
+
+      const list = await api('GET', '/api/v1/connectors');
+      expect((list.body.connectors as Array<{ id: string }>).map((c) => c.id)).toContain(id);
+      expect((await api('GET', `/api/v1/connectors/${id}`)).body).toMatchObject({
+        id,
+        name: 'Boston office',
+      });
+
+      const patched = await api('PATCH', `/api/v1/connectors/${id}`, {
+        body: { name: 'Boston', options: { sendSmartCv: false, syncIntervalMinutes: 5 } },
+      });
+      expect(patched.status).toBe(200);
+      expect(patched.body).toMatchObject({
+        name: 'Boston',
+        options: { sendSmartCv: false, syncIntervalMinutes: 5, fullSyncEveryHours: 24 },
+      });
+      const badOption = await api('PATCH', `/api/v1/connectors/${id}`, {
+        body: { options: { dailyCallLimit: 5 } },
+      });
+      expect(badOption.body).toMatchObject({
+        code: 'VALIDATION_FAILED',
+        details: { fields: [{ field: 'options.dailyCallLimit' }] },
+      });
+
+      // Disabled and enabled again: enabling needs a connector that was connected before.
+      const disabled = await api('PATCH', `/api/v1/connectors/${id}`, { body: { status: 'disabled' } });
+      expect(disabled.body).toMatchObject({ status: 'disabled' });
+      const refused = await api('PATCH', `/api/v1/connectors/${id}`, { body: { status: 'connected' } });
+      expect(refused.status).toBe(409);
+      expect(refused.body).toMatchObject({ code: 'INVALID_STATUS_CHANGE' });
+      const badStatus = await api('PATCH', `/api/v1/connectors/${id}`, { body: { status: 'auth_failed' } });
+      expect(badStatus.status).toBe(400);
+    });
+
+    it('disables and enables a connected connector', async () => {
+      const { id } = await createAtsB('to toggle');
+      await markConnected(id);
+      expect(
+        (await api('PATCH', `/api/v1/connectors/${id}`, { body: { status: 'disabled' } })).body,
+      ).toMatchObject({
+        status: 'disabled',
+      });
+      expect(
+        (await api('PATCH', `/api/v1/connectors/${id}`, { body: { status: 'connected' } })).body,
+      ).toMatchObject({
+        status: 'connected',
+      });
+    });
+
+    it('answers 503 quickly when nobody answers for auth-gateway (ATS-A create, test, authorize)', async () => {
+      const started = Date.now();
+      const create = await api('POST', '/api/v1/connectors', {
+        body: {
+          type: 'ats-a',
+          name: 'A',
+          config: { baseUrl: 'https://a.example', clientId: 'c', clientSecret: 's' },
+        },
+      });
+      expect(create.status).toBe(503);
+      expect(create.body).toMatchObject({ code: 'DEPENDENCY_UNAVAILABLE' });
+      expect(Date.now() - started).toBeLessThan(5_000);
+      expect(create.text).not.toContain('"s"');
+      const list = await api('GET', '/api/v1/connectors');
+      expect((list.body.connectors as Array<{ type: string }>).some((c) => c.type === 'ats-a')).toBe(false);
+
+      const test = await api('POST', '/api/v1/connectors/test', {
+        body: { type: 'ats-a', config: { baseUrl: 'https://a.example', clientId: 'c', clientSecret: 's' } },
+      });
+      expect(test.status).toBe(503);
+      const testB = await api('POST', '/api/v1/connectors/test', { body: { type: 'ats-b', config: {} } });
+      expect(testB.status).toBe(200);
+      expect(testB.body).toMatchObject({ ok: false, error: { code: 'AUTHORIZATION_REQUIRED' } });
+
+      // A gateway queue that nobody consumes: the request waits, then times out (AUTH_GATEWAY_TIMEOUT_MS).
+      const { queue } = await broker.channel.assertQueue('', { exclusive: true });
+      await broker.channel.bindQueue(queue, Exchange.Internal, RoutingKey.AuthCredentialsSave);
+      const slow = Date.now();
+      const timedOut = await api('POST', '/api/v1/connectors', {
+        body: {
+          type: 'ats-a',
+          name: 'A',
+          config: { baseUrl: 'https://a.example', clientId: 'c', clientSecret: 's' },
+        },
+      });
+      expect(timedOut.body).toMatchObject({ statusCode: 503, code: 'DEPENDENCY_UNAVAILABLE' });
+      expect(Date.now() - slow).toBeGreaterThanOrEqual(900);
+      expect(Date.now() - slow).toBeLessThan(5_000);
+      await broker.channel.deleteQueue(queue);
+
+      const { id } = await createAtsB('to authorize');
+      const authorize = await api('POST', `/api/v1/connectors/${id}/authorize`);
+      expect(authorize.status).toBe(503);
+      expect(authorize.headers.get('set-cookie')).toBeNull();
+    });
+
+    it('refuses an OAuth callback without the browser cookie or with an ATS error, with a page and no redirect', async () => {
+      const noCookie = await api('GET', '/oauth/ats-b/callback?code=abc&state=xyz', { key: null });
+      expect(noCookie.status).toBe(400);
+      expect(noCookie.headers.get('content-type')).toMatch(/text\/html/);
+      expect(noCookie.text).toMatch(/not started in this browser/);
+      const denied = await api('GET', '/oauth/ats-b/callback?error=access_denied&state=xyz', { key: null });
+      expect(denied.status).toBe(400);
+      expect(denied.text).toMatch(/access_denied/);
+      expect(denied.headers.get('location')).toBeNull();
+    });
+
+    it('keeps each account to its own connectors: 404 everywhere for another account', async () => {
+      const { id } = await createAtsB('only for A');
+      const asB = (method: string, path: string, body?: unknown) => api(method, path, { key: KEY_B, body });
+      const answers = [
+        await asB('GET', `/api/v1/connectors/${id}`),
+        await asB('PATCH', `/api/v1/connectors/${id}`, { name: 'mine now' }),
+        await asB('DELETE', `/api/v1/connectors/${id}`),
+        await asB('POST', `/api/v1/connectors/${id}/authorize`),
+        await asB('GET', `/api/v1/connectors/${id}/mapping`),
+        await asB('PUT', `/api/v1/connectors/${id}/mapping`, { fields: {} }),
+        await asB('GET', `/api/v1/connectors/${id}/mapping/versions`),
+        await asB('POST', `/api/v1/connectors/${id}/mapping/rollback`, { version: 1 }),
+        await asB('POST', `/api/v1/connectors/${id}/runs`, {}),
+        await asB('GET', `/api/v1/connectors/${id}/runs`),
+        await asB('GET', `/api/v1/connectors/${id}/runs/${randomUUID()}`),
+      ];
+      for (const answer of answers) {
+        expect(answer.body).toMatchObject({ statusCode: 404, code: 'NOT_FOUND' });
+      }
+      const listB = await asB('GET', '/api/v1/connectors');
+      expect((listB.body.connectors as Array<{ id: string }>).map((c) => c.id)).not.toContain(id);
+      expect((await api('GET', `/api/v1/connectors/${id}`)).body).toMatchObject({ name: 'only for A' });
+    });
+
+    it('deletes: a 404 afterwards, and workers no longer find it', async () => {
+      const { id } = await createAtsB('to delete');
+      const lookup = () =>
+        rpc.request<ConnectorSnapshot>(
+          createEvent(RoutingKey.ConnectorLookup, 'acct_a', { connectorId: id }),
+          5_000,
+        );
+      expect(await lookup()).toMatchObject({
+        id,
+        accountId: 'acct_a',
+        type: 'ats-b',
+        status: 'pending_authorization',
+        options: { sendSmartCv: true },
+        config: { routine: 'api-oauth' },
+        mapping: { version: 1, mapping: { fields: { title: { from: 'title' } } } },
+      });
+      const byAccount = await rpc.request<ConnectorSnapshot[]>(
+        createEvent(RoutingKey.ConnectorsByAccount, 'acct_a', { accountId: 'acct_a' }),
+        5_000,
+      );
+      expect(byAccount.map((c) => c.id)).toContain(id);
+      expect(byAccount.every((c) => c.accountId === 'acct_a')).toBe(true);
+
+      const tap = await broker.tap(Exchange.ConnectorEvents, RoutingKey.ConnectorStatusChanged);
+      expect((await api('DELETE', `/api/v1/connectors/${id}`)).status).toBe(204);
+      expect((await api('GET', `/api/v1/connectors/${id}`)).status).toBe(404);
+      expect((await api('DELETE', `/api/v1/connectors/${id}`)).status).toBe(404);
+      await expect(lookup()).rejects.toEqual(expect.objectContaining({ code: 'NOT_FOUND' }) as RpcError);
+      const told = await eventually(
+        () =>
+          tap.find(
+            (m) =>
+              (JSON.parse(m.content.toString()) as { data: { connectorId: string } }).data.connectorId === id,
+          ),
+        5_000,
+        'connector.status_changed for the deleted connector',
+      );
+      expect(JSON.parse(told.content.toString())).toMatchObject({
+        data: { connectorId: id, status: 'disabled', reason: 'deleted' },
+      });
+    });
+  });
+
+  describe('job mapping', () => {
+    it('starts at the default v1, validates saves, keeps every version and rolls back', async () => {
+      const { id } = await createAtsB('mapped');
+      const base = `/api/v1/connectors/${id}/mapping`;
+      const v1 = await api('GET', base);
+      expect(v1.body).toMatchObject({ version: 1, mapping: { fields: { title: { from: 'title' } } } });
+
+      const invalid = await api('PUT', base, {
+        body: { fields: { title: { from: 'Title' }, location: { constant: 'Remote' } } },
+      });
+      expect(invalid.status).toBe(400);
+      expect(invalid.body).toMatchObject({ code: 'INVALID_MAPPING' });
+      expect((invalid.body.details as { errors: string[] }).errors).toEqual(
+        expect.arrayContaining([
+          'fields.description: is required',
+          'fields.title.from: unknown source path "Title" for ats-b',
+        ]),
+      );
+
+      const mapping = {
+        fields: {
+          title: { from: 'title' },
+          location: { from: 'address.city', default: 'Remote' },
+          description: { from: 'description' },
+          requirements: { constant: '' },
+          status: { from: 'status' },
+          company: { from: 'clientCorporation.name' },
+        },
+        publish: { statuses: ['Accepting Candidates'] },
+      };
+      const v2 = await api('PUT', base, { body: mapping });
+      expect(v2.status).toBe(200);
+      expect(v2.body).toMatchObject({ version: 2, mapping });
+      expect((await api('GET', base)).body).toMatchObject({ version: 2, mapping });
+
+      const rollback = await api('POST', `${base}/rollback`, { body: { version: 1 } });
+      expect(rollback.status).toBe(200);
+      expect(rollback.body).toMatchObject({ version: 3, mapping: v1.body.mapping });
+      const versions = await api('GET', `${base}/versions`);
+      expect((versions.body.versions as Array<{ version: number }>).map((v) => v.version)).toEqual([3, 2, 1]);
+      expect((await api('POST', `${base}/rollback`, { body: { version: 9 } })).status).toBe(404);
+    });
+
+    it('answers 503 for a preview when vacancy-sync does not answer, and 400 for an invalid one', async () => {
+      const { id } = await createAtsB('preview');
+      const preview = await api('POST', `/api/v1/connectors/${id}/mapping/preview`, { body: { limit: 3 } });
+      expect(preview.status).toBe(503);
+      expect(preview.body).toMatchObject({ code: 'DEPENDENCY_UNAVAILABLE' });
+      const invalid = await api('POST', `/api/v1/connectors/${id}/mapping/preview`, {
+        body: { mapping: { fields: {} } },
+      });
+      expect(invalid.body).toMatchObject({ code: 'INVALID_MAPPING' });
+      const tooMany = await api('POST', `/api/v1/connectors/${id}/mapping/preview`, { body: { limit: 21 } });
+      expect(tooMany.body).toMatchObject({ code: 'VALIDATION_FAILED' });
+    });
+  });
+
+  describe('runs', () => {
+    it('runs only a connected connector', async () => {
+      const { id } = await createAtsB('pending');
+      const answer = await api('POST', `/api/v1/connectors/${id}/runs`, { body: {} });
+      expect(answer.status).toBe(409);
+      expect(answer.body).toMatchObject({ code: 'CONNECTOR_NOT_CONNECTED' });
+    });
+
+    it('queues one run at a time, asks vacancy-sync, and follows its progress to completion', async () => {
+      const { id } = await createAtsB('runner');
+      await markConnected(id);
+      const requested = await broker.tap(Exchange.Internal, RoutingKey.RunRequested);
+
+      const first = await api('POST', `/api/v1/connectors/${id}/runs`, { body: { mode: 'full' } });
+      expect(first.status).toBe(202);
+      expect(first.body).toEqual({ runId: expect.any(String), status: 'queued' });
+      const runId = first.body.runId as string;
+      const second = await api('POST', `/api/v1/connectors/${id}/runs`, { body: {} });
+      expect(second.status).toBe(409);
+      expect(second.body).toMatchObject({ code: 'RUN_IN_PROGRESS', details: { runId } });
+
+      const request = await eventually(() => requested[0], 5_000, 'run.requested');
+      expect(JSON.parse(request.content.toString())).toMatchObject({
+        type: 'run.requested',
+        accountId: 'acct_a',
+        data: { connectorId: id, runId, mode: 'full' },
+      });
+
+      const runPath = `/api/v1/connectors/${id}/runs/${runId}`;
+      expect((await api('GET', runPath)).body).toMatchObject({ id: runId, status: 'queued', mode: 'full' });
+
+      const progress = (fetched: number, apiCalls: number) =>
+        createEvent(RoutingKey.RunProgress, 'acct_a', {
+          connectorId: id,
+          runId,
+          status: 'running',
+          fetched,
+          upserted: 2,
+          unchanged: 1,
+          apiCalls,
+        });
+      broker.publish(Exchange.Internal, RoutingKey.RunProgress, progress(3, 4));
+      const running = await eventually(
+        async () => {
+          const body = (await api('GET', runPath)).body;
+          return body.status === 'running' && body;
+        },
+        10_000,
+        'run running',
+      );
+      expect(running).toMatchObject({
+        counts: { fetched: 3, upserted: 2, unchanged: 1, closed: 0 },
+        apiCalls: 4,
+      });
+      expect((running as { startedAt?: string }).startedAt).toEqual(expect.any(String));
+
+      broker.publish(
+        Exchange.ConnectorEvents,
+        RoutingKey.RunCompleted,
+        createEvent(RoutingKey.RunCompleted, 'acct_a', {
+          connectorId: id,
+          runId,
+          status: 'succeeded',
+          counts: { fetched: 10, upserted: 4, unchanged: 6, closed: 1 },
+          apiCalls: 12,
+        }),
+      );
+      const done = await eventually(
+        async () => {
+          const body = (await api('GET', runPath)).body;
+          return body.status === 'succeeded' && body;
+        },
+        10_000,
+        'run succeeded',
+      );
+      const final = { counts: { fetched: 10, upserted: 4, unchanged: 6, closed: 1 }, apiCalls: 12 };
+      expect(done).toMatchObject({ ...final, finishedAt: expect.any(String), errors: [] });
+
+      const late = progress(50, 60);
+      broker.publish(Exchange.Internal, RoutingKey.RunProgress, late);
+      await taken(late.id);
+      expect((await api('GET', runPath)).body).toMatchObject({ status: 'succeeded', ...final });
+
+      const history = await api('GET', `/api/v1/connectors/${id}/runs?limit=5`);
+      expect((history.body.runs as Array<{ id: string }>).map((r) => r.id)).toEqual([runId]);
+      expect((await api('GET', `/api/v1/connectors/${id}`)).body).toMatchObject({
+        lastRun: { id: runId, status: 'succeeded' },
+      });
+      expect((await api('GET', `/api/v1/connectors/${id}/runs?limit=0`)).status).toBe(400);
+      expect((await api('GET', `/api/v1/connectors/${id}/runs/not-a-uuid`)).status).toBe(404);
+
+      // Finished: a new run may start.
+      expect((await api('POST', `/api/v1/connectors/${id}/runs`, { body: {} })).status).toBe(202);
+    });
+  });
+
+  describe('OpenAPI', () => {
+    it('serves the UI at /api/docs and the document at /api/docs-json', async () => {
+      const ui = await api('GET', '/api/docs', { key: null });
+      expect(ui.status).toBe(200);
+      expect(ui.text).toMatch(/swagger/i);
+      const document = await api('GET', '/api/docs-json', { key: null });
+      expect(document.status).toBe(200);
+      expect(Object.keys(document.body.paths as object)).toEqual(
+        expect.arrayContaining([
+          '/api/v1/connectors',
+          '/api/v1/connectors/{id}',
+          '/api/v1/connectors/{id}/mapping',
+          '/api/v1/connectors/{id}/runs',
+          '/api/v1/connectors/{id}/authorize',
+        ]),
+      );
+    });
+  });
+});
