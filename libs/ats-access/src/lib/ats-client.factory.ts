@@ -16,6 +16,8 @@ export interface ClientOptions {
   maxWaitMs?: number;
   /** Told about every answered call (to count a run's API calls). */
   onCall?: (endpoint: string, status: number) => void;
+  /** Per ATS request (default the client's 30 s); shorter in tests of timeouts. */
+  timeoutMs?: number;
 }
 
 /**
@@ -44,6 +46,7 @@ export class AtsClientFactory {
         return access.accessToken;
       },
       hooks: this.hooks(budget, options),
+      ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
     });
   }
 
@@ -60,6 +63,7 @@ export class AtsClientFactory {
         return { bhRestToken: access.bhRestToken, restUrl: access.restUrl };
       },
       hooks: this.hooks(budget, options),
+      ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
     });
   }
 
