@@ -1,19 +1,25 @@
 import { type DynamicModule, Module } from '@nestjs/common';
+import { ATS_ACCESS_MIGRATIONS, AtsAccessModule } from '@connector/ats-access';
 import { Exchange, Queue, RoutingKey } from '@connector/contracts';
 import { ServiceCoreModule } from '@connector/service-kit';
-import { InboxModule } from './inbox/inbox.module';
-import { SERVICE_NAME, type CandidateSyncConfig } from './candidate-sync.config';
+import { ApplicationsModule } from './applications/applications.module';
+import { SERVICE_NAME, type CandidateSyncConfig, retryDelaysOf } from './candidate-sync.config';
+import { CandidatesModule } from './candidates/candidates.module';
+import { CommonModule } from './common/common.module';
+import { CandidateSyncTables1763700000300 } from './migrations/1763700000300-candidate-sync-tables';
 
 /** candidate-sync: candidates and applications from the platform into the ATSs. */
 @Module({})
 export class AppModule {
   static forRoot(config: CandidateSyncConfig): DynamicModule {
+    const retryDelaysMs = retryDelaysOf(config.RETRY_DELAYS_MS);
     return {
       module: AppModule,
       imports: [
         ServiceCoreModule.forRoot({
           name: SERVICE_NAME,
           config,
+          migrations: [...ATS_ACCESS_MIGRATIONS, CandidateSyncTables1763700000300],
           consumer: {
             queue: Queue.CandidateSync,
             bindings: [
@@ -27,9 +33,13 @@ export class AppModule {
                 ],
               },
             ],
+            ...(retryDelaysMs ? { retryDelaysMs } : {}),
           },
         }),
-        InboxModule,
+        CommonModule.forRoot(config),
+        AtsAccessModule,
+        CandidatesModule,
+        ApplicationsModule,
       ],
     };
   }

@@ -1,0 +1,30 @@
+import { changedAnswers, sentAnswersOf, toQuestions } from './application-answers';
+
+describe('application answers', () => {
+  const answers = [
+    { questionId: 'q1', question: 'Notice period?', answer: '1 month' },
+    { question: 'Right to work?', answer: 'yes' },
+  ];
+
+  it('maps answers to ATS-A questions', () => {
+    expect(toQuestions(answers)).toEqual([
+      { Question: 'Notice period?', Answer: '1 month' },
+      { Question: 'Right to work?', Answer: 'yes' },
+    ]);
+    expect(toQuestions(undefined)).toEqual([]);
+  });
+
+  it('patches only the answers that changed or are new', () => {
+    const sent = sentAnswersOf(toQuestions(answers));
+    const next = toQuestions([
+      { question: 'Notice period?', answer: '2 months' },
+      { question: 'Right to work?', answer: 'yes' },
+      { question: 'Salary?', answer: '50k' },
+    ]);
+    expect(changedAnswers(next, sent)).toEqual([
+      { Question: 'Notice period?', Answer: '2 months' },
+      { Question: 'Salary?', Answer: '50k' },
+    ]);
+    expect(changedAnswers(toQuestions(answers), sent)).toEqual([]);
+  });
+});

@@ -1,0 +1,57 @@
+import type { AtsAClient, AtsAQuestion } from '@connector/ats-clients';
+import { PermanentMessageError } from '@connector/messaging';
+
+/** One ATS's way of writing applications; an ATS without applications has no sink. */
+export interface ApplicationSink {
+  /** The application an earlier create of ours may have made (crash or timeout after sending). */
+  findExisting(candidateExternalId: string, vacancyExternalId: string): Promise<string | undefined>;
+  create(candidateExternalId: string, vacancyExternalId: string, questions: AtsAQuestion[]): Promise<string>;
+  updateAnswers(externalId: string, changed: AtsAQuestion[]): Promise<void>;
+}
+
+/** ATS-A: `POST /api/applications`, `PATCH` the changed answers, `applications/search` to reconcile. */
+export class AtsAApplicationSink implements ApplicationSink {
+  constructor(
+    private readonly client: AtsAClient,
+    private readonly connectorId: string,
+  ) {}
+
+  async findExisting(candidateExternalId: string, vacancyExternalId: string): Promise<string | undefined> {
+    const page = await this.client.search<{ ApplicationId: number }>('applications', {
+      Paging: { RecordsPerPage: 50, RequestedPage: 1 },
+      Filters: [
+        { Route: 'Application.Candidate', Operation: 'Equals', Value: Number(candidateExternalId) },
+        { Route: 'Application.Vacancy', Operation: 'Equals', Value: this.vacancyId(vacancyExternalId) },
+      ],
+      ResponseBlocks: ['ApplicationId'],
+    });
+    const ids = page.Records.map((record) => record.ApplicationId);
+    return ids.length > 0 ? String(Math.min(...ids)) : undefined;
+  }
+
+  async create(
+    candidateExternalId: string,
+    vacancyExternalId: string,
+    questions: AtsAQuestion[],
+  ): Promise<string> {
+    const { ApplicationId } = await this.client.createApplication({
+      Candidate: { Id: Number(candidateExternalId) },
+      Vacancy: { Id: this.vacancyId(vacancyExternalId) },
+      ...(questions.length > 0 ? { Questions: questions } : {}),
+    });
+    return String(ApplicationId);
+  }
+
+  async updateAnswers(externalId: string, changed: AtsAQuestion[]): Promise<void> {
+    await this.client.patchApplication(Number(externalId), { Questions: changed });
+  }
+
+  /** ATS-A vacancy ids are numbers; vacancy-sync published them as such. */
+  private vacancyId(externalId: string): number {
+    const id = Number(externalId);
+    if (!Number.isSafeInteger(id) || id <= 0) {
+      throw new PermanentMessageError(`vacancy ${externalId} is not an ATS-A vacancy id`, this.connectorId);
+    }
+    return id;
+  }
+}

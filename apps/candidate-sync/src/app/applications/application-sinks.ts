@@ -1,0 +1,31 @@
+import { Injectable } from '@nestjs/common';
+import { AtsClientFactory } from '@connector/ats-access';
+import type { ConnectorSnapshot } from '@connector/contracts';
+import { CandidateSyncConfig } from '../candidate-sync.config';
+import { AtsAApplicationSink, type ApplicationSink } from './application-sink';
+
+/** The one place that knows which ATS types take applications, and how. */
+@Injectable()
+export class ApplicationSinks {
+  constructor(
+    private readonly clients: AtsClientFactory,
+    private readonly config: CandidateSyncConfig,
+  ) {}
+
+  /** undefined: this ATS has no application operation in this integration (reported as unsupported). */
+  for(connector: ConnectorSnapshot): ApplicationSink | undefined {
+    switch (connector.type) {
+      case 'ats-a':
+        return new AtsAApplicationSink(
+          this.clients.atsA(connector, {
+            priority: 'push',
+            maxWaitMs: this.config.BUDGET_WAIT_MS,
+            timeoutMs: this.config.ATS_TIMEOUT_MS,
+          }),
+          connector.id,
+        );
+      case 'ats-b':
+        return undefined;
+    }
+  }
+}

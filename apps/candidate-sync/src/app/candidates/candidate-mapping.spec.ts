@@ -1,0 +1,131 @@
+import type { CandidateDataDto } from '@connector/contracts';
+import {
+  toAtsACandidate,
+  toAtsBCandidate,
+  toAtsBCandidateInsert,
+  toAtsBEducation,
+  toAtsBWorkHistory,
+  yearMonthToEpochMs,
+} from './candidate-mapping';
+
+const full: CandidateDataDto = {
+  candidateId: 'c1',
+  firstName: 'Ada',
+  lastName: 'Lovelace',
+  email: 'ada@example.com',
+  phone: '+44 20 1234',
+  address: {
+    line1: '1 Main St',
+    city: 'London',
+    region: 'Greater London',
+    postalCode: 'N1',
+    countryCode: 'GB',
+  },
+  workHistory: [
+    {
+      employer: 'Analytical Engines',
+      title: 'Programmer',
+      startDate: '1842-01',
+      endDate: '1843-09',
+      description: 'Notes',
+    },
+    { employer: 'Royal Society', title: 'Fellow', startDate: '1850-03', endDate: '1851-01', current: true },
+  ],
+  education: [{ institution: 'Home', degree: 'BSc', fieldOfStudy: 'Mathematics', startDate: '1830-01' }],
+  source: 'careers site',
+};
+
+describe('candidate mapping', () => {
+  it('maps a platform candidate to ATS-A with history inline and every field present', () => {
+    expect(toAtsACandidate(full)).toEqual({
+      FirstName: 'Ada',
+      Surname: 'Lovelace',
+      Email: 'ada@example.com',
+      Telephone: '+44 20 1234',
+      Mobile: null,
+      Address: {
+        Address1: '1 Main St',
+        Address2: null,
+        Town: 'London',
+        County: 'Greater London',
+        PostCode: 'N1',
+        Country: 'GB',
+      },
+      EmploymentHistory: [
+        {
+          Employer: 'Analytical Engines',
+          JobTitle: 'Programmer',
+          StartDate: '1842-01',
+          EndDate: '1843-09',
+          Description: 'Notes',
+        },
+        // a current job has no end date, whatever the platform sent
+        {
+          Employer: 'Royal Society',
+          JobTitle: 'Fellow',
+          StartDate: '1850-03',
+          EndDate: null,
+          Description: null,
+        },
+      ],
+      Education: [
+        {
+          Establishment: 'Home',
+          Qualification: 'BSc',
+          Subject: 'Mathematics',
+          StartDate: '1830-01',
+          EndDate: null,
+        },
+      ],
+    });
+  });
+
+  it('maps to ATS-B with the required name, a country id, and status only on insert', () => {
+    const fields = toAtsBCandidate(full);
+    expect(fields).toEqual({
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      name: 'Ada Lovelace',
+      email: 'ada@example.com',
+      phone: '+44 20 1234',
+      mobile: null,
+      address: {
+        address1: '1 Main St',
+        address2: null,
+        city: 'London',
+        state: 'Greater London',
+        zip: 'N1',
+        countryID: 2359,
+      },
+      source: 'careers site',
+    });
+    const insert = toAtsBCandidateInsert(fields);
+    expect(insert).toMatchObject({ name: 'Ada Lovelace', status: 'New Lead' });
+    expect(insert).not.toHaveProperty('mobile');
+  });
+
+  it('leaves out a country it has no ATS-B id for', () => {
+    const fields = toAtsBCandidate({ ...full, address: { line1: 'x', countryCode: 'FR' } });
+    expect(fields.address).not.toHaveProperty('countryID');
+  });
+
+  it('turns YYYY-MM into ATS-B epoch ms (first of the month, UTC) for work history and education', () => {
+    expect(yearMonthToEpochMs('2024-02')).toBe(Date.UTC(2024, 1, 1));
+    expect(() => yearMonthToEpochMs('2024-2')).toThrow(RangeError);
+    expect(toAtsBWorkHistory(full.workHistory![0])).toEqual({
+      companyName: 'Analytical Engines',
+      title: 'Programmer',
+      startDate: Date.UTC(1842, 0, 1),
+      endDate: Date.UTC(1843, 8, 1),
+      comments: 'Notes',
+    });
+    expect(toAtsBWorkHistory(full.workHistory![1]).endDate).toBeNull();
+    expect(toAtsBEducation(full.education![0])).toEqual({
+      school: 'Home',
+      degree: 'BSc',
+      major: 'Mathematics',
+      startDate: Date.UTC(1830, 0, 1),
+      endDate: null,
+    });
+  });
+});

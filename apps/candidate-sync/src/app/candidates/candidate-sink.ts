@@ -1,0 +1,28 @@
+import type { CandidateDataDto } from '@connector/contracts';
+import type { FieldHashes } from './field-diff';
+
+/** What the ATS holds of a candidate as far as we sent it: field hashes, and child records made (key → id). */
+export interface SentState {
+  fields: FieldHashes;
+  children: Record<string, number>;
+}
+
+export const NOTHING_SENT: SentState = { fields: {}, children: {} };
+
+/** One ATS's way of writing candidates; one implementation per ATS type. */
+export interface CandidateSink {
+  /** A candidate an earlier create of ours may have made (crash or timeout after sending). */
+  findExisting(candidate: CandidateDataDto): Promise<string | undefined>;
+  /** Creates the record; what is created here is recorded before anything else is sent. */
+  create(candidate: CandidateDataDto): Promise<{ externalId: string; sent: SentState }>;
+  /**
+   * Sends what differs from `sent`; `checkpoint` records progress between calls, so a retry does not
+   * make the same child record twice.
+   */
+  update(
+    externalId: string,
+    candidate: CandidateDataDto,
+    sent: SentState,
+    checkpoint: (sent: SentState) => Promise<void>,
+  ): Promise<SentState>;
+}
