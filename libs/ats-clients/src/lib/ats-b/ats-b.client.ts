@@ -45,6 +45,8 @@ export interface AtsBJobOrderIdPagesOptions {
   modifiedSince?: Date;
   /** 1..500, default 500. */
   pageSize?: number;
+  /** Continue a paused listing after this id (the last id of the last page handled). */
+  afterId?: number;
 }
 
 interface Call {
@@ -113,7 +115,7 @@ export class AtsBClient {
     const base =
       ATS_B_OPEN_JOBS_QUERY +
       (options.modifiedSince ? ` AND dateLastModified:[${options.modifiedSince.getTime()} TO *]` : '');
-    let afterId = 0;
+    let afterId = options.afterId ?? 0;
     for (;;) {
       const query = afterId > 0 ? `${base} AND id:[${afterId + 1} TO *]` : base;
       const page = await this.searchJobOrderIds({ query, start: 0, count: pageSize, sort: 'id' });
