@@ -1,7 +1,11 @@
 import { type DynamicModule, Module } from '@nestjs/common';
+import { ATS_ACCESS_MIGRATIONS, AtsAccessModule } from '@connector/ats-access';
 import { Exchange, Queue, RoutingKey } from '@connector/contracts';
 import { ServiceCoreModule } from '@connector/service-kit';
-import { InboxModule } from './inbox/inbox.module';
+import { CommonModule } from './common/common.module';
+import { VacancySyncTables1763700000300 } from './migrations/1763700000300-vacancy-sync-tables';
+import { PreviewModule } from './preview/preview.module';
+import { RunsModule } from './runs/runs.module';
 import { SERVICE_NAME, type VacancySyncConfig } from './vacancy-sync.config';
 
 /** vacancy-sync: live vacancies from the ATSs into the platform. */
@@ -16,10 +20,19 @@ export class AppModule {
           config,
           consumer: {
             queue: Queue.VacancySync,
-            bindings: [{ exchange: Exchange.Internal, routingKeys: [RoutingKey.RunRequested] }],
+            bindings: [
+              {
+                exchange: Exchange.Internal,
+                routingKeys: [RoutingKey.RunRequested, RoutingKey.VacancyPreviewRequested],
+              },
+            ],
           },
+          migrations: [...ATS_ACCESS_MIGRATIONS, VacancySyncTables1763700000300],
         }),
-        InboxModule,
+        CommonModule.forRoot(config),
+        AtsAccessModule,
+        RunsModule,
+        PreviewModule,
       ],
     };
   }

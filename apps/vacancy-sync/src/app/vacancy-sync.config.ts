@@ -9,4 +9,12 @@ export class VacancySyncConfig extends ServiceConfig {
   override PORT = 3002;
   /** Messages this process works on at once. */
   @Type(() => Number) @IsInt() @Min(1) @Max(500) PREFETCH = 10;
+  /** How often the scheduler looks for due connectors and runs to start or resume. */
+  @Type(() => Number) @IsInt() @Min(100) @Max(600_000) SCHEDULER_TICK_MS = 5_000;
+  /** A connector's run lease: another process may take the connector over when it lapses (crash). */
+  @Type(() => Number) @IsInt() @Min(5_000) @Max(3_600_000) RUN_LEASE_TTL_MS = 60_000;
+  /** A rate-limit wait up to this long is slept through in place; a longer one parks the run until the reset. */
+  @Type(() => Number) @IsInt() @Min(0) @Max(600_000) RUN_INLINE_WAIT_MAX_MS = 15_000;
+  /** Connectors this process syncs at once. */
+  @Type(() => Number) @IsInt() @Min(1) @Max(100) RUN_CONCURRENCY = 4;
 }

@@ -1,0 +1,71 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import { type BeforeApplicationShutdown, Inject, Injectable, Logger } from '@nestjs/common';
+import { VACANCY_SYNC_CONFIG } from '../common/common.module';
+import type { VacancySyncConfig } from '../vacancy-sync.config';
+import { SyncRunService } from './sync-run.service';
+import { SyncRunRepository } from './sync-run.repository';
+
+/**
+ * Runs connectors' runs in the background of this process. Driving a connector means taking its lease (one
+ * process per connector at a time), then executing its oldest open run, then the next, until none may go on
+ * now (none left, or the head run is parked until a rate-limit reset). Messages only enqueue runs, so no
+ * consumer is held for the length of a run.
+ */
+@Injectable()
+export class RunDriver implements BeforeApplicationShutdown {
+  private readonly logger = new Logger(RunDriver.name);
+  /** Identifies this process in `sync_connector.lease_owner`. */
+  readonly owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  private readonly active = new Map<string, Promise<void>>();
+  private stopping = false;
+
+  constructor(
+    private readonly runs: SyncRunRepository,
+    private readonly executor: SyncRunService,
+    @Inject(VACANCY_SYNC_CONFIG) private readonly config: VacancySyncConfig,
+  ) {}
+
+  /** Starts driving a connector unless this process already does or is at its concurrency. */
+  kick(connectorId: string): void {
+    if (this.stopping || this.active.has(connectorId)) return;
+    if (this.active.size >= this.config.RUN_CONCURRENCY) return; // the scheduler's next tick comes back
+    const work = this.drive(connectorId)
+      .catch((error: unknown) =>
+        this.logger.error(`driving ${connectorId} stopped: ${(error as Error).message ?? String(error)}`),
+      )
+      .finally(() => this.active.delete(connectorId));
+    this.active.set(connectorId, work);
+  }
+
+  isDriving(connectorId: string): boolean {
+    return this.active.has(connectorId);
+  }
+
+  /** Lets running runs reach a page boundary and leave their cursor for another process. */
+  async beforeApplicationShutdown(): Promise<void> {
+    this.stopping = true;
+    await Promise.allSettled([...this.active.values()]);
+  }
+
+  private async drive(connectorId: string): Promise<void> {
+    if (!(await this.runs.tryLease(connectorId, this.owner, this.config.RUN_LEASE_TTL_MS))) return;
+    try {
+      while (!this.stopping) {
+        const head = await this.runs.headRun(connectorId);
+        if (!head || (head.resumeAt && head.resumeAt.getTime() > Date.now())) return;
+        const outcome = await this.executor.execute(head, this.owner, () => this.stopping);
+        switch (outcome) {
+          case 'finished':
+            continue;
+          case 'parked':
+          case 'lease-lost':
+          case 'stopped':
+            return;
+        }
+      }
+    } finally {
+      await this.runs.releaseLease(connectorId, this.owner);
+    }
+  }
+}

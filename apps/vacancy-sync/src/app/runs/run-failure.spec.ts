@@ -1,0 +1,53 @@
+import { AtsError } from '@connector/ats-clients';
+import { RpcError } from '@connector/messaging';
+import { RateLimitExceededError, RateLimiterErrorCode } from '@connector/rate-limiter';
+import { decideRunFailure, RUN_RETRY_DELAYS_MS } from './run-failure';
+
+describe(decideRunFailure.name, () => {
+  const now = new Date('2026-11-21T12:00:00Z');
+  const context = { connectorId: 'c1', attempts: 0, now, inlineWaitMaxMs: 15_000 };
+  const inMs = (ms: number) => new Date(now.getTime() + ms);
+
+  it('waits in place for a budget that comes back soon, and parks the run for a long reset', () => {
+    const soon = new RateLimitExceededError(RateLimiterErrorCode.Exceeded, 'k', inMs(2_000));
+    expect(decideRunFailure(soon, context)).toMatchObject({
+      action: 'wait',
+      until: inMs(2_000),
+      inline: true,
+    });
+    const midnight = new RateLimitExceededError(RateLimiterErrorCode.Paused, 'k', inMs(6 * 3_600_000));
+    expect(decideRunFailure(midnight, context)).toMatchObject({ action: 'wait', inline: false });
+  });
+
+  it("pauses until the ATS's reset on a 429, without counting it as an attempt", () => {
+    const error = new AtsError('429', { kind: 'rate_limited', endpoint: 'x', retryAt: inMs(60_000) });
+    expect(decideRunFailure(error, { ...context, attempts: 6 })).toMatchObject({
+      action: 'wait',
+      until: inMs(60_000),
+      inline: false,
+    });
+  });
+
+  it('retries transient failures with growing delays, then gives up', () => {
+    const error = new AtsError('503', { kind: 'transient', endpoint: 'x' });
+    expect(decideRunFailure(error, context)).toMatchObject({
+      action: 'retry',
+      attempts: 1,
+      until: inMs(RUN_RETRY_DELAYS_MS[0]),
+    });
+    expect(decideRunFailure(error, { ...context, attempts: 2 })).toMatchObject({
+      attempts: 3,
+      until: inMs(RUN_RETRY_DELAYS_MS[2]),
+    });
+    expect(decideRunFailure(error, { ...context, attempts: RUN_RETRY_DELAYS_MS.length })).toMatchObject({
+      action: 'fail',
+    });
+  });
+
+  it('fails at once on what cannot pass', () => {
+    expect(decideRunFailure(new AtsError('403', { kind: 'forbidden', endpoint: 'x' }), context).action).toBe(
+      'fail',
+    );
+    expect(decideRunFailure(new RpcError('NOT_FOUND', 'gone'), context).action).toBe('fail');
+  });
+});

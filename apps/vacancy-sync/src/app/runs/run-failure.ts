@@ -1,0 +1,51 @@
+import { toMessageError } from '@connector/ats-access';
+import { AtsError } from '@connector/ats-clients';
+import { DEFAULT_RETRY_DELAYS_MS, describeError } from '@connector/messaging';
+import { RateLimitExceededError } from '@connector/rate-limiter';
+
+/** Waits after transient failures: the transport's tiers, about 80 minutes in all (an ATS outage of an hour). */
+export const RUN_RETRY_DELAYS_MS: readonly number[] = DEFAULT_RETRY_DELAYS_MS;
+/** A 429 without a reset time: wait this long. */
+const RATE_LIMIT_FALLBACK_MS = 60_000;
+
+export type RunFailureDecision =
+  /** Budget used up or the ATS said 429: wait for the reset, then go on from the cursor; not an attempt. */
+  | { action: 'wait'; until: Date; inline: boolean; reason: string }
+  /** May pass: park the run and try again from the cursor at `until`. */
+  | { action: 'retry'; until: Date; attempts: number; reason: string }
+  /** Will not pass (or attempts ran out): the run fails, closing nothing. */
+  | { action: 'fail'; reason: string };
+
+/**
+ * What a run does about an error, from the one ATS-error classification (toMessageError): rate limits wait
+ * for their reset (in place when short, parked when long), transient errors retry with growing delays,
+ * permanent ones fail the run.
+ */
+export function decideRunFailure(
+  error: unknown,
+  context: { connectorId: string; attempts: number; now: Date; inlineWaitMaxMs: number },
+): RunFailureDecision {
+  const reason = describeError(error);
+  const retryAt = rateLimitReset(error, context.now);
+  if (retryAt) {
+    const waitMs = Math.max(0, retryAt.getTime() - context.now.getTime());
+    return { action: 'wait', until: retryAt, inline: waitMs <= context.inlineWaitMaxMs, reason };
+  }
+  const classified = toMessageError(error, context.connectorId);
+  if (!classified.retryable) return { action: 'fail', reason: classified.message };
+  const attempts = context.attempts + 1;
+  if (attempts > RUN_RETRY_DELAYS_MS.length) {
+    return { action: 'fail', reason: `gave up after ${context.attempts} retries: ${classified.message}` };
+  }
+  const notBefore = 'notBeforeMs' in classified ? Number(classified.notBeforeMs ?? 0) : 0;
+  const delayMs = Math.max(RUN_RETRY_DELAYS_MS[attempts - 1], notBefore);
+  return { action: 'retry', until: new Date(context.now.getTime() + delayMs), attempts, reason };
+}
+
+function rateLimitReset(error: unknown, now: Date): Date | undefined {
+  if (error instanceof RateLimitExceededError) return error.retryAt;
+  if (error instanceof AtsError && error.kind === 'rate_limited') {
+    return error.retryAt ?? new Date(now.getTime() + RATE_LIMIT_FALLBACK_MS);
+  }
+  return undefined;
+}

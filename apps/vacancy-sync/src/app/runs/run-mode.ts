@@ -1,0 +1,29 @@
+import type { RunMode } from '@connector/contracts';
+
+/** Incremental runs look back this much further than the last successful start (clock skew, slow commits). */
+export const INCREMENTAL_OVERLAP_MS = 5 * 60_000;
+
+export interface ModeInputs {
+  requested?: RunMode;
+  /** Start of the last successful run (any mode). */
+  lastSuccessStartedAt?: Date;
+  /** Start of the last successful full run. */
+  lastFullStartedAt?: Date;
+  fullSyncEveryHours: number;
+  now: Date;
+}
+
+export type ModeDecision = { mode: 'full' } | { mode: 'incremental'; since: Date };
+
+/**
+ * Full when asked, when nothing succeeded before, or when the last full listing is older than the connector's
+ * full-sync interval (only a full listing can notice closed vacancies); otherwise incremental from the last
+ * successful start minus an overlap.
+ */
+export function decideRunMode(input: ModeInputs): ModeDecision {
+  const { requested, lastSuccessStartedAt, lastFullStartedAt, now } = input;
+  if (requested === 'full' || !lastSuccessStartedAt || !lastFullStartedAt) return { mode: 'full' };
+  const fullDue = now.getTime() - lastFullStartedAt.getTime() >= input.fullSyncEveryHours * 3_600_000;
+  if (fullDue && requested !== 'incremental') return { mode: 'full' };
+  return { mode: 'incremental', since: new Date(lastSuccessStartedAt.getTime() - INCREMENTAL_OVERLAP_MS) };
+}

@@ -1,0 +1,15 @@
+import { Module } from '@nestjs/common';
+import { SourcesModule } from '../sources/sources.module';
+import { VacancyStateRepository } from '../vacancies/vacancy-state.repository';
+import { RunDriver } from './run-driver.service';
+import { RunRequestedHandler } from './run-requested.handler';
+import { RunScheduler } from './run-scheduler.service';
+import { SyncRunRepository } from './sync-run.repository';
+import { SyncRunService } from './sync-run.service';
+
+@Module({
+  imports: [SourcesModule],
+  controllers: [RunRequestedHandler],
+  providers: [VacancyStateRepository, SyncRunRepository, SyncRunService, RunDriver, RunScheduler],
+})
+export class RunsModule {}

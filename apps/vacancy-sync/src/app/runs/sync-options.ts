@@ -1,0 +1,29 @@
+import { DEFAULT_ATS_A_OPEN_STATUSES } from '@connector/ats-clients';
+
+export const DEFAULT_SYNC_INTERVAL_MINUTES = 15;
+export const DEFAULT_FULL_SYNC_EVERY_HOURS = 24;
+
+/** What a connector's `options` say about syncing, with the defaults filled in. */
+export interface SyncOptions {
+  syncIntervalMinutes: number;
+  fullSyncEveryHours: number;
+  /** ATS-A statuses that count as open. */
+  openStatuses: string[];
+}
+
+/** Reads the sync options of a connector; a missing or unusable value falls back to its default. */
+export function syncOptionsOf(options: Record<string, unknown>): SyncOptions {
+  const statuses = Array.isArray(options['openStatuses'])
+    ? options['openStatuses'].filter((s): s is string => typeof s === 'string' && s.trim() !== '')
+    : [];
+  return {
+    syncIntervalMinutes: positive(options['syncIntervalMinutes'], DEFAULT_SYNC_INTERVAL_MINUTES),
+    fullSyncEveryHours: positive(options['fullSyncEveryHours'], DEFAULT_FULL_SYNC_EVERY_HOURS),
+    openStatuses: statuses.length > 0 ? statuses : [...DEFAULT_ATS_A_OPEN_STATUSES],
+  };
+}
+
+function positive(value: unknown, fallback: number): number {
+  const n = typeof value === 'string' ? Number(value) : value;
+  return typeof n === 'number' && Number.isFinite(n) && n > 0 ? n : fallback;
+}

@@ -1,0 +1,340 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { ConnectorDirectory } from '@connector/ats-access';
+import {
+  type ConnectorSnapshot,
+  createEvent,
+  type EventEnvelope,
+  Exchange,
+  type RunCompletedDto,
+  type RunProgressDto,
+  RoutingKey,
+} from '@connector/contracts';
+import { type JobMapping, validateJobMapping } from '@connector/job-mapping';
+import { MessagePublisher, RpcError } from '@connector/messaging';
+import { VACANCY_SYNC_CONFIG } from '../common/common.module';
+import { EnrichmentCache } from '../sources/enrichment-cache';
+import { VacancySources } from '../sources/vacancy-sources';
+import { buildVacancyUpsert, type VacancyUpsert } from '../vacancies/vacancy-content';
+import { diffPage, mayClose } from '../vacancies/vacancy-diff';
+import { VacancyStateRepository } from '../vacancies/vacancy-state.repository';
+import type { VacancySyncConfig } from '../vacancy-sync.config';
+import { CallCounter } from './call-counter';
+import { decideRunFailure } from './run-failure';
+import { RunLeaseLostError } from './run-lease-lost.error';
+import { decideRunMode } from './run-mode';
+import type { SyncRun } from './sync-run';
+import { SyncRunRepository } from './sync-run.repository';
+import { type SyncOptions, syncOptionsOf } from './sync-options';
+
+/** Closures published per step of the closing phase. */
+const CLOSE_BATCH = 500;
+
+/** How an execution of a run ended: the driver goes on with the connector's next run only after `finished`. */
+export type RunOutcome = 'finished' | 'parked' | 'lease-lost' | 'stopped';
+
+class StopRequested extends Error {}
+
+/** A connector's runs cannot go on: permanent, the run fails. */
+class RunRefused extends Error {}
+
+interface RunScope {
+  owner: string;
+  connector: ConnectorSnapshot;
+  mapping: JobMapping;
+  options: SyncOptions;
+  calls: CallCounter;
+  caches: Map<string, EnrichmentCache<unknown>>;
+  shouldStop: () => boolean;
+}
+
+/**
+ * Executes one run from its cursor: lists the ATS page by page, publishes what is new or changed, marks what
+ * it saw, and after a complete full listing closes what it did not see. Every page commits its cursor with
+ * the lease check, so a paused, crashed or stopped run goes on from its last page, in any process.
+ */
+@Injectable()
+export class SyncRunService {
+  private readonly logger = new Logger(SyncRunService.name);
+
+  constructor(
+    private readonly runs: SyncRunRepository,
+    private readonly states: VacancyStateRepository,
+    private readonly sources: VacancySources,
+    private readonly directory: ConnectorDirectory,
+    private readonly publisher: MessagePublisher,
+    @Inject(VACANCY_SYNC_CONFIG) private readonly config: VacancySyncConfig,
+  ) {}
+
+  async execute(head: SyncRun, owner: string, shouldStop: () => boolean): Promise<RunOutcome> {
+    const calls = new CallCounter();
+    let run = head;
+    let scope: RunScope | undefined;
+    const caches = new Map<string, EnrichmentCache<unknown>>();
+    for (;;) {
+      try {
+        if (!scope) {
+          const connector = await this.connectorOf(run);
+          scope = {
+            owner,
+            connector,
+            mapping: mappingOf(connector),
+            options: syncOptionsOf(connector.options),
+            calls,
+            caches,
+            shouldStop,
+          };
+        }
+        if (run.status !== 'running' || !run.mode) run = await this.start(run, scope);
+        if (run.phase === 'listing') run = await this.list(run, scope);
+        if (run.phase === 'closing') run = await this.close(run, scope);
+        await this.complete(run, 'succeeded', undefined, calls, scope.options);
+        return 'finished';
+      } catch (error) {
+        if (error instanceof RunLeaseLostError) {
+          this.logger.warn(`${run.runId}: ${error.message}; leaving it to the lease holder`);
+          return 'lease-lost';
+        }
+        if (error instanceof StopRequested) return 'stopped';
+        const decision =
+          error instanceof RunRefused
+            ? ({ action: 'fail', reason: error.message } as const)
+            : decideRunFailure(error, {
+                connectorId: run.connectorId,
+                attempts: run.attempts,
+                now: new Date(),
+                inlineWaitMaxMs: this.config.RUN_INLINE_WAIT_MAX_MS,
+              });
+        switch (decision.action) {
+          case 'wait':
+            if (decision.inline && !shouldStop()) {
+              this.logger.log(
+                `${run.runId}: ${decision.reason}; waiting until ${decision.until.toISOString()}`,
+              );
+              await sleep(decision.until.getTime() - Date.now());
+              run = (await this.runs.run(run.runId)) ?? run;
+              continue;
+            }
+            this.logger.log(`${run.runId}: ${decision.reason}; paused until ${decision.until.toISOString()}`);
+            await this.park(run, decision.until, run.attempts, decision.reason, calls);
+            return 'parked';
+          case 'retry':
+            this.logger.warn(
+              `${run.runId}: ${decision.reason}; retry ${decision.attempts} at ${decision.until.toISOString()}`,
+            );
+            await this.park(run, decision.until, decision.attempts, decision.reason, calls);
+            return 'parked';
+          case 'fail':
+            this.logger.error(`${run.runId}: failed: ${decision.reason}`);
+            await this.complete(run, 'failed', decision.reason, calls, scope?.options);
+            return 'finished';
+        }
+      }
+    }
+  }
+
+  private async connectorOf(run: SyncRun): Promise<ConnectorSnapshot> {
+    let connector: ConnectorSnapshot;
+    try {
+      connector = await this.directory.get(run.connectorId, run.accountId);
+    } catch (error) {
+      if (error instanceof RpcError && error.code === 'NOT_FOUND') {
+        await this.runs.deactivate(run.connectorId);
+        throw new RunRefused(`connector ${run.connectorId} does not exist (any more)`);
+      }
+      throw error;
+    }
+    if (connector.status !== 'connected') {
+      throw new RunRefused(`connector ${connector.id} is ${connector.status}, not connected`);
+    }
+    return connector;
+  }
+
+  private async start(run: SyncRun, scope: RunScope): Promise<SyncRun> {
+    const known = await this.runs.connector(run.connectorId);
+    const decided = decideRunMode({
+      requested: run.requestedMode,
+      lastSuccessStartedAt: known?.lastSuccessStartedAt,
+      lastFullStartedAt: known?.lastFullStartedAt,
+      fullSyncEveryHours: scope.options.fullSyncEveryHours,
+      now: new Date(),
+    });
+    const started = await this.runs.start(run.runId, scope.owner, this.config.RUN_LEASE_TTL_MS, {
+      mode: decided.mode,
+      ...(decided.mode === 'incremental' ? { since: decided.since } : {}),
+    });
+    this.logger.log(
+      `${run.runId}: ${started.mode} run of ${run.connectorId} from position ${started.after}` +
+        (started.since ? ` (modified since ${started.since.toISOString()})` : ''),
+    );
+    await this.progress(started, scope.calls);
+    return started;
+  }
+
+  private async list(run: SyncRun, scope: RunScope): Promise<SyncRun> {
+    const { connector, calls } = scope;
+    const source = this.sources.for(connector.type);
+    const pages = source.listLive(
+      connector,
+      {
+        after: run.after,
+        ...(run.since ? { since: run.since } : {}),
+        openStatuses: scope.options.openStatuses,
+        now: new Date(),
+        caches: scope.caches,
+      },
+      { priority: 'sync', maxWaitMs: this.config.RUN_INLINE_WAIT_MAX_MS, onCall: calls.count },
+    );
+    let current = run;
+    for await (const page of pages) {
+      const vacancies = page.vacancies
+        .map((v) => buildVacancyUpsert(connector.id, connector.type, scope.mapping, v))
+        .filter((v): v is VacancyUpsert => v !== undefined);
+      const published = await this.states.published(
+        connector.id,
+        vacancies.map((v) => v.externalId),
+      );
+      const diff = diffPage(vacancies, published);
+      await Promise.all(
+        diff.upserts.map((data) =>
+          this.publish(Exchange.ConnectorEvents, current, RoutingKey.VacancyUpserted, data),
+        ),
+      );
+      const apiCalls = calls.pending();
+      const delta = {
+        fetched: diff.upserts.length + diff.unchanged.length,
+        upserted: diff.upserts.length,
+        unchanged: diff.unchanged.length,
+        apiCalls,
+      };
+      await this.runs.inLease(current.runId, scope.owner, this.config.RUN_LEASE_TTL_MS, async (m) => {
+        await this.states.markSeen(m, connector.id, current.runId, [...diff.upserts, ...diff.unchanged]);
+        await this.runs.advance(m, current.runId, delta, { after: page.after });
+      });
+      calls.markWritten(apiCalls);
+      current = withDelta(current, delta, { after: page.after });
+      await this.progress(current, calls);
+      if (scope.shouldStop()) throw new StopRequested();
+    }
+    // The listing is complete: only now may a full run close what it did not see.
+    if (!mayClose({ mode: current.mode ?? 'incremental', listingComplete: true })) return current;
+    await this.runs.inLease(current.runId, scope.owner, this.config.RUN_LEASE_TTL_MS, (m) =>
+      this.runs.advance(m, current.runId, {}, { phase: 'closing' }),
+    );
+    return { ...current, phase: 'closing' };
+  }
+
+  private async close(run: SyncRun, scope: RunScope): Promise<SyncRun> {
+    let current = run;
+    for (;;) {
+      const gone = await this.states.notSeenBy(run.connectorId, run.runId, CLOSE_BATCH);
+      if (gone.length === 0) return current;
+      await Promise.all(
+        gone.map((externalId) =>
+          this.publish(Exchange.ConnectorEvents, current, RoutingKey.VacancyClosed, {
+            connectorId: run.connectorId,
+            externalId,
+          }),
+        ),
+      );
+      await this.runs.inLease(run.runId, scope.owner, this.config.RUN_LEASE_TTL_MS, async (m) => {
+        await this.states.markClosed(m, run.connectorId, gone);
+        await this.runs.advance(m, run.runId, { closed: gone.length });
+      });
+      current = withDelta(current, { closed: gone.length });
+      if (scope.shouldStop()) throw new StopRequested();
+    }
+  }
+
+  private async complete(
+    run: SyncRun,
+    status: 'succeeded' | 'failed',
+    error: string | undefined,
+    calls: CallCounter,
+    options: SyncOptions | undefined,
+  ): Promise<void> {
+    const data: RunCompletedDto = {
+      connectorId: run.connectorId,
+      runId: run.runId,
+      status,
+      counts: run.counts,
+      apiCalls: run.apiCalls + calls.pending(),
+    };
+    await this.publish(Exchange.ConnectorEvents, run, RoutingKey.RunCompleted, data);
+    const pending = calls.pending();
+    await this.runs.finish(
+      run,
+      status,
+      error,
+      pending,
+      options ? Math.round(options.syncIntervalMinutes * 60) : undefined,
+    );
+    calls.markWritten(pending);
+    this.logger.log(
+      `${run.runId}: ${status} ${JSON.stringify(run.counts)} apiCalls=${data.apiCalls}${error ? `: ${error}` : ''}`,
+    );
+  }
+
+  private async park(
+    run: SyncRun,
+    until: Date,
+    attempts: number,
+    reason: string,
+    calls: CallCounter,
+  ): Promise<void> {
+    const pending = calls.pending();
+    await this.runs.pause(run.runId, until, attempts, reason, pending);
+    calls.markWritten(pending);
+  }
+
+  private async progress(run: SyncRun, calls: CallCounter): Promise<void> {
+    const data: RunProgressDto = {
+      connectorId: run.connectorId,
+      runId: run.runId,
+      status: 'running',
+      fetched: run.counts.fetched,
+      upserted: run.counts.upserted,
+      unchanged: run.counts.unchanged,
+      apiCalls: run.apiCalls + calls.pending(),
+    };
+    await this.publish(Exchange.Internal, run, RoutingKey.RunProgress, data);
+  }
+
+  private publish(exchange: string, run: SyncRun, type: string, data: object): Promise<void> {
+    const event: EventEnvelope = createEvent(type, run.accountId, data, {
+      ...(run.correlationId ? { correlationId: run.correlationId } : {}),
+    });
+    return this.publisher.publish(exchange, event);
+  }
+}
+
+/** The connector's mapping; a mapping that does not validate fails the run rather than publish guesses. */
+function mappingOf(connector: ConnectorSnapshot): JobMapping {
+  const errors = validateJobMapping(connector.type, connector.mapping?.mapping);
+  if (errors.length > 0) {
+    throw new RunRefused(`connector ${connector.id}: job mapping is not valid: ${errors.join('; ')}`);
+  }
+  return connector.mapping.mapping as unknown as JobMapping;
+}
+
+function withDelta(
+  run: SyncRun,
+  delta: { fetched?: number; upserted?: number; unchanged?: number; closed?: number; apiCalls?: number },
+  cursor: { after?: number } = {},
+): SyncRun {
+  return {
+    ...run,
+    after: cursor.after ?? run.after,
+    attempts: 0,
+    apiCalls: run.apiCalls + (delta.apiCalls ?? 0),
+    counts: {
+      fetched: run.counts.fetched + (delta.fetched ?? 0),
+      upserted: run.counts.upserted + (delta.upserted ?? 0),
+      unchanged: run.counts.unchanged + (delta.unchanged ?? 0),
+      closed: run.counts.closed + (delta.closed ?? 0),
+    },
+  };
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
+}

@@ -1,0 +1,39 @@
+import type { AtsType, ConnectorSnapshot } from '@connector/contracts';
+import type { ClientOptions } from '@connector/ats-access';
+import type { SourceVacancy } from '../vacancies/vacancy-content';
+import type { EnrichmentCache } from './enrichment-cache';
+
+export interface ListingOptions {
+  /** Only vacancies modified after this (incremental run); none: the complete listing. */
+  since?: Date;
+  /** Where a paused listing goes on: the `after` of the last page handled (0: from the start). */
+  after: number;
+  openStatuses: readonly string[];
+  now: Date;
+  /** Records per listing page; sources use their protocol's maximum sensible page when not given. */
+  pageSize?: number;
+  /** Enrichment records the run fetched so far, kept across the pauses of one execution. */
+  caches?: Map<string, EnrichmentCache<unknown>>;
+}
+
+/** One page of a listing: its live vacancies and where the listing goes on after it. */
+export interface SourcePage {
+  /** Opaque position: ATS-A the page number, ATS-B the last job id of the page. */
+  after: number;
+  /** Records the ATS returned in the page, live or not. */
+  read: number;
+  vacancies: SourceVacancy[];
+}
+
+/**
+ * How vacancy-sync reads one ATS: its live vacancies, page by page, each page already enriched. A page is
+ * fetched only when the consumer asks for the next one, so a run can stop (pause) between pages.
+ */
+export interface VacancySource {
+  readonly atsType: AtsType;
+  listLive(
+    connector: ConnectorSnapshot,
+    options: ListingOptions,
+    client: ClientOptions,
+  ): AsyncGenerator<SourcePage, void, undefined>;
+}

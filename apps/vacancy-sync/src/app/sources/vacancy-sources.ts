@@ -1,0 +1,23 @@
+import { Injectable } from '@nestjs/common';
+import type { AtsType } from '@connector/contracts';
+import { AtsAVacancySource } from './ats-a-vacancy.source';
+import { AtsBVacancySource } from './ats-b-vacancy.source';
+import type { VacancySource } from './vacancy-source';
+
+/** The one place that picks the source of an ATS type; a third ATS adds a source and a case here. */
+@Injectable()
+export class VacancySources {
+  constructor(
+    private readonly atsA: AtsAVacancySource,
+    private readonly atsB: AtsBVacancySource,
+  ) {}
+
+  for(type: AtsType): VacancySource {
+    switch (type) {
+      case 'ats-a':
+        return this.atsA;
+      case 'ats-b':
+        return this.atsB;
+    }
+  }
+}
