@@ -9,3 +9,4 @@ export * from './lib/rabbitmq.client';
 export * from './lib/messaging.module';
 export * from './lib/connect-consumer';
 export * from './lib/rpc';
+export * from './lib/dead-letters';

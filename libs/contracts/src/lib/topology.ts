@@ -59,4 +59,10 @@ export const Header = {
   OriginalRoutingKey: 'x-original-routing-key',
   OriginalExchange: 'x-original-exchange',
   FailedAt: 'x-failed-at',
+  /** On dead-lettered copies: the connector the failure belongs to, when known. */
+  ConnectorId: 'x-connector-id',
+  /** On dead-lettered copies: whether the failure might pass if replayed later. */
+  Retryable: 'x-retryable',
+  /** On replayed messages: the dead letter they come from. */
+  ReplayOf: 'x-replay-of',
 } as const;

@@ -256,6 +256,8 @@ export class RabbitMqServer extends Server implements CustomTransportStrategy {
         [Header.OriginalRoutingKey]: routingKey,
         [Header.OriginalExchange]: message.fields.exchange,
         [Header.FailedAt]: new Date().toISOString(),
+        [Header.Retryable]: retryable,
+        ...(connectorId ? { [Header.ConnectorId]: connectorId } : {}),
       },
     });
     // A failure report about a failure report would loop; those are only dead-lettered.
