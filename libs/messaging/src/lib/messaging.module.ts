@@ -101,6 +101,7 @@ export class MessagingModule {
         RabbitConnection,
         MessagePublisher,
         RabbitMqServer,
+        RpcClient,
         CONNECTOR_EVENTS_CLIENT,
       ],
     };
