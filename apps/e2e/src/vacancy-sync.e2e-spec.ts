@@ -1,0 +1,436 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { Controller, type INestApplication, Module } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { MessagePattern, Payload } from '@nestjs/microservices';
+import type { ConsumeMessage } from 'amqplib';
+import { Client } from 'pg';
+import { startAtsASandbox, type RunningAtsASandbox } from '@connector/ats-a-sandbox';
+import { driveLoginForm, startAtsBSandbox, type RunningAtsBSandbox } from '@connector/ats-b-sandbox';
+import { type AtsAVacancy, isLiveAtsAVacancy } from '@connector/ats-clients';
+import {
+  type AuthorizationStartReply,
+  type ConnectorSnapshot,
+  createEvent,
+  type EventEnvelope,
+  Exchange,
+  Queue,
+  RoutingKey,
+  type RunCompletedDto,
+  type VacancyClosedDto,
+  type VacancyUpsertedDto,
+} from '@connector/contracts';
+import { defaultJobMapping } from '@connector/job-mapping';
+import {
+  connectRabbitMqConsumer,
+  deadLetterQueueName,
+  MessagingModule,
+  RabbitConnection,
+  RpcClient,
+} from '@connector/messaging';
+import {
+  createTestDatabase,
+  eventually,
+  rabbitUrl,
+  startService,
+  type ServiceProcess,
+  TestBroker,
+  type TestDatabase,
+} from '@connector/testing';
+
+const ACCOUNT = 'acct_vacancies';
+const CLIENT_SECRET = `secret-${randomBytes(8).toString('hex')}`;
+const LOOKUP_QUEUE = `e2e-vacancy-sync-lookups-${randomUUID().slice(0, 8)}`;
+const QUOTA_WINDOW_SECONDS = 5;
+
+/** What connector-registry would answer; the registry itself is not part of this test. */
+const snapshots = new Map<string, ConnectorSnapshot>();
+
+class LookupError extends Error {
+  readonly code = 'NOT_FOUND';
+}
+
+@Controller()
+class ConnectorLookupResponder {
+  @MessagePattern(RoutingKey.ConnectorLookup)
+  lookup(@Payload() request: EventEnvelope<string, { connectorId: string }>): ConnectorSnapshot {
+    const snapshot = snapshots.get(request.data.connectorId);
+    if (!snapshot) throw new LookupError(`connector ${request.data.connectorId} not found`);
+    return snapshot;
+  }
+}
+
+@Module({
+  imports: [
+    MessagingModule.forRootAsync({
+      useFactory: () => ({
+        url: rabbitUrl(),
+        serviceName: 'e2e-registry-stub',
+        consumer: {
+          queue: LOOKUP_QUEUE,
+          bindings: [{ exchange: Exchange.Internal, routingKeys: [RoutingKey.ConnectorLookup] }],
+          retryDelaysMs: [1_000],
+        },
+      }),
+    }),
+  ],
+  controllers: [ConnectorLookupResponder],
+})
+class RegistryStubModule {}
+
+type Data<T> = EventEnvelope<string, T>;
+const parse = <T>(message: ConsumeMessage): Data<T> => JSON.parse(message.content.toString()) as Data<T>;
+
+describe('vacancy-sync', () => {
+  let database: TestDatabase;
+  let atsA: RunningAtsASandbox;
+  let atsAQuota: RunningAtsASandbox;
+  let atsB: RunningAtsBSandbox;
+  let gateway: ServiceProcess;
+  const workers: ServiceProcess[] = [];
+  let registryStub: INestApplication;
+  let connection: RabbitConnection;
+  let rpc: RpcClient;
+  let broker: TestBroker;
+  let upserted: ConsumeMessage[];
+  let closed: ConsumeMessage[];
+  let completed: ConsumeMessage[];
+  let progress: ConsumeMessage[];
+
+  const request = <T>(type: string, data: object, timeoutMs = 20_000) =>
+    rpc.request<T>(createEvent(type, ACCOUNT, data), timeoutMs);
+
+  const snapshot = (id: string, type: 'ats-a' | 'ats-b', config: Record<string, unknown>, options = {}) =>
+    snapshots.set(id, {
+      id,
+      accountId: ACCOUNT,
+      type,
+      name: `${type} ${id.slice(0, 4)}`,
+      status: 'connected',
+      options,
+      config,
+      mapping: { version: 1, mapping: defaultJobMapping(type) as unknown as Record<string, unknown> },
+      updatedAt: new Date().toISOString(),
+    });
+
+  async function atsAConnector(sandbox: RunningAtsASandbox, options = {}): Promise<string> {
+    const connectorId = randomUUID();
+    const config = { baseUrl: sandbox.url, clientId: 'demo-client', clientSecret: CLIENT_SECRET };
+    await request(RoutingKey.AuthCredentialsSave, { connectorId, type: 'ats-a', config });
+    snapshot(connectorId, 'ats-a', { baseUrl: sandbox.url, clientId: 'demo-client' }, options);
+    return connectorId;
+  }
+
+  async function atsBConnector(): Promise<string> {
+    const connectorId = randomUUID();
+    const { authorizeUrl } = await request<AuthorizationStartReply>(RoutingKey.AuthAuthorizationStart, {
+      connectorId,
+      adminId: 'admin-1',
+      browserNonce: 'nonce',
+    });
+    const callback = new URL(
+      await driveLoginForm(authorizeUrl, { username: 'recruiter', password: 'recruiter-pass' }),
+    );
+    await request(RoutingKey.AuthAuthorizationComplete, {
+      code: callback.searchParams.get('code'),
+      state: callback.searchParams.get('state'),
+      browserNonce: 'nonce',
+    });
+    snapshot(connectorId, 'ats-b', { routine: 'api-oauth' });
+    return connectorId;
+  }
+
+  /** Publishes run.requested like the registry and waits for its run.completed; returns what the run published. */
+  async function run(connectorId: string, mode?: 'full' | 'incremental', timeoutMs = 60_000) {
+    const runId = randomUUID();
+    const event = createEvent(RoutingKey.RunRequested, ACCOUNT, {
+      connectorId,
+      runId,
+      ...(mode ? { mode } : {}),
+    });
+    broker.publish(Exchange.Internal, RoutingKey.RunRequested, event);
+    return outcomeOf(event.id, runId, timeoutMs);
+  }
+
+  async function outcomeOf(requestId: string, runId: string, timeoutMs = 60_000) {
+    const done = await eventually(
+      () => completed.map((m) => parse<RunCompletedDto>(m)).find((e) => e.data.runId === runId),
+      timeoutMs,
+      `run.completed of ${runId}`,
+    );
+    const ofRun = <T>(messages: ConsumeMessage[]) =>
+      messages
+        .map((m) => parse<T>(m))
+        .filter((e) => e.correlationId === requestId)
+        .map((e) => e.data);
+    return {
+      completed: done.data,
+      upserts: ofRun<VacancyUpsertedDto>(upserted),
+      closures: ofRun<VacancyClosedDto>(closed),
+    };
+  }
+
+  function liveAtsAIds(sandbox: RunningAtsASandbox): string[] {
+    const ids: string[] = [];
+    for (let id = 1; id <= sandbox.state.vacancyCount(); id++) {
+      const vacancy = sandbox.state.getVacancy(id) as unknown as AtsAVacancy | undefined;
+      if (vacancy && isLiveAtsAVacancy(vacancy, ['Open', 'Live'], new Date())) ids.push(String(id));
+    }
+    return ids.sort();
+  }
+
+  function onSiteOpenCount(sandbox: RunningAtsASandbox): number {
+    let n = 0;
+    for (let id = 1; id <= sandbox.state.vacancyCount(); id++) {
+      const v = sandbox.state.getVacancy(id);
+      if (v && v.IncludeOnSite && ['Open', 'Live'].includes(v.VacancyStatus.Description)) n++;
+    }
+    return n;
+  }
+
+  const sorted = (ids: string[]) => [...ids].sort();
+  const atsACalls = (sandbox: RunningAtsASandbox) => sandbox.state.callCounts().byEndpoint;
+
+  beforeAll(async () => {
+    database = await createTestDatabase('e2e_vacancy_sync');
+    const clients = [{ clientId: 'demo-client', clientSecret: CLIENT_SECRET }];
+    atsA = await startAtsASandbox({ clients, seed: { vacancies: 450, seed: 3 } });
+    atsAQuota = await startAtsASandbox({
+      clients,
+      seed: { vacancies: 400, seed: 5 },
+      dailyLimit: 4,
+      quotaWindowSeconds: QUOTA_WINDOW_SECONDS,
+    });
+    atsB = await startAtsBSandbox({ seed: { jobs: 700, seed: 2 } });
+
+    broker = await TestBroker.connect();
+    // No registry may answer lookups but the stub; no leftover queue may hold this suite's messages.
+    await broker.deleteQueuesIfPresent([Queue.ConnectorRegistry, Queue.VacancySync, Queue.AuthGateway]);
+    upserted = await broker.tap(Exchange.ConnectorEvents, RoutingKey.VacancyUpserted);
+    closed = await broker.tap(Exchange.ConnectorEvents, RoutingKey.VacancyClosed);
+    completed = await broker.tap(Exchange.ConnectorEvents, RoutingKey.RunCompleted);
+    progress = await broker.tap(Exchange.Internal, RoutingKey.RunProgress);
+
+    registryStub = await NestFactory.create(RegistryStubModule, { logger: ['error'] });
+    connectRabbitMqConsumer(registryStub);
+    await registryStub.startAllMicroservices();
+    await registryStub.init();
+
+    const env = { DATABASE_URL: database.url, RABBITMQ_URL: rabbitUrl() };
+    gateway = await startService('auth-gateway', {
+      ...env,
+      ENCRYPTION_KEYS: `k1:${randomBytes(32).toString('base64')}`,
+      ATS_B_OAUTH_URL: atsB.oauthUrl,
+      ATS_B_REST_LOGIN_URL: atsB.restLoginUrl,
+      ATS_B_REDIRECT_URI: 'http://127.0.0.1:3999/oauth/ats-b/callback',
+    });
+    // Two workers on one queue, as in production; a rate-limit wait always parks the run (never sleeps in place).
+    const workerEnv = { ...env, SCHEDULER_TICK_MS: '500', RUN_INLINE_WAIT_MAX_MS: '0', LOG_LEVEL: 'info' };
+    workers.push(
+      ...(await Promise.all([
+        startService('vacancy-sync', workerEnv),
+        startService('vacancy-sync', workerEnv),
+      ])),
+    );
+    connection = new RabbitConnection({ url: rabbitUrl(), name: 'e2e-vacancy-sync' });
+    rpc = new RpcClient(connection);
+  }, 180_000);
+
+  afterAll(async () => {
+    await rpc?.close();
+    await connection?.close();
+    await Promise.all(workers.map((w) => w.stop()));
+    await gateway?.stop();
+    await registryStub?.close();
+    await broker?.deleteQueuesIfPresent([
+      LOOKUP_QUEUE,
+      deadLetterQueueName(LOOKUP_QUEUE),
+      `${LOOKUP_QUEUE}.retry.1000ms`,
+    ]);
+    await broker?.close();
+    await atsA?.close();
+    await atsAQuota?.close();
+    await atsB?.close();
+    await database?.drop();
+  }, 60_000);
+
+  describe('ATS-A', () => {
+    let connectorId: string;
+
+    beforeAll(async () => {
+      connectorId = await atsAConnector(atsA);
+    });
+
+    it('publishes every live vacancy once, with its contact and company, at the minimum of API calls', async () => {
+      atsA.state.resetCalls();
+      const { completed: done, upserts, closures } = await run(connectorId);
+      const live = liveAtsAIds(atsA);
+      expect(live.length).toBeGreaterThan(150);
+      expect(done).toMatchObject({
+        status: 'succeeded',
+        counts: { fetched: live.length, upserted: live.length, unchanged: 0, closed: 0 },
+      });
+      expect(sorted(upserts.map((u) => u.externalId))).toEqual(live);
+      expect(closures).toEqual([]);
+
+      for (const upsert of upserts) {
+        const vacancy = atsA.state.getVacancy(Number(upsert.externalId))!;
+        const company = vacancy.Company ? atsA.state.getCompany(vacancy.Company.Id) : undefined;
+        const contact = vacancy.Contact ? atsA.state.getContact(vacancy.Contact.Id) : undefined;
+        expect(upsert.company?.name).toBe(company?.Name);
+        expect(upsert.contact?.externalId).toBe(contact ? String(contact.ContactId) : undefined);
+        expect(upsert).toMatchObject({ connectorId, atsType: 'ats-a', title: vacancy.Title.Description });
+      }
+
+      const calls = atsACalls(atsA);
+      // The ATS filters status and IncludeOnSite; the advertising dates are checked here.
+      const pages = calls['POST /api/vacancies/search'];
+      expect(pages).toBe(Math.ceil(onSiteOpenCount(atsA) / 100));
+      expect(calls['POST /api/contacts/search']).toBeLessThanOrEqual(pages);
+      expect(calls['POST /api/companies/search']).toBeLessThanOrEqual(pages);
+      expect(done.apiCalls).toBe(
+        pages + calls['POST /api/contacts/search'] + calls['POST /api/companies/search'],
+      );
+      // progress was visible while it ran
+      expect(progress.map((m) => parse<{ runId: string }>(m).data.runId)).toContain(done.runId);
+    });
+
+    it('publishes nothing when nothing changed', async () => {
+      const { completed: done, upserts, closures } = await run(connectorId);
+      expect(done.status).toBe('succeeded');
+      expect(upserts).toEqual([]);
+      expect(closures).toEqual([]);
+    });
+
+    it('publishes exactly one upsert for the one vacancy changed in the ATS', async () => {
+      const [id] = liveAtsAIds(atsA);
+      atsA.state.updateVacancy(Number(id), { Requirements: 'A changed requirement' });
+      const { completed: done, upserts } = await run(connectorId);
+      expect(upserts.map((u) => u.externalId)).toEqual([id]);
+      expect(upserts[0].requirements).toBe('A changed requirement');
+      expect(done.counts.upserted).toBe(1);
+    });
+
+    it('closes exactly the one vacancy taken off the site, on a full listing', async () => {
+      const id = liveAtsAIds(atsA)[5];
+      atsA.state.unpublish(Number(id));
+      const { completed: done, upserts, closures } = await run(connectorId, 'full');
+      expect(closures).toEqual([{ connectorId, externalId: id }]);
+      expect(upserts).toEqual([]);
+      expect(done.counts).toMatchObject({ closed: 1, upserted: 0 });
+    });
+
+    it('answers a mapping preview without publishing anything', async () => {
+      const before = upserted.length;
+      const mapping = {
+        ...defaultJobMapping('ats-a'),
+        fields: { ...defaultJobMapping('ats-a').fields, title: { constant: 'Fixed' } },
+      };
+      const reply = await request<{ vacancies: VacancyUpsertedDto[] }>(RoutingKey.VacancyPreviewRequested, {
+        connectorId,
+        mapping,
+        limit: 3,
+      });
+      expect(reply.vacancies).toHaveLength(3);
+      expect(reply.vacancies.every((v) => v.title === 'Fixed')).toBe(true);
+      expect(upserted.length).toBe(before);
+    });
+  });
+
+  describe('ATS-B', () => {
+    let connectorId: string;
+    const liveJobs = () => {
+      const ids: string[] = [];
+      for (let id = 1; id <= 2000; id++) {
+        const job = atsB.state.job(id);
+        if (job && job.isOpen && job.isPublic && !job.isDeleted) ids.push(String(id));
+      }
+      return ids.sort();
+    };
+
+    beforeAll(async () => {
+      connectorId = await atsBConnector();
+    });
+
+    it('publishes every open public job, then only what changed, and closes what closed', async () => {
+      const first = await run(connectorId);
+      expect(first.completed.status).toBe('succeeded');
+      expect(sorted(first.upserts.map((u) => u.externalId))).toEqual(liveJobs());
+      expect(first.upserts[0]).toMatchObject({ connectorId, atsType: 'ats-b' });
+
+      const [changed, closing] = liveJobs();
+      atsB.state.updateJob(Number(changed), { title: 'Changed title' });
+      const second = await run(connectorId);
+      expect(second.upserts.map((u) => [u.externalId, u.title])).toEqual([[changed, 'Changed title']]);
+
+      atsB.state.closeJob(Number(closing));
+      const third = await run(connectorId, 'full');
+      expect(third.closures).toEqual([{ connectorId, externalId: closing }]);
+      expect(third.upserts).toEqual([]);
+    });
+  });
+
+  describe('the daily limit', () => {
+    it('pauses at the limit and finishes after the reset, publishing each vacancy once', async () => {
+      const connectorId = await atsAConnector(atsAQuota);
+      // Start right after a window reset so the run meets the limit in its middle, not at its start.
+      const windowMs = QUOTA_WINDOW_SECONDS * 1000;
+      await new Promise((resolve) => setTimeout(resolve, windowMs - (Date.now() % windowMs) + 50));
+      atsAQuota.state.resetCalls();
+      const started = Date.now();
+      const { completed: done, upserts } = await run(connectorId, 'full', 90_000);
+      const elapsedWindows = Math.ceil((Date.now() - started) / windowMs) + 1;
+
+      const live = liveAtsAIds(atsAQuota);
+      expect(done.status).toBe('succeeded');
+      expect(upserts.map((u) => u.externalId).sort()).toEqual(live); // each once: no duplicates
+      // It met the limit (more than one window) and waited for resets rather than retrying in a loop:
+      // at most one refused call per window on top of what the windows allowed.
+      expect(elapsedWindows).toBeGreaterThan(2);
+      const total = atsAQuota.state.callCounts().total;
+      expect(total).toBeLessThanOrEqual(elapsedWindows * (4 + 1));
+    }, 120_000);
+  });
+
+  describe('two vacancy-sync processes', () => {
+    it('never run one connector twice at once, and publish each vacancy once', async () => {
+      const connectorId = await atsAConnector(atsA);
+      const requests = [randomUUID(), randomUUID()].map((runId) => ({
+        runId,
+        event: createEvent(RoutingKey.RunRequested, ACCOUNT, { connectorId, runId }),
+      }));
+      for (const { event } of requests) broker.publish(Exchange.Internal, RoutingKey.RunRequested, event);
+      const outcomes = await Promise.all(requests.map(({ event, runId }) => outcomeOf(event.id, runId)));
+
+      expect(outcomes.map((o) => o.completed.status)).toEqual(['succeeded', 'succeeded']);
+      const all = outcomes.flatMap((o) => o.upserts.map((u) => u.externalId));
+      expect(all.sort()).toEqual(liveAtsAIds(atsA));
+
+      const db = new Client({ connectionString: database.url });
+      await db.connect();
+      const { rows } = await db.query<{ started_at: Date; finished_at: Date }>(
+        `SELECT started_at, finished_at FROM sync_run WHERE connector_id = $1 ORDER BY started_at`,
+        [connectorId],
+      );
+      await db.end();
+      expect(rows).toHaveLength(2);
+      expect(rows[0].finished_at.getTime()).toBeLessThanOrEqual(rows[1].started_at.getTime());
+    });
+  });
+
+  describe('the schedule', () => {
+    it('runs a connector again by itself after its interval', async () => {
+      const connectorId = await atsAConnector(atsA, { syncIntervalMinutes: 0.05 }); // 3 s
+      const first = await run(connectorId);
+      expect(first.completed.status).toBe('succeeded');
+      const scheduled = await eventually(
+        () =>
+          completed
+            .map((m) => parse<RunCompletedDto>(m).data)
+            .find((d) => d.connectorId === connectorId && d.runId !== first.completed.runId),
+        20_000,
+        'a scheduled run',
+      );
+      expect(scheduled).toMatchObject({ status: 'succeeded', counts: { upserted: 0, closed: 0 } });
+    }, 40_000);
+  });
+});
