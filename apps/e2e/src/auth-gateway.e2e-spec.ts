@@ -11,17 +11,18 @@ import {
   credentialFingerprint,
   type EventEnvelope,
   Exchange,
-  Queue,
   RoutingKey,
 } from '@connector/contracts';
 import { RabbitConnection, RpcClient } from '@connector/messaging';
 import {
   createTestDatabase,
+  createTestVhost,
   eventually,
   rabbitUrl,
   startService,
   type ServiceProcess,
   type TestDatabase,
+  type TestVhost,
   TestBroker,
 } from '@connector/testing';
 
@@ -49,7 +50,13 @@ describe('auth-gateway', () => {
     ...overrides,
   });
 
+  let vhost: TestVhost;
+  const previousRabbitUrl = process.env.RABBITMQ_URL;
+
   beforeAll(async () => {
+    // A vhost of its own: gateways other suites run on this broker must not answer this suite's requests.
+    vhost = await createTestVhost('e2e_gateway');
+    process.env.RABBITMQ_URL = vhost.url;
     database = await createTestDatabase('e2e_gateway');
     atsA = await startAtsASandbox({
       clients: [{ clientId: 'demo-client', clientSecret: CLIENT_SECRET }],
@@ -63,7 +70,6 @@ describe('auth-gateway', () => {
     silentPort = (silentServer.address() as { port: number }).port;
 
     broker = await TestBroker.connect();
-    await broker.deleteQueuesIfPresent([Queue.AuthGateway]);
     statusEvents = await broker.tap(Exchange.ConnectorEvents, RoutingKey.ConnectorStatusChanged);
     const env = {
       DATABASE_URL: database.url,
@@ -91,6 +97,8 @@ describe('auth-gateway', () => {
     await atsB?.close();
     silentServer?.close();
     await database?.drop();
+    await vhost?.drop();
+    process.env.RABBITMQ_URL = previousRabbitUrl;
   });
 
   describe('ATS-A set-up', () => {

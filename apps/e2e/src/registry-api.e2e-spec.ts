@@ -1,17 +1,16 @@
-import { execFile } from 'node:child_process';
-import { randomBytes, randomUUID } from 'node:crypto';
-import { promisify } from 'node:util';
+import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import { type ConnectorSnapshot, createEvent, Exchange, RoutingKey } from '@connector/contracts';
 import { RabbitConnection, RpcClient, RpcError } from '@connector/messaging';
 import {
   createTestDatabase,
+  createTestVhost,
   eventually,
-  rabbitUrl,
   type ServiceProcess,
   startService,
   TestBroker,
   type TestDatabase,
+  type TestVhost,
 } from '@connector/testing';
 
 /**
@@ -20,32 +19,8 @@ import {
  * and a connector becomes connected the way the gateway would make it so, by `connector.status_changed`.
  */
 
-const run = promisify(execFile);
 const KEY_A = 'key-a';
 const KEY_B = 'key-b';
-
-/**
- * A RabbitMQ virtual host of its own, when rabbitmqctl is at hand: other services running on the same
- * broker (a developer's `npm start`) would otherwise take this suite's messages from the shared queues.
- */
-async function isolatedVhost(): Promise<{ url: string; drop: () => Promise<void> }> {
-  const base = new URL(rabbitUrl());
-  const name = `registry_e2e_${randomBytes(4).toString('hex')}`;
-  try {
-    await run('rabbitmqctl', ['add_vhost', name], { timeout: 30_000 });
-    const user = decodeURIComponent(base.username || 'guest');
-    await run('rabbitmqctl', ['set_permissions', '-p', name, user, '.*', '.*', '.*'], { timeout: 30_000 });
-  } catch {
-    return { url: base.toString(), drop: async () => undefined };
-  }
-  base.pathname = `/${encodeURIComponent(name)}`;
-  return {
-    url: base.toString(),
-    drop: async () => {
-      await run('rabbitmqctl', ['delete_vhost', name], { timeout: 30_000 }).catch(() => undefined);
-    },
-  };
-}
 
 interface Answer {
   status: number;
@@ -57,7 +32,7 @@ interface Answer {
 describe('connector-registry admin API', () => {
   let database: TestDatabase;
   let db: Client;
-  let vhost: { url: string; drop: () => Promise<void> };
+  let vhost: TestVhost;
   let broker: TestBroker;
   let service: ServiceProcess;
   let connection: RabbitConnection;
@@ -123,7 +98,7 @@ describe('connector-registry admin API', () => {
 
   beforeAll(async () => {
     database = await createTestDatabase('e2e_registry');
-    vhost = await isolatedVhost();
+    vhost = await createTestVhost('registry_e2e');
     process.env.RABBITMQ_URL = vhost.url;
     broker = await TestBroker.connect();
     service = await startService('connector-registry', {

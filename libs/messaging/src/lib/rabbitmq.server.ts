@@ -137,10 +137,14 @@ export class RabbitMqServer extends Server implements CustomTransportStrategy {
       return;
     }
 
+    const started = Date.now();
     try {
       const result: unknown = await handler(envelope, new RabbitMqContext([message, attempt]));
       await lastValueFrom(this.transformToObservable(result), { defaultValue: undefined });
       ack(channel, message);
+      this.logger.debug(
+        `handled ${envelope.type} ${envelope.id} (attempt ${attempt}) in ${Date.now() - started} ms`,
+      );
     } catch (error) {
       const decision = decideOnFailure(error, attempt, this.delaysMs);
       const details = error instanceof MessageHandlingError ? (error.details ?? []) : [];
