@@ -42,11 +42,16 @@ const token = (prefix: string): string => `${prefix}${randomBytes(24).toString('
 
 /** Codes, access tokens, single-use refresh tokens and BhRestToken sessions. */
 export class OAuthStore {
-  private codes = new Map<string, { username: string; clientId: string; redirectUri: string | null; expiresAt: number }>();
+  private codes = new Map<
+    string,
+    { username: string; clientId: string; redirectUri: string | null; expiresAt: number }
+  >();
   private accessTokens = new Map<string, { username: string; expiresAt: number }>();
   private refreshTokens = new Map<string, { username: string; clientId: string }>();
   private sessions = new Map<string, RestSession>();
   private rejectNext = false;
+  /** The most recent codes, tokens and sessions handed out, so tests can check none of them leaked anywhere. */
+  private readonly recent: string[] = [];
 
   constructor(
     readonly config: OAuthStoreConfig,
@@ -90,19 +95,33 @@ export class OAuthStore {
 
   issueCode(username: string, clientId: string, redirectUri: string | null): string {
     const code = token('code-');
-    this.codes.set(code, { username, clientId, redirectUri, expiresAt: this.now() + this.config.codeTtlSeconds * 1000 });
+    this.remember(code);
+    this.codes.set(code, {
+      username,
+      clientId,
+      redirectUri,
+      expiresAt: this.now() + this.config.codeTtlSeconds * 1000,
+    });
     return code;
   }
 
-  exchangeCode(params: { code?: string; clientId?: string; clientSecret?: string; redirectUri?: string }): TokenResponse {
+  exchangeCode(params: {
+    code?: string;
+    clientId?: string;
+    clientSecret?: string;
+    redirectUri?: string;
+  }): TokenResponse {
     this.checkClient(params.clientId, params.clientSecret);
     if (!params.code) throw new OAuthError(400, 'invalid_request', 'code is required');
     const entry = this.codes.get(params.code);
     // A code is consumed on first presentation, whatever the outcome: it is single use.
     this.codes.delete(params.code);
-    if (!entry) throw new OAuthError(400, 'invalid_grant', 'Invalid, expired or already used authorization code');
-    if (entry.expiresAt <= this.now()) throw new OAuthError(400, 'invalid_grant', 'Authorization code expired');
-    if (entry.clientId !== params.clientId) throw new OAuthError(400, 'invalid_grant', 'Code was issued to another client');
+    if (!entry)
+      throw new OAuthError(400, 'invalid_grant', 'Invalid, expired or already used authorization code');
+    if (entry.expiresAt <= this.now())
+      throw new OAuthError(400, 'invalid_grant', 'Authorization code expired');
+    if (entry.clientId !== params.clientId)
+      throw new OAuthError(400, 'invalid_grant', 'Code was issued to another client');
     if (entry.redirectUri !== null && entry.redirectUri !== params.redirectUri) {
       throw new OAuthError(400, 'invalid_grant', 'redirect_uri does not match the one used to authorize');
     }
@@ -115,7 +134,8 @@ export class OAuthStore {
     const entry = this.refreshTokens.get(params.refreshToken);
     // Dead the moment it is presented, even if the answer never reaches the caller.
     this.refreshTokens.delete(params.refreshToken);
-    if (!entry || entry.clientId !== params.clientId) throw new OAuthError(400, 'invalid_grant', 'Invalid, revoked or already used refresh token');
+    if (!entry || entry.clientId !== params.clientId)
+      throw new OAuthError(400, 'invalid_grant', 'Invalid, revoked or already used refresh token');
     if (this.rejectNext) {
       this.rejectNext = false;
       throw new OAuthError(400, 'invalid_grant', 'Refresh token revoked');
@@ -131,14 +151,21 @@ export class OAuthStore {
   login(accessToken: string | undefined): RestSession {
     const entry = accessToken ? this.accessTokens.get(accessToken) : undefined;
     if (!entry || entry.expiresAt <= this.now()) {
-      throw new AtsBError(401, 'errors.authentication.invalidOAuthToken', 'Invalid or expired OAuth access token.');
+      throw new AtsBError(
+        401,
+        'errors.authentication.invalidOAuthToken',
+        'Invalid or expired OAuth access token.',
+      );
     }
     const session: RestSession = {
-      token: randomBytes(16).toString('hex').replace(/^(.{8})(.{4})(.{4})(.{4})/, '$1-$2-$3-$4-'),
+      token: randomBytes(16)
+        .toString('hex')
+        .replace(/^(.{8})(.{4})(.{4})(.{4})/, '$1-$2-$3-$4-'),
       username: entry.username,
       corpToken: corpTokenOf(entry.username),
       expiresAt: this.now() + this.config.sessionTtlSeconds * 1000,
     };
+    this.remember(session.token);
     this.sessions.set(session.token, session);
     return session;
   }
@@ -156,6 +183,15 @@ export class OAuthStore {
     return s;
   }
 
+  recentlyIssued(): string[] {
+    return [...this.recent];
+  }
+
+  private remember(...secrets: string[]): void {
+    this.recent.push(...secrets);
+    if (this.recent.length > 1_000) this.recent.splice(0, this.recent.length - 1_000);
+  }
+
   expireSessions(): number {
     const n = this.sessions.size;
     this.sessions.clear();
@@ -169,7 +205,12 @@ export class OAuthStore {
   }
 
   counts(): { codes: number; accessTokens: number; refreshTokens: number; sessions: number } {
-    return { codes: this.codes.size, accessTokens: this.accessTokens.size, refreshTokens: this.refreshTokens.size, sessions: this.sessions.size };
+    return {
+      codes: this.codes.size,
+      accessTokens: this.accessTokens.size,
+      refreshTokens: this.refreshTokens.size,
+      sessions: this.sessions.size,
+    };
   }
 
   private checkClient(clientId: string | undefined, clientSecret: string | undefined): void {
@@ -182,9 +223,18 @@ export class OAuthStore {
   private issueTokens(username: string, clientId: string): TokenResponse {
     const access = token('at-');
     const refresh = token('rt-');
-    this.accessTokens.set(access, { username, expiresAt: this.now() + this.config.accessTokenTtlSeconds * 1000 });
+    this.remember(access, refresh);
+    this.accessTokens.set(access, {
+      username,
+      expiresAt: this.now() + this.config.accessTokenTtlSeconds * 1000,
+    });
     this.refreshTokens.set(refresh, { username, clientId });
-    return { access_token: access, token_type: 'Bearer', expires_in: this.config.accessTokenTtlSeconds, refresh_token: refresh };
+    return {
+      access_token: access,
+      token_type: 'Bearer',
+      expires_in: this.config.accessTokenTtlSeconds,
+      refresh_token: refresh,
+    };
   }
 }
 

@@ -24,12 +24,18 @@ export type TokenCheck = { ok: true; clientId: string; scopes: ReadonlySet<strin
 export class TokenService {
   private readonly grants = new Map<string, TokenGrant>();
   private issuedSinceSweep = 0;
+  /** The most recent tokens handed out, so tests can check none of them leaked anywhere. */
+  private readonly recent: string[] = [];
 
   constructor(
     private readonly clients: readonly AtsASandboxClient[],
     private readonly ttlSeconds: number,
     private readonly now: () => number = Date.now,
   ) {}
+
+  recentlyIssued(): string[] {
+    return [...this.recent];
+  }
 
   /** `body` is the parsed JSON or form body of `POST /api/token`. */
   issue(body: unknown): IssuedToken {
@@ -60,6 +66,8 @@ export class TokenService {
     // Expired grants are swept now and then so a long benchmark asking for tokens does not grow without bound.
     if (++this.issuedSinceSweep >= SWEEP_EVERY) this.sweepExpired();
     const token = randomBytes(24).toString('base64url');
+    this.recent.push(token);
+    if (this.recent.length > 1_000) this.recent.shift();
     this.grants.set(token, {
       clientId,
       scopes: new Set(requested),

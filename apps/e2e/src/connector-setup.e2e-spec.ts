@@ -1,0 +1,262 @@
+import { randomBytes } from 'node:crypto';
+import { Client } from 'pg';
+import { startAtsASandbox, type RunningAtsASandbox } from '@connector/ats-a-sandbox';
+import { driveLoginForm, startAtsBSandbox, type RunningAtsBSandbox } from '@connector/ats-b-sandbox';
+import {
+  createTestDatabase,
+  createTestVhost,
+  startService,
+  type ServiceProcess,
+  type TestDatabase,
+  type TestVhost,
+} from '@connector/testing';
+
+/**
+ * The set-up flows of CONTRACT.md section 2, end to end: the admin API (connector-registry) and auth-gateway
+ * as real processes, the ATS sandboxes over HTTP, RabbitMQ and Postgres.
+ */
+const KEY = `key-${randomBytes(6).toString('hex')}`;
+const OTHER_KEY = `key-${randomBytes(6).toString('hex')}`;
+const CLIENT_SECRET = `ats-a-secret-${randomBytes(8).toString('hex')}`;
+const USER_PASSWORD = `pass-${randomBytes(6).toString('hex')}`;
+
+interface Answer {
+  status: number;
+  body: Record<string, unknown>;
+  headers: Headers;
+  text: string;
+}
+
+describe('connector set-up through the admin API', () => {
+  let vhost: TestVhost;
+  let database: TestDatabase;
+  let atsA: RunningAtsASandbox;
+  let atsB: RunningAtsBSandbox;
+  let registry: ServiceProcess;
+  let gateway: ServiceProcess;
+  const responses: string[] = [];
+  const previousRabbitUrl = process.env.RABBITMQ_URL;
+
+  async function api(method: string, path: string, body?: unknown, key: string = KEY): Promise<Answer> {
+    const response = await fetch(`${registry.url}/api/v1${path}`, {
+      method,
+      headers: { authorization: `Bearer ${key}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    const text = await response.text();
+    responses.push(text);
+    return {
+      status: response.status,
+      text,
+      headers: response.headers,
+      body: text ? (JSON.parse(text) as Record<string, unknown>) : {},
+    };
+  }
+
+  async function dbRows(sql: string): Promise<unknown[]> {
+    const db = new Client({ connectionString: database.url });
+    await db.connect();
+    try {
+      return (await db.query(sql)).rows;
+    } finally {
+      await db.end();
+    }
+  }
+
+  beforeAll(async () => {
+    vhost = await createTestVhost('e2e_setup');
+    process.env.RABBITMQ_URL = vhost.url;
+    database = await createTestDatabase('e2e_setup');
+    atsA = await startAtsASandbox({
+      clients: [{ clientId: 'acme-id', clientSecret: CLIENT_SECRET }],
+      seed: { vacancies: 3 },
+    });
+    atsB = await startAtsBSandbox({ users: [{ username: 'recruiter', password: USER_PASSWORD }] });
+    const common = { DATABASE_URL: database.url, RABBITMQ_URL: vhost.url, LOG_LEVEL: 'debug' };
+    registry = await startService('connector-registry', {
+      ...common,
+      ADMIN_API_KEYS: `acct_a:${KEY},acct_b:${OTHER_KEY}`,
+    });
+    gateway = await startService('auth-gateway', {
+      ...common,
+      ENCRYPTION_KEYS: `k1:${randomBytes(32).toString('base64')}`,
+      ATS_B_OAUTH_URL: atsB.oauthUrl,
+      ATS_B_REST_LOGIN_URL: atsB.restLoginUrl,
+      ATS_B_REDIRECT_URI: `${registry.url}/oauth/ats-b/callback`,
+    });
+  }, 120_000);
+
+  afterAll(async () => {
+    await Promise.all([registry?.stop(), gateway?.stop()]);
+    await atsA?.close();
+    await atsB?.close();
+    await database?.drop();
+    await vhost?.drop();
+    process.env.RABBITMQ_URL = previousRabbitUrl;
+  });
+
+  describe('ATS-A', () => {
+    const config = (clientSecret = CLIENT_SECRET) => ({
+      baseUrl: `${atsA.url}/`,
+      clientId: 'acme-id',
+      clientSecret,
+    });
+
+    it('test → save → connected', async () => {
+      expect(await api('POST', '/connectors/test', { type: 'ats-a', config: config() })).toMatchObject({
+        status: 200,
+        body: { ok: true },
+      });
+      const created = await api('POST', '/connectors', { type: 'ats-a', name: 'Acme ATS', config: config() });
+      expect(created).toMatchObject({
+        status: 201,
+        body: {
+          type: 'ats-a',
+          name: 'Acme ATS',
+          status: 'connected',
+          accountId: 'acct_a',
+          config: { baseUrl: atsA.url, clientId: 'acme-id' },
+        },
+      });
+      expect(created.text).not.toContain(CLIENT_SECRET);
+      const read = await api('GET', `/connectors/${String(created.body.id)}`);
+      expect(read.body).toMatchObject({ status: 'connected' });
+      // The gateway holds working credentials for it: the stored secret is sealed.
+      const credentials = await dbRows(
+        `SELECT * FROM connector_credential WHERE connector_id = '${String(created.body.id)}'`,
+      );
+      expect(credentials).toHaveLength(1);
+      expect(JSON.stringify(credentials)).not.toContain(CLIENT_SECRET);
+    });
+
+    it('a wrong secret fails the test with words to act on, and is refused with 422 AUTH_FAILED, nothing saved', async () => {
+      const test = await api('POST', '/connectors/test', { type: 'ats-a', config: config('wrong-secret') });
+      expect(test).toMatchObject({ status: 200, body: { ok: false, error: { code: 'AUTH_FAILED' } } });
+      expect(String((test.body.error as { message: string }).message)).toMatch(/client ID or client secret/);
+
+      const before = await api('GET', '/connectors');
+      const refused = await api('POST', '/connectors', {
+        type: 'ats-a',
+        name: 'Bad',
+        config: config('wrong-secret'),
+      });
+      expect(refused).toMatchObject({ status: 422, body: { statusCode: 422, code: 'AUTH_FAILED' } });
+      const after = await api('GET', '/connectors');
+      expect(after.body).toEqual(before.body);
+      expect(await dbRows(`SELECT 1 FROM connector WHERE name = 'Bad'`)).toHaveLength(0);
+    });
+
+    it('deleting a connector erases its credentials', async () => {
+      const created = await api('POST', '/connectors', {
+        type: 'ats-a',
+        name: 'Short-lived',
+        config: config(),
+      });
+      const id = String(created.body.id);
+      expect(await dbRows(`SELECT 1 FROM connector_credential WHERE connector_id = '${id}'`)).toHaveLength(1);
+      expect((await api('DELETE', `/connectors/${id}`)).status).toBe(204);
+      expect((await api('GET', `/connectors/${id}`)).status).toBe(404);
+      expect(await dbRows(`SELECT 1 FROM connector_credential WHERE connector_id = '${id}'`)).toHaveLength(0);
+    });
+  });
+
+  describe('ATS-B', () => {
+    async function authorize(connectorId: string, key = KEY) {
+      const answer = await api('POST', `/connectors/${connectorId}/authorize`, undefined, key);
+      const cookie = (answer.headers.get('set-cookie') ?? '').split(';')[0];
+      return { answer, cookie, authorizeUrl: String(answer.body.authorizeUrl) };
+    }
+    const callback = (redirect: string, cookie: string) =>
+      fetch(redirect, { headers: { cookie }, redirect: 'manual' });
+
+    it('authorize → ATS login page → callback → connected', async () => {
+      const created = await api('POST', '/connectors', {
+        type: 'ats-b',
+        name: 'Bullhorn',
+        config: { routine: 'api-oauth', sendSmartCv: true },
+      });
+      expect(created.body).toMatchObject({ status: 'pending_authorization', options: { sendSmartCv: true } });
+      const id = String(created.body.id);
+
+      const { answer, cookie, authorizeUrl } = await authorize(id);
+      expect(answer.status).toBe(200);
+      expect(cookie).toMatch(/^ats_b_oauth=/);
+      expect(answer.headers.get('set-cookie')).toMatch(/HttpOnly/i);
+      const redirect = await driveLoginForm(authorizeUrl, { username: 'recruiter', password: USER_PASSWORD });
+      expect(redirect.startsWith(`${registry.url}/oauth/ats-b/callback?`)).toBe(true);
+
+      const landed = await callback(redirect, cookie);
+      expect(landed.status).toBe(302);
+      expect(landed.headers.get('location')).toBe(`/admin/connectors/${id}?authorized=1`);
+      expect((await api('GET', `/connectors/${id}`)).body).toMatchObject({ status: 'connected' });
+
+      // The same callback again (a reused state) is refused and changes nothing.
+      const again = await callback(redirect, cookie);
+      expect(again.status).toBe(400);
+      expect(await again.text()).toMatch(/<html/i);
+      expect((await api('GET', `/connectors/${id}`)).body).toMatchObject({ status: 'connected' });
+    });
+
+    it('refuses a tampered state, a callback without the browser cookie, and an expired state', async () => {
+      const created = await api('POST', '/connectors', {
+        type: 'ats-b',
+        name: 'B2',
+        config: { routine: 'api-oauth', sendSmartCv: false },
+      });
+      const id = String(created.body.id);
+
+      const first = await authorize(id);
+      const redirect = new URL(
+        await driveLoginForm(first.authorizeUrl, { username: 'recruiter', password: USER_PASSWORD }),
+      );
+      const tampered = new URL(redirect);
+      tampered.searchParams.set('state', `${redirect.searchParams.get('state')!.slice(0, -3)}abc`);
+      expect((await callback(tampered.toString(), first.cookie)).status).toBe(400);
+      expect((await callback(redirect.toString(), '')).status).toBe(400);
+
+      const second = await authorize(id);
+      await dbRows(
+        `UPDATE oauth_state SET expires_at = now() - interval '1 second' WHERE connector_id = '${id}' AND used_at IS NULL`,
+      );
+      const late = await driveLoginForm(second.authorizeUrl, {
+        username: 'recruiter',
+        password: USER_PASSWORD,
+      });
+      expect((await callback(late, second.cookie)).status).toBe(400);
+
+      expect((await api('GET', `/connectors/${id}`)).body).toMatchObject({ status: 'pending_authorization' });
+      expect(await dbRows(`SELECT 1 FROM connector_credential WHERE connector_id = '${id}'`)).toHaveLength(0);
+    });
+
+    it("another account cannot authorize this account's connector", async () => {
+      const created = await api('POST', '/connectors', {
+        type: 'ats-b',
+        name: 'B3',
+        config: { routine: 'api-oauth', sendSmartCv: false },
+      });
+      const { answer } = await authorize(String(created.body.id), OTHER_KEY);
+      expect(answer).toMatchObject({ status: 404, body: { code: 'NOT_FOUND' } });
+    });
+  });
+
+  it('no secret or token appears in an API response, the database in clear, or any log', async () => {
+    const tokens = await dbRows('SELECT access_fingerprint FROM connector_credential');
+    expect(tokens.length).toBeGreaterThan(0);
+    const everything = [
+      ...responses,
+      ...registry.output,
+      ...gateway.output,
+      JSON.stringify(await dbRows('SELECT * FROM connector')),
+      JSON.stringify(await dbRows('SELECT * FROM connector_credential')),
+      JSON.stringify(await dbRows('SELECT * FROM oauth_state')),
+    ].join('\n');
+    for (const secret of [CLIENT_SECRET, USER_PASSWORD, KEY, OTHER_KEY])
+      expect(everything).not.toContain(secret);
+    // Tokens issued by the sandboxes during the run.
+    const issued = [...atsA.state.tokens.recentlyIssued(), ...atsB.state.auth.recentlyIssued()];
+    expect(issued.length).toBeGreaterThan(3);
+    for (const token of issued) {
+      expect(everything).not.toContain(token);
+    }
+  });
+});
