@@ -346,6 +346,29 @@ describe('auth-gateway', () => {
     });
   });
 
+  it('erases the credentials of a connector the registry reports deleted, even without the erase request', async () => {
+    const connectorId = randomUUID();
+    await request(RoutingKey.AuthCredentialsSave, { connectorId, type: 'ats-a', config: atsAConfig() });
+    broker.publish(
+      Exchange.ConnectorEvents,
+      RoutingKey.ConnectorStatusChanged,
+      createEvent(RoutingKey.ConnectorStatusChanged, ACCOUNT, {
+        connectorId,
+        status: 'disabled',
+        reason: 'deleted',
+      }),
+    );
+    await eventually(
+      () =>
+        request(RoutingKey.CredentialsRequested, { connectorId }).then(
+          () => false,
+          (error: { code?: string }) => error.code === 'NOT_FOUND',
+        ),
+      10_000,
+      'credentials erased',
+    );
+  });
+
   it('never writes a secret or token to its logs', () => {
     const logs = gateways.flatMap((g) => g.output).join('\n');
     expect(logs.length).toBeGreaterThan(0);

@@ -33,6 +33,8 @@ export class AppModule {
                   RoutingKey.AuthCredentialsErase,
                 ],
               },
+              // A deleted connector's secrets go even if the registry's erase request was lost.
+              { exchange: Exchange.ConnectorEvents, routingKeys: [RoutingKey.ConnectorStatusChanged] },
             ],
           },
         }),

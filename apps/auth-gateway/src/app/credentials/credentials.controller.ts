@@ -1,9 +1,10 @@
 import { Controller } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
+import { EventPattern, MessagePattern, Payload } from '@nestjs/microservices';
 import {
   type AtsAccess,
   type ConnectionTestReply,
   type ConnectionTestRequestDto,
+  type ConnectorStatusChangedDto,
   type CredentialsEraseRequestDto,
   type CredentialsRequestedDto,
   type CredentialsSaveReply,
@@ -63,5 +64,13 @@ export class CredentialsController {
     await this.credentials.erase(request.data.connectorId);
     await this.states.forget(request.data.connectorId);
     return { erased: true };
+  }
+
+  /** The backstop for deletion: a connector the registry reports deleted loses its secrets here too. */
+  @EventPattern(RoutingKey.ConnectorStatusChanged)
+  async statusChanged(@Payload() event: EventEnvelope<string, ConnectorStatusChangedDto>): Promise<void> {
+    if (event.data.reason !== 'deleted') return;
+    await this.credentials.erase(event.data.connectorId);
+    await this.states.forget(event.data.connectorId);
   }
 }
