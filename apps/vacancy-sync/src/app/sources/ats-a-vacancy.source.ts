@@ -12,6 +12,7 @@ import type { ConnectorSnapshot } from '@connector/contracts';
 import type { SourceVacancy } from '../vacancies/vacancy-content';
 import { atsACompany, atsAContact, atsADate } from './ats-a-records';
 import { EnrichmentCache, idsToFetch } from './enrichment-cache';
+import { readAhead } from './read-ahead';
 import type { ListingOptions, SourcePage, VacancySource } from './vacancy-source';
 
 /** ats-a.md: 100 a page keeps each enrichment call to one page of ids. */
@@ -56,30 +57,35 @@ export class AtsAVacancySource implements VacancySource {
     const contacts = cacheOf<AtsAContact>(options, 'ats-a:contacts');
     const companies = cacheOf<AtsACompany>(options, 'ats-a:companies');
     const pageSize = options.pageSize ?? ATS_A_PAGE_SIZE;
-    const pages = client.searchPages<AtsAVacancy>('vacancies', {
-      pageSize,
-      startPage: options.after + 1,
-      filters: listingFilters(options),
-      responseBlocks: VACANCY_BLOCKS,
-    });
+    const pages = readAhead(
+      client.searchPages<AtsAVacancy>('vacancies', {
+        pageSize,
+        startPage: options.after + 1,
+        filters: listingFilters(options),
+        responseBlocks: VACANCY_BLOCKS,
+      }),
+    );
     for await (const page of pages) {
       const live = page.records.filter((v) => isLiveAtsAVacancy(v, options.openStatuses, options.now));
-      await this.enrich(
-        client,
-        'contacts',
-        'Contact.ContactId',
-        live.map((v) => v.Contact?.Id),
-        contacts,
-        (c) => c.ContactId,
-      );
-      await this.enrich(
-        client,
-        'companies',
-        'Company.CompanyId',
-        live.map((v) => v.Company?.Id),
-        companies,
-        (c) => c.CompanyId,
-      );
+      // One call per resource for the page, both at once.
+      await Promise.all([
+        this.enrich(
+          client,
+          'contacts',
+          'Contact.ContactId',
+          live.map((v) => v.Contact?.Id),
+          contacts,
+          (c) => c.ContactId,
+        ),
+        this.enrich(
+          client,
+          'companies',
+          'Company.CompanyId',
+          live.map((v) => v.Company?.Id),
+          companies,
+          (c) => c.CompanyId,
+        ),
+      ]);
       yield {
         after: page.page,
         read: page.records.length,

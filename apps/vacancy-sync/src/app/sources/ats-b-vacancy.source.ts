@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { AtsClientFactory, type ClientOptions } from '@connector/ats-access';
-import { ATS_B_MAX_SEARCH_COUNT, type AtsBJobOrder } from '@connector/ats-clients';
+import { ATS_B_MAX_IDS_PER_GET, ATS_B_MAX_SEARCH_COUNT, type AtsBJobOrder } from '@connector/ats-clients';
 import type { ConnectorSnapshot, VacancyCompanyDto, VacancyContactDto } from '@connector/contracts';
 import type { SourceVacancy } from '../vacancies/vacancy-content';
+import { readAhead } from './read-ahead';
 import type { ListingOptions, SourcePage, VacancySource } from './vacancy-source';
 
 /** Every JobOrder field a mapping may read (libs/job-mapping source paths), plus what "live" needs. */
@@ -40,13 +41,21 @@ export class AtsBVacancySource implements VacancySource {
     clientOptions: ClientOptions,
   ): AsyncGenerator<SourcePage, void, undefined> {
     const client = this.clients.atsB(connector, clientOptions);
-    const pages = client.jobOrderIdPages({
-      pageSize: options.pageSize ?? ATS_B_MAX_SEARCH_COUNT,
-      afterId: options.after,
-      ...(options.since ? { modifiedSince: options.since } : {}),
-    });
+    const pages = readAhead(
+      client.jobOrderIdPages({
+        pageSize: options.pageSize ?? ATS_B_MAX_SEARCH_COUNT,
+        afterId: options.after,
+        ...(options.since ? { modifiedSince: options.since } : {}),
+      }),
+    );
     for await (const ids of pages) {
-      const jobs = await client.getJobOrders(ids, ATS_B_JOB_FIELDS);
+      // The page's entity reads (ATS_B_MAX_IDS_PER_GET ids each) at once; the budget still meters each.
+      const batches: number[][] = [];
+      for (let i = 0; i < ids.length; i += ATS_B_MAX_IDS_PER_GET)
+        batches.push(ids.slice(i, i + ATS_B_MAX_IDS_PER_GET));
+      const jobs = (
+        await Promise.all(batches.map((batch) => client.getJobOrders(batch, ATS_B_JOB_FIELDS)))
+      ).flat();
       yield {
         after: Math.max(...ids),
         read: jobs.length,
