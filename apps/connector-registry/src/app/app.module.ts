@@ -1,15 +1,19 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { Exchange, Queue, RoutingKey } from '@connector/contracts';
 import { ServiceCoreModule } from '@connector/service-kit';
+import { AdminPageModule } from './admin-page/admin-page.module';
 import { AuthModule } from './auth/auth.module';
 import { ClientsModule } from './clients/clients.module';
 import { CommonModule } from './common/common.module';
 import { ConnectorEntity } from './connectors/connector.entity';
 import { ConnectorsModule } from './connectors/connectors.module';
+import { DeadLetterEntity } from './failures/dead-letter.entity';
+import { FailuresModule } from './failures/failures.module';
 import { InboxModule } from './inbox/inbox.module';
 import { JobMappingEntity } from './mapping/job-mapping.entity';
 import { MappingModule } from './mapping/mapping.module';
 import { RegistrySchema1763800000001 } from './migrations/1763800000001-registry-schema';
+import { DeadLetters1763800000002 } from './migrations/1763800000002-dead-letters';
 import { OAuthModule } from './oauth/oauth.module';
 import { RepositoriesModule } from './repositories/repositories.module';
 import { RunEntity } from './runs/run.entity';
@@ -26,8 +30,8 @@ export class AppModule {
         ServiceCoreModule.forRoot({
           name: SERVICE_NAME,
           config,
-          entities: [ConnectorEntity, JobMappingEntity, RunEntity],
-          migrations: [RegistrySchema1763800000001],
+          entities: [ConnectorEntity, JobMappingEntity, RunEntity, DeadLetterEntity],
+          migrations: [RegistrySchema1763800000001, DeadLetters1763800000002],
           consumer: {
             queue: Queue.ConnectorRegistry,
             bindings: [
@@ -59,8 +63,10 @@ export class AppModule {
         ConnectorsModule,
         MappingModule,
         RunsModule,
+        FailuresModule,
         OAuthModule,
         InboxModule,
+        AdminPageModule.forRoot(config),
       ],
     };
   }

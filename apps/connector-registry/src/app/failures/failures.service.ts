@@ -1,0 +1,108 @@
+import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Queue } from '@connector/contracts';
+import {
+  DeadLetterCollector,
+  MessagePublisher,
+  RabbitConnection,
+  replayDeadLetter,
+} from '@connector/messaging';
+import type { AdminIdentity } from '../auth/api-keys';
+import { RegistryException } from '../common/registry.exception';
+import { ConnectorRepository } from '../repositories/connector.repository';
+import type { DeadLetterEntity } from './dead-letter.entity';
+import { DeadLetterRepository } from './dead-letter.repository';
+
+/** What the admin API shows of a failure; `message` (the body) only on the single-failure read. */
+export interface FailureView {
+  id: string;
+  connectorId: string | null;
+  type: string | null;
+  routingKey: string;
+  messageId: string | null;
+  reasons: string[];
+  retryable: boolean;
+  failedAt: string;
+  replayedAt: string | null;
+  replayCount: number;
+  message?: unknown;
+}
+
+/**
+ * The operator's failure log: every service's dead letters are moved here (the `<queue>.dead` queues are
+ * drained into Postgres), listed per account and connector, and replayed into the queue they failed in.
+ */
+@Injectable()
+export class FailuresService implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(FailuresService.name);
+  private collector?: DeadLetterCollector;
+
+  constructor(
+    private readonly deadLetters: DeadLetterRepository,
+    private readonly connectors: ConnectorRepository,
+    private readonly connection: RabbitConnection,
+    private readonly publisher: MessagePublisher,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.collector = new DeadLetterCollector(this.connection, Object.values(Queue), (deadLetter) =>
+      this.deadLetters.keep(deadLetter),
+    );
+    this.collector.start();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.collector?.close();
+  }
+
+  async list(admin: AdminIdentity, filter: { connectorId?: string; limit?: number }): Promise<FailureView[]> {
+    if (filter.connectorId && !(await this.connectors.findOwned(admin.accountId, filter.connectorId))) {
+      throw RegistryException.notFound();
+    }
+    const rows = await this.deadLetters.list({
+      accountId: admin.accountId,
+      connectorId: filter.connectorId,
+      limit: filter.limit ?? 50,
+    });
+    return rows.map((row) => view(row));
+  }
+
+  async get(admin: AdminIdentity, id: string): Promise<FailureView> {
+    const row = await this.deadLetters.findOwned(admin.accountId, id);
+    if (!row) throw RegistryException.notFound('failure');
+    return view(row, true);
+  }
+
+  /** Sends the message back to the queue it failed in; its consumer handles it as a first attempt. */
+  async replay(admin: AdminIdentity, id: string): Promise<{ replayed: true }> {
+    const row = await this.deadLetters.findOwned(admin.accountId, id);
+    if (!row) throw RegistryException.notFound('failure');
+    await replayDeadLetter(this.publisher, { ...row, messageId: row.messageId ?? undefined }, row.id);
+    await this.deadLetters.markReplayed(row.id);
+    this.logger.log(`replayed failure ${row.id} (${row.type ?? row.routingKey}) into ${row.queue}`);
+    return { replayed: true };
+  }
+}
+
+function view(row: DeadLetterEntity, withMessage = false): FailureView {
+  let message: unknown;
+  if (withMessage) {
+    try {
+      message = JSON.parse(row.body.toString('utf8'));
+    } catch {
+      message = row.body.toString('utf8');
+    }
+  }
+  return {
+    id: row.id,
+    connectorId: row.connectorId,
+    type: row.type,
+    routingKey: row.routingKey,
+    messageId: row.messageId,
+    reasons: row.reasons,
+    retryable: row.retryable,
+    failedAt: row.failedAt.toISOString(),
+    replayedAt: row.replayedAt?.toISOString() ?? null,
+    replayCount: row.replayCount,
+    ...(withMessage ? { message } : {}),
+  };
+}
