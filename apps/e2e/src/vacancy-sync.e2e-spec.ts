@@ -432,5 +432,21 @@ describe('vacancy-sync', () => {
       );
       expect(scheduled).toMatchObject({ status: 'succeeded', counts: { upserted: 0, closed: 0 } });
     }, 40_000);
+
+    it('syncs a connector as soon as it is reported connected, before anyone presses Run', async () => {
+      const connectorId = await atsAConnector(atsA);
+      broker.publish(
+        Exchange.ConnectorEvents,
+        RoutingKey.ConnectorStatusChanged,
+        createEvent(RoutingKey.ConnectorStatusChanged, ACCOUNT, { connectorId, status: 'connected' }),
+      );
+      const firstRun = await eventually(
+        () => completed.map((m) => parse<RunCompletedDto>(m).data).find((d) => d.connectorId === connectorId),
+        20_000,
+        'a first scheduled run',
+      );
+      expect(firstRun).toMatchObject({ status: 'succeeded' });
+      expect(firstRun.counts.upserted).toBe(liveAtsAIds(atsA).length);
+    }, 40_000);
   });
 });

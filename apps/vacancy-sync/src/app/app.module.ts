@@ -25,6 +25,8 @@ export class AppModule {
                 exchange: Exchange.Internal,
                 routingKeys: [RoutingKey.RunRequested, RoutingKey.VacancyPreviewRequested],
               },
+              // A connector joins the schedule when it becomes usable and leaves it when it stops being so.
+              { exchange: Exchange.ConnectorEvents, routingKeys: [RoutingKey.ConnectorStatusChanged] },
             ],
           },
           migrations: [...ATS_ACCESS_MIGRATIONS, VacancySyncTables1763700000300],

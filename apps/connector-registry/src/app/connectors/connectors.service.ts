@@ -71,6 +71,8 @@ export class ConnectorsService {
       throw error;
     }
     this.logger.log(`connector ${id} (${dto.type}) created for ${admin.accountId} by ${admin.adminId}`);
+    // Consumers (vacancy-sync's scheduler, the platform) learn of a connector that is usable from the start.
+    if (connector.status === 'connected') await this.publishStatus(connector, 'connected', 'created');
     return toConnectorView(connector);
   }
 

@@ -1,3 +1,4 @@
+import { ConnectorStatusHandler } from './connector-status.handler';
 import { Module } from '@nestjs/common';
 import { SourcesModule } from '../sources/sources.module';
 import { VacancyStateRepository } from '../vacancies/vacancy-state.repository';
@@ -9,7 +10,7 @@ import { SyncRunService } from './sync-run.service';
 
 @Module({
   imports: [SourcesModule],
-  controllers: [RunRequestedHandler],
+  controllers: [RunRequestedHandler, ConnectorStatusHandler],
   providers: [VacancyStateRepository, SyncRunRepository, SyncRunService, RunDriver, RunScheduler],
 })
 export class RunsModule {}

@@ -35,13 +35,13 @@ export interface RunDelta {
 export class SyncRunRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
-  /** Makes the connector known to the scheduler (first run sets its first due time). */
-  async registerConnector(connectorId: string, accountId: string): Promise<void> {
+  /** Makes the connector known to the scheduler, its first scheduled sync `firstInSeconds` from now. */
+  async registerConnector(connectorId: string, accountId: string, firstInSeconds = 900): Promise<void> {
     await this.db.query(
       `INSERT INTO sync_connector (connector_id, account_id, next_run_at)
-       VALUES ($1, $2, now() + make_interval(secs => 900))
+       VALUES ($1, $2, now() + make_interval(secs => $3))
        ON CONFLICT (connector_id) DO UPDATE SET active = true`,
-      [connectorId, accountId],
+      [connectorId, accountId, firstInSeconds],
     );
   }
 
