@@ -1,5 +1,5 @@
 import { Type } from 'class-transformer';
-import { IsInt, Max, Min } from 'class-validator';
+import { IsInt, Matches, Max, Min } from 'class-validator';
 import { ServiceConfig } from '@connector/service-kit';
 
 export const SERVICE_NAME = 'document-service';
@@ -9,4 +9,21 @@ export class DocumentServiceConfig extends ServiceConfig {
   override PORT = 3004;
   /** Messages this process works on at once. */
   @Type(() => Number) @IsInt() @Min(1) @Max(500) PREFETCH = 10;
+  /** Delays between attempts of a failed message, comma list (empty: the transport's default ladder). */
+  @Matches(/^(\d+(,\d+)*)?$/, { message: 'RETRY_DELAYS_MS must be a comma list of milliseconds' })
+  RETRY_DELAYS_MS = '';
+  /** Largest document downloaded (default 10 MiB, the ATSs' own limit). */
+  @Type(() => Number) @IsInt() @Min(1) @Max(100 * 1024 * 1024) MAX_DOCUMENT_BYTES = 10 * 1024 * 1024;
+  /** Whole download, body included. */
+  @Type(() => Number) @IsInt() @Min(100) @Max(600_000) DOWNLOAD_TIMEOUT_MS = 60_000;
+  /** Per ATS request. */
+  @Type(() => Number) @IsInt() @Min(100) @Max(300_000) ATS_TIMEOUT_MS = 60_000;
+  /** How long a message waits for the ATS budget before it is retried later. */
+  @Type(() => Number) @IsInt() @Min(0) @Max(300_000) BUDGET_WAIT_MS = 10_000;
+  /** How long a message waits for another worker busy with the same candidate before it is retried later. */
+  @Type(() => Number) @IsInt() @Min(100) @Max(300_000) LOCK_WAIT_MS = 30_000;
+}
+
+export function retryDelaysOf(value: string): number[] | undefined {
+  return value ? value.split(',').map(Number) : undefined;
 }

@@ -1,0 +1,38 @@
+import type { AtsAClient } from '@connector/ats-clients';
+import type { DocumentDataDto } from '@connector/contracts';
+import { CANNOT_TELL, type DocumentPlan, type DocumentSink } from './document-sink';
+
+/** ATS-A pick list 193: 2 = CV, 3 = General. */
+const FILE_TYPE_CV = 2;
+const FILE_TYPE_GENERAL = 3;
+
+/** ATS-A: `cv` → upload/cv, `other` → upload/file; it takes no Smart CV. */
+export class AtsADocumentSink implements DocumentSink {
+  constructor(private readonly client: AtsAClient) {}
+
+  plan(document: DocumentDataDto): DocumentPlan {
+    switch (document.kind) {
+      case 'cv':
+      case 'other':
+        return { action: 'upload' };
+      case 'smart-cv':
+        return { action: 'skip', reason: 'ATS-A does not take Smart CVs' };
+    }
+  }
+
+  async upload(candidateExternalId: string, document: DocumentDataDto, content: Buffer): Promise<string> {
+    const cv = document.kind === 'cv';
+    const { FileId } = await this.client.uploadCandidateFile(
+      Number(candidateExternalId),
+      cv ? 'cv' : 'file',
+      { name: document.fileName, contentType: document.contentType, content },
+      cv ? FILE_TYPE_CV : FILE_TYPE_GENERAL,
+    );
+    return String(FileId);
+  }
+
+  /** ATS-A has no way to list a candidate's files: an unsure upload cannot be checked. */
+  async findExisting(): Promise<typeof CANNOT_TELL> {
+    return CANNOT_TELL;
+  }
+}

@@ -1,0 +1,75 @@
+import type { AtsBClient } from '@connector/ats-clients';
+import type { DocumentDataDto } from '@connector/contracts';
+import { PermanentMessageError } from '@connector/messaging';
+import type { DocumentPlan, DocumentSink } from './document-sink';
+
+/** ats-b.md: executables and scripts are refused, names are at most 100 characters. */
+export const ATS_B_REFUSED_EXTENSIONS = [
+  '.exe',
+  '.js',
+  '.html',
+  '.htm',
+  '.php',
+  '.asp',
+  '.aspx',
+  '.jsp',
+  '.cfm',
+];
+export const ATS_B_MAX_FILE_NAME = 100;
+
+/** The file `type` per document kind (customer pick list; "Smart CV" is this project's choice). */
+const FILE_TYPES = { cv: 'Resume', other: 'Other', 'smart-cv': 'Smart CV' } as const;
+
+/** ATS-B: `PUT file/Candidate/{id}`; Smart CVs only when the connector's "Send Smart CV" is on. */
+export class AtsBDocumentSink implements DocumentSink {
+  constructor(
+    private readonly client: AtsBClient | undefined,
+    private readonly connectorId: string,
+    private readonly sendSmartCv: boolean,
+  ) {}
+
+  plan(document: DocumentDataDto): DocumentPlan {
+    if (document.kind === 'smart-cv' && !this.sendSmartCv) {
+      return { action: 'skip', reason: 'the connector\'s "Send Smart CV" option is off' };
+    }
+    const name = document.fileName.trim().toLowerCase();
+    const refused = ATS_B_REFUSED_EXTENSIONS.find((extension) => name.endsWith(extension));
+    if (refused) {
+      throw new PermanentMessageError(
+        `ATS-B refuses ${refused} files (executables and scripts): ${document.fileName}`,
+        this.connectorId,
+      );
+    }
+    if (document.fileName.length > ATS_B_MAX_FILE_NAME) {
+      throw new PermanentMessageError(
+        `ATS-B refuses file names longer than ${ATS_B_MAX_FILE_NAME} characters`,
+        this.connectorId,
+      );
+    }
+    return { action: 'upload' };
+  }
+
+  async upload(candidateExternalId: string, document: DocumentDataDto, content: Buffer): Promise<string> {
+    const { fileId } = await this.atsB().uploadCandidateFile(Number(candidateExternalId), {
+      // The document id: a retry finds its own upload in the candidate's file list.
+      externalID: document.documentId,
+      name: document.fileName,
+      contentType: document.contentType,
+      type: FILE_TYPES[document.kind],
+      description: `sha256:${document.sha256.toLowerCase()}`,
+      content,
+    });
+    return String(fileId);
+  }
+
+  async findExisting(candidateExternalId: string, document: DocumentDataDto): Promise<string | undefined> {
+    const files = await this.atsB().listCandidateFiles(Number(candidateExternalId));
+    const found = files.find((file) => file.externalID === document.documentId);
+    return found ? String(found.id) : undefined;
+  }
+
+  private atsB(): AtsBClient {
+    if (!this.client) throw new Error('AtsBDocumentSink built without a client');
+    return this.client;
+  }
+}

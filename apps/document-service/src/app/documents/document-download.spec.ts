@@ -1,0 +1,98 @@
+import { createHash } from 'node:crypto';
+import { PermanentMessageError, TransientMessageError } from '@connector/messaging';
+import { checkDeclaredSize, downloadDocument } from './document-download';
+
+const sha = (content: Buffer) => createHash('sha256').update(content).digest('hex');
+const content = Buffer.from('%PDF-1.7 a small CV');
+
+/** A fetch that serves `body` in chunks and counts how many bytes were read. */
+function serving(body: Buffer, init: { status?: number; contentLength?: number } = {}) {
+  const read = { bytes: 0 };
+  const fetchFn = (async () => {
+    const stream = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (let i = 0; i < body.length; i += 4) {
+          const chunk = body.subarray(i, i + 4);
+          read.bytes += chunk.length;
+          controller.enqueue(new Uint8Array(chunk));
+        }
+        controller.close();
+      },
+    });
+    const headers = new Headers();
+    if (init.contentLength !== undefined) headers.set('content-length', String(init.contentLength));
+    return new Response(stream, { status: init.status ?? 200, headers });
+  }) as unknown as typeof fetch;
+  return { fetchFn, read };
+}
+
+const file = (overrides: Partial<{ sha256: string; sizeBytes: number }> = {}) => ({
+  url: 'http://files.test/cv.pdf',
+  sha256: sha(content),
+  sizeBytes: content.length,
+  ...overrides,
+});
+
+describe(downloadDocument.name, () => {
+  it('returns the bytes when size and sha256 match', async () => {
+    const { fetchFn } = serving(content);
+    await expect(
+      downloadDocument(file(), { maxBytes: 1024, timeoutMs: 1000, fetch: fetchFn }),
+    ).resolves.toEqual(content);
+  });
+
+  it('refuses a file whose declared size is over the cap without downloading it', async () => {
+    expect(() => checkDeclaredSize(11 * 1024 * 1024, 10 * 1024 * 1024)).toThrow(
+      /11\.0 MiB, more than the 10\.0 MiB/,
+    );
+    const { fetchFn } = serving(content);
+    const fetchSpy = jest.fn(fetchFn);
+    await expect(
+      downloadDocument(file({ sizeBytes: 2048 }), { maxBytes: 1024, timeoutMs: 1000, fetch: fetchSpy }),
+    ).rejects.toBeInstanceOf(PermanentMessageError);
+    expect(fetchSpy).not.toHaveBeenCalled();
+  });
+
+  it('refuses from Content-Length before reading the body', async () => {
+    const { fetchFn, read } = serving(content, { contentLength: 5000 });
+    await expect(
+      downloadDocument(file(), { maxBytes: 1024, timeoutMs: 1000, fetch: fetchFn }),
+    ).rejects.toThrow(/more than the 1024 bytes allowed/);
+    expect(read.bytes).toBeLessThanOrEqual(content.length); // nothing consumed by us
+  });
+
+  it('enforces the cap while streaming when the server lies or says nothing', async () => {
+    const big = Buffer.alloc(64, 1);
+    const { fetchFn } = serving(big);
+    await expect(
+      downloadDocument(
+        { ...file(), sha256: sha(big), sizeBytes: 8 },
+        { maxBytes: 16, timeoutMs: 1000, fetch: fetchFn },
+      ),
+    ).rejects.toThrow(/larger than the 16 bytes allowed/);
+  });
+
+  it('fails permanently on a checksum mismatch', async () => {
+    const { fetchFn } = serving(content);
+    await expect(
+      downloadDocument(file({ sha256: 'a'.repeat(64) }), { maxBytes: 1024, timeoutMs: 1000, fetch: fetchFn }),
+    ).rejects.toThrow(/checksum mismatch.*nothing uploaded/);
+  });
+
+  it('tells a missing file (permanent) from a server in trouble (transient)', async () => {
+    await expect(
+      downloadDocument(file(), {
+        maxBytes: 1024,
+        timeoutMs: 1000,
+        fetch: serving(content, { status: 404 }).fetchFn,
+      }),
+    ).rejects.toBeInstanceOf(PermanentMessageError);
+    const unavailable = downloadDocument(file(), {
+      maxBytes: 1024,
+      timeoutMs: 1000,
+      fetch: serving(content, { status: 503 }).fetchFn,
+    });
+    await expect(unavailable).rejects.toBeInstanceOf(TransientMessageError);
+    await expect(unavailable).rejects.not.toBeInstanceOf(PermanentMessageError);
+  });
+});

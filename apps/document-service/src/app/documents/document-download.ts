@@ -1,0 +1,93 @@
+import { createHash } from 'node:crypto';
+import { PermanentMessageError, TransientMessageError } from '@connector/messaging';
+
+export interface DownloadOptions {
+  maxBytes: number;
+  timeoutMs: number;
+  /** Injectable for tests; default the global fetch. */
+  fetch?: typeof fetch;
+}
+
+export interface ExpectedFile {
+  url: string;
+  sha256: string;
+  sizeBytes: number;
+}
+
+const MIB = 1024 * 1024;
+const size = (bytes: number) => (bytes >= MIB ? `${(bytes / MIB).toFixed(1)} MiB` : `${bytes} bytes`);
+
+/** A file over the cap is refused before a byte is read when the platform or the server says how big it is. */
+export function checkDeclaredSize(sizeBytes: number, maxBytes: number): void {
+  if (sizeBytes > maxBytes) {
+    throw new PermanentMessageError(
+      `document is ${size(sizeBytes)}, more than the ${size(maxBytes)} allowed`,
+    );
+  }
+}
+
+/**
+ * Downloads a document with a size cap (refused early from Content-Length, enforced while streaming) and
+ * checks its sha256. What cannot get better (too large, wrong checksum, 4xx) is permanent; the rest
+ * (network, 5xx, timeout) may pass and is retried.
+ */
+export async function downloadDocument(file: ExpectedFile, options: DownloadOptions): Promise<Buffer> {
+  checkDeclaredSize(file.sizeBytes, options.maxBytes);
+  const fetchFn = options.fetch ?? ((input, init) => fetch(input, init));
+  let response: Response;
+  try {
+    response = await fetchFn(file.url, {
+      signal: AbortSignal.timeout(options.timeoutMs),
+      redirect: 'follow',
+    });
+  } catch (error) {
+    throw new TransientMessageError(`document download failed: ${(error as Error).message}`);
+  }
+  if (!response.ok) {
+    const message = `document download answered ${response.status}`;
+    await response.body?.cancel().catch(() => undefined);
+    if (
+      response.status >= 400 &&
+      response.status < 500 &&
+      response.status !== 408 &&
+      response.status !== 429
+    ) {
+      throw new PermanentMessageError(message);
+    }
+    throw new TransientMessageError(message);
+  }
+  const declared = Number(response.headers.get('content-length') ?? NaN);
+  if (Number.isFinite(declared) && declared > options.maxBytes) {
+    await response.body?.cancel().catch(() => undefined);
+    checkDeclaredSize(declared, options.maxBytes);
+  }
+  const hash = createHash('sha256');
+  const chunks: Buffer[] = [];
+  let received = 0;
+  try {
+    if (response.body) {
+      const reader = response.body.getReader();
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        received += value.byteLength;
+        if (received > options.maxBytes) {
+          await reader.cancel().catch(() => undefined);
+          throw new PermanentMessageError(`document is larger than the ${size(options.maxBytes)} allowed`);
+        }
+        hash.update(value);
+        chunks.push(Buffer.from(value));
+      }
+    }
+  } catch (error) {
+    if (error instanceof PermanentMessageError) throw error;
+    throw new TransientMessageError(`document download broke off: ${(error as Error).message}`);
+  }
+  const actual = hash.digest('hex');
+  if (actual !== file.sha256.toLowerCase()) {
+    throw new PermanentMessageError(
+      `document checksum mismatch: expected sha256 ${file.sha256.toLowerCase()}, got ${actual}; nothing uploaded`,
+    );
+  }
+  return Buffer.concat(chunks);
+}

@@ -1,0 +1,42 @@
+import type { AtsAClient } from '@connector/ats-clients';
+import type { DocumentDataDto } from '@connector/contracts';
+import { PermanentMessageError } from '@connector/messaging';
+import { AtsADocumentSink } from './ats-a-document.sink';
+import { AtsBDocumentSink } from './ats-b-document.sink';
+
+const doc = (kind: DocumentDataDto['kind'], fileName = 'cv.pdf'): DocumentDataDto => ({
+  documentId: 'd1',
+  candidateId: 'c1',
+  kind,
+  fileName,
+  contentType: 'application/pdf',
+  sizeBytes: 10,
+  sha256: 'a'.repeat(64),
+  url: 'http://files.test/cv.pdf',
+});
+
+describe('document kind routing', () => {
+  const atsA = new AtsADocumentSink({} as AtsAClient);
+
+  it('ATS-A takes CVs and other files, and skips Smart CVs with the reason', () => {
+    expect(atsA.plan(doc('cv'))).toEqual({ action: 'upload' });
+    expect(atsA.plan(doc('other'))).toEqual({ action: 'upload' });
+    expect(atsA.plan(doc('smart-cv'))).toEqual({ action: 'skip', reason: 'ATS-A does not take Smart CVs' });
+  });
+
+  it('ATS-B takes Smart CVs only when "Send Smart CV" is on', () => {
+    expect(new AtsBDocumentSink(undefined, 'b1', false).plan(doc('smart-cv'))).toEqual({
+      action: 'skip',
+      reason: 'the connector\'s "Send Smart CV" option is off',
+    });
+    expect(new AtsBDocumentSink(undefined, 'b1', true).plan(doc('smart-cv'))).toEqual({ action: 'upload' });
+    expect(new AtsBDocumentSink(undefined, 'b1', false).plan(doc('other'))).toEqual({ action: 'upload' });
+  });
+
+  it('ATS-B refuses executables, scripts and long names with a clear reason', () => {
+    const sink = new AtsBDocumentSink(undefined, 'b1', true);
+    expect(() => sink.plan(doc('other', 'setup.EXE'))).toThrow(PermanentMessageError);
+    expect(() => sink.plan(doc('other', 'page.html'))).toThrow(/refuses \.html files/);
+    expect(() => sink.plan(doc('cv', `${'x'.repeat(101)}.pdf`))).toThrow(/longer than 100 characters/);
+  });
+});

@@ -1,0 +1,19 @@
+import type { DocumentDataDto } from '@connector/contracts';
+
+/** What a connector does with a document: upload it, or skip it for a reason the platform is told. */
+export type DocumentPlan = { action: 'upload' } | { action: 'skip'; reason: string };
+
+/** The ATS cannot say whether an unsure upload landed. */
+export const CANNOT_TELL = Symbol('CANNOT_TELL');
+
+/** One ATS's way of attaching documents to candidates; one implementation per ATS type. */
+export interface DocumentSink {
+  /** Decided before anything is downloaded; a file the ATS refuses throws a PermanentMessageError. */
+  plan(document: DocumentDataDto): DocumentPlan;
+  upload(candidateExternalId: string, document: DocumentDataDto, content: Buffer): Promise<string>;
+  /** After an unsure upload: the file's ATS id if it landed, undefined if not. */
+  findExisting(
+    candidateExternalId: string,
+    document: DocumentDataDto,
+  ): Promise<string | undefined | typeof CANNOT_TELL>;
+}

@@ -1,0 +1,34 @@
+import { Injectable } from '@nestjs/common';
+import { AtsClientFactory } from '@connector/ats-access';
+import type { ConnectorSnapshot } from '@connector/contracts';
+import { DocumentServiceConfig } from '../document-service.config';
+import { AtsADocumentSink } from './ats-a-document.sink';
+import { AtsBDocumentSink } from './ats-b-document.sink';
+import type { DocumentSink } from './document-sink';
+
+/** The one place that knows which sink attaches documents in which ATS type. */
+@Injectable()
+export class DocumentSinks {
+  constructor(
+    private readonly clients: AtsClientFactory,
+    private readonly config: DocumentServiceConfig,
+  ) {}
+
+  for(connector: ConnectorSnapshot): DocumentSink {
+    const options = {
+      priority: 'push' as const,
+      maxWaitMs: this.config.BUDGET_WAIT_MS,
+      timeoutMs: this.config.ATS_TIMEOUT_MS,
+    };
+    switch (connector.type) {
+      case 'ats-a':
+        return new AtsADocumentSink(this.clients.atsA(connector, options));
+      case 'ats-b':
+        return new AtsBDocumentSink(
+          this.clients.atsB(connector, options),
+          connector.id,
+          connector.options['sendSmartCv'] === true,
+        );
+    }
+  }
+}

@@ -1,0 +1,182 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { AtsError } from '@connector/ats-clients';
+import { ConnectorDirectory, AUTHORIZATION_WAIT_MS, toMessageError } from '@connector/ats-access';
+import type { ConnectorSnapshot, DocumentDataDto, EventEnvelope } from '@connector/contracts';
+import {
+  type MessageHandlingError,
+  NotReadyError,
+  PermanentMessageError,
+  TransientMessageError,
+} from '@connector/messaging';
+import { CandidateRefRepository } from '../candidate-refs/candidate-ref.repository';
+import { CandidateLocks } from '../common/candidate-locks';
+import { DocumentEvents } from '../common/document-events';
+import { DocumentServiceConfig } from '../document-service.config';
+import { downloadDocument } from './document-download';
+import { DocumentLinkRepository } from './document-link.repository';
+import { CANNOT_TELL, type DocumentSink } from './document-sink';
+import { DocumentSinks } from './document-sinks';
+
+export type DocumentEvent = EventEnvelope<string, DocumentDataDto>;
+
+interface Upload {
+  connector: ConnectorSnapshot;
+  sink: DocumentSink;
+  candidateExternalId: string;
+}
+
+type Outcome =
+  { action: 'uploaded'; externalId: string } | { action: 'skipped'; reason: string; externalId?: string };
+
+/**
+ * A document into every connector of the account: skipped where the ATS does not take its kind, refused
+ * where the ATS would refuse the file, waiting while the candidate is not in the ATS, downloaded once
+ * (size cap, sha256) and attached once per candidate per file.
+ */
+@Injectable()
+export class DocumentSyncService {
+  private readonly logger = new Logger(DocumentSyncService.name);
+
+  constructor(
+    private readonly directory: ConnectorDirectory,
+    private readonly sinks: DocumentSinks,
+    private readonly refs: CandidateRefRepository,
+    private readonly links: DocumentLinkRepository,
+    private readonly locks: CandidateLocks,
+    private readonly events: DocumentEvents,
+    private readonly config: DocumentServiceConfig,
+  ) {}
+
+  async sync(event: DocumentEvent): Promise<void> {
+    const document = event.data;
+    let connectors: ConnectorSnapshot[];
+    try {
+      connectors = await this.directory.forAccount(event.accountId);
+    } catch (error) {
+      throw new TransientMessageError(`connectors of ${event.accountId}: ${(error as Error).message}`);
+    }
+    const failures: MessageHandlingError[] = [];
+    const uploads: Upload[] = [];
+    for (const connector of connectors) {
+      try {
+        const upload = await this.prepare(connector, event);
+        if (upload) uploads.push(upload);
+      } catch (error) {
+        failures.push(toMessageError(error, connector.id));
+      }
+    }
+    if (uploads.length > 0) {
+      // One download for every connector that takes the file; a bad file fails them all alike.
+      const content = await downloadDocument(document, {
+        maxBytes: this.config.MAX_DOCUMENT_BYTES,
+        timeoutMs: this.config.DOWNLOAD_TIMEOUT_MS,
+      });
+      for (const upload of uploads) {
+        try {
+          await this.attach(upload, event, content);
+        } catch (error) {
+          failures.push(toMessageError(error, upload.connector.id));
+        }
+      }
+    }
+    const failure = failures.find((f) => f.retryable) ?? failures[0];
+    if (failure) throw failure;
+  }
+
+  /** What this connector will do with the document; skips are reported here, uploads returned. */
+  private async prepare(connector: ConnectorSnapshot, event: DocumentEvent): Promise<Upload | undefined> {
+    switch (connector.status) {
+      case 'disabled':
+      case 'pending_authorization':
+        return undefined;
+      case 'auth_failed':
+        throw new TransientMessageError(
+          `connector ${connector.id} must be authorized again; waiting`,
+          connector.id,
+          undefined,
+          AUTHORIZATION_WAIT_MS,
+        );
+      case 'connected':
+        break;
+    }
+    const sink = this.sinks.for(connector);
+    const plan = sink.plan(event.data);
+    switch (plan.action) {
+      case 'skip':
+        await this.report(connector, event, { action: 'skipped', reason: plan.reason });
+        return undefined;
+      case 'upload':
+        break;
+    }
+    const candidateExternalId = await this.refs.find(connector.id, event.data.candidateId);
+    if (!candidateExternalId) {
+      throw new NotReadyError(
+        `candidate ${event.data.candidateId} is not in ${connector.id} yet; waiting`,
+        connector.id,
+      );
+    }
+    return { connector, sink, candidateExternalId };
+  }
+
+  private async attach(upload: Upload, event: DocumentEvent, content: Buffer): Promise<void> {
+    const { connector, sink, candidateExternalId } = upload;
+    const document = event.data;
+    const key = {
+      connectorId: connector.id,
+      candidateId: document.candidateId,
+      sha256: document.sha256.toLowerCase(),
+    };
+    const outcome = await this.locks.run(connector.id, document.candidateId, async (): Promise<Outcome> => {
+      const link = await this.links.find(key);
+      if (link?.externalId) {
+        return link.documentId === document.documentId
+          ? { action: 'uploaded', externalId: link.externalId } // a redelivery: say it again
+          : {
+              action: 'skipped',
+              reason: `the same file is already attached to this candidate (document ${link.documentId})`,
+              externalId: link.externalId,
+            };
+      }
+      if (link?.state === 'pending') {
+        const existing = await sink.findExisting(candidateExternalId, document);
+        if (existing === CANNOT_TELL) {
+          throw new PermanentMessageError(
+            `an earlier upload of this file to ${connector.type} ended without an answer and the ATS cannot be asked ` +
+              'whether it landed; not uploaded again so it is never attached twice (check the candidate in the ATS)',
+            connector.id,
+          );
+        }
+        if (existing) {
+          await this.links.link(key, existing);
+          return { action: 'uploaded', externalId: existing };
+        }
+      }
+      await this.links.markPending(key, document.documentId);
+      let externalId: string;
+      try {
+        externalId = await sink.upload(candidateExternalId, document, content);
+      } catch (error) {
+        // Only an upload that may have landed keeps its claim (ATS-A could never tell us).
+        if (!(error instanceof AtsError && error.ambiguous)) await this.links.release(key);
+        throw error;
+      }
+      await this.links.link(key, externalId);
+      return { action: 'uploaded', externalId };
+    });
+    await this.report(connector, event, outcome);
+  }
+
+  private async report(connector: ConnectorSnapshot, event: DocumentEvent, outcome: Outcome): Promise<void> {
+    if (outcome.action === 'skipped') {
+      this.logger.log(`${event.data.documentId} skipped for ${connector.id}: ${outcome.reason}`);
+    }
+    await this.events.documentSynced(event, {
+      connectorId: connector.id,
+      documentId: event.data.documentId,
+      candidateId: event.data.candidateId,
+      ...(outcome.externalId ? { externalId: outcome.externalId } : {}),
+      action: outcome.action,
+      ...(outcome.action === 'skipped' ? { reason: outcome.reason } : {}),
+    });
+  }
+}

@@ -1,0 +1,13 @@
+import { Module } from '@nestjs/common';
+import { CandidateRefsModule } from '../candidate-refs/candidate-refs.module';
+import { DocumentLinkRepository } from './document-link.repository';
+import { DocumentSinks } from './document-sinks';
+import { DocumentSyncService } from './document-sync.service';
+import { DocumentUploadedHandler } from './document-uploaded.handler';
+
+@Module({
+  imports: [CandidateRefsModule],
+  controllers: [DocumentUploadedHandler],
+  providers: [DocumentSyncService, DocumentSinks, DocumentLinkRepository],
+})
+export class DocumentsModule {}
