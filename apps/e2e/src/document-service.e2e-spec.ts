@@ -1,0 +1,505 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import { Controller, type INestApplication, Module } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { MessagePattern, Payload } from '@nestjs/microservices';
+import type { ConsumeMessage } from 'amqplib';
+import { startAtsASandbox, type RunningAtsASandbox } from '@connector/ats-a-sandbox';
+import { driveLoginForm, startAtsBSandbox, type RunningAtsBSandbox } from '@connector/ats-b-sandbox';
+import {
+  type AuthorizationStartReply,
+  type ConnectorSnapshot,
+  createEvent,
+  type DocumentDataDto,
+  type EventEnvelope,
+  Exchange,
+  Queue,
+  RoutingKey,
+} from '@connector/contracts';
+import {
+  connectRabbitMqConsumer,
+  deadLetterQueueName,
+  MessagingModule,
+  RabbitConnection,
+  RpcClient,
+} from '@connector/messaging';
+import {
+  createTestDatabase,
+  eventually,
+  rabbitUrl,
+  startService,
+  type ServiceProcess,
+  type TestDatabase,
+  TestBroker,
+} from '@connector/testing';
+
+/**
+ * document-service end to end: auth-gateway, candidate-sync and document-service as processes, both ATS
+ * sandboxes in-process, the files on a small local HTTP server, real RabbitMQ and Postgres.
+ * connector-registry is stood in for by a tiny responder on its two requests.
+ */
+
+const ACCOUNT = 'acct_documents'; // ATS-A + ATS-B with "Send Smart CV" off
+const ACCOUNT_SMART = 'acct_documents_smart'; // ATS-B with "Send Smart CV" on
+const CLIENT_SECRET = `secret-${randomBytes(8).toString('hex')}`;
+const REGISTRY_QUEUE = `e2e-registry-${randomUUID().slice(0, 8)}`;
+const MAX_DOCUMENT_BYTES = 64 * 1024;
+const connectors = new Map<string, ConnectorSnapshot>();
+
+class CodedError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+@Controller()
+class RegistryResponder {
+  @MessagePattern(RoutingKey.ConnectorLookup)
+  lookup(@Payload() request: EventEnvelope<string, { connectorId: string }>): ConnectorSnapshot {
+    const connector = connectors.get(request.data.connectorId);
+    if (!connector) throw new CodedError('NOT_FOUND', `connector ${request.data.connectorId} not found`);
+    return connector;
+  }
+
+  @MessagePattern(RoutingKey.ConnectorsByAccount)
+  byAccount(@Payload() request: EventEnvelope<string, { accountId: string }>): ConnectorSnapshot[] {
+    return [...connectors.values()].filter((c) => c.accountId === request.data.accountId);
+  }
+}
+
+@Module({
+  imports: [
+    MessagingModule.forRootAsync({
+      useFactory: () => ({
+        url: rabbitUrl(),
+        serviceName: 'e2e-registry',
+        consumer: {
+          queue: REGISTRY_QUEUE,
+          bindings: [
+            {
+              exchange: Exchange.Internal,
+              routingKeys: [RoutingKey.ConnectorLookup, RoutingKey.ConnectorsByAccount],
+            },
+          ],
+          retryDelaysMs: [1_000],
+        },
+      }),
+    }),
+  ],
+  controllers: [RegistryResponder],
+})
+class RegistryResponderModule {}
+
+const snapshot = (
+  id: string,
+  accountId: string,
+  type: 'ats-a' | 'ats-b',
+  config: Record<string, unknown>,
+  options: Record<string, unknown> = {},
+): ConnectorSnapshot => ({
+  id,
+  accountId,
+  type,
+  name: `${type} test`,
+  status: 'connected',
+  options: { dailyCallLimit: 1_000_000, ...options },
+  config,
+  mapping: { version: 1, mapping: {} },
+  updatedAt: new Date().toISOString(),
+});
+
+const sha256 = (content: Buffer) => createHash('sha256').update(content).digest('hex');
+
+describe('document-service', () => {
+  let database: TestDatabase;
+  let atsA: RunningAtsASandbox;
+  let atsB: RunningAtsBSandbox;
+  let registry: INestApplication;
+  let connection: RabbitConnection;
+  let rpc: RpcClient;
+  let broker: TestBroker;
+  let out: ConsumeMessage[];
+  let files: Server;
+  let filesUrl: string;
+  const served = new Map<string, { content: Buffer; chunked: boolean }>();
+  const processes: ServiceProcess[] = [];
+  let documentService: ServiceProcess;
+  const atsAId = `conn-a-${randomUUID().slice(0, 8)}`;
+  const atsBId = `conn-b-${randomUUID().slice(0, 8)}`;
+  const smartId = `conn-b-smart-${randomUUID().slice(0, 8)}`;
+
+  const publish = <T extends object>(type: string, data: T, accountId = ACCOUNT) => {
+    const event = createEvent(type, accountId, data);
+    broker.publish(Exchange.PlatformEvents, type, event);
+    return event;
+  };
+  const events = (type: string) =>
+    out
+      .filter((m) => m.fields.routingKey === type)
+      .map((m) => JSON.parse(m.content.toString()) as EventEnvelope<string, Record<string, unknown>>);
+  const eventFor = (type: string, sourceId: string, match: Record<string, unknown> = {}) =>
+    eventually(
+      () =>
+        events(type).find(
+          (e) =>
+            e.correlationId === sourceId &&
+            Object.entries(match).every(([key, value]) => e.data[key] === value),
+        ),
+      20_000,
+      `${type} for ${sourceId} ${JSON.stringify(match)}`,
+    );
+  /** A candidate in the account's ATSs, as candidate-sync puts it there. */
+  const candidateInAts = async (accountId = ACCOUNT) => {
+    const id = randomUUID().slice(0, 8);
+    const data = {
+      candidateId: `cand-${id}`,
+      firstName: 'Grace',
+      lastName: 'Hopper',
+      email: `grace.${id}@example.com`,
+    };
+    const created = publish(RoutingKey.CandidateCreated, data, accountId);
+    const ids = [...connectors.values()].filter((c) => c.accountId === accountId).map((c) => c.id);
+    const synced = await Promise.all(
+      ids.map((connectorId) => eventFor(RoutingKey.CandidateSynced, created.id, { connectorId })),
+    );
+    const externalIds = Object.fromEntries(
+      synced.map((e) => [e.data.connectorId, Number(e.data.externalId)]),
+    );
+    return { candidateId: data.candidateId, externalIds };
+  };
+  /** A file on the local server and the document event describing it. */
+  const document = (
+    candidateId: string,
+    kind: DocumentDataDto['kind'],
+    options: {
+      fileName?: string;
+      content?: Buffer;
+      chunked?: boolean;
+      sizeBytes?: number;
+      sha256?: string;
+    } = {},
+  ): DocumentDataDto => {
+    const content = options.content ?? Buffer.from(`%PDF-1.7 ${kind} of ${candidateId} ${randomUUID()}`);
+    const path = `/files/${randomUUID()}`;
+    served.set(path, { content, chunked: options.chunked ?? false });
+    return {
+      documentId: `doc-${randomUUID().slice(0, 8)}`,
+      candidateId,
+      kind,
+      fileName: options.fileName ?? `${kind}.pdf`,
+      contentType: 'application/pdf',
+      sizeBytes: options.sizeBytes ?? content.length,
+      sha256: options.sha256 ?? sha256(content),
+      url: `${filesUrl}${path}`,
+    };
+  };
+  const filesInA = (candidateExternalId: number) =>
+    atsA.state.files().filter((f) => f.CandidateId === candidateExternalId);
+  const filesInB = (candidateExternalId: number) =>
+    atsB.state.files().filter((f) => f.candidateId === candidateExternalId);
+
+  beforeAll(async () => {
+    database = await createTestDatabase('e2e_documents');
+    atsA = await startAtsASandbox({
+      clients: [{ clientId: 'demo-client', clientSecret: CLIENT_SECRET }],
+      seed: { vacancies: 5 },
+      dailyLimit: 1_000_000,
+    });
+    atsB = await startAtsBSandbox({});
+    files = createServer((request, response) => {
+      const file = served.get(request.url ?? '');
+      if (!file) {
+        response.writeHead(404).end();
+        return;
+      }
+      if (file.chunked) {
+        // No Content-Length: only counting while streaming can stop an oversized file.
+        response.writeHead(200, { 'content-type': 'application/pdf' });
+        for (let i = 0; i < file.content.length; i += 8192)
+          response.write(file.content.subarray(i, i + 8192));
+        response.end();
+        return;
+      }
+      response.writeHead(200, { 'content-type': 'application/pdf', 'content-length': file.content.length });
+      response.end(file.content);
+    });
+    await new Promise<void>((resolve) => files.listen(0, '127.0.0.1', resolve));
+    filesUrl = `http://127.0.0.1:${(files.address() as { port: number }).port}`;
+
+    broker = await TestBroker.connect();
+    await broker.deleteQueuesIfPresent([
+      Queue.ConnectorRegistry,
+      Queue.CandidateSync,
+      Queue.DocumentService,
+      deadLetterQueueName(Queue.DocumentService),
+      Queue.AuthGateway,
+    ]);
+    out = await broker.tap(Exchange.ConnectorEvents, '#');
+    registry = await NestFactory.create(RegistryResponderModule, { logger: ['error'] });
+    connectRabbitMqConsumer(registry);
+    await registry.startAllMicroservices();
+    await registry.init();
+
+    processes.push(
+      await startService('auth-gateway', {
+        DATABASE_URL: database.url,
+        RABBITMQ_URL: rabbitUrl(),
+        ENCRYPTION_KEYS: `k1:${randomBytes(32).toString('base64')}`,
+        ATS_B_OAUTH_URL: atsB.oauthUrl,
+        ATS_B_REST_LOGIN_URL: atsB.restLoginUrl,
+        ATS_B_REDIRECT_URI: 'http://127.0.0.1:3999/oauth/ats-b/callback',
+      }),
+    );
+    connection = new RabbitConnection({ url: rabbitUrl(), name: 'e2e-documents' });
+    rpc = new RpcClient(connection);
+    const request = <T>(type: string, data: object, accountId = ACCOUNT) =>
+      rpc.request<T>(createEvent(type, accountId, data), 20_000);
+
+    await request(RoutingKey.AuthCredentialsSave, {
+      connectorId: atsAId,
+      type: 'ats-a',
+      config: { baseUrl: atsA.url, clientId: 'demo-client', clientSecret: CLIENT_SECRET },
+    });
+    connectors.set(
+      atsAId,
+      snapshot(atsAId, ACCOUNT, 'ats-a', { baseUrl: atsA.url, clientId: 'demo-client' }),
+    );
+    for (const [connectorId, accountId, sendSmartCv] of [
+      [atsBId, ACCOUNT, false],
+      [smartId, ACCOUNT_SMART, true],
+    ] as const) {
+      const { authorizeUrl } = await request<AuthorizationStartReply>(
+        RoutingKey.AuthAuthorizationStart,
+        { connectorId, adminId: 'admin-1', browserNonce: `nonce-${connectorId}` },
+        accountId,
+      );
+      const callback = new URL(
+        await driveLoginForm(authorizeUrl, { username: 'recruiter', password: 'recruiter-pass' }),
+      );
+      await request(
+        RoutingKey.AuthAuthorizationComplete,
+        {
+          code: callback.searchParams.get('code'),
+          state: callback.searchParams.get('state'),
+          browserNonce: `nonce-${connectorId}`,
+        },
+        accountId,
+      );
+      connectors.set(
+        connectorId,
+        snapshot(connectorId, accountId, 'ats-b', { routine: 'api-oauth' }, { sendSmartCv }),
+      );
+    }
+
+    const env = {
+      DATABASE_URL: database.url,
+      RABBITMQ_URL: rabbitUrl(),
+      RETRY_DELAYS_MS: '300,600,1000,2000,3000,5000',
+      ATS_TIMEOUT_MS: '1500',
+    };
+    // Started first, so its queue is bound to candidate.synced before any candidate is synced.
+    documentService = await startService('document-service', {
+      ...env,
+      MAX_DOCUMENT_BYTES: String(MAX_DOCUMENT_BYTES),
+    });
+    processes.push(documentService, await startService('candidate-sync', env));
+  }, 120_000);
+
+  afterAll(async () => {
+    await Promise.all(processes.map((p) => p.stop()));
+    await rpc?.close();
+    await connection?.close();
+    await registry?.close();
+    if (broker) {
+      await broker.deleteQueuesIfPresent([
+        REGISTRY_QUEUE,
+        deadLetterQueueName(REGISTRY_QUEUE),
+        `${REGISTRY_QUEUE}.retry.1000ms`,
+      ]);
+      await broker.close();
+    }
+    files?.close();
+    await atsA?.close();
+    await atsB?.close();
+    await database?.drop();
+  });
+
+  it('uploads a CV to both ATSs once, whatever the redeliveries and re-sends of the same file', async () => {
+    const { candidateId, externalIds } = await candidateInAts();
+    const cv = document(candidateId, 'cv');
+    const uploaded = publish(RoutingKey.DocumentUploaded, cv);
+    broker.publish(Exchange.PlatformEvents, uploaded.type, uploaded); // redelivered
+    const [inA, inB] = await Promise.all([
+      eventFor(RoutingKey.DocumentSynced, uploaded.id, { connectorId: atsAId }),
+      eventFor(RoutingKey.DocumentSynced, uploaded.id, { connectorId: atsBId }),
+    ]);
+    expect(inA.data).toMatchObject({ documentId: cv.documentId, candidateId, action: 'uploaded' });
+    expect(inB.data).toMatchObject({ documentId: cv.documentId, candidateId, action: 'uploaded' });
+    expect(filesInA(externalIds[atsAId])).toEqual([
+      expect.objectContaining({
+        kind: 'cv',
+        FileTypeId: 2,
+        fileName: 'cv.pdf',
+        sha256: cv.sha256,
+        FileId: Number(inA.data.externalId),
+      }),
+    ]);
+    expect(filesInB(externalIds[atsBId])).toEqual([
+      expect.objectContaining({
+        type: 'Resume',
+        externalID: cv.documentId,
+        sha256: cv.sha256,
+        id: Number(inB.data.externalId),
+      }),
+    ]);
+
+    // The same file again under another document id: not attached twice, and said so.
+    const again = publish(RoutingKey.DocumentUploaded, {
+      ...cv,
+      documentId: `doc-${randomUUID().slice(0, 8)}`,
+    });
+    const skipped = await eventFor(RoutingKey.DocumentSynced, again.id, { connectorId: atsAId });
+    expect(skipped.data).toMatchObject({
+      action: 'skipped',
+      reason: expect.stringMatching(/already attached/),
+    });
+    await eventFor(RoutingKey.DocumentSynced, again.id, { connectorId: atsBId });
+    await eventually(() =>
+      documentService.output.some((l) => l.includes(`already had document.uploaded ${uploaded.id}`)),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(filesInA(externalIds[atsAId])).toHaveLength(1);
+    expect(filesInB(externalIds[atsBId])).toHaveLength(1);
+  });
+
+  it('uploads other files as general files, and skips Smart CVs where they are not taken, with the reason', async () => {
+    const { candidateId, externalIds } = await candidateInAts();
+    const other = publish(
+      RoutingKey.DocumentUploaded,
+      document(candidateId, 'other', { fileName: 'cover.docx' }),
+    );
+    await eventFor(RoutingKey.DocumentSynced, other.id, { connectorId: atsAId, action: 'uploaded' });
+    await eventFor(RoutingKey.DocumentSynced, other.id, { connectorId: atsBId, action: 'uploaded' });
+    expect(filesInA(externalIds[atsAId])).toEqual([expect.objectContaining({ kind: 'file', FileTypeId: 3 })]);
+    expect(filesInB(externalIds[atsBId])).toEqual([
+      expect.objectContaining({ type: 'Other', name: 'cover.docx' }),
+    ]);
+
+    const smart = publish(RoutingKey.DocumentUploaded, document(candidateId, 'smart-cv'));
+    const [skippedA, skippedB] = await Promise.all([
+      eventFor(RoutingKey.DocumentSynced, smart.id, { connectorId: atsAId }),
+      eventFor(RoutingKey.DocumentSynced, smart.id, { connectorId: atsBId }),
+    ]);
+    expect(skippedA.data).toMatchObject({ action: 'skipped', reason: 'ATS-A does not take Smart CVs' });
+    expect(skippedB.data).toMatchObject({
+      action: 'skipped',
+      reason: expect.stringMatching(/Send Smart CV.*off/),
+    });
+    expect(filesInA(externalIds[atsAId])).toHaveLength(1);
+    expect(filesInB(externalIds[atsBId])).toHaveLength(1);
+  });
+
+  it('uploads a Smart CV to ATS-B when the connector sends Smart CVs', async () => {
+    const { candidateId, externalIds } = await candidateInAts(ACCOUNT_SMART);
+    const smart = publish(RoutingKey.DocumentUploaded, document(candidateId, 'smart-cv'), ACCOUNT_SMART);
+    await eventFor(RoutingKey.DocumentSynced, smart.id, { connectorId: smartId, action: 'uploaded' });
+    expect(filesInB(externalIds[smartId])).toEqual([expect.objectContaining({ type: 'Smart CV' })]);
+  });
+
+  it('lets a document wait for its candidate, then uploads it', async () => {
+    const candidateId = `cand-${randomUUID().slice(0, 8)}`;
+    const early = publish(RoutingKey.DocumentUploaded, document(candidateId, 'cv'));
+    await eventually(() =>
+      documentService.output.some((l) => l.includes(early.id) && l.includes('retry in')),
+    );
+    publish(RoutingKey.CandidateCreated, {
+      candidateId,
+      firstName: 'Katherine',
+      lastName: 'Johnson',
+      email: `${candidateId}@example.com`,
+    });
+    await eventFor(RoutingKey.DocumentSynced, early.id, { connectorId: atsAId, action: 'uploaded' });
+    await eventFor(RoutingKey.DocumentSynced, early.id, { connectorId: atsBId, action: 'uploaded' });
+    expect(events(RoutingKey.OperationFailed).filter((e) => e.data.sourceEventId === early.id)).toEqual([]);
+  });
+
+  it('keeps one file when ATS-B applies the upload and then times out', async () => {
+    const { candidateId, externalIds } = await candidateInAts();
+    atsB.state.setFaults({ timeoutAfterWrite: { 'PUT file/Candidate': 1 }, timeoutMs: 3_000 });
+    try {
+      const cv = publish(RoutingKey.DocumentUploaded, document(candidateId, 'cv'));
+      const synced = await eventFor(RoutingKey.DocumentSynced, cv.id, {
+        connectorId: atsBId,
+        action: 'uploaded',
+      });
+      expect(filesInB(externalIds[atsBId])).toEqual([
+        expect.objectContaining({ id: Number(synced.data.externalId) }),
+      ]);
+      expect(filesInA(externalIds[atsAId])).toHaveLength(1);
+      // The first try timed out after ATS-B stored the file; the retry found it in the candidate's files.
+      expect(documentService.output.some((l) => l.includes(cv.id) && l.includes('retry in'))).toBe(true);
+      expect(
+        Object.entries(atsB.state.callCounts()).some(([k, n]) => k.includes('fileAttachments') && n > 0),
+      ).toBe(true);
+    } finally {
+      atsB.state.clearFaults();
+    }
+  }, 60_000);
+
+  describe('refuses with a clear reason and uploads nothing', () => {
+    const refused = async (data: DocumentDataDto, pattern: RegExp, accountId = ACCOUNT) => {
+      const event = publish(RoutingKey.DocumentUploaded, data, accountId);
+      const failed = await eventFor(RoutingKey.OperationFailed, event.id);
+      expect(failed.data).toMatchObject({ sourceType: 'document.uploaded', retryable: false });
+      expect(String(failed.data.reason)).toMatch(pattern);
+      const dead = await eventually(async () =>
+        (await broker.getAll(deadLetterQueueName(Queue.DocumentService))).find(
+          (m) => JSON.parse(m.content.toString()).id === event.id,
+        ),
+      );
+      expect(dead.properties.headers?.['x-dead-letter-reasons']).toMatch(pattern);
+      return event;
+    };
+
+    it('a file larger than the cap, by its declared size, its Content-Length, or its bytes', async () => {
+      const { candidateId, externalIds } = await candidateInAts();
+      const big = randomBytes(MAX_DOCUMENT_BYTES + 1);
+      await refused(
+        document(candidateId, 'cv', { content: big }),
+        /more than the 64 KiB|more than the 65536 bytes/,
+      );
+      await refused(
+        document(candidateId, 'cv', { content: big, sizeBytes: 1000 }),
+        /more than the 65536 bytes/,
+      );
+      await refused(
+        document(candidateId, 'cv', { content: big, sizeBytes: 1000, chunked: true }),
+        /larger than the 65536 bytes allowed/,
+      );
+      expect(filesInA(externalIds[atsAId])).toEqual([]);
+      expect(filesInB(externalIds[atsBId])).toEqual([]);
+    });
+
+    it('a checksum mismatch', async () => {
+      const { candidateId, externalIds } = await candidateInAts();
+      await refused(document(candidateId, 'cv', { sha256: 'f'.repeat(64) }), /checksum mismatch/);
+      expect(filesInA(externalIds[atsAId])).toEqual([]);
+      expect(filesInB(externalIds[atsBId])).toEqual([]);
+    });
+
+    it('a file type the ATS refuses', async () => {
+      const { candidateId, externalIds } = await candidateInAts(ACCOUNT_SMART);
+      const event = await refused(
+        document(candidateId, 'other', { fileName: 'install.exe' }),
+        /ATS-B refuses \.exe files/,
+        ACCOUNT_SMART,
+      );
+      const failed = await eventFor(RoutingKey.OperationFailed, event.id);
+      expect(failed.data.connectorId).toBe(smartId);
+      expect(filesInB(externalIds[smartId])).toEqual([]);
+    });
+  });
+});
