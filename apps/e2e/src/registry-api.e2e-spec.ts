@@ -517,6 +517,59 @@ describe('connector-registry admin API', () => {
       // Finished: a new run may start.
       expect((await api('POST', `/api/v1/connectors/${id}/runs`, { body: {} })).status).toBe(202);
     });
+
+    it('records a run vacancy-sync started by itself (its schedule), so every run shows in the history', async () => {
+      const { id } = await createAtsB('scheduled');
+      await markConnected(id);
+      const runId = randomUUID();
+      const running = createEvent(RoutingKey.RunProgress, 'acct_a', {
+        connectorId: id,
+        runId,
+        status: 'running',
+        fetched: 5,
+        upserted: 5,
+        unchanged: 0,
+        apiCalls: 2,
+        mode: 'full',
+      });
+      broker.publish(Exchange.Internal, RoutingKey.RunProgress, running);
+      const runPath = `/api/v1/connectors/${id}/runs/${runId}`;
+      const seen = await eventually(
+        async () => {
+          const answer = await api('GET', runPath);
+          return answer.status === 200 && answer.body;
+        },
+        10_000,
+        'the scheduled run recorded',
+      );
+      expect(seen).toMatchObject({ id: runId, status: 'running', mode: 'full', apiCalls: 2 });
+      // While it runs, Run waits for it like for any other.
+      expect((await api('POST', `/api/v1/connectors/${id}/runs`, { body: {} })).status).toBe(409);
+
+      broker.publish(
+        Exchange.ConnectorEvents,
+        RoutingKey.RunCompleted,
+        createEvent(RoutingKey.RunCompleted, 'acct_a', {
+          connectorId: id,
+          runId,
+          status: 'succeeded',
+          counts: { fetched: 5, upserted: 5, unchanged: 0, closed: 0 },
+          apiCalls: 2,
+        }),
+      );
+      await eventually(
+        async () => (await api('GET', runPath)).body.status === 'succeeded',
+        10_000,
+        'completed',
+      );
+
+      // Another account's events never create runs on this connector.
+      const foreign = randomUUID();
+      const event = createEvent(RoutingKey.RunProgress, 'acct_b', { ...running.data, runId: foreign });
+      broker.publish(Exchange.Internal, RoutingKey.RunProgress, event);
+      await taken(event.id);
+      expect((await api('GET', `/api/v1/connectors/${id}/runs/${foreign}`)).status).toBe(404);
+    });
   });
 
   describe('OpenAPI', () => {

@@ -21,6 +21,8 @@ export class RunProgressDto {
   @IsInt() @Min(0) upserted!: number;
   @IsInt() @Min(0) unchanged!: number;
   @IsInt() @Min(0) apiCalls!: number;
+  /** Set when known: lets the registry record a run vacancy-sync started by itself (a scheduled sync). */
+  @IsOptional() @IsIn(RUN_MODES) mode?: RunMode;
 }
 
 /**

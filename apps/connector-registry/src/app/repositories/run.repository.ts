@@ -32,6 +32,17 @@ export class RunRepository {
     }
   }
 
+  /** Records a run started elsewhere; false when it is already known or another run is active. */
+  async insertRecorded(run: RunEntity): Promise<boolean> {
+    try {
+      await this.runs.insert(run);
+      return true;
+    } catch (error) {
+      if (isUniqueViolation(error)) return false;
+      throw error;
+    }
+  }
+
   async find(connectorId: string, runId: string): Promise<RunEntity | null> {
     if (!isUUID(runId)) return null;
     return this.runs.findOneBy({ id: runId, connectorId });

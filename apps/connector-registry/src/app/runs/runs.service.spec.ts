@@ -3,6 +3,7 @@ import type { MessagePublisher } from '@connector/messaging';
 import { RegistryErrorCode } from '../common/registry.exception';
 import type { ConnectorEntity } from '../connectors/connector.entity';
 import type { ConnectorsService } from '../connectors/connectors.service';
+import type { ConnectorRepository } from '../repositories/connector.repository';
 import type { RunRepository } from '../repositories/run.repository';
 import type { RunEntity } from './run.entity';
 import { RunsService } from './runs.service';
@@ -13,7 +14,8 @@ const connectorId = '6f1c2f61-2a52-4c4a-9d0b-7f7e0b6a0c11';
 describe(RunsService.name, () => {
   let sut: RunsService;
   let connectors: jest.Mocked<Pick<ConnectorsService, 'findOwned'>>;
-  let runs: jest.Mocked<Pick<RunRepository, 'insertQueued' | 'updateLocked'>>;
+  let runs: jest.Mocked<Pick<RunRepository, 'insertQueued' | 'updateLocked' | 'insertRecorded'>>;
+  let connectorRows: jest.Mocked<Pick<ConnectorRepository, 'findLive'>>;
   let publisher: jest.Mocked<Pick<MessagePublisher, 'publish'>>;
 
   beforeEach(() => {
@@ -23,13 +25,58 @@ describe(RunsService.name, () => {
     runs = {
       insertQueued: jest.fn().mockResolvedValue({ inserted: true }),
       updateLocked: jest.fn().mockResolvedValue(undefined),
+      insertRecorded: jest.fn().mockResolvedValue(true),
+    };
+    connectorRows = {
+      findLive: jest.fn().mockResolvedValue({ id: connectorId, accountId: 'acct_a' } as ConnectorEntity),
     };
     publisher = { publish: jest.fn().mockResolvedValue(undefined) };
     sut = new RunsService(
       connectors as unknown as ConnectorsService,
       runs as unknown as RunRepository,
       publisher as unknown as MessagePublisher,
+      connectorRows as unknown as ConnectorRepository,
     );
+  });
+
+  describe('a run vacancy-sync started by itself (scheduled)', () => {
+    const progress = {
+      id: 'e1',
+      type: RoutingKey.RunProgress,
+      version: 1,
+      occurredAt: '2026-11-21T10:00:00.000Z',
+      accountId: 'acct_a',
+      data: {
+        connectorId,
+        runId: '0b6a7e52-1f0e-4a52-8a51-59bd1f3a0d11',
+        status: 'running' as const,
+        fetched: 100,
+        upserted: 4,
+        unchanged: 96,
+        apiCalls: 3,
+        mode: 'full' as const,
+      },
+    };
+
+    it('is recorded on its first progress, running, with its counts', async () => {
+      runs.updateLocked.mockResolvedValue(null);
+      await sut.onProgress(progress);
+      expect(runs.insertRecorded).toHaveBeenCalledWith(
+        expect.objectContaining({
+          id: progress.data.runId,
+          status: 'running',
+          mode: 'full',
+          apiCalls: 3,
+          counts: expect.objectContaining({ fetched: 100, upserted: 4 }),
+        }),
+      );
+    });
+
+    it("is not recorded for another account's connector", async () => {
+      runs.updateLocked.mockResolvedValue(null);
+      await sut.onProgress({ ...progress, accountId: 'acct_b' });
+      expect(runs.insertRecorded).not.toHaveBeenCalled();
+    });
   });
 
   it('queues a run and asks for it on the internal exchange', async () => {

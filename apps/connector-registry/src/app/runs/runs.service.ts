@@ -13,6 +13,7 @@ import { MessagePublisher } from '@connector/messaging';
 import type { AdminIdentity } from '../auth/api-keys';
 import { RegistryErrorCode, RegistryException } from '../common/registry.exception';
 import { ConnectorsService } from '../connectors/connectors.service';
+import { ConnectorRepository } from '../repositories/connector.repository';
 import { RunRepository } from '../repositories/run.repository';
 import { RunEntity } from './run.entity';
 import { EMPTY_COUNTS, nextRunState, type RunEvent } from './run-state';
@@ -29,6 +30,7 @@ export class RunsService {
     private readonly connectors: ConnectorsService,
     private readonly runs: RunRepository,
     private readonly publisher: MessagePublisher,
+    private readonly connectorRows: ConnectorRepository,
   ) {}
 
   async start(admin: AdminIdentity, connectorId: string, mode: RunMode = 'incremental') {
@@ -95,7 +97,7 @@ export class RunsService {
 
   async onProgress(event: EventEnvelope<string, RunProgressDto>): Promise<void> {
     const { data } = event;
-    await this.applyFor(data.connectorId, data.runId, event.id, {
+    await this.applyFor(event.accountId, data.connectorId, data.runId, event.id, data.mode, {
       kind: 'progress',
       counts: { fetched: data.fetched, upserted: data.upserted, unchanged: data.unchanged },
       apiCalls: data.apiCalls,
@@ -105,7 +107,7 @@ export class RunsService {
 
   async onCompleted(event: EventEnvelope<string, RunCompletedDto>): Promise<void> {
     const { data } = event;
-    await this.applyFor(data.connectorId, data.runId, event.id, {
+    await this.applyFor(event.accountId, data.connectorId, data.runId, event.id, undefined, {
       kind: 'completed',
       status: data.status,
       counts: { ...data.counts },
@@ -115,14 +117,53 @@ export class RunsService {
   }
 
   private async applyFor(
+    accountId: string,
     connectorId: string,
     runId: string,
     eventId: string,
+    mode: RunMode | undefined,
     event: RunEvent,
   ): Promise<void> {
     const result = await this.apply(runId, event, connectorId);
-    if (result === null)
-      this.logger.warn(`${event.kind} ${eventId}: no run ${runId} of connector ${connectorId}`);
+    if (result !== null) return;
+    // A run vacancy-sync started by itself (its schedule): record it, so every run shows in the history.
+    const recorded = await this.recordStartedElsewhere(
+      accountId,
+      connectorId,
+      runId,
+      mode ?? 'incremental',
+      event,
+    );
+    if (!recorded) this.logger.warn(`${event.kind} ${eventId}: no run ${runId} of connector ${connectorId}`);
+  }
+
+  private async recordStartedElsewhere(
+    accountId: string,
+    connectorId: string,
+    runId: string,
+    mode: RunMode,
+    event: RunEvent,
+  ): Promise<boolean> {
+    const connector = await this.connectorRows.findLive(connectorId);
+    if (!connector || connector.accountId !== accountId) return false;
+    const queued = Object.assign(new RunEntity(), {
+      id: runId,
+      connectorId,
+      accountId,
+      status: 'queued',
+      mode,
+      counts: { fetched: 0, upserted: 0, unchanged: 0, closed: 0 },
+      apiCalls: 0,
+      errors: [],
+      queuedAt: event.at,
+      startedAt: null,
+      finishedAt: null,
+    });
+    const next = nextRunState(queued, event);
+    const run = next ? Object.assign(queued, next) : queued;
+    const inserted = await this.runs.insertRecorded(run);
+    // Only one run of a connector is shown active: while another is, the progress waits for the completion.
+    return inserted || run.status === 'queued' || run.status === 'running';
   }
 
   /** null: no such run; undefined: the event changed nothing (e.g. a late progress after completion). */

@@ -295,6 +295,7 @@ export class SyncRunService {
       upserted: run.counts.upserted,
       unchanged: run.counts.unchanged,
       apiCalls: run.apiCalls + calls.pending(),
+      ...(run.mode ? { mode: run.mode } : {}),
     };
     await this.publish(Exchange.Internal, run, RoutingKey.RunProgress, data);
   }
