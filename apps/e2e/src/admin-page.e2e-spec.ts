@@ -1,0 +1,329 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { Client } from 'pg';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { startAtsASandbox, type RunningAtsASandbox } from '@connector/ats-a-sandbox';
+import { startAtsBSandbox, type RunningAtsBSandbox } from '@connector/ats-b-sandbox';
+import {
+  createTestDatabase,
+  createTestVhost,
+  freePort,
+  startService,
+  WORKSPACE_ROOT,
+  type ServiceProcess,
+  type TestDatabase,
+  type TestVhost,
+} from '@connector/testing';
+
+/**
+ * The admin page in a real browser (Debian's chromium driven by playwright-core): sign-in, both set-up flows
+ * with the ATS-B login popup, the Mapping tab and a Run, against the registry, auth-gateway and vacancy-sync
+ * as processes and the ATS sandboxes. Each step is saved as a screenshot under docs/screenshots/.
+ */
+const CHROMIUM = '/usr/bin/chromium';
+const SHOTS = join(WORKSPACE_ROOT, 'docs', 'screenshots');
+const KEY = `key-${randomBytes(6).toString('hex')}`;
+const CLIENT_SECRET = `ats-a-secret-${randomBytes(8).toString('hex')}`;
+const USER_PASSWORD = `pass-${randomBytes(6).toString('hex')}`;
+const STEP_MS = 15_000;
+
+describe('the admin page in a browser', () => {
+  let vhost: TestVhost;
+  let database: TestDatabase;
+  let atsA: RunningAtsASandbox;
+  let atsB: RunningAtsBSandbox;
+  const services: ServiceProcess[] = [];
+  let registry: ServiceProcess;
+  let browser: Browser;
+  let page: Page;
+  const pageErrors: string[] = [];
+  const previousRabbitUrl = process.env.RABBITMQ_URL;
+
+  const shot = (name: string, target: Page = page) =>
+    target.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+  const alert = (text: string | RegExp) => page.getByRole('alert').filter({ hasText: text });
+  const statusText = (text: string | RegExp) => page.getByRole('status').filter({ hasText: text });
+
+  async function sql(query: string): Promise<void> {
+    const db = new Client({ connectionString: database.url });
+    await db.connect();
+    try {
+      await db.query(query);
+    } finally {
+      await db.end();
+    }
+  }
+
+  /** Starts a run from the Overview tab and waits for it to finish; returns the counts the page shows. */
+  async function runAndWait(shotWhileRunning?: string): Promise<Record<string, number>> {
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
+    const progress = page.locator('.run-progress');
+    await progress.waitFor({ timeout: STEP_MS });
+    if (shotWhileRunning) await shot(shotWhileRunning);
+    await page
+      .locator('.run-progress.run-succeeded, .run-progress.run-failed')
+      .waitFor({ timeout: 30_000 })
+      .catch(async (error: Error) => {
+        await shot('zz-run-did-not-finish');
+        throw new Error(
+          `the run did not finish on the page: ${error.message}\n${services.flatMap((s) => s.output.slice(-5)).join('\n')}`,
+        );
+      });
+    const counts: Record<string, number> = {};
+    for (const key of ['fetched', 'upserted', 'unchanged', 'closed', 'apiCalls']) {
+      counts[key] = Number(await progress.locator(`[data-count="${key}"]`).textContent());
+    }
+    expect(await progress.getAttribute('class')).toContain('run-succeeded');
+    return counts;
+  }
+
+  beforeAll(async () => {
+    mkdirSync(SHOTS, { recursive: true });
+    vhost = await createTestVhost('e2e_admin_page');
+    process.env.RABBITMQ_URL = vhost.url;
+    database = await createTestDatabase('e2e_admin_page');
+    atsA = await startAtsASandbox({
+      clients: [{ clientId: 'demo-client', clientSecret: CLIENT_SECRET }],
+      seed: { vacancies: 12, seed: 4 },
+    });
+    atsB = await startAtsBSandbox({
+      users: [{ username: 'recruiter', password: USER_PASSWORD }],
+      seed: { jobs: 12, seed: 4 },
+    });
+    const common = { DATABASE_URL: database.url, RABBITMQ_URL: vhost.url };
+    registry = await startService('connector-registry', { ...common, ADMIN_API_KEYS: `acct_page:${KEY}` });
+    services.push(registry);
+    services.push(
+      ...(await Promise.all([
+        startService('auth-gateway', {
+          ...common,
+          ENCRYPTION_KEYS: `k1:${randomBytes(32).toString('base64')}`,
+          ATS_B_OAUTH_URL: atsB.oauthUrl,
+          ATS_B_REST_LOGIN_URL: atsB.restLoginUrl,
+          ATS_B_REDIRECT_URI: `${registry.url}/oauth/ats-b/callback`,
+        }),
+        startService('vacancy-sync', { ...common, SCHEDULER_TICK_MS: '60000', RUN_INLINE_WAIT_MAX_MS: '0' }),
+      ])),
+    );
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    });
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    context.setDefaultTimeout(STEP_MS);
+    page = await context.newPage();
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    page.on('console', (message) => {
+      // The refused key and credentials are expected 401/422 answers; anything else is a fault of the page.
+      if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) {
+        pageErrors.push(message.text());
+      }
+    });
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await Promise.all(services.map((service) => service.stop()));
+    await atsA?.close();
+    await atsB?.close();
+    await database?.drop();
+    await vhost?.drop();
+    process.env.RABBITMQ_URL = previousRabbitUrl;
+  });
+
+  it('signs in with the API key; a wrong key says so; no data without it', async () => {
+    await page.goto(`${registry.url}/admin`);
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    expect(await page.locator('table').count()).toBe(0);
+    await shot('01-sign-in');
+
+    await page.getByLabel('Admin API key').fill('not-the-key');
+    await page.keyboard.press('Enter');
+    await alert('That API key was not accepted').waitFor();
+    expect(await page.getByLabel('Admin API key').getAttribute('aria-invalid')).toBe('true');
+    await shot('02-sign-in-wrong-key');
+
+    await page.getByLabel('Admin API key').fill(KEY);
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Connectors' }).waitFor();
+    await page.getByText('No connectors yet.').waitFor();
+    await shot('03-connectors-empty');
+  });
+
+  it('ATS-A: + → ATS-A → wrong secret refused, unreachable address, then test → save → confirmation', async () => {
+    await page.getByRole('button', { name: 'Add a connector' }).click();
+    await page.getByRole('heading', { name: 'Add a connector' }).waitFor();
+    await page.getByLabel('ATS-A').check();
+    await shot('04-add-connector');
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByRole('heading', { name: 'Connect ATS-A' }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/admin/connectors/new/ats-a');
+
+    await page.getByLabel('Connector name').fill('Acme ATS-A');
+    await page.getByLabel('Base API URL').fill(atsA.url);
+    await page.getByLabel('Client ID').fill('demo-client');
+    await page.getByLabel('Client secret').fill('wrong-secret');
+    // Keyboard: Tab goes from one field to the next; Enter runs the connection test.
+    await page.getByLabel('Base API URL').focus();
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate('document.activeElement?.id')).toBe('clientId');
+    await page.keyboard.press('Enter');
+    const refused = alert('ATS-A refused these credentials');
+    await refused.waitFor();
+    expect(await refused.textContent()).toMatch(/client ID or client secret.*Settings → API keys/);
+    expect(await page.getByLabel('Client secret').getAttribute('aria-invalid')).toBe('true');
+    await shot('05-ats-a-wrong-secret');
+
+    // Saving anyway is refused too, and nothing is saved.
+    await page.getByRole('button', { name: 'Save' }).click();
+    await alert('ATS-A refused these credentials').waitFor();
+
+    const closedPort = await freePort();
+    await page.getByLabel('Base API URL').fill(`http://127.0.0.1:${closedPort}`);
+    await page.getByLabel('Client secret').fill(CLIENT_SECRET);
+    await page.getByRole('button', { name: 'Test connection' }).click();
+    await alert('could not be reached').waitFor();
+    expect(await page.getByLabel('Base API URL').getAttribute('aria-invalid')).toBe('true');
+    await shot('06-ats-a-unreachable');
+
+    await page.getByLabel('Base API URL').fill(atsA.url);
+    await page.getByRole('button', { name: 'Test connection' }).click();
+    await statusText('The connection works').waitFor();
+    expect(await page.evaluate('document.activeElement?.textContent')).toBe('Save');
+    await shot('07-ats-a-test-ok');
+
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Acme ATS-A' }).waitFor();
+    await statusText('Connection successful: “Acme ATS-A” is connected to ATS-A.').waitFor();
+    expect(await page.locator('.badge').textContent()).toBe('Connected');
+    await shot('08-ats-a-connected');
+  });
+
+  it('ATS-A: the Mapping tab shows the mapping, refuses an invalid one with its reasons, previews vacancies', async () => {
+    await page.getByRole('navigation', { name: 'Connector' }).getByRole('link', { name: 'Mapping' }).click();
+    await page.getByRole('heading', { name: 'Job mapping' }).waitFor();
+    const titleSource = page.getByLabel('ATS-A field for Title');
+    expect(await titleSource.inputValue()).toBe('Title');
+    await titleSource.fill('NoSuchField');
+    await page.getByRole('button', { name: 'Save mapping' }).click();
+    const problem = alert('The mapping was not saved');
+    await problem.waitFor();
+    expect(await problem.textContent()).toContain('fields.title.from: unknown source path "NoSuchField"');
+    expect(await titleSource.getAttribute('aria-invalid')).toBe('true');
+    await shot('09-mapping-invalid');
+
+    await titleSource.fill('Title');
+    // An extra field with a fixed text, added with the form.
+    await page.getByRole('button', { name: 'Add a field' }).click();
+    expect(await page.evaluate("document.activeElement?.getAttribute('aria-label')")).toBe(
+      'Name of the extra field',
+    );
+    await page.keyboard.type('source');
+    await page.getByLabel('Where source comes from').selectOption('constant');
+    await page.getByLabel('Fixed text for source').fill('ATS-A');
+    await page.getByRole('button', { name: 'Save mapping' }).click();
+    await statusText('Mapping saved as version 2.').waitFor();
+
+    await page.getByRole('button', { name: 'Preview with live vacancies' }).click();
+    await page
+      .locator('table.preview')
+      .or(alert(/preview/i))
+      .waitFor({ timeout: 25_000 });
+    const previewShown = await page.locator('table.preview').count();
+    if (previewShown === 0) {
+      throw new Error(`no preview table: ${await page.locator('.problem').last().textContent()}`);
+    }
+    expect(await page.locator('table.preview tbody tr').count()).toBeGreaterThan(0);
+    expect(await page.locator('table.preview').textContent()).toContain('source: ATS-A');
+    await shot('10-mapping-preview');
+  });
+
+  it('ATS-A: Run shows live progress and the counts', async () => {
+    await page.getByRole('navigation', { name: 'Connector' }).getByRole('link', { name: 'Overview' }).click();
+    await page.getByRole('heading', { name: 'Run', exact: true }).waitFor();
+    const counts = await runAndWait('11-ats-a-run-started');
+    expect(counts.fetched).toBeGreaterThan(0);
+    expect(counts.upserted).toBeGreaterThan(0);
+    expect(counts.apiCalls).toBeGreaterThan(0);
+    expect(
+      await page
+        .locator('#runs-title + table tbody tr, section[aria-labelledby="runs-title"] tbody tr')
+        .count(),
+    ).toBe(1);
+    await shot('12-ats-a-run-done');
+  });
+
+  it('ATS-B: + → ATS-B, API (OAuth), Send Smart CV → Save → Authorize in the login popup → connected → Run', async () => {
+    await page
+      .getByRole('navigation', { name: 'Sections' })
+      .getByRole('link', { name: 'Connectors' })
+      .click();
+    await page.getByRole('button', { name: 'Add a connector' }).click();
+    await page.getByLabel('ATS-B').check();
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Connect ATS-B' }).waitFor();
+    await page.getByLabel('Connector name').fill('Acme ATS-B');
+    expect(await page.getByLabel('API (OAuth)').isChecked()).toBe(true);
+    await page.getByLabel('Send Smart CV').check();
+    await shot('13-ats-b-form');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('heading', { name: 'Acme ATS-B' }).waitFor();
+    expect(await page.locator('.badge').textContent()).toBe('Waiting for authorization');
+    await page.getByRole('heading', { name: 'Authorize access to ATS-B' }).waitFor();
+    await shot('14-ats-b-saved');
+
+    const [popup] = await Promise.all([
+      page.waitForEvent('popup'),
+      page.getByRole('button', { name: 'Authorize', exact: true }).click(),
+    ]);
+    await popup.getByLabel('Username').waitFor();
+    expect(popup.url().startsWith(atsB.oauthUrl)).toBe(true);
+    await popup.getByLabel('Username').fill('recruiter');
+    await popup.getByLabel('Password').fill(USER_PASSWORD);
+    await shot('15-ats-b-login-popup', popup);
+    await Promise.all([popup.waitForEvent('close'), popup.getByRole('button', { name: 'Sign in' }).click()]);
+
+    await statusText('Connection successful: “Acme ATS-B” is connected to ATS-B.').waitFor();
+    await page.locator('.badge', { hasText: 'Connected' }).waitFor();
+    expect(await page.getByRole('heading', { name: 'Authorize access to ATS-B' }).count()).toBe(0);
+    await shot('16-ats-b-connected');
+
+    const counts = await runAndWait();
+    expect(counts.fetched).toBeGreaterThan(0);
+    await shot('17-ats-b-run-done');
+  });
+
+  it('the list shows each status, with a clear call to re-authorize a connector that lost access', async () => {
+    // As if ATS-B had revoked the login (the gateway reports it as connector.status_changed → auth_failed).
+    await sql(`UPDATE connector SET status = 'auth_failed' WHERE name = 'Acme ATS-B'`);
+    await page
+      .getByRole('navigation', { name: 'Sections' })
+      .getByRole('link', { name: 'Connectors' })
+      .click();
+    await page.getByRole('link', { name: 'Acme ATS-A' }).waitFor();
+    await page.getByRole('button', { name: 'Re-authorize Acme ATS-B' }).waitFor();
+    expect(await page.locator('tr', { hasText: 'Acme ATS-A' }).locator('.badge').textContent()).toBe(
+      'Connected',
+    );
+    expect(await page.locator('tr', { hasText: 'Acme ATS-B' }).locator('.badge').textContent()).toBe(
+      'Authorization lost',
+    );
+    await page.getByText('lost access to the ATS').waitFor();
+    await shot('18-connectors-reauthorize');
+
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    expect(await page.evaluate('sessionStorage.length')).toBe(0);
+    expect(pageErrors).toEqual([]);
+  });
+});
