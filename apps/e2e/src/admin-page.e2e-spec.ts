@@ -35,6 +35,8 @@ describe('the admin page in a browser', () => {
   let atsB: RunningAtsBSandbox;
   const services: ServiceProcess[] = [];
   let registry: ServiceProcess;
+  let vacancySync: ServiceProcess;
+  let atsAConnectorId = '';
   let browser: Browser;
   let page: Page;
   const pageErrors: string[] = [];
@@ -92,7 +94,11 @@ describe('the admin page in a browser', () => {
       seed: { jobs: 12, seed: 4 },
     });
     const common = { DATABASE_URL: database.url, RABBITMQ_URL: vhost.url };
-    registry = await startService('connector-registry', { ...common, ADMIN_API_KEYS: `acct_page:${KEY}` });
+    registry = await startService('connector-registry', {
+      ...common,
+      ADMIN_API_KEYS: `acct_page:${KEY}`,
+      VACANCY_SYNC_TIMEOUT_MS: '3000',
+    });
     services.push(registry);
     services.push(
       ...(await Promise.all([
@@ -106,6 +112,7 @@ describe('the admin page in a browser', () => {
         startService('vacancy-sync', { ...common, SCHEDULER_TICK_MS: '60000', RUN_INLINE_WAIT_MAX_MS: '0' }),
       ])),
     );
+    vacancySync = services[2] as ServiceProcess;
     browser = await chromium.launch({
       executablePath: CHROMIUM,
       args: [
@@ -206,6 +213,7 @@ describe('the admin page in a browser', () => {
     await page.getByRole('heading', { name: 'Acme ATS-A' }).waitFor();
     await statusText('Connection successful: “Acme ATS-A” is connected to ATS-A.').waitFor();
     expect(await page.locator('.badge').textContent()).toBe('Connected');
+    atsAConnectorId = new URL(page.url()).pathname.split('/').pop() as string;
     await shot('08-ats-a-connected');
   });
 
@@ -301,6 +309,36 @@ describe('the admin page in a browser', () => {
     const counts = await runAndWait();
     expect(counts.fetched).toBeGreaterThan(0);
     await shot('17-ats-b-run-done');
+  });
+
+  it("a connector's recent failures are listed with their reasons", async () => {
+    // Two dead letters as the failure log keeps them (one bad message, one that ran out of retries).
+    const failedAt = new Date(Date.now() - 60_000).toISOString();
+    await sql(`INSERT INTO dead_letter (id, queue, routing_key, message_id, account_id, connector_id, type, body,
+        reasons, retryable, failed_at)
+      VALUES (gen_random_uuid(), 'candidate-sync', 'candidate.created', 'm-1', 'acct_page', '${atsAConnectorId}',
+        'candidate.created', '\\x7b7d', '["data.email: must be an email address"]', false, '${failedAt}'),
+      (gen_random_uuid(), 'document-service', 'document.uploaded', 'm-2', 'acct_page', '${atsAConnectorId}',
+        'document.uploaded', '\\x7b7d', '["ATS-A answered 503 for 80 minutes (7 tries)"]', true, '${failedAt}')`);
+    await page.goto(`${registry.url}/admin/connectors/${atsAConnectorId}`);
+    const failures = page.locator('section[aria-labelledby="failures-title"]');
+    await failures.getByText('data.email: must be an email address').waitFor();
+    await failures.getByText('ATS-A answered 503 for 80 minutes (7 tries)').waitFor();
+    expect(await failures.getByRole('button', { name: /^Replay the failed Document \(CV\)/ }).count()).toBe(
+      1,
+    );
+    await shot('19-ats-a-failures');
+  });
+
+  it('the mapping preview says so when vacancy-sync does not answer', async () => {
+    await vacancySync.stop();
+    await page.getByRole('navigation', { name: 'Connector' }).getByRole('link', { name: 'Mapping' }).click();
+    await page.getByRole('button', { name: 'Preview with live vacancies' }).click();
+    await alert('The preview is not available right now').waitFor();
+    expect(await alert('The preview is not available right now').textContent()).toContain(
+      'Saving the mapping still works',
+    );
+    await shot('20-mapping-preview-unavailable');
   });
 
   it('the list shows each status, with a clear call to re-authorize a connector that lost access', async () => {

@@ -20,6 +20,15 @@ import {
 } from './ui.js';
 
 const POLL_MS = 1500;
+const MESSAGE_LABELS = {
+  'candidate.created': 'New candidate',
+  'candidate.updated': 'Candidate update',
+  'application.submitted': 'New application',
+  'application.updated': 'Application update',
+  'document.uploaded': 'Document (CV)',
+  'run.requested': 'Vacancy run',
+};
+const messageLabel = (type) => MESSAGE_LABELS[type] || type || 'Message';
 const path = (id, rest = '') => `/connectors/${encodeURIComponent(id)}${rest}`;
 
 export function ConnectorPage({ id, tab }) {
@@ -280,13 +289,13 @@ function Overview({ connector, reload, onAuthorized, clearConfirmation }) {
               ? view`<p>No failures. Everything sent to or read from the ATS went through.</p>`
               : view`<ul class="failures">${failures.map(
                   (f) => view`<li key=${f.id}>
-                  <p><strong>${f.type || 'message'}</strong> · ${formatTime(f.failedAt)}
+                  <p><strong>${messageLabel(f.type)}</strong> · ${formatTime(f.failedAt)}
                     ${f.retryable ? view` · <span class="tag">can be retried</span>` : view` · <span class="tag">will not succeed as it is</span>`}
                     ${f.replayedAt ? view` · replayed ${formatTime(f.replayedAt)}` : null}</p>
                   <ul class="reasons">${(f.reasons || []).map((r) => view`<li>${r}</li>`)}</ul>
                   ${
                     f.retryable
-                      ? view`<button type="button" onClick=${() => replay(f)} aria-label=${`Replay the failed ${f.type || 'message'} from ${formatTime(f.failedAt)}`}>Replay</button>`
+                      ? view`<button type="button" onClick=${() => replay(f)} aria-label=${`Replay the failed ${messageLabel(f.type)} from ${formatTime(f.failedAt)}`}>Replay</button>`
                       : null
                   }
                 </li>`,
@@ -310,7 +319,7 @@ function RunProgress({ run }) {
   return view`<div class=${`run-progress run-${run.status}`} aria-live="polite" aria-busy=${active ? 'true' : 'false'}>
     <p class="run-status"><strong>${active ? (run.status === 'queued' ? 'Waiting to start…' : 'Running…') : `Last run ${runStatusLabel(run.status).toLowerCase()}`}</strong>
       ${run.mode === 'full' ? ' (full listing) ' : ' (changes only) '}
-      · ${run.finishedAt ? `finished ${formatTime(run.finishedAt)}` : `started ${formatTime(run.startedAt || run.queuedAt)}`}</p>
+      · ${run.finishedAt ? `finished ${formatTime(run.finishedAt)}` : run.startedAt ? `started ${formatTime(run.startedAt)}` : `queued ${formatTime(run.queuedAt)}`}</p>
     ${active ? view`<progress aria-label="Run in progress"></progress>` : null}
     <dl class="counts">
       ${COUNT_LABELS.map(([key, label]) => view`<div><dt>${label}</dt><dd data-count=${key}>${run.counts[key]}</dd></div>`)}

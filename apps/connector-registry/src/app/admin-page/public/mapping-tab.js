@@ -265,12 +265,31 @@ export function MappingTab({ connector }) {
   </section>`;
 }
 
+/** ATS texts are often HTML; the preview shows their words (parsed inertly, never inserted as HTML). */
+function plainText(value) {
+  if (!value) return '';
+  const separated = String(value).replace(/<\/(li|p|div|h\d)>|<br\s*\/?>/gi, ' · ');
+  const text = new DOMParser().parseFromString(separated, 'text/html').body.textContent || '';
+  return text
+    .replace(/\s+/g, ' ')
+    .replace(/^[\s·]+|[\s·]+$/g, '')
+    .replace(/(\s·)+/g, ' ·');
+}
+
+const sentence = (text) => (/[.!?]$/.test(text) ? text : `${text}.`);
+
 function Preview({ preview }) {
   if (preview.error) {
     const unavailable = preview.error.status === 503;
     return view`<${Problem}
       title=${unavailable ? 'The preview is not available right now' : 'The preview failed'}
-      error=${unavailable ? { message: `${preview.error.message} The vacancy service may be busy or restarting; try again in a minute. Saving the mapping still works.` } : preview.error} />`;
+      error=${
+        unavailable
+          ? {
+              message: `${sentence(preview.error.message)} Saving the mapping still works; preview again in a minute.`,
+            }
+          : preview.error
+      } />`;
   }
   if (preview.vacancies.length === 0) return view`<p>No live vacancies to preview in the ATS right now.</p>`;
   return view`<h3>Preview: ${preview.vacancies.length} live vacancies as they would be published</h3>
@@ -280,7 +299,7 @@ function Preview({ preview }) {
       <tbody>${preview.vacancies.map(
         (v) => view`<tr key=${v.externalId}>
           <td>${v.externalId}</td><td>${v.title}</td><td>${v.location}</td><td>${v.status}</td>
-          <td class="clip">${v.requirements}</td>
+          <td class="clip" title=${plainText(v.requirements)}>${plainText(v.requirements)}</td>
           <td>${Object.entries(v.fields || {})
             .filter(([k]) => !REQUIRED.includes(k))
             .map(
