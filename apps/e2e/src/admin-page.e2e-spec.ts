@@ -200,6 +200,7 @@ describe('the admin page in a browser', () => {
     await page.getByLabel('Client secret').fill(CLIENT_SECRET);
     await page.getByRole('button', { name: 'Test connection' }).click();
     await alert('could not be reached').waitFor();
+    expect(await alert('could not be reached').textContent()).toContain('Check the base API URL');
     expect(await page.getByLabel('Base API URL').getAttribute('aria-invalid')).toBe('true');
     await shot('06-ats-a-unreachable');
 

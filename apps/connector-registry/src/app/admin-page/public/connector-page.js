@@ -458,7 +458,7 @@ function Settings({ connector, reload }) {
                   onInput=${(e) => setCredentials({ ...credentials, [field]: e.currentTarget.value })} />`}
               <//>`,
             )}
-            ${credentialProblem ? view`<${Problem} id="credentials-problem" title=${credentialProblem.title} error=${problem.error} />` : null}
+            ${credentialProblem ? view`<${Problem} id="credentials-problem" title=${credentialProblem.title} error=${problem.error} advice=${credentialProblem.advice} />` : null}
             <div class="actions"><button type="submit" class="primary" disabled=${busy || !credentials.clientSecret}>Test and save credentials</button></div>
           </form>
         </section>`

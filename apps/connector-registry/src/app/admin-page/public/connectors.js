@@ -22,7 +22,12 @@ export function setupProblem(error) {
       return { title: 'ATS-A refused these credentials', fields: ['clientId', 'clientSecret'] };
     case 'UNREACHABLE':
     case 'ATS_UNREACHABLE':
-      return { title: 'The ATS could not be reached at this address', fields: ['baseUrl'] };
+      return {
+        title: 'The ATS could not be reached at this address',
+        fields: ['baseUrl'],
+        advice:
+          'Check the base API URL (your ATS-A address, without “/api”) and that ATS-A is up, then test again.',
+      };
     case 'INVALID_URL':
       return { title: 'This address cannot be used', fields: ['baseUrl'] };
     case 'DEPENDENCY_UNAVAILABLE':
@@ -250,7 +255,7 @@ export function NewAtsA() {
           value=${values.clientSecret} onInput=${set('clientSecret')} required />`}
       <//>
       <div aria-live="polite">
-        ${info ? view`<${Problem} id="setup-problem" title=${info.title} error=${problem.error} />` : null}
+        ${info ? view`<${Problem} id="setup-problem" title=${info.title} error=${problem.error} advice=${info.advice} />` : null}
         ${testedOk ? view`<p class="success" role="status">The connection works: ATS-A accepted these credentials. Choose Save to add the connector.</p>` : null}
         ${busy === 'test' ? view`<p role="status">Testing the connection…</p>` : null}
         ${busy === 'save' ? view`<p role="status">Saving…</p>` : null}

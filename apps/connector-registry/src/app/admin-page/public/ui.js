@@ -57,11 +57,12 @@ export function formatTime(iso) {
 }
 
 /** An error a person can act on: a title saying what happened, then the service's own explanation. */
-export function Problem({ title, error, id }) {
+export function Problem({ title, error, id, advice }) {
   if (!error && !title) return null;
   return view`<div class="problem" role="alert" id=${id}>
     <p class="problem-title">${title || 'Something went wrong'}</p>
     ${error && error.message ? view`<p>${error.message}</p>` : null}
+    ${advice ? view`<p>${advice}</p>` : null}
     ${
       error && error.details && Array.isArray(error.details.errors)
         ? view`<ul>${error.details.errors.map((line) => view`<li>${line}</li>`)}</ul>`
