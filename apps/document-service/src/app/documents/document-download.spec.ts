@@ -26,6 +26,10 @@ function serving(body: Buffer, init: { status?: number; contentLength?: number }
   return { fetchFn, read };
 }
 
+/** Local mode: plain http and private addresses allowed (no DNS lookups either). */
+const OPEN = { allowInsecureHttp: true, allowPrivateNetworks: true };
+const PRODUCTION = { allowInsecureHttp: false, allowPrivateNetworks: false };
+
 const file = (overrides: Partial<{ sha256: string; sizeBytes: number }> = {}) => ({
   url: 'http://files.test/cv.pdf',
   sha256: sha(content),
@@ -37,7 +41,7 @@ describe(downloadDocument.name, () => {
   it('returns the bytes when size and sha256 match', async () => {
     const { fetchFn } = serving(content);
     await expect(
-      downloadDocument(file(), { maxBytes: 1024, timeoutMs: 1000, fetch: fetchFn }),
+      downloadDocument(file(), { maxBytes: 1024, timeoutMs: 1000, policy: OPEN, fetch: fetchFn }),
     ).resolves.toEqual(content);
   });
 
@@ -48,7 +52,12 @@ describe(downloadDocument.name, () => {
     const { fetchFn } = serving(content);
     const fetchSpy = jest.fn(fetchFn);
     await expect(
-      downloadDocument(file({ sizeBytes: 2048 }), { maxBytes: 1024, timeoutMs: 1000, fetch: fetchSpy }),
+      downloadDocument(file({ sizeBytes: 2048 }), {
+        maxBytes: 1024,
+        timeoutMs: 1000,
+        policy: OPEN,
+        fetch: fetchSpy,
+      }),
     ).rejects.toBeInstanceOf(PermanentMessageError);
     expect(fetchSpy).not.toHaveBeenCalled();
   });
@@ -56,7 +65,7 @@ describe(downloadDocument.name, () => {
   it('refuses from Content-Length before reading the body', async () => {
     const { fetchFn, read } = serving(content, { contentLength: 5000 });
     await expect(
-      downloadDocument(file(), { maxBytes: 1024, timeoutMs: 1000, fetch: fetchFn }),
+      downloadDocument(file(), { maxBytes: 1024, timeoutMs: 1000, policy: OPEN, fetch: fetchFn }),
     ).rejects.toThrow(/more than the 1024 bytes allowed/);
     expect(read.bytes).toBeLessThanOrEqual(content.length); // nothing consumed by us
   });
@@ -67,7 +76,7 @@ describe(downloadDocument.name, () => {
     await expect(
       downloadDocument(
         { ...file(), sha256: sha(big), sizeBytes: 8 },
-        { maxBytes: 16, timeoutMs: 1000, fetch: fetchFn },
+        { maxBytes: 16, timeoutMs: 1000, policy: OPEN, fetch: fetchFn },
       ),
     ).rejects.toThrow(/larger than the 16 bytes allowed/);
   });
@@ -75,7 +84,12 @@ describe(downloadDocument.name, () => {
   it('fails permanently on a checksum mismatch', async () => {
     const { fetchFn } = serving(content);
     await expect(
-      downloadDocument(file({ sha256: 'a'.repeat(64) }), { maxBytes: 1024, timeoutMs: 1000, fetch: fetchFn }),
+      downloadDocument(file({ sha256: 'a'.repeat(64) }), {
+        maxBytes: 1024,
+        timeoutMs: 1000,
+        policy: OPEN,
+        fetch: fetchFn,
+      }),
     ).rejects.toThrow(/checksum mismatch.*nothing uploaded/);
   });
 
@@ -84,15 +98,48 @@ describe(downloadDocument.name, () => {
       downloadDocument(file(), {
         maxBytes: 1024,
         timeoutMs: 1000,
+        policy: OPEN,
         fetch: serving(content, { status: 404 }).fetchFn,
       }),
     ).rejects.toBeInstanceOf(PermanentMessageError);
     const unavailable = downloadDocument(file(), {
       maxBytes: 1024,
       timeoutMs: 1000,
+      policy: OPEN,
       fetch: serving(content, { status: 503 }).fetchFn,
     });
     await expect(unavailable).rejects.toBeInstanceOf(TransientMessageError);
     await expect(unavailable).rejects.not.toBeInstanceOf(PermanentMessageError);
+  });
+
+  it('refuses, in production, a URL into a private network or over plain http, before any request', async () => {
+    const fetchSpy = jest.fn();
+    for (const url of [
+      'https://127.0.0.1/cv.pdf',
+      'https://10.1.2.3/cv.pdf',
+      'http://93.184.216.34/cv.pdf',
+    ]) {
+      await expect(
+        downloadDocument(
+          { ...file(), url },
+          { maxBytes: 1024, timeoutMs: 1000, policy: PRODUCTION, fetch: fetchSpy },
+        ),
+      ).rejects.toThrow(/document URL refused/);
+    }
+    expect(fetchSpy).not.toHaveBeenCalled();
+  });
+
+  it('checks every redirect against the policy: a public URL cannot bounce into the metadata address', async () => {
+    const fetchFn = jest.fn(
+      async () =>
+        new Response(null, { status: 302, headers: { location: 'https://169.254.169.254/latest' } }),
+    );
+    await expect(
+      downloadDocument(
+        { ...file(), url: 'https://93.184.216.34/cv.pdf' },
+        { maxBytes: 1024, timeoutMs: 1000, policy: PRODUCTION, fetch: fetchFn as unknown as typeof fetch },
+      ),
+    ).rejects.toThrow(/document URL refused.*metadata/);
+    expect(fetchFn).toHaveBeenCalledTimes(1);
   });
 });

@@ -1,12 +1,17 @@
 import { createHash } from 'node:crypto';
+import { checkAtsUrlPolicy, type UrlPolicy, UrlPolicyError } from '@connector/ats-clients';
 import { PermanentMessageError, TransientMessageError } from '@connector/messaging';
 
 export interface DownloadOptions {
   maxBytes: number;
   timeoutMs: number;
+  /** Which addresses may be downloaded from: the platform's file URLs must not reach into private networks. */
+  policy: UrlPolicy;
   /** Injectable for tests; default the global fetch. */
   fetch?: typeof fetch;
 }
+
+const MAX_REDIRECTS = 3;
 
 export interface ExpectedFile {
   url: string;
@@ -26,6 +31,17 @@ export function checkDeclaredSize(sizeBytes: number, maxBytes: number): void {
   }
 }
 
+async function checkPolicy(url: string, policy: UrlPolicy): Promise<void> {
+  try {
+    await checkAtsUrlPolicy(url, policy);
+  } catch (error) {
+    if (error instanceof UrlPolicyError) {
+      throw new PermanentMessageError(`document URL refused: ${error.message.replace(/ATS /g, '')}`);
+    }
+    throw error;
+  }
+}
+
 /**
  * Downloads a document with a size cap (refused early from Content-Length, enforced while streaming) and
  * checks its sha256. What cannot get better (too large, wrong checksum, 4xx) is permanent; the rest
@@ -34,14 +50,23 @@ export function checkDeclaredSize(sizeBytes: number, maxBytes: number): void {
 export async function downloadDocument(file: ExpectedFile, options: DownloadOptions): Promise<Buffer> {
   checkDeclaredSize(file.sizeBytes, options.maxBytes);
   const fetchFn = options.fetch ?? ((input, init) => fetch(input, init));
+  const signal = AbortSignal.timeout(options.timeoutMs);
+  let url = file.url;
   let response: Response;
-  try {
-    response = await fetchFn(file.url, {
-      signal: AbortSignal.timeout(options.timeoutMs),
-      redirect: 'follow',
-    });
-  } catch (error) {
-    throw new TransientMessageError(`document download failed: ${(error as Error).message}`);
+  // Redirects are followed by hand so that every address on the way passes the policy (SSRF).
+  for (let hop = 0; ; hop += 1) {
+    await checkPolicy(url, options.policy);
+    try {
+      response = await fetchFn(url, { signal, redirect: 'manual' });
+    } catch (error) {
+      throw new TransientMessageError(`document download failed: ${(error as Error).message}`);
+    }
+    const location = response.headers.get('location');
+    if (response.status < 300 || response.status >= 400 || !location) break;
+    await response.body?.cancel().catch(() => undefined);
+    if (hop >= MAX_REDIRECTS)
+      throw new PermanentMessageError(`document URL redirects more than ${MAX_REDIRECTS} times`);
+    url = new URL(location, url).toString();
   }
   if (!response.ok) {
     const message = `document download answered ${response.status}`;

@@ -70,6 +70,10 @@ export class DocumentSyncService {
       const content = await downloadDocument(document, {
         maxBytes: this.config.MAX_DOCUMENT_BYTES,
         timeoutMs: this.config.DOWNLOAD_TIMEOUT_MS,
+        policy: {
+          allowInsecureHttp: this.config.DOCUMENT_ALLOW_INSECURE_HTTP,
+          allowPrivateNetworks: this.config.DOCUMENT_ALLOW_PRIVATE_NETWORKS,
+        },
       });
       for (const upload of uploads) {
         try {
