@@ -8,7 +8,6 @@ const stale =
   !existsSync(marker) || (existsSync(lock) && statSync(lock).mtimeMs > statSync(marker).mtimeMs + 1000);
 if (stale) {
   console.log('Installing dependencies (first run)…');
-  execSync(existsSync(lock) ? 'npm ci --no-audit --no-fund' : 'npm install --no-audit --no-fund', {
-    stdio: 'inherit',
-  });
+  // Not `npm ci`: it refuses a lockfile without other platforms' optional binaries, which this registry lacks.
+  execSync('npm install --no-audit --no-fund', { stdio: 'inherit' });
 }
