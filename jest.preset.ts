@@ -33,5 +33,6 @@ export const preset: Config = {
   },
   moduleNameMapper,
   setupFiles: ['reflect-metadata'],
-  testPathIgnorePatterns: ['/node_modules/', '/dist/', '/tmp/'],
+  // Anchored at the root: a checkout may itself live under a /tmp/ directory.
+  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/dist/', '<rootDir>/tmp/'],
 };
