@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
-import { rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const root = join(__dirname, '..');
@@ -23,15 +24,20 @@ describe('module boundaries', () => {
     const names = Object.keys(probes) as Probe[];
     names.forEach((probe) => writeFileSync(pathOf(probe), probes[probe]));
     try {
-      // The ESLint CLI (its flat config is ESM, which Jest cannot load in-process).
-      const run = spawnSync(
+      // The ESLint CLI (its flat config is ESM, which Jest cannot load in-process). The report goes to a file:
+      // on a fresh checkout Nx may print notices on stdout while it builds the project graph.
+      const report = join(mkdtempSync(join(tmpdir(), 'boundaries-')), 'report.json');
+      // The boundary rule reads Nx's project graph and is skipped without one: build it first, as `npm run lint` does.
+      spawnSync(join(root, 'node_modules/.bin/nx'), ['show', 'projects'], {
+        cwd: root,
+        env: { ...process.env, NX_DAEMON: 'false' },
+      });
+      spawnSync(
         join(root, 'node_modules/.bin/eslint'),
-        ['--format', 'json', ...names.map(pathOf)],
-        {
-          cwd: root,
-        },
+        ['--format', 'json', '--output-file', report, ...names.map(pathOf)],
+        { cwd: root },
       );
-      const results = JSON.parse(run.stdout.toString()) as Array<{
+      const results = JSON.parse(readFileSync(report, 'utf8')) as Array<{
         filePath: string;
         messages: Array<{ ruleId: string; message: string }>;
       }>;
