@@ -5,7 +5,7 @@
  *
  *   node -r @swc-node/register bench/candidate-pipeline/candidate-pipeline.bench.ts
  *
- * Env: BENCH_EVENTS (default 5000), BENCH_PREFETCH (default 10, for candidate-sync and the bare consumer).
+ * Env: BENCH_EVENTS (default 5000), BENCH_PREFETCH (default 32, for candidate-sync and the bare consumer).
  * Needs Postgres and RabbitMQ (DATABASE_URL, RABBITMQ_URL as for the tests). Latency is from the publish of
  * an event to the sandbox's CreationDate of its candidate (same clock: the sandbox runs in this process).
  */
@@ -34,7 +34,7 @@ import {
 } from '@connector/testing';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 5000);
-const PREFETCH = Number(process.env.BENCH_PREFETCH ?? 10);
+const PREFETCH = Number(process.env.BENCH_PREFETCH ?? 32);
 const ACCOUNT = 'acct_bench';
 const CONNECTOR_ID = `bench-ats-a-${randomUUID().slice(0, 8)}`;
 const CLIENT_SECRET = `secret-${randomBytes(8).toString('hex')}`;

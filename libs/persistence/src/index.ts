@@ -3,4 +3,4 @@ export * from './lib/persistence.module';
 export * from './lib/inbox-message.entity';
 export * from './lib/inbox-message.migration';
 export * from './lib/inbox.repository';
-export * from './lib/keyed-locks';
+export * from './lib/keyed-leases';

@@ -1,6 +1,7 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { ATS_ACCESS_MIGRATIONS, AtsAccessModule } from '@connector/ats-access';
 import { Exchange, Queue, RoutingKey } from '@connector/contracts';
+import { KeyedLeaseMigration1763700000002 } from '@connector/persistence';
 import { ServiceCoreModule } from '@connector/service-kit';
 import { ApplicationsModule } from './applications/applications.module';
 import { SERVICE_NAME, type CandidateSyncConfig, retryDelaysOf } from './candidate-sync.config';
@@ -19,7 +20,11 @@ export class AppModule {
         ServiceCoreModule.forRoot({
           name: SERVICE_NAME,
           config,
-          migrations: [...ATS_ACCESS_MIGRATIONS, CandidateSyncTables1763700000300],
+          migrations: [
+            ...ATS_ACCESS_MIGRATIONS,
+            KeyedLeaseMigration1763700000002,
+            CandidateSyncTables1763700000300,
+          ],
           consumer: {
             queue: Queue.CandidateSync,
             bindings: [

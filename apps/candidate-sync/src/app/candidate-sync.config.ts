@@ -8,7 +8,8 @@ export const SERVICE_NAME = 'candidate-sync';
 export class CandidateSyncConfig extends ServiceConfig {
   override PORT = 3003;
   /** Messages this process works on at once. */
-  @Type(() => Number) @IsInt() @Min(1) @Max(500) PREFETCH = 10;
+  // Work on a candidate holds no connection (leases), so many messages can be in flight at once.
+  @Type(() => Number) @IsInt() @Min(1) @Max(500) PREFETCH = 32;
   /** Delays between attempts of a failed message, comma list (empty: the transport's default ladder). */
   @Matches(/^(\d+(,\d+)*)?$/, { message: 'RETRY_DELAYS_MS must be a comma list of milliseconds' })
   RETRY_DELAYS_MS = '';

@@ -1,6 +1,7 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { ATS_ACCESS_MIGRATIONS, AtsAccessModule } from '@connector/ats-access';
 import { Exchange, Queue, RoutingKey } from '@connector/contracts';
+import { KeyedLeaseMigration1763700000002 } from '@connector/persistence';
 import { ServiceCoreModule } from '@connector/service-kit';
 import { CandidateRefsModule } from './candidate-refs/candidate-refs.module';
 import { CommonModule } from './common/common.module';
@@ -19,7 +20,11 @@ export class AppModule {
         ServiceCoreModule.forRoot({
           name: SERVICE_NAME,
           config,
-          migrations: [...ATS_ACCESS_MIGRATIONS, DocumentServiceTables1763700000400],
+          migrations: [
+            ...ATS_ACCESS_MIGRATIONS,
+            KeyedLeaseMigration1763700000002,
+            DocumentServiceTables1763700000400,
+          ],
           consumer: {
             queue: Queue.DocumentService,
             bindings: [

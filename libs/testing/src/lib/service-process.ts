@@ -29,11 +29,17 @@ export async function freePort(): Promise<number> {
 
 /** Spawns `apps/<name>/src/main.ts` as its own process, the way `npm start` and production run it. */
 export function spawnService(name: string, env: Record<string, string>, port: number): ServiceProcess {
-  const child = spawn(process.execPath, ['-r', '@swc-node/register', join('apps', name, 'src', 'main.ts')], {
-    cwd: WORKSPACE_ROOT,
-    env: { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'info', ...env, PORT: String(port) },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  // SERVICE_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=tmp/profiles") profiles the services a test or bench runs.
+  const nodeArgs = (process.env.SERVICE_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(
+    process.execPath,
+    [...nodeArgs, '-r', '@swc-node/register', join('apps', name, 'src', 'main.ts')],
+    {
+      cwd: WORKSPACE_ROOT,
+      env: { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'info', ...env, PORT: String(port) },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   const output: string[] = [];
   const collect = (chunk: Buffer) => output.push(...chunk.toString().split('\n').filter(Boolean));
   child.stdout?.on('data', collect);
