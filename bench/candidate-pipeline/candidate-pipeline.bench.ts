@@ -10,9 +10,6 @@
  * an event to the sandbox's CreationDate of its candidate (same clock: the sandbox runs in this process).
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { Controller, type INestApplication, Module } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
-import { MessagePattern, Payload } from '@nestjs/microservices';
 import amqplib from 'amqplib';
 import { startAtsASandbox, type RunningAtsASandbox } from '@connector/ats-a-sandbox';
 import {
@@ -24,7 +21,7 @@ import {
   Queue,
   RoutingKey,
 } from '@connector/contracts';
-import { connectRabbitMqConsumer, MessagingModule, RabbitConnection, RpcClient } from '@connector/messaging';
+import { RabbitConnection, RpcClient } from '@connector/messaging';
 import {
   createTestDatabase,
   rabbitUrl,
@@ -32,50 +29,14 @@ import {
   type ServiceProcess,
   TestBroker,
 } from '@connector/testing';
+import { startConnectorDirectoryStub } from '@connector/service-stubs';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 5000);
 const PREFETCH = Number(process.env.BENCH_PREFETCH ?? 32);
 const ACCOUNT = 'acct_bench';
 const CONNECTOR_ID = `bench-ats-a-${randomUUID().slice(0, 8)}`;
 const CLIENT_SECRET = `secret-${randomBytes(8).toString('hex')}`;
-const REGISTRY_QUEUE = `bench-registry-${randomUUID().slice(0, 8)}`;
 const connectors = new Map<string, ConnectorSnapshot>();
-
-@Controller()
-class RegistryResponder {
-  @MessagePattern(RoutingKey.ConnectorLookup)
-  lookup(@Payload() request: EventEnvelope<string, { connectorId: string }>): ConnectorSnapshot | undefined {
-    return connectors.get(request.data.connectorId);
-  }
-
-  @MessagePattern(RoutingKey.ConnectorsByAccount)
-  byAccount(@Payload() request: EventEnvelope<string, { accountId: string }>): ConnectorSnapshot[] {
-    return [...connectors.values()].filter((c) => c.accountId === request.data.accountId);
-  }
-}
-
-@Module({
-  imports: [
-    MessagingModule.forRootAsync({
-      useFactory: () => ({
-        url: rabbitUrl(),
-        serviceName: 'bench-registry',
-        consumer: {
-          queue: REGISTRY_QUEUE,
-          bindings: [
-            {
-              exchange: Exchange.Internal,
-              routingKeys: [RoutingKey.ConnectorLookup, RoutingKey.ConnectorsByAccount],
-            },
-          ],
-          retryDelaysMs: [1_000],
-        },
-      }),
-    }),
-  ],
-  controllers: [RegistryResponder],
-})
-class RegistryResponderModule {}
 
 interface Result {
   name: string;
@@ -244,10 +205,7 @@ async function main(): Promise<void> {
   });
   const broker = await TestBroker.connect();
   await broker.deleteQueuesIfPresent([Queue.ConnectorRegistry, Queue.CandidateSync, Queue.AuthGateway]);
-  const registry: INestApplication = await NestFactory.create(RegistryResponderModule, { logger: ['error'] });
-  connectRabbitMqConsumer(registry);
-  await registry.startAllMicroservices();
-  await registry.init();
+  const registry = await startConnectorDirectoryStub(connectors);
   const gateway = await startService('auth-gateway', {
     DATABASE_URL: database.url,
     RABBITMQ_URL: rabbitUrl(),
@@ -295,11 +253,6 @@ async function main(): Promise<void> {
     await connection.close();
     await gateway.stop();
     await registry.close();
-    await broker.deleteQueuesIfPresent([
-      REGISTRY_QUEUE,
-      `${REGISTRY_QUEUE}.dead`,
-      `${REGISTRY_QUEUE}.retry.1000ms`,
-    ]);
     await broker.close();
     await sandbox.close();
     await database.drop();

@@ -4,9 +4,6 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { Controller, type INestApplication, Module } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
-import { MessagePattern, Payload } from '@nestjs/microservices';
 import type { ConsumeMessage } from 'amqplib';
 import type { RunningAtsASandbox } from '@connector/ats-a-sandbox';
 import { driveLoginForm, type RunningAtsBSandbox } from '@connector/ats-b-sandbox';
@@ -21,13 +18,7 @@ import {
   type RunCompletedDto,
 } from '@connector/contracts';
 import { defaultJobMapping } from '@connector/job-mapping';
-import {
-  connectRabbitMqConsumer,
-  deadLetterQueueName,
-  MessagingModule,
-  RabbitConnection,
-  RpcClient,
-} from '@connector/messaging';
+import { RabbitConnection, RpcClient } from '@connector/messaging';
 import {
   createTestDatabase,
   eventually,
@@ -37,46 +28,14 @@ import {
   TestBroker,
   type TestDatabase,
 } from '@connector/testing';
+import { type ConnectorDirectoryStub, startConnectorDirectoryStub } from '@connector/service-stubs';
 
 export const ACCOUNT = 'acct_bench';
 export const CLIENT_SECRET = `secret-${randomBytes(8).toString('hex')}`;
 /** Large enough that the shared budget never slows a benchmark run. */
 export const BENCH_DAILY_CALL_LIMIT = 100_000_000;
 
-const LOOKUP_QUEUE = `bench-vacancy-sync-lookups-${randomUUID().slice(0, 8)}`;
 const snapshots = new Map<string, ConnectorSnapshot>();
-
-class LookupError extends Error {
-  readonly code = 'NOT_FOUND';
-}
-
-@Controller()
-class ConnectorLookupResponder {
-  @MessagePattern(RoutingKey.ConnectorLookup)
-  lookup(@Payload() request: EventEnvelope<string, { connectorId: string }>): ConnectorSnapshot {
-    const snapshot = snapshots.get(request.data.connectorId);
-    if (!snapshot) throw new LookupError(`connector ${request.data.connectorId} not found`);
-    return snapshot;
-  }
-}
-
-@Module({
-  imports: [
-    MessagingModule.forRootAsync({
-      useFactory: () => ({
-        url: rabbitUrl(),
-        serviceName: 'bench-registry-stub',
-        consumer: {
-          queue: LOOKUP_QUEUE,
-          bindings: [{ exchange: Exchange.Internal, routingKeys: [RoutingKey.ConnectorLookup] }],
-          retryDelaysMs: [1_000],
-        },
-      }),
-    }),
-  ],
-  controllers: [ConnectorLookupResponder],
-})
-class RegistryStubModule {}
 
 export interface RunResult {
   completed: RunCompletedDto;
@@ -88,7 +47,7 @@ export class BenchHarness {
   private constructor(
     readonly database: TestDatabase,
     private readonly broker: TestBroker,
-    private readonly stub: INestApplication,
+    private readonly stub: ConnectorDirectoryStub,
     private readonly gateway: ServiceProcess,
     private readonly connection: RabbitConnection,
     private readonly rpc: RpcClient,
@@ -105,10 +64,7 @@ export class BenchHarness {
       await broker.tap(Exchange.ConnectorEvents, RoutingKey.VacancyClosed),
     ];
     const completed = await broker.tap(Exchange.ConnectorEvents, RoutingKey.RunCompleted);
-    const stub = await NestFactory.create(RegistryStubModule, { logger: ['error'] });
-    connectRabbitMqConsumer(stub);
-    await stub.startAllMicroservices();
-    await stub.init();
+    const stub = await startConnectorDirectoryStub(snapshots);
     const gateway = await startService('auth-gateway', {
       DATABASE_URL: database.url,
       RABBITMQ_URL: rabbitUrl(),
@@ -190,11 +146,6 @@ export class BenchHarness {
     await this.connection.close();
     await this.gateway.stop();
     await this.stub.close();
-    await this.broker.deleteQueuesIfPresent([
-      LOOKUP_QUEUE,
-      deadLetterQueueName(LOOKUP_QUEUE),
-      `${LOOKUP_QUEUE}.retry.1000ms`,
-    ]);
     await this.broker.close();
     await this.database.drop();
   }

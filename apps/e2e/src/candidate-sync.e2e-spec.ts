@@ -1,7 +1,4 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { Controller, type INestApplication, Module } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
-import { MessagePattern, Payload } from '@nestjs/microservices';
 import type { ConsumeMessage } from 'amqplib';
 import { startAtsASandbox, type RunningAtsASandbox } from '@connector/ats-a-sandbox';
 import { driveLoginForm, startAtsBSandbox, type RunningAtsBSandbox } from '@connector/ats-b-sandbox';
@@ -15,22 +12,19 @@ import {
   Queue,
   RoutingKey,
 } from '@connector/contracts';
-import {
-  connectRabbitMqConsumer,
-  deadLetterQueueName,
-  MessagingModule,
-  RabbitConnection,
-  RpcClient,
-} from '@connector/messaging';
+import { deadLetterQueueName, RabbitConnection, RpcClient } from '@connector/messaging';
 import {
   createTestDatabase,
+  createTestVhost,
   eventually,
   rabbitUrl,
   startService,
   type ServiceProcess,
   type TestDatabase,
+  type TestVhost,
   TestBroker,
 } from '@connector/testing';
+import { type ConnectorDirectoryStub, startConnectorDirectoryStub } from '@connector/service-stubs';
 
 /**
  * candidate-sync end to end: auth-gateway and candidate-sync as processes, both ATS sandboxes in-process,
@@ -39,55 +33,7 @@ import {
 
 const ACCOUNT = 'acct_candidates';
 const CLIENT_SECRET = `secret-${randomBytes(8).toString('hex')}`;
-const REGISTRY_QUEUE = `e2e-registry-${randomUUID().slice(0, 8)}`;
 const connectors = new Map<string, ConnectorSnapshot>();
-
-class CodedError extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-@Controller()
-class RegistryResponder {
-  @MessagePattern(RoutingKey.ConnectorLookup)
-  lookup(@Payload() request: EventEnvelope<string, { connectorId: string }>): ConnectorSnapshot {
-    const connector = connectors.get(request.data.connectorId);
-    if (!connector) throw new CodedError('NOT_FOUND', `connector ${request.data.connectorId} not found`);
-    return connector;
-  }
-
-  @MessagePattern(RoutingKey.ConnectorsByAccount)
-  byAccount(@Payload() request: EventEnvelope<string, { accountId: string }>): ConnectorSnapshot[] {
-    return [...connectors.values()].filter((c) => c.accountId === request.data.accountId);
-  }
-}
-
-@Module({
-  imports: [
-    MessagingModule.forRootAsync({
-      useFactory: () => ({
-        url: rabbitUrl(),
-        serviceName: 'e2e-registry',
-        consumer: {
-          queue: REGISTRY_QUEUE,
-          bindings: [
-            {
-              exchange: Exchange.Internal,
-              routingKeys: [RoutingKey.ConnectorLookup, RoutingKey.ConnectorsByAccount],
-            },
-          ],
-          retryDelaysMs: [1_000],
-        },
-      }),
-    }),
-  ],
-  controllers: [RegistryResponder],
-})
-class RegistryResponderModule {}
 
 const snapshot = (
   id: string,
@@ -110,7 +56,7 @@ describe('candidate-sync', () => {
   let database: TestDatabase;
   let atsA: RunningAtsASandbox;
   let atsB: RunningAtsBSandbox;
-  let registry: INestApplication;
+  let registry: ConnectorDirectoryStub;
   let connection: RabbitConnection;
   let rpc: RpcClient;
   let broker: TestBroker;
@@ -171,7 +117,13 @@ describe('candidate-sync', () => {
   const atsACandidates = (email: string) => atsA.state.candidates().filter((c) => c.Email === email);
   const atsBCandidates = (email: string) => atsB.state.candidates().filter((c) => c.email === email);
 
+  let vhost: TestVhost;
+  const previousRabbitUrl = process.env.RABBITMQ_URL;
+
   beforeAll(async () => {
+    // A RabbitMQ vhost of its own: no other suite's or developer's services take this suite's messages.
+    vhost = await createTestVhost('e2e_candidates');
+    process.env.RABBITMQ_URL = vhost.url;
     database = await createTestDatabase('e2e_candidates');
     atsA = await startAtsASandbox({
       clients: [{ clientId: 'demo-client', clientSecret: CLIENT_SECRET }],
@@ -188,10 +140,7 @@ describe('candidate-sync', () => {
       Queue.AuthGateway,
     ]);
     out = await broker.tap(Exchange.ConnectorEvents, '#');
-    registry = await NestFactory.create(RegistryResponderModule, { logger: ['error'] });
-    connectRabbitMqConsumer(registry);
-    await registry.startAllMicroservices();
-    await registry.init();
+    registry = await startConnectorDirectoryStub(connectors);
 
     gateway = await startService('auth-gateway', {
       DATABASE_URL: database.url,
@@ -246,16 +195,13 @@ describe('candidate-sync', () => {
     await connection?.close();
     await registry?.close();
     if (broker) {
-      await broker.deleteQueuesIfPresent([
-        REGISTRY_QUEUE,
-        deadLetterQueueName(REGISTRY_QUEUE),
-        `${REGISTRY_QUEUE}.retry.1000ms`,
-      ]);
       await broker.close();
     }
     await atsA?.close();
     await atsB?.close();
     await database?.drop();
+    await vhost?.drop();
+    process.env.RABBITMQ_URL = previousRabbitUrl;
   });
 
   describe('one process', () => {

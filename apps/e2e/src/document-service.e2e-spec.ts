@@ -1,8 +1,5 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
-import { Controller, type INestApplication, Module } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
-import { MessagePattern, Payload } from '@nestjs/microservices';
 import type { ConsumeMessage } from 'amqplib';
 import { startAtsASandbox, type RunningAtsASandbox } from '@connector/ats-a-sandbox';
 import { driveLoginForm, startAtsBSandbox, type RunningAtsBSandbox } from '@connector/ats-b-sandbox';
@@ -16,22 +13,19 @@ import {
   Queue,
   RoutingKey,
 } from '@connector/contracts';
-import {
-  connectRabbitMqConsumer,
-  deadLetterQueueName,
-  MessagingModule,
-  RabbitConnection,
-  RpcClient,
-} from '@connector/messaging';
+import { deadLetterQueueName, RabbitConnection, RpcClient } from '@connector/messaging';
 import {
   createTestDatabase,
+  createTestVhost,
   eventually,
   rabbitUrl,
   startService,
   type ServiceProcess,
   type TestDatabase,
+  type TestVhost,
   TestBroker,
 } from '@connector/testing';
+import { type ConnectorDirectoryStub, startConnectorDirectoryStub } from '@connector/service-stubs';
 
 /**
  * document-service end to end: auth-gateway, candidate-sync and document-service as processes, both ATS
@@ -42,56 +36,8 @@ import {
 const ACCOUNT = 'acct_documents'; // ATS-A + ATS-B with "Send Smart CV" off
 const ACCOUNT_SMART = 'acct_documents_smart'; // ATS-B with "Send Smart CV" on
 const CLIENT_SECRET = `secret-${randomBytes(8).toString('hex')}`;
-const REGISTRY_QUEUE = `e2e-registry-${randomUUID().slice(0, 8)}`;
 const MAX_DOCUMENT_BYTES = 64 * 1024;
 const connectors = new Map<string, ConnectorSnapshot>();
-
-class CodedError extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-@Controller()
-class RegistryResponder {
-  @MessagePattern(RoutingKey.ConnectorLookup)
-  lookup(@Payload() request: EventEnvelope<string, { connectorId: string }>): ConnectorSnapshot {
-    const connector = connectors.get(request.data.connectorId);
-    if (!connector) throw new CodedError('NOT_FOUND', `connector ${request.data.connectorId} not found`);
-    return connector;
-  }
-
-  @MessagePattern(RoutingKey.ConnectorsByAccount)
-  byAccount(@Payload() request: EventEnvelope<string, { accountId: string }>): ConnectorSnapshot[] {
-    return [...connectors.values()].filter((c) => c.accountId === request.data.accountId);
-  }
-}
-
-@Module({
-  imports: [
-    MessagingModule.forRootAsync({
-      useFactory: () => ({
-        url: rabbitUrl(),
-        serviceName: 'e2e-registry',
-        consumer: {
-          queue: REGISTRY_QUEUE,
-          bindings: [
-            {
-              exchange: Exchange.Internal,
-              routingKeys: [RoutingKey.ConnectorLookup, RoutingKey.ConnectorsByAccount],
-            },
-          ],
-          retryDelaysMs: [1_000],
-        },
-      }),
-    }),
-  ],
-  controllers: [RegistryResponder],
-})
-class RegistryResponderModule {}
 
 const snapshot = (
   id: string,
@@ -117,7 +63,7 @@ describe('document-service', () => {
   let database: TestDatabase;
   let atsA: RunningAtsASandbox;
   let atsB: RunningAtsBSandbox;
-  let registry: INestApplication;
+  let registry: ConnectorDirectoryStub;
   let connection: RabbitConnection;
   let rpc: RpcClient;
   let broker: TestBroker;
@@ -201,7 +147,13 @@ describe('document-service', () => {
   const filesInB = (candidateExternalId: number) =>
     atsB.state.files().filter((f) => f.candidateId === candidateExternalId);
 
+  let vhost: TestVhost;
+  const previousRabbitUrl = process.env.RABBITMQ_URL;
+
   beforeAll(async () => {
+    // A RabbitMQ vhost of its own: no other suite's or developer's services take this suite's messages.
+    vhost = await createTestVhost('e2e_documents');
+    process.env.RABBITMQ_URL = vhost.url;
     database = await createTestDatabase('e2e_documents');
     atsA = await startAtsASandbox({
       clients: [{ clientId: 'demo-client', clientSecret: CLIENT_SECRET }],
@@ -238,10 +190,7 @@ describe('document-service', () => {
       Queue.AuthGateway,
     ]);
     out = await broker.tap(Exchange.ConnectorEvents, '#');
-    registry = await NestFactory.create(RegistryResponderModule, { logger: ['error'] });
-    connectRabbitMqConsumer(registry);
-    await registry.startAllMicroservices();
-    await registry.init();
+    registry = await startConnectorDirectoryStub(connectors);
 
     processes.push(
       await startService('auth-gateway', {
@@ -314,17 +263,14 @@ describe('document-service', () => {
     await connection?.close();
     await registry?.close();
     if (broker) {
-      await broker.deleteQueuesIfPresent([
-        REGISTRY_QUEUE,
-        deadLetterQueueName(REGISTRY_QUEUE),
-        `${REGISTRY_QUEUE}.retry.1000ms`,
-      ]);
       await broker.close();
     }
     files?.close();
     await atsA?.close();
     await atsB?.close();
     await database?.drop();
+    await vhost?.drop();
+    process.env.RABBITMQ_URL = previousRabbitUrl;
   });
 
   it('uploads a CV to both ATSs once, whatever the redeliveries and re-sends of the same file', async () => {

@@ -1,7 +1,4 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { Controller, type INestApplication, Module } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
-import { MessagePattern, Payload } from '@nestjs/microservices';
 import type { ConsumeMessage } from 'amqplib';
 import { Client } from 'pg';
 import { startAtsASandbox, type RunningAtsASandbox } from '@connector/ats-a-sandbox';
@@ -20,62 +17,26 @@ import {
   type VacancyUpsertedDto,
 } from '@connector/contracts';
 import { defaultJobMapping } from '@connector/job-mapping';
-import {
-  connectRabbitMqConsumer,
-  deadLetterQueueName,
-  MessagingModule,
-  RabbitConnection,
-  RpcClient,
-} from '@connector/messaging';
+import { RabbitConnection, RpcClient } from '@connector/messaging';
 import {
   createTestDatabase,
+  createTestVhost,
   eventually,
   rabbitUrl,
   startService,
   type ServiceProcess,
   TestBroker,
   type TestDatabase,
+  type TestVhost,
 } from '@connector/testing';
+import { type ConnectorDirectoryStub, startConnectorDirectoryStub } from '@connector/service-stubs';
 
 const ACCOUNT = 'acct_vacancies';
 const CLIENT_SECRET = `secret-${randomBytes(8).toString('hex')}`;
-const LOOKUP_QUEUE = `e2e-vacancy-sync-lookups-${randomUUID().slice(0, 8)}`;
 const QUOTA_WINDOW_SECONDS = 5;
 
 /** What connector-registry would answer; the registry itself is not part of this test. */
 const snapshots = new Map<string, ConnectorSnapshot>();
-
-class LookupError extends Error {
-  readonly code = 'NOT_FOUND';
-}
-
-@Controller()
-class ConnectorLookupResponder {
-  @MessagePattern(RoutingKey.ConnectorLookup)
-  lookup(@Payload() request: EventEnvelope<string, { connectorId: string }>): ConnectorSnapshot {
-    const snapshot = snapshots.get(request.data.connectorId);
-    if (!snapshot) throw new LookupError(`connector ${request.data.connectorId} not found`);
-    return snapshot;
-  }
-}
-
-@Module({
-  imports: [
-    MessagingModule.forRootAsync({
-      useFactory: () => ({
-        url: rabbitUrl(),
-        serviceName: 'e2e-registry-stub',
-        consumer: {
-          queue: LOOKUP_QUEUE,
-          bindings: [{ exchange: Exchange.Internal, routingKeys: [RoutingKey.ConnectorLookup] }],
-          retryDelaysMs: [1_000],
-        },
-      }),
-    }),
-  ],
-  controllers: [ConnectorLookupResponder],
-})
-class RegistryStubModule {}
 
 type Data<T> = EventEnvelope<string, T>;
 const parse = <T>(message: ConsumeMessage): Data<T> => JSON.parse(message.content.toString()) as Data<T>;
@@ -87,7 +48,7 @@ describe('vacancy-sync', () => {
   let atsB: RunningAtsBSandbox;
   let gateway: ServiceProcess;
   const workers: ServiceProcess[] = [];
-  let registryStub: INestApplication;
+  let registryStub: ConnectorDirectoryStub;
   let connection: RabbitConnection;
   let rpc: RpcClient;
   let broker: TestBroker;
@@ -190,7 +151,13 @@ describe('vacancy-sync', () => {
   const sorted = (ids: string[]) => [...ids].sort();
   const atsACalls = (sandbox: RunningAtsASandbox) => sandbox.state.callCounts().byEndpoint;
 
+  let vhost: TestVhost;
+  const previousRabbitUrl = process.env.RABBITMQ_URL;
+
   beforeAll(async () => {
+    // A RabbitMQ vhost of its own: no other suite's or developer's services take this suite's messages.
+    vhost = await createTestVhost('e2e_vacancy_sync');
+    process.env.RABBITMQ_URL = vhost.url;
     database = await createTestDatabase('e2e_vacancy_sync');
     const clients = [{ clientId: 'demo-client', clientSecret: CLIENT_SECRET }];
     atsA = await startAtsASandbox({ clients, seed: { vacancies: 450, seed: 3 } });
@@ -210,10 +177,7 @@ describe('vacancy-sync', () => {
     completed = await broker.tap(Exchange.ConnectorEvents, RoutingKey.RunCompleted);
     progress = await broker.tap(Exchange.Internal, RoutingKey.RunProgress);
 
-    registryStub = await NestFactory.create(RegistryStubModule, { logger: ['error'] });
-    connectRabbitMqConsumer(registryStub);
-    await registryStub.startAllMicroservices();
-    await registryStub.init();
+    registryStub = await startConnectorDirectoryStub(snapshots);
 
     const env = { DATABASE_URL: database.url, RABBITMQ_URL: rabbitUrl() };
     gateway = await startService('auth-gateway', {
@@ -241,16 +205,13 @@ describe('vacancy-sync', () => {
     await Promise.all(workers.map((w) => w.stop()));
     await gateway?.stop();
     await registryStub?.close();
-    await broker?.deleteQueuesIfPresent([
-      LOOKUP_QUEUE,
-      deadLetterQueueName(LOOKUP_QUEUE),
-      `${LOOKUP_QUEUE}.retry.1000ms`,
-    ]);
     await broker?.close();
     await atsA?.close();
     await atsAQuota?.close();
     await atsB?.close();
     await database?.drop();
+    await vhost?.drop();
+    process.env.RABBITMQ_URL = previousRabbitUrl;
   }, 60_000);
 
   describe('ATS-A', () => {
