@@ -31,7 +31,13 @@ function intEnv(name: string, fallback: number): number {
   return value;
 }
 
-function autocannon(url: string, scenario: Scenario, headers: Record<string, string>, duration: number, connections: number): Promise<AutocannonResult> {
+function autocannon(
+  url: string,
+  scenario: Scenario,
+  headers: Record<string, string>,
+  duration: number,
+  connections: number,
+): Promise<AutocannonResult> {
   const bin = join(__dirname, '..', 'node_modules', '.bin', 'autocannon');
   const args = ['-j', '-c', String(connections), '-d', String(duration), '-m', scenario.method];
   if (scenario.body !== undefined) args.push('-b', JSON.stringify(scenario.body));
@@ -51,45 +57,84 @@ async function main(): Promise<void> {
   const connections = intEnv('BENCH_CONNECTIONS', 50);
   const seeded = Date.now();
   const sandbox = await startAtsBSandbox({ seed: { jobs, seed: 1 }, perMinuteLimit: 1_000_000_000 });
-  console.log(`sandbox at ${sandbox.url} with ${jobs} jobs (seeded and listening in ${Date.now() - seeded} ms)`);
+  console.log(
+    `sandbox at ${sandbox.url} with ${jobs} jobs (seeded and listening in ${Date.now() - seeded} ms)`,
+  );
 
   // The real login: HTML form → code → token → login, as the connector does it.
   const redirect = 'http://127.0.0.1:9/callback';
   const authorize = `${sandbox.oauthUrl}/authorize?${new URLSearchParams({ client_id: 'platform-client', response_type: 'code', redirect_uri: redirect, state: 'bench' })}`;
-  const code = new URL(await driveLoginForm(authorize, { username: 'recruiter', password: 'recruiter-pass' })).searchParams.get('code') ?? '';
-  const tokenParams = new URLSearchParams({ grant_type: 'authorization_code', code, client_id: 'platform-client', client_secret: 'platform-secret', redirect_uri: redirect });
-  const tokens = (await (await fetch(`${sandbox.oauthUrl}/token?${tokenParams}`, { method: 'POST' })).json()) as { access_token: string };
-  const login = (await (await fetch(`${sandbox.restLoginUrl}/login?version=*&access_token=${tokens.access_token}`, { method: 'POST' })).json()) as {
+  const code =
+    new URL(
+      await driveLoginForm(authorize, { username: 'recruiter', password: 'recruiter-pass' }),
+    ).searchParams.get('code') ?? '';
+  const tokenParams = new URLSearchParams({
+    grant_type: 'authorization_code',
+    code,
+    client_id: 'platform-client',
+    client_secret: 'platform-secret',
+    redirect_uri: redirect,
+  });
+  const tokens = (await (
+    await fetch(`${sandbox.oauthUrl}/token?${tokenParams}`, { method: 'POST' })
+  ).json()) as { access_token: string };
+  const login = (await (
+    await fetch(`${sandbox.restLoginUrl}/login?version=*&access_token=${tokens.access_token}`, {
+      method: 'POST',
+    })
+  ).json()) as {
     BhRestToken: string;
     restUrl: string;
   };
 
   const ids50 = Array.from({ length: 50 }, (_, i) => 1 + i * 97).join(',');
-  const allFields = 'id,title,address,publicDescription,description,skillList,employmentType,status,isOpen,isPublic,dateLastModified,clientCorporation,clientContact';
+  const allFields =
+    'id,title,address,publicDescription,description,skillList,employmentType,status,isOpen,isPublic,dateLastModified,clientCorporation,clientContact';
   const scenarios: Scenario[] = [
     { name: 'GET ping', method: 'GET', path: 'ping' },
-    { name: 'GET entity/JobOrder/{id}?fields=id,title', method: 'GET', path: 'entity/JobOrder/4242?fields=id,title' },
-    { name: 'GET entity/JobOrder/{50 ids} (all fields)', method: 'GET', path: `entity/JobOrder/${ids50}?fields=${allFields}` },
+    {
+      name: 'GET entity/JobOrder/{id}?fields=id,title',
+      method: 'GET',
+      path: 'entity/JobOrder/4242?fields=id,title',
+    },
+    {
+      name: 'GET entity/JobOrder/{50 ids} (all fields)',
+      method: 'GET',
+      path: `entity/JobOrder/${ids50}?fields=${allFields}`,
+    },
     {
       name: 'GET search/JobOrder isOpen:1 AND isDeleted:0, fields=id, count=500 (page 10)',
       method: 'GET',
       path: `search/JobOrder?query=${encodeURIComponent('isOpen:1 AND isDeleted:0')}&fields=id&start=5000&count=500&sort=id`,
     },
-    { name: 'PUT entity/Candidate', method: 'PUT', path: 'entity/Candidate', body: { firstName: 'Zoë', lastName: 'Bench', name: 'Zoë Bench', status: 'New Lead' } },
+    {
+      name: 'PUT entity/Candidate',
+      method: 'PUT',
+      path: 'entity/Candidate',
+      body: { firstName: 'Zoë', lastName: 'Bench', name: 'Zoë Bench', status: 'New Lead' },
+    },
   ];
 
   const rows: string[] = [];
   for (const scenario of scenarios) {
     const headers: Record<string, string> = { BhRestToken: login.BhRestToken };
     if (scenario.body !== undefined) headers['content-type'] = 'application/json';
-    const result = await autocannon(`${login.restUrl}${scenario.path}`, scenario, headers, duration, connections);
+    const result = await autocannon(
+      `${login.restUrl}${scenario.path}`,
+      scenario,
+      headers,
+      duration,
+      connections,
+    );
     const row = `| ${scenario.name} | ${Math.round(result.requests.average)} | ${result.latency.p50} | ${result.latency.p99} | ${result.non2xx + result.errors} |`;
     console.log(row);
     rows.push(row);
   }
   console.log('\n| scenario | req/s (avg) | p50 ms | p99 ms | non-2xx + errors |\n|---|---|---|---|---|');
   console.log(rows.join('\n'));
-  console.log(`\nmemory: rss ${Math.round(process.memoryUsage().rss / 1048576)} MiB, heap ${Math.round(process.memoryUsage().heapUsed / 1048576)} MiB`);
+  console.log(
+    `\nmemory: rss ${Math.round(process.memoryUsage().rss / 1048576)} MiB, heap ${Math.round(process.memoryUsage().heapUsed / 1048576)} MiB`,
+  );
   await sandbox.close();
 }
 

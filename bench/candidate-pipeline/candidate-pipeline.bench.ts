@@ -29,7 +29,7 @@ import {
   type ServiceProcess,
   TestBroker,
 } from '@connector/testing';
-import { startConnectorDirectoryStub } from '@connector/service-stubs';
+import { saveAtsACredentials, startConnectorDirectoryStub } from '@connector/service-stubs';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 5000);
 const PREFETCH = Number(process.env.BENCH_PREFETCH ?? 32);
@@ -216,14 +216,11 @@ async function main(): Promise<void> {
   const rpc = new RpcClient(connection);
   const results: Result[] = [];
   try {
-    await rpc.request(
-      createEvent(RoutingKey.AuthCredentialsSave, ACCOUNT, {
-        connectorId: CONNECTOR_ID,
-        type: 'ats-a',
-        config: { baseUrl: sandbox.url, clientId: 'demo-client', clientSecret: CLIENT_SECRET },
-      }),
-      20_000,
-    );
+    await saveAtsACredentials(rpc, ACCOUNT, CONNECTOR_ID, {
+      baseUrl: sandbox.url,
+      clientId: 'demo-client',
+      clientSecret: CLIENT_SECRET,
+    });
     connectors.set(CONNECTOR_ID, {
       id: CONNECTOR_ID,
       accountId: ACCOUNT,

@@ -6,9 +6,8 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { ConsumeMessage } from 'amqplib';
 import type { RunningAtsASandbox } from '@connector/ats-a-sandbox';
-import { driveLoginForm, type RunningAtsBSandbox } from '@connector/ats-b-sandbox';
+import type { RunningAtsBSandbox } from '@connector/ats-b-sandbox';
 import {
-  type AuthorizationStartReply,
   type ConnectorSnapshot,
   createEvent,
   type EventEnvelope,
@@ -28,7 +27,13 @@ import {
   TestBroker,
   type TestDatabase,
 } from '@connector/testing';
-import { type ConnectorDirectoryStub, startConnectorDirectoryStub } from '@connector/service-stubs';
+import {
+  authorizeAtsB,
+  type ConnectorDirectoryStub,
+  gatewayEnv,
+  saveAtsACredentials,
+  startConnectorDirectoryStub,
+} from '@connector/service-stubs';
 
 export const ACCOUNT = 'acct_bench';
 export const CLIENT_SECRET = `secret-${randomBytes(8).toString('hex')}`;
@@ -69,10 +74,7 @@ export class BenchHarness {
       DATABASE_URL: database.url,
       RABBITMQ_URL: rabbitUrl(),
       LOG_LEVEL: 'warn',
-      ENCRYPTION_KEYS: `k1:${randomBytes(32).toString('base64')}`,
-      ATS_B_OAUTH_URL: atsB.oauthUrl,
-      ATS_B_REST_LOGIN_URL: atsB.restLoginUrl,
-      ATS_B_REDIRECT_URI: 'http://127.0.0.1:3999/oauth/ats-b/callback',
+      ...gatewayEnv(atsB, randomBytes(32).toString('base64')),
     });
     const connection = new RabbitConnection({ url: rabbitUrl(), name: 'bench-vacancy-sync' });
     const rpc = new RpcClient(connection);
@@ -91,26 +93,14 @@ export class BenchHarness {
   async atsAConnector(sandbox: RunningAtsASandbox): Promise<string> {
     const connectorId = randomUUID();
     const config = { baseUrl: sandbox.url, clientId: 'demo-client', clientSecret: CLIENT_SECRET };
-    await this.request(RoutingKey.AuthCredentialsSave, { connectorId, type: 'ats-a', config });
+    await saveAtsACredentials(this.rpc, ACCOUNT, connectorId, config);
     this.snapshot(connectorId, 'ats-a', { baseUrl: sandbox.url, clientId: 'demo-client' });
     return connectorId;
   }
 
   async atsBConnector(): Promise<string> {
     const connectorId = randomUUID();
-    const { authorizeUrl } = await this.request<AuthorizationStartReply>(RoutingKey.AuthAuthorizationStart, {
-      connectorId,
-      adminId: 'bench',
-      browserNonce: 'nonce',
-    });
-    const callback = new URL(
-      await driveLoginForm(authorizeUrl, { username: 'recruiter', password: 'recruiter-pass' }),
-    );
-    await this.request(RoutingKey.AuthAuthorizationComplete, {
-      code: callback.searchParams.get('code'),
-      state: callback.searchParams.get('state'),
-      browserNonce: 'nonce',
-    });
+    await authorizeAtsB(this.rpc, ACCOUNT, connectorId);
     this.snapshot(connectorId, 'ats-b', { routine: 'api-oauth' });
     return connectorId;
   }

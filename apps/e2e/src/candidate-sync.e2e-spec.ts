@@ -1,9 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { ConsumeMessage } from 'amqplib';
 import { startAtsASandbox, type RunningAtsASandbox } from '@connector/ats-a-sandbox';
-import { driveLoginForm, startAtsBSandbox, type RunningAtsBSandbox } from '@connector/ats-b-sandbox';
+import { startAtsBSandbox, type RunningAtsBSandbox } from '@connector/ats-b-sandbox';
 import {
-  type AuthorizationStartReply,
   type CandidateDataDto,
   type ConnectorSnapshot,
   createEvent,
@@ -24,7 +23,13 @@ import {
   type TestVhost,
   TestBroker,
 } from '@connector/testing';
-import { type ConnectorDirectoryStub, startConnectorDirectoryStub } from '@connector/service-stubs';
+import {
+  authorizeAtsB,
+  type ConnectorDirectoryStub,
+  gatewayEnv,
+  saveAtsACredentials,
+  startConnectorDirectoryStub,
+} from '@connector/service-stubs';
 
 /**
  * candidate-sync end to end: auth-gateway and candidate-sync as processes, both ATS sandboxes in-process,
@@ -145,37 +150,20 @@ describe('candidate-sync', () => {
     gateway = await startService('auth-gateway', {
       DATABASE_URL: database.url,
       RABBITMQ_URL: rabbitUrl(),
-      ENCRYPTION_KEYS: `k1:${randomBytes(32).toString('base64')}`,
-      ATS_B_OAUTH_URL: atsB.oauthUrl,
-      ATS_B_REST_LOGIN_URL: atsB.restLoginUrl,
-      ATS_B_REDIRECT_URI: 'http://127.0.0.1:3999/oauth/ats-b/callback',
+      ...gatewayEnv(atsB, randomBytes(32).toString('base64')),
     });
     connection = new RabbitConnection({ url: rabbitUrl(), name: 'e2e-candidates' });
     rpc = new RpcClient(connection);
-    const request = <T>(type: string, data: object) =>
-      rpc.request<T>(createEvent(type, ACCOUNT, data), 20_000);
 
     // ATS-A: credentials saved through the gateway, as the registry does on POST /connectors.
-    await request(RoutingKey.AuthCredentialsSave, {
-      connectorId: atsAId,
-      type: 'ats-a',
-      config: { baseUrl: atsA.url, clientId: 'demo-client', clientSecret: CLIENT_SECRET },
+    await saveAtsACredentials(rpc, ACCOUNT, atsAId, {
+      baseUrl: atsA.url,
+      clientId: 'demo-client',
+      clientSecret: CLIENT_SECRET,
     });
     connectors.set(atsAId, snapshot(atsAId, 'ats-a', { baseUrl: atsA.url, clientId: 'demo-client' }));
     // ATS-B: the interactive login, driven through the sandbox's form.
-    const { authorizeUrl } = await request<AuthorizationStartReply>(RoutingKey.AuthAuthorizationStart, {
-      connectorId: atsBId,
-      adminId: 'admin-1',
-      browserNonce: 'nonce-1',
-    });
-    const callback = new URL(
-      await driveLoginForm(authorizeUrl, { username: 'recruiter', password: 'recruiter-pass' }),
-    );
-    await request(RoutingKey.AuthAuthorizationComplete, {
-      code: callback.searchParams.get('code'),
-      state: callback.searchParams.get('state'),
-      browserNonce: 'nonce-1',
-    });
+    await authorizeAtsB(rpc, ACCOUNT, atsBId);
     connectors.set(atsBId, snapshot(atsBId, 'ats-b', { routine: 'api-oauth' }));
 
     env = {

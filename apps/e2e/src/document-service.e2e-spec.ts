@@ -2,9 +2,8 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { ConsumeMessage } from 'amqplib';
 import { startAtsASandbox, type RunningAtsASandbox } from '@connector/ats-a-sandbox';
-import { driveLoginForm, startAtsBSandbox, type RunningAtsBSandbox } from '@connector/ats-b-sandbox';
+import { startAtsBSandbox, type RunningAtsBSandbox } from '@connector/ats-b-sandbox';
 import {
-  type AuthorizationStartReply,
   type ConnectorSnapshot,
   createEvent,
   type DocumentDataDto,
@@ -25,7 +24,13 @@ import {
   type TestVhost,
   TestBroker,
 } from '@connector/testing';
-import { type ConnectorDirectoryStub, startConnectorDirectoryStub } from '@connector/service-stubs';
+import {
+  authorizeAtsB,
+  type ConnectorDirectoryStub,
+  gatewayEnv,
+  saveAtsACredentials,
+  startConnectorDirectoryStub,
+} from '@connector/service-stubs';
 
 /**
  * document-service end to end: auth-gateway, candidate-sync and document-service as processes, both ATS
@@ -196,21 +201,16 @@ describe('document-service', () => {
       await startService('auth-gateway', {
         DATABASE_URL: database.url,
         RABBITMQ_URL: rabbitUrl(),
-        ENCRYPTION_KEYS: `k1:${randomBytes(32).toString('base64')}`,
-        ATS_B_OAUTH_URL: atsB.oauthUrl,
-        ATS_B_REST_LOGIN_URL: atsB.restLoginUrl,
-        ATS_B_REDIRECT_URI: 'http://127.0.0.1:3999/oauth/ats-b/callback',
+        ...gatewayEnv(atsB, randomBytes(32).toString('base64')),
       }),
     );
     connection = new RabbitConnection({ url: rabbitUrl(), name: 'e2e-documents' });
     rpc = new RpcClient(connection);
-    const request = <T>(type: string, data: object, accountId = ACCOUNT) =>
-      rpc.request<T>(createEvent(type, accountId, data), 20_000);
 
-    await request(RoutingKey.AuthCredentialsSave, {
-      connectorId: atsAId,
-      type: 'ats-a',
-      config: { baseUrl: atsA.url, clientId: 'demo-client', clientSecret: CLIENT_SECRET },
+    await saveAtsACredentials(rpc, ACCOUNT, atsAId, {
+      baseUrl: atsA.url,
+      clientId: 'demo-client',
+      clientSecret: CLIENT_SECRET,
     });
     connectors.set(
       atsAId,
@@ -220,23 +220,7 @@ describe('document-service', () => {
       [atsBId, ACCOUNT, false],
       [smartId, ACCOUNT_SMART, true],
     ] as const) {
-      const { authorizeUrl } = await request<AuthorizationStartReply>(
-        RoutingKey.AuthAuthorizationStart,
-        { connectorId, adminId: 'admin-1', browserNonce: `nonce-${connectorId}` },
-        accountId,
-      );
-      const callback = new URL(
-        await driveLoginForm(authorizeUrl, { username: 'recruiter', password: 'recruiter-pass' }),
-      );
-      await request(
-        RoutingKey.AuthAuthorizationComplete,
-        {
-          code: callback.searchParams.get('code'),
-          state: callback.searchParams.get('state'),
-          browserNonce: `nonce-${connectorId}`,
-        },
-        accountId,
-      );
+      await authorizeAtsB(rpc, accountId, connectorId);
       connectors.set(
         connectorId,
         snapshot(connectorId, accountId, 'ats-b', { routine: 'api-oauth' }, { sendSmartCv }),

@@ -2,10 +2,9 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { ConsumeMessage } from 'amqplib';
 import { Client } from 'pg';
 import { startAtsASandbox, type RunningAtsASandbox } from '@connector/ats-a-sandbox';
-import { driveLoginForm, startAtsBSandbox, type RunningAtsBSandbox } from '@connector/ats-b-sandbox';
+import { startAtsBSandbox, type RunningAtsBSandbox } from '@connector/ats-b-sandbox';
 import { type AtsAVacancy, isLiveAtsAVacancy } from '@connector/ats-clients';
 import {
-  type AuthorizationStartReply,
   type ConnectorSnapshot,
   createEvent,
   type EventEnvelope,
@@ -29,7 +28,13 @@ import {
   type TestDatabase,
   type TestVhost,
 } from '@connector/testing';
-import { type ConnectorDirectoryStub, startConnectorDirectoryStub } from '@connector/service-stubs';
+import {
+  authorizeAtsB,
+  type ConnectorDirectoryStub,
+  gatewayEnv,
+  saveAtsACredentials,
+  startConnectorDirectoryStub,
+} from '@connector/service-stubs';
 
 const ACCOUNT = 'acct_vacancies';
 const CLIENT_SECRET = `secret-${randomBytes(8).toString('hex')}`;
@@ -76,26 +81,14 @@ describe('vacancy-sync', () => {
   async function atsAConnector(sandbox: RunningAtsASandbox, options = {}): Promise<string> {
     const connectorId = randomUUID();
     const config = { baseUrl: sandbox.url, clientId: 'demo-client', clientSecret: CLIENT_SECRET };
-    await request(RoutingKey.AuthCredentialsSave, { connectorId, type: 'ats-a', config });
+    await saveAtsACredentials(rpc, ACCOUNT, connectorId, config);
     snapshot(connectorId, 'ats-a', { baseUrl: sandbox.url, clientId: 'demo-client' }, options);
     return connectorId;
   }
 
   async function atsBConnector(): Promise<string> {
     const connectorId = randomUUID();
-    const { authorizeUrl } = await request<AuthorizationStartReply>(RoutingKey.AuthAuthorizationStart, {
-      connectorId,
-      adminId: 'admin-1',
-      browserNonce: 'nonce',
-    });
-    const callback = new URL(
-      await driveLoginForm(authorizeUrl, { username: 'recruiter', password: 'recruiter-pass' }),
-    );
-    await request(RoutingKey.AuthAuthorizationComplete, {
-      code: callback.searchParams.get('code'),
-      state: callback.searchParams.get('state'),
-      browserNonce: 'nonce',
-    });
+    await authorizeAtsB(rpc, ACCOUNT, connectorId);
     snapshot(connectorId, 'ats-b', { routine: 'api-oauth' });
     return connectorId;
   }
@@ -182,10 +175,7 @@ describe('vacancy-sync', () => {
     const env = { DATABASE_URL: database.url, RABBITMQ_URL: rabbitUrl() };
     gateway = await startService('auth-gateway', {
       ...env,
-      ENCRYPTION_KEYS: `k1:${randomBytes(32).toString('base64')}`,
-      ATS_B_OAUTH_URL: atsB.oauthUrl,
-      ATS_B_REST_LOGIN_URL: atsB.restLoginUrl,
-      ATS_B_REDIRECT_URI: 'http://127.0.0.1:3999/oauth/ats-b/callback',
+      ...gatewayEnv(atsB, randomBytes(32).toString('base64')),
     });
     // Two workers on one queue, as in production; a rate-limit wait always parks the run (never sleeps in place).
     const workerEnv = { ...env, SCHEDULER_TICK_MS: '500', RUN_INLINE_WAIT_MAX_MS: '0', LOG_LEVEL: 'info' };

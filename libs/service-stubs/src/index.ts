@@ -1,1 +1,2 @@
 export * from './lib/connector-directory.stub';
+export * from './lib/gateway-setup';
