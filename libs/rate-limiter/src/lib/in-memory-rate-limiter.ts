@@ -1,5 +1,6 @@
 import { acquireWithRetry, defaultJitter, type AcquireLoopDeps, type AttemptOutcome } from './acquire-loop';
-import { RateLimiterError, RateLimiterErrorCode } from './rate-limiter.errors';
+import { BucketConfigs } from './bucket-configs';
+import { RateLimiterErrorCode } from './rate-limiter.errors';
 import {
   systemClock,
   type AcquireOptions,
@@ -8,14 +9,7 @@ import {
   type RateLimiter,
   type RateLimiterOptions,
 } from './rate-limiter';
-import {
-  assertValidConfig,
-  fullBucket,
-  refill,
-  tryTake,
-  type BucketConfig,
-  type BucketState,
-} from './token-bucket';
+import { fullBucket, refill, tryTake, type BucketConfig, type BucketState } from './token-bucket';
 
 interface Bucket {
   state: BucketState;
@@ -27,21 +21,21 @@ interface Bucket {
  * Every step between awaits is synchronous, so a try is atomic without locks.
  */
 export class InMemoryRateLimiter implements RateLimiter {
-  private readonly configs = new Map<string, BucketConfig>();
+  private readonly configs: BucketConfigs;
   private readonly buckets = new Map<string, Bucket>();
   private readonly deps: AcquireLoopDeps;
 
   constructor(private readonly options: RateLimiterOptions = {}) {
     this.deps = { clock: options.clock ?? systemClock, jitterMs: options.jitterMs ?? defaultJitter };
+    this.configs = new BucketConfigs(options.resolveConfig);
   }
 
   configure(key: string, config: BucketConfig): void {
-    assertValidConfig(config);
-    this.configs.set(key, { ...config });
+    this.configs.set(key, config);
   }
 
   async acquire(key: string, cost: number, options: AcquireOptions = {}): Promise<AcquireResult> {
-    const config = this.requireConfig(key);
+    const config = this.configs.require(key);
     const priority = options.priority ?? 'normal';
     const attempt = (): Promise<AttemptOutcome> => {
       const now = this.deps.clock.now();
@@ -65,7 +59,7 @@ export class InMemoryRateLimiter implements RateLimiter {
   }
 
   async pauseUntil(key: string, until: Date): Promise<void> {
-    const bucket = this.bucketOf(key, this.requireConfig(key), this.deps.clock.now());
+    const bucket = this.bucketOf(key, this.configs.require(key), this.deps.clock.now());
     bucket.pausedUntil = Math.max(bucket.pausedUntil ?? 0, until.getTime());
   }
 
@@ -75,7 +69,7 @@ export class InMemoryRateLimiter implements RateLimiter {
   }
 
   async peek(key: string): Promise<BucketSnapshot | undefined> {
-    const config = this.configOf(key);
+    const config = this.configs.find(key);
     if (!config) return undefined;
     const now = this.deps.clock.now();
     const bucket = this.buckets.get(key);
@@ -83,24 +77,6 @@ export class InMemoryRateLimiter implements RateLimiter {
     const pausedUntil =
       bucket?.pausedUntil != null && bucket.pausedUntil > now ? new Date(bucket.pausedUntil) : null;
     return { key, ...config, tokens: state.tokens, pausedUntil };
-  }
-
-  private configOf(key: string): BucketConfig | undefined {
-    const config = this.configs.get(key) ?? this.options.resolveConfig?.(key);
-    if (config) assertValidConfig(config);
-    return config;
-  }
-
-  private requireConfig(key: string): BucketConfig {
-    const config = this.configOf(key);
-    if (!config) {
-      throw new RateLimiterError(
-        RateLimiterErrorCode.NotConfigured,
-        key,
-        `no rate limit config for key "${key}"`,
-      );
-    }
-    return config;
   }
 
   private bucketOf(key: string, config: BucketConfig, now: number): Bucket {

@@ -1,6 +1,7 @@
 import { acquireWithRetry, defaultJitter, type AcquireLoopDeps, type AttemptOutcome } from './acquire-loop';
 import { RATE_LIMIT_BUCKET_TABLE } from './rate-limit-bucket.migration';
-import { RateLimiterError, RateLimiterErrorCode } from './rate-limiter.errors';
+import { BucketConfigs } from './bucket-configs';
+import { RateLimiterErrorCode } from './rate-limiter.errors';
 import {
   systemClock,
   type AcquireOptions,
@@ -10,7 +11,7 @@ import {
   type RateLimiterOptions,
 } from './rate-limiter';
 import { nullableNumberColumn, numberColumn, rowsOf, type SqlQueryable, type SqlRow } from './sql-queryable';
-import { assertValidConfig, floorFor, msUntilAvailable, refill, type BucketConfig } from './token-bucket';
+import { floorFor, msUntilAvailable, refill, type BucketConfig } from './token-bucket';
 
 const T = `"${RATE_LIMIT_BUCKET_TABLE}"`;
 
@@ -73,7 +74,7 @@ SELECT tokens, capacity, refill_per_second, reserve,
  * acquirer's configure(), so all processes of a connector should configure a key alike.
  */
 export class PostgresRateLimiter implements RateLimiter {
-  private readonly configs = new Map<string, BucketConfig>();
+  private readonly configs: BucketConfigs;
   private readonly deps: AcquireLoopDeps;
 
   constructor(
@@ -81,15 +82,15 @@ export class PostgresRateLimiter implements RateLimiter {
     private readonly options: RateLimiterOptions = {},
   ) {
     this.deps = { clock: options.clock ?? systemClock, jitterMs: options.jitterMs ?? defaultJitter };
+    this.configs = new BucketConfigs(options.resolveConfig);
   }
 
   configure(key: string, config: BucketConfig): void {
-    assertValidConfig(config);
-    this.configs.set(key, { ...config });
+    this.configs.set(key, config);
   }
 
   async acquire(key: string, cost: number, options: AcquireOptions = {}): Promise<AcquireResult> {
-    const config = this.requireConfig(key);
+    const config = this.configs.require(key);
     const priority = options.priority ?? 'normal';
     const params = [
       key,
@@ -114,7 +115,7 @@ export class PostgresRateLimiter implements RateLimiter {
   }
 
   async pauseUntil(key: string, until: Date): Promise<void> {
-    const config = this.requireConfig(key);
+    const config = this.configs.require(key);
     await this.db.query(PAUSE_SQL, [
       key,
       config.capacity,
@@ -132,7 +133,7 @@ export class PostgresRateLimiter implements RateLimiter {
   async peek(key: string): Promise<BucketSnapshot | undefined> {
     const [row] = rowsOf(await this.db.query(PEEK_SQL, [key]));
     if (!row) {
-      const config = this.configOf(key);
+      const config = this.configs.find(key);
       return config && { key, ...config, tokens: config.capacity, pausedUntil: null };
     }
     const config: BucketConfig = {
@@ -157,24 +158,6 @@ export class PostgresRateLimiter implements RateLimiter {
 
   private async ensureBucket(key: string, config: BucketConfig): Promise<void> {
     await this.db.query(ENSURE_SQL, [key, config.capacity, config.refillPerSecond, config.reserve]);
-  }
-
-  private configOf(key: string): BucketConfig | undefined {
-    const config = this.configs.get(key) ?? this.options.resolveConfig?.(key);
-    if (config) assertValidConfig(config);
-    return config;
-  }
-
-  private requireConfig(key: string): BucketConfig {
-    const config = this.configOf(key);
-    if (!config) {
-      throw new RateLimiterError(
-        RateLimiterErrorCode.NotConfigured,
-        key,
-        `no rate limit config for key "${key}"`,
-      );
-    }
-    return config;
   }
 }
 
