@@ -7,57 +7,14 @@
  * (default 50). The sandbox runs in this process; autocannon runs as a separate process so they do not share
  * an event loop.
  */
-import { execFile } from 'node:child_process';
-import { join } from 'node:path';
 import { startAtsASandbox } from '@connector/ats-a-sandbox';
-
-interface AutocannonResult {
-  requests: { average: number; total: number };
-  latency: { p50: number; p99: number; average: number };
-  non2xx: number;
-  errors: number;
-}
+import { autocannon, intEnv } from './autocannon';
 
 interface Scenario {
   name: string;
   path: string;
   body: unknown;
   auth: boolean;
-}
-
-function intEnv(name: string, fallback: number): number {
-  const value = Number(process.env[name] ?? fallback);
-  if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive integer`);
-  return value;
-}
-
-function autocannon(
-  url: string,
-  body: unknown,
-  headers: Record<string, string>,
-  duration: number,
-  connections: number,
-): Promise<AutocannonResult> {
-  const bin = join(__dirname, '..', 'node_modules', '.bin', 'autocannon');
-  const args = [
-    '-j',
-    '-c',
-    String(connections),
-    '-d',
-    String(duration),
-    '-m',
-    'POST',
-    '-b',
-    JSON.stringify(body),
-  ];
-  for (const [key, value] of Object.entries(headers)) args.push('-H', `${key}=${value}`);
-  args.push(url);
-  return new Promise((resolve, reject) => {
-    execFile(bin, args, { maxBuffer: 16 * 1024 * 1024 }, (error, stdout) => {
-      if (error) reject(error);
-      else resolve(JSON.parse(stdout) as AutocannonResult);
-    });
-  });
 }
 
 async function main(): Promise<void> {
@@ -122,13 +79,13 @@ async function main(): Promise<void> {
     const headers: Record<string, string> = { 'content-type': 'application/json' };
     if (scenario.auth) headers['authorization'] = `Bearer ${token}`;
     const cpuBefore = process.cpuUsage();
-    const result = await autocannon(
-      `${sandbox.url}${scenario.path}`,
-      scenario.body,
+    const result = await autocannon(`${sandbox.url}${scenario.path}`, {
+      method: 'POST',
+      body: scenario.body,
       headers,
       duration,
       connections,
-    );
+    });
     const cpu = process.cpuUsage(cpuBefore);
     // CPU time the sandbox spent per request: a figure that does not depend on what else shares the machine.
     const cpuUs = (cpu.user + cpu.system) / Math.max(1, result.requests.total);

@@ -7,48 +7,14 @@
  * (default 50). The sandbox runs in this process; autocannon runs as a separate process so they do not share
  * an event loop. The per-minute limit is lifted: the benchmark measures the server, not the 429 path.
  */
-import { execFile } from 'node:child_process';
-import { join } from 'node:path';
 import { driveLoginForm, startAtsBSandbox } from '@connector/ats-b-sandbox';
-
-interface AutocannonResult {
-  requests: { average: number; total: number };
-  latency: { p50: number; p99: number; average: number };
-  non2xx: number;
-  errors: number;
-}
+import { autocannon, intEnv } from './autocannon';
 
 interface Scenario {
   name: string;
   method: 'GET' | 'PUT';
   path: string;
   body?: unknown;
-}
-
-function intEnv(name: string, fallback: number): number {
-  const value = Number(process.env[name] ?? fallback);
-  if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive integer`);
-  return value;
-}
-
-function autocannon(
-  url: string,
-  scenario: Scenario,
-  headers: Record<string, string>,
-  duration: number,
-  connections: number,
-): Promise<AutocannonResult> {
-  const bin = join(__dirname, '..', 'node_modules', '.bin', 'autocannon');
-  const args = ['-j', '-c', String(connections), '-d', String(duration), '-m', scenario.method];
-  if (scenario.body !== undefined) args.push('-b', JSON.stringify(scenario.body));
-  for (const [key, value] of Object.entries(headers)) args.push('-H', `${key}=${value}`);
-  args.push(url);
-  return new Promise((resolve, reject) => {
-    execFile(bin, args, { maxBuffer: 16 * 1024 * 1024 }, (error, stdout) => {
-      if (error) reject(error);
-      else resolve(JSON.parse(stdout) as AutocannonResult);
-    });
-  });
 }
 
 async function main(): Promise<void> {
@@ -119,13 +85,13 @@ async function main(): Promise<void> {
   for (const scenario of scenarios) {
     const headers: Record<string, string> = { BhRestToken: login.BhRestToken };
     if (scenario.body !== undefined) headers['content-type'] = 'application/json';
-    const result = await autocannon(
-      `${login.restUrl}${scenario.path}`,
-      scenario,
+    const result = await autocannon(`${login.restUrl}${scenario.path}`, {
+      method: scenario.method,
+      body: scenario.body,
       headers,
       duration,
       connections,
-    );
+    });
     const row = `| ${scenario.name} | ${Math.round(result.requests.average)} | ${result.latency.p50} | ${result.latency.p99} | ${result.non2xx + result.errors} |`;
     console.log(row);
     rows.push(row);
