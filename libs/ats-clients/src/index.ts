@@ -33,6 +33,16 @@ export {
   type HostResolver,
 } from './lib/url-policy';
 
+export {
+  readArray,
+  readBoolean,
+  readDate,
+  readId,
+  readInt,
+  readObject,
+  readText,
+} from './lib/read/tolerant-read';
+
 export { normalizeAtsABaseUrl } from './lib/ats-a/ats-a-base-url';
 export { requestAtsAToken, type AtsAToken, type AtsATokenOptions } from './lib/ats-a/ats-a-token';
 export {

@@ -60,6 +60,7 @@ export class AtsBVacancySource implements VacancySource {
         after: Math.max(...ids),
         read: jobs.length,
         vacancies: jobs.filter(isLiveAtsBJob).map((job) => toSourceVacancy(job, options.now)),
+        closed: [],
       };
     }
   }
