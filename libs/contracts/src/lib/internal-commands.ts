@@ -42,6 +42,15 @@ export class VacancyPreviewRequestedDto {
   @IsInt() @Min(1) @Max(20) limit!: number;
 }
 
+/**
+ * connector-registry → every worker process (a broadcast): a connector's options, config, mapping or status
+ * changed, or it was deleted. Workers drop what they cached of it; `version` is the snapshot version now.
+ */
+export class ConnectorChangedDto {
+  @IsString() @IsNotEmpty() connectorId!: string;
+  @IsInt() @Min(1) version!: number;
+}
+
 /** A worker → connector-registry request (reply: `ConnectorSnapshot`, or NOT_FOUND; deleted ones are not found). */
 export class ConnectorLookupDto {
   @IsString() @IsNotEmpty() connectorId!: string;
@@ -65,5 +74,10 @@ export interface ConnectorSnapshot {
   config: Record<string, unknown>;
   /** The current job mapping (see libs/job-mapping) and its version. */
   mapping: { version: number; mapping: Record<string, unknown> };
+  /**
+   * Grows with every change of the connector or its mapping: a worker holding a lower one is behind. The
+   * registry always sets it; test stand-ins may leave it out (then the snapshot is trusted for its TTL).
+   */
+  version?: number;
   updatedAt: string;
 }

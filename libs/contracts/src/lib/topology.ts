@@ -39,6 +39,7 @@ export const RoutingKey = {
   VacancyPreviewRequested: 'vacancy.preview.requested',
   ConnectorLookup: 'connector.lookup.requested',
   ConnectorsByAccount: 'connectors.by-account.requested',
+  ConnectorChanged: 'connector.changed',
 } as const;
 export type RoutingKeyName = (typeof RoutingKey)[keyof typeof RoutingKey];
 

@@ -27,6 +27,7 @@ function connector(overrides: Partial<ConnectorEntity> = {}): ConnectorEntity {
     createdAt: at,
     updatedAt: at,
     deletedAt: null,
+    version: 1,
     ...overrides,
   });
 }
@@ -36,7 +37,7 @@ describe(ConnectorsService.name, () => {
   let connectors: jest.Mocked<
     Pick<
       ConnectorRepository,
-      'insertWithMapping' | 'findOwned' | 'updateLocked' | 'markDeleted' | 'listByAccount'
+      'insertWithMapping' | 'findOwned' | 'findAny' | 'updateLocked' | 'markDeleted' | 'listByAccount'
     >
   >;
   let gateway: jest.Mocked<
@@ -48,6 +49,7 @@ describe(ConnectorsService.name, () => {
     connectors = {
       insertWithMapping: jest.fn().mockResolvedValue(undefined),
       findOwned: jest.fn(),
+      findAny: jest.fn().mockResolvedValue(connector({ version: 4 })),
       updateLocked: jest.fn(),
       markDeleted: jest.fn().mockResolvedValue(undefined),
       listByAccount: jest.fn().mockResolvedValue([]),
@@ -59,7 +61,7 @@ describe(ConnectorsService.name, () => {
     };
     publisher = { publish: jest.fn().mockResolvedValue(undefined) };
     const runs = { latest: jest.fn().mockResolvedValue(new Map()) };
-    const mappings = { current: jest.fn().mockResolvedValue(null) };
+    const mappings = { current: jest.fn().mockResolvedValue({ version: 3 }) };
     const gatewayClient = gateway as unknown as AuthGatewayClient;
     sut = new ConnectorsService(
       connectors as unknown as ConnectorRepository,
@@ -203,6 +205,33 @@ describe(ConnectorsService.name, () => {
         syncIntervalMinutes: 5,
         fullSyncEveryHours: 24,
       });
+    });
+  });
+
+  describe('announceChange', () => {
+    it('tells every worker on the internal exchange, with the version of connector and mapping', async () => {
+      await sut.announceChange(connector().id);
+      expect(publisher.publish).toHaveBeenCalledWith(
+        Exchange.Internal,
+        expect.objectContaining({
+          type: RoutingKey.ConnectorChanged,
+          accountId: 'acct_a',
+          data: { connectorId: connector().id, version: 7 },
+        }),
+      );
+    });
+
+    it('follows every admin change: options, status, deletion', async () => {
+      connectors.findOwned.mockResolvedValue(connector());
+      connectors.updateLocked.mockImplementation(async (_id, change) => ({
+        before: connector(),
+        after: change(connector()),
+      }));
+      await sut.update(admin, connector().id, { options: { sendSmartCv: false } });
+      await sut.update(admin, connector().id, { status: 'disabled' });
+      await sut.remove(admin, connector().id);
+      const changed = publisher.publish.mock.calls.filter(([, e]) => e.type === RoutingKey.ConnectorChanged);
+      expect(changed).toHaveLength(3);
     });
   });
 });

@@ -106,9 +106,13 @@ export class DocumentSyncService {
     const sink = this.sinks.for(connector);
     const plan = sink.plan(event.data);
     switch (plan.action) {
-      case 'skip':
+      case 'skip': {
+        // A skip is for good: decide it on the connector as it is now, not on a snapshot seconds old.
+        const current = await this.directory.get(connector.id, event.accountId, { fresh: true });
+        if (this.sinks.for(current).plan(event.data).action === 'upload') return this.prepare(current, event);
         await this.report(connector, event, { action: 'skipped', reason: plan.reason });
         return undefined;
+      }
       case 'upload':
         break;
     }
