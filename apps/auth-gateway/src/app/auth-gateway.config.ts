@@ -33,6 +33,8 @@ export class AuthGatewayConfig extends ServiceConfig {
   /** Plain-http ATS addresses and private networks: for local mode and tests; off in production. */
   @Transform(bool) @IsBoolean() ATS_ALLOW_INSECURE_HTTP = process.env.NODE_ENV !== 'production';
   @Transform(bool) @IsBoolean() ATS_ALLOW_PRIVATE_NETWORKS = process.env.NODE_ENV !== 'production';
+  /** How long an ATS-A secret the ATS refused waits before it is tried again (it is never erased). */
+  @Type(() => Number) @IsInt() @Min(1) @Max(86_400) ATS_A_RECHECK_SECONDS = 300;
   /** How long a connection test may take in all. */
   @Type(() => Number) @IsInt() @Min(1000) @Max(60000) CONNECTION_TEST_TIMEOUT_MS = 10_000;
 }

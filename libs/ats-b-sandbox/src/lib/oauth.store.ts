@@ -143,6 +143,12 @@ export class OAuthStore {
     return this.issueTokens(entry.username, entry.clientId);
   }
 
+  /** The partner re-generated its client secret in the vendor's portal: the old one is refused from now on. */
+  rotateClientSecret(clientSecret: string): void {
+    if (!clientSecret) throw new OAuthError(400, 'invalid_request', 'clientSecret is required');
+    this.config.client = { ...this.config.client, clientSecret };
+  }
+
   rejectNextRefresh(): void {
     this.rejectNext = true;
   }

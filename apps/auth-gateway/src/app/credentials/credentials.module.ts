@@ -10,9 +10,11 @@ import { OAuthStateStore } from '../oauth/oauth-state.store';
 import { OAuthService } from '../oauth/oauth.service';
 import { AtsASetupService } from './ats-a-setup.service';
 import { CREDENTIAL_ISSUERS } from './credential-issuer';
+import { CredentialRecheckJob } from './credential-recheck.job';
 import { CredentialsController } from './credentials.controller';
 import { CredentialsRepository } from './credentials.repository';
 import { CredentialsService } from './credentials.service';
+import { OperatorAlerts } from './operator-alerts';
 
 @Module({
   controllers: [CredentialsController, OAuthController],
@@ -61,6 +63,8 @@ import { CredentialsService } from './credentials.service';
     OAuthStateStore,
     CredentialsRepository,
     CredentialsService,
+    OperatorAlerts,
+    CredentialRecheckJob,
     AtsASetupService,
     OAuthService,
   ],
