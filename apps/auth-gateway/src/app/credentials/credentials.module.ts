@@ -15,6 +15,7 @@ import { CredentialsController } from './credentials.controller';
 import { CredentialsRepository } from './credentials.repository';
 import { CredentialsService } from './credentials.service';
 import { OperatorAlerts } from './operator-alerts';
+import { ResealService } from './reseal.service';
 
 @Module({
   controllers: [CredentialsController, OAuthController],
@@ -65,6 +66,7 @@ import { OperatorAlerts } from './operator-alerts';
     CredentialsService,
     OperatorAlerts,
     CredentialRecheckJob,
+    ResealService,
     AtsASetupService,
     OAuthService,
   ],

@@ -1,10 +1,15 @@
-import { DataSource } from 'typeorm';
+import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import type { DataSource } from 'typeorm';
+import { openDataSource } from '@connector/persistence';
 import { createTestDatabase, type TestDatabase } from '@connector/testing';
 import { AuthGatewayTables1763700000100 } from '../migrations/1763700000100-auth-gateway-tables';
 import { CredentialRefreshMarker1763700000110 } from '../migrations/1763700000110-credential-refresh-marker';
 import { OAuthStateEntity } from '../oauth/oauth-state.entity';
 import { ConnectorCredentialEntity } from './connector-credential.entity';
+import { SecretBox } from '../crypto/secret-box';
 import { CredentialsRepository, MarkerLostError } from './credentials.repository';
+import { ResealService } from './reseal.service';
 
 describe(CredentialsRepository.name, () => {
   let database: TestDatabase;
@@ -14,13 +19,13 @@ describe(CredentialsRepository.name, () => {
 
   beforeAll(async () => {
     database = await createTestDatabase('gateway_repository');
-    dataSource = await new DataSource({
-      type: 'postgres',
+    // As the service opens it (its own migrations table), so `npm run reseal` below finds the schema done.
+    dataSource = await openDataSource({
       url: database.url,
+      service: 'auth-gateway',
       entities: [ConnectorCredentialEntity, OAuthStateEntity],
       migrations: [AuthGatewayTables1763700000100, CredentialRefreshMarker1763700000110],
-      migrationsRun: true,
-    }).initialize();
+    });
     sut = new CredentialsRepository(dataSource);
   });
 
@@ -83,5 +88,67 @@ describe(CredentialsRepository.name, () => {
       );
     });
     expect(await sut.find('c1')).toMatchObject({ secret: sealed('old'), refreshMarker: 'm2' });
+  });
+
+  describe('re-sealing under the newest key', () => {
+    const k1 = `k1:${randomBytes(32).toString('base64')}`;
+    const k2 = `k2:${randomBytes(32).toString('base64')}`;
+    const seed = async (box: SecretBox, ids: string[]) => {
+      await dataSource.query('DELETE FROM connector_credential');
+      for (const id of ids) {
+        await sut.save({
+          connectorId: id,
+          accountId: 'acct',
+          atsType: 'ats-b',
+          state: 'active',
+          secret: box.seal(`refresh-${id}`, id),
+          access: box.seal(`{"accessToken":"at-${id}"}`, id),
+        });
+      }
+    };
+    const openedWithOnly = async (keys: string) => {
+      const box = SecretBox.fromEnv(keys);
+      const rows = await dataSource
+        .getRepository(ConnectorCredentialEntity)
+        .find({ order: { connectorId: 'ASC' } });
+      return rows.map((row) => box.open(row.secret!, row.connectorId));
+    };
+
+    it('leaves nothing under the old key, in pages, and the secrets open with the new key alone', async () => {
+      const ids = Array.from({ length: 5 }, (_, i) => `c${i}`);
+      await seed(SecretBox.fromEnv(k1), ids);
+      const report = await new ResealService(sut, SecretBox.fromEnv(`${k2},${k1}`)).resealAll(2);
+      expect(report).toEqual({ credentials: 5, resealed: 5, keyIdsInUse: ['k2'] });
+      expect(await openedWithOnly(k2)).toEqual(ids.map((id) => `refresh-${id}`));
+      // A second run finds nothing to do.
+      expect(await new ResealService(sut, SecretBox.fromEnv(`${k2},${k1}`)).resealAll()).toMatchObject({
+        resealed: 0,
+      });
+    });
+
+    it('is what `npm run reseal` does', async () => {
+      await seed(SecretBox.fromEnv(k1), ['a', 'b']);
+      const run = spawnSync(
+        process.execPath,
+        ['-r', '@swc-node/register', 'apps/auth-gateway/src/main.ts', '--reseal'],
+        {
+          env: {
+            ...process.env,
+            DATABASE_URL: database.url,
+            ENCRYPTION_KEYS: `${k2},${k1}`,
+            LOG_LEVEL: 'warn',
+          },
+          encoding: 'utf8',
+          timeout: 60_000,
+        },
+      );
+      expect({ status: run.status, stderr: run.stderr }).toEqual({ status: 0, stderr: '' });
+      expect(JSON.parse(run.stdout.trim().split('\n').pop()!)).toEqual({
+        credentials: 2,
+        resealed: 2,
+        keyIdsInUse: ['k2'],
+      });
+      expect(await openedWithOnly(k2)).toEqual(['refresh-a', 'refresh-b']);
+    }, 70_000);
   });
 });

@@ -42,4 +42,26 @@ describe(SecretBox.name, () => {
       'no encryption key "gone" is configured',
     );
   });
+
+  it('refuses a duplicate key id at boot', () => {
+    expect(() => SecretBox.fromEnv(env(['k1', keyA], ['k1', keyB]))).toThrow(
+      'encryption key id "k1" appears more than once',
+    );
+  });
+
+  it('refuses a shortened GCM tag, even one that would authenticate', () => {
+    const sealed = sut.seal('token', 'connector-1');
+    // Node accepts the first 4..15 bytes of a valid tag unless the length is pinned.
+    const short = { ...sealed, tag: Buffer.from(sealed.tag, 'base64').subarray(0, 4).toString('base64') };
+    expect(() => sut.open(short, 'connector-1')).toThrow(/4-byte tag, not 16/);
+  });
+
+  it('re-seals a secret under the newest key so the old key can be retired', () => {
+    const old = sut.seal('refresh-token', 'c');
+    const rotated = SecretBox.fromEnv(env(['k2', keyB], ['k1', keyA]));
+    const resealed = rotated.reseal(old, 'c');
+    expect(resealed.kid).toBe('k2');
+    expect(SecretBox.fromEnv(env(['k2', keyB])).open(resealed, 'c')).toBe('refresh-token');
+    expect(rotated.reseal(resealed, 'c')).toBe(resealed);
+  });
 });
