@@ -8,7 +8,10 @@ import {
   Min,
   Validate,
   ValidatorConstraint,
+  type ValidationArguments,
   type ValidatorConstraintInterface,
+  ValidateIf,
+  MinLength,
 } from 'class-validator';
 import { ServiceConfig } from '@connector/service-kit';
 import { ApiKeysFormatError, parseApiKeys } from './auth/api-keys';
@@ -18,9 +21,10 @@ export const SERVICE_NAME = 'connector-registry';
 @ValidatorConstraint({ name: 'apiKeys' })
 class ApiKeysConstraint implements ValidatorConstraintInterface {
   private problem = '';
-  validate(value: unknown): boolean {
+  validate(value: unknown, args: ValidationArguments): boolean {
     try {
-      parseApiKeys(typeof value === 'string' ? value : '');
+      const strict = (args.object as { NODE_ENV?: string }).NODE_ENV === 'production';
+      parseApiKeys(typeof value === 'string' ? value : '', { strict });
       return true;
     } catch (error) {
       this.problem = error instanceof ApiKeysFormatError ? error.message : 'is invalid';
@@ -40,6 +44,10 @@ export class ConnectorRegistryConfig extends ServiceConfig {
   @Type(() => Number) @IsInt() @Min(1) @Max(500) PREFETCH = 10;
   /** Admin API keys, `<accountId>:<key>[,…]`; required (empty default so that loadConfig reads it). */
   @IsString() @Validate(ApiKeysConstraint) ADMIN_API_KEYS = '';
+  /** The HMAC key of admin ids (stored with mapping versions, logged); unset, a fixed local value outside production. */
+  @ValidateIf((config: { NODE_ENV?: string }) => config.NODE_ENV === 'production')
+  @MinLength(32, { message: 'ADMIN_ID_SECRET must be at least 32 random characters in production' })
+  ADMIN_ID_SECRET = '';
   /** Where the browser lands after an ATS-B login: `${ADMIN_PAGE_PATH}/connectors/{id}?authorized=1`. */
   @Matches(/^\/[A-Za-z0-9/_-]*$/, { message: 'ADMIN_PAGE_PATH must be a path starting with /' })
   ADMIN_PAGE_PATH = '/admin';
