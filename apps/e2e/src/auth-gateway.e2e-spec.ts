@@ -305,6 +305,9 @@ describe('auth-gateway', () => {
       const url = new URL(authorizeUrl);
       expect(url.origin + url.pathname).toBe(`${atsB.oauthUrl}/authorize`);
       expect(url.searchParams.get('state')).toMatch(/^[\w-]{43}$/);
+      // PKCE: the challenge goes out; the verifier stays with the gateway, sealed, and goes with the code.
+      expect(url.searchParams.get('code_challenge_method')).toBe('S256');
+      expect(url.searchParams.get('code_challenge')).toMatch(/^[\w-]{43}$/);
 
       const { code, state } = await login(authorizeUrl);
       expect(await complete(code, state, 'nonce-1')).toEqual({ connectorId, accountId: ACCOUNT });
@@ -343,6 +346,13 @@ describe('auth-gateway', () => {
       await expect(complete(expired.code, expired.state, 'nonce-3')).rejects.toMatchObject({
         code: 'INVALID_STATE',
       });
+      // The next login purges expired states.
+      await start(randomUUID(), 'nonce-purge');
+      const left = new Client({ connectionString: database.url });
+      await left.connect();
+      const rows = await left.query(`SELECT count(*)::int AS n FROM oauth_state WHERE expires_at <= now()`);
+      await left.end();
+      expect(rows.rows[0].n).toBe(0);
     });
 
     it('renews an expired session once for 50 concurrent requests across two gateway processes', async () => {
