@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource, QueryRunner } from 'typeorm';
+import { type DataSource, LessThanOrEqual, type QueryRunner } from 'typeorm';
 import { ConnectorCredentialEntity } from './connector-credential.entity';
 
 /** Advisory-lock namespace for "one renewal of this connector's access at a time, across processes". */
@@ -50,7 +50,7 @@ export class CredentialsRepository {
   async dueForRecheck(limit = 100): Promise<string[]> {
     const rows = await this.dataSource.getRepository(ConnectorCredentialEntity).find({
       select: { connectorId: true },
-      where: { state: 'rejected' },
+      where: { state: 'rejected', recheckAt: LessThanOrEqual(new Date()) },
       order: { recheckAt: 'ASC' },
       take: limit,
     });

@@ -135,6 +135,20 @@ describe(CredentialsService.name, () => {
     expect(store.row?.state).toBe('authorization_required');
   });
 
+  it('keeps the marker when the refresh ends without a clear refusal (a 502), so a later invalid_grant alerts', async () => {
+    const sut = build();
+    await storeAtsB(sut);
+    oauth.refresh.mockRejectedValueOnce(
+      new AtsError('bad gateway', { kind: 'transient', endpoint: 'POST /oauth/token', status: 502 }),
+    );
+    await expect(sut.getAccess('c1')).rejects.toMatchObject({ code: 'ATS_ERROR' });
+    expect(store.row?.refreshMarker).toEqual(expect.any(String));
+    oauth.refresh.mockRejectedValueOnce(oauthError('invalid_grant', 400));
+    await expect(sut.getAccess('c1')).rejects.toMatchObject({ code: 'AUTHORIZATION_REQUIRED' });
+    expect(alerts.count(OperatorAlert.AtsBRefreshLostInFlight)).toBe(1);
+    expect(storedSecret()).toBe('rt-1');
+  });
+
   it('never wipes the refresh token just saved when the REST login right after the refresh answers 401', async () => {
     const sut = build();
     await storeAtsB(sut);

@@ -195,8 +195,10 @@ export class CredentialsService {
         ? error
         : new GatewayError(AuthErrorCode.AtsError, (error as Error).message);
     }
-    // A definite answer other than invalid_grant did not spend the token: the marker is not needed.
-    if (refresh.marker && error.status !== undefined && !error.ambiguous && error.code !== 'invalid_grant') {
+    // ATS-B refused the request itself (4xx other than invalid_grant): the token was not spent. A 5xx or
+    // no answer keeps the marker: a proxy may have lost the answer of a refresh that happened.
+    const refused = error.status !== undefined && error.status >= 400 && error.status < 500;
+    if (refresh.marker && refused && !error.ambiguous && error.code !== 'invalid_grant') {
       await locked.update({ refreshMarker: null, refreshStartedAt: null }).catch(() => undefined);
     }
     if (error.kind === 'auth' && row.atsType === 'ats-a') return this.rejectAtsA(row, locked, error);
