@@ -634,6 +634,10 @@ describe('connector-registry admin API', () => {
           '/api/v1/connectors/{id}/authorize',
         ]),
       );
+      const list = (document.body.paths as Record<string, { get: { responses: object } }>)[
+        '/api/v1/connectors'
+      ];
+      expect(Object.keys(list.get.responses)).toEqual(expect.arrayContaining(['401', '429']));
     });
   });
 });

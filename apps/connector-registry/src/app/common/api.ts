@@ -1,5 +1,5 @@
 import { applyDecorators, Controller, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { ApiKeyGuard } from '../auth/api-key.guard';
 
 export const API_PREFIX = 'api/v1';
@@ -10,6 +10,11 @@ export function ApiController(path: string, tag: string): ClassDecorator {
     Controller(`${API_PREFIX}/${path}`),
     UseGuards(ApiKeyGuard),
     ApiBearerAuth(),
+    ApiResponse({ status: 401, description: 'UNAUTHORIZED: no key or a wrong one' }),
+    ApiResponse({
+      status: 429,
+      description: 'TOO_MANY_REQUESTS: too many wrong keys from this address (Retry-After)',
+    }),
     ApiTags(tag),
   );
 }
