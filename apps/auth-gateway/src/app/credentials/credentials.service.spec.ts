@@ -35,7 +35,8 @@ const oauthError = (code: string, status: number) =>
   new AtsError(`ATS-B answered ${code}`, { kind: 'auth', endpoint: 'POST /oauth/token', status, code });
 
 describe(CredentialsService.name, () => {
-  const secrets = SecretBox.fromEnv(`k1:${randomBytes(32).toString('base64')}`);
+  const keyK1 = randomBytes(32).toString('base64');
+  const secrets = SecretBox.fromEnv(`k1:${keyK1}`);
   let store: MemoryCredentials;
   let published: EventEnvelope[];
   let alerts: OperatorAlerts;
@@ -95,6 +96,29 @@ describe(CredentialsService.name, () => {
     await expect(sut.getAccess('c1')).resolves.toMatchObject({ type: 'ats-b', bhRestToken: 'bh' });
     expect(storedSecret()).toBe('rt-2');
     expect(store.row).toMatchObject({ state: 'active', refreshMarker: null });
+  });
+
+  it('keeps the rotated refresh token when the old one was sealed under an older key', async () => {
+    const oldKey = `k0:${randomBytes(32).toString('base64')}`;
+    const before = SecretBox.fromEnv(oldKey);
+    const sut = build();
+    await storeAtsB(sut);
+    await store.update('c1', { secret: before.seal('rt-1', 'c1') });
+    // The gateway now seals with k1 and still opens k0.
+    const rotatedBox = SecretBox.fromEnv(`k1:${keyK1},${oldKey}`);
+    const withRotation = new CredentialsService(
+      store as unknown as CredentialsRepository,
+      rotatedBox,
+      [new AtsBCredentialIssuer(oauth as unknown as AtsBOAuthClient)],
+      { publish: async () => undefined } as unknown as MessagePublisher,
+      alerts,
+      { ATS_A_RECHECK_SECONDS: 300 },
+    );
+    oauth.refresh.mockResolvedValue(tokens('rt-2'));
+    oauth.login.mockResolvedValue({ bhRestToken: 'bh', restUrl: 'https://rest/x/' });
+    await withRotation.getAccess('c1');
+    expect(store.row?.secret?.kid).toBe('k1');
+    expect(rotatedBox.open(store.row!.secret!, 'c1')).toBe('rt-2');
   });
 
   it('keeps every refresh token and alerts the operator when ATS-B refuses the platform client (invalid_client)', async () => {

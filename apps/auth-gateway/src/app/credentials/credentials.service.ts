@@ -110,6 +110,7 @@ export class CredentialsService {
     // A marker left by an earlier attempt: that refresh may have spent the token and lost the answer.
     const earlierMarker = row.refreshMarker;
     let marker: string | undefined;
+    let rotated = false;
     try {
       if (input.current && row.accessFingerprint !== rejected) {
         const extended = await issuer.revalidate({ ...input, current: input.current });
@@ -123,7 +124,10 @@ export class CredentialsService {
           marker = randomUUID();
           await locked.update({ refreshMarker: marker, refreshStartedAt: new Date() });
         },
-        persistSecret: (secret, access) => this.persistRotation(row, locked, marker, secret, access),
+        persistSecret: async (secret, access) => {
+          await this.persistRotation(row, locked, marker, secret, access);
+          rotated = true;
+        },
       });
       await locked.update({
         state: 'active',
@@ -131,8 +135,8 @@ export class CredentialsService {
         access: this.secrets.seal(JSON.stringify(issued.access), row.connectorId),
         accessExpiresAt: issued.expiresAt,
         accessFingerprint: issuer.fingerprintOf(issued.access),
-        // Re-seal a secret still under an older key while we are here.
-        ...(row.secret && this.secrets.isStale(row.secret)
+        // Re-seal a secret still under an older key while we are here (not one that just rotated).
+        ...(!rotated && row.secret && this.secrets.isStale(row.secret)
           ? { secret: this.secrets.seal(input.secret, row.connectorId) }
           : {}),
       });
