@@ -1,6 +1,7 @@
 import { Transform, Type } from 'class-transformer';
-import { IsBoolean, IsInt, IsNotEmpty, IsString, Matches, Max, Min } from 'class-validator';
+import { IsBoolean, IsInt, IsNotEmpty, IsString, Matches, Max, Min, Validate } from 'class-validator';
 import { ServiceConfig } from '@connector/service-kit';
+import { EncryptionKeysConstraint } from './crypto/secret-box';
 
 export const SERVICE_NAME = 'auth-gateway';
 
@@ -16,6 +17,7 @@ export class AuthGatewayConfig extends ServiceConfig {
   @Matches(/^[\w.-]+:[A-Za-z0-9+/=]{40,}(,[\w.-]+:[A-Za-z0-9+/=]{40,})*$/, {
     message: 'ENCRYPTION_KEYS must be "<keyId>:<base64 of 32 bytes>[,…]"',
   })
+  @Validate(EncryptionKeysConstraint)
   ENCRYPTION_KEYS = '';
 
   /** The platform's OAuth client at ATS-B (service configuration, never per customer). */

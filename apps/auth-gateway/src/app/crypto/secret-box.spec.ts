@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { loadConfig } from '@connector/service-kit';
+import { AuthGatewayConfig } from '../auth-gateway.config';
 import { SecretBox } from './secret-box';
 
 const keyA = randomBytes(32);
@@ -43,10 +45,22 @@ describe(SecretBox.name, () => {
     );
   });
 
-  it('refuses a duplicate key id at boot', () => {
+  it('refuses a duplicate key id at boot, naming the variable and never a key', () => {
     expect(() => SecretBox.fromEnv(env(['k1', keyA], ['k1', keyB]))).toThrow(
       'encryption key id "k1" appears more than once',
     );
+    const value = env(['k1', keyA], ['k1', keyB]);
+    let message = '';
+    try {
+      loadConfig(AuthGatewayConfig, { ENCRYPTION_KEYS: value });
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toMatch(/ENCRYPTION_KEYS: encryption key id "k1" appears more than once/);
+    expect(message).not.toContain(keyB.toString('base64'));
+    expect(
+      loadConfig(AuthGatewayConfig, { ENCRYPTION_KEYS: env(['k2', keyB], ['k1', keyA]) }).ENCRYPTION_KEYS,
+    ).toBe(env(['k2', keyB], ['k1', keyA]));
   });
 
   it('refuses a shortened GCM tag, even one that would authenticate', () => {

@@ -1,4 +1,5 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { ValidatorConstraint, type ValidatorConstraintInterface } from 'class-validator';
 
 /** A secret as it is stored: AES-256-GCM, with the id of the key that sealed it so keys can rotate. */
 export interface SealedSecret {
@@ -106,5 +107,23 @@ export class SecretBox {
     const key = this.keys.get(id);
     if (!key) throw new SecretBoxError(`no encryption key "${id}" is configured`);
     return key;
+  }
+}
+
+/** Config validation of `ENCRYPTION_KEYS`: they must build a SecretBox; the message never holds a key. */
+@ValidatorConstraint({ name: 'encryptionKeys' })
+export class EncryptionKeysConstraint implements ValidatorConstraintInterface {
+  private problem = '';
+  validate(value: unknown): boolean {
+    try {
+      SecretBox.fromEnv(typeof value === 'string' ? value : '');
+      return true;
+    } catch (error) {
+      this.problem = error instanceof SecretBoxError ? error.message : 'is invalid';
+      return false;
+    }
+  }
+  defaultMessage(): string {
+    return `ENCRYPTION_KEYS: ${this.problem}`;
   }
 }
