@@ -82,8 +82,10 @@ export class AtsClientFactory {
             .observe(key, config, quotaHeadersOf(headers, now))
             .catch((error: unknown) => this.logger.warn(`quota headers of ${key}: ${String(error)}`));
           if (status === 429) {
+            const until = retryAtOf(headers, now, 60_000);
             void this.quota
-              .pauseUntil(key, config, retryAtOf(headers, now, 60_000))
+              .pauseUntil(key, config, until)
+              .then(() => waiter && this.quota.waiting(key, waiter.id, waiter.kind, until))
               .catch((error: unknown) => this.logger.warn(`pausing ${key}: ${String(error)}`));
           }
         },
