@@ -53,11 +53,10 @@ describe(JobOrderStore.name, () => {
     expect(store.get(c)!.isDeleted).toBe(true);
   });
 
-  it('keeps 100 000 jobs cheap: seeding is fast and adds only a few MB', () => {
+  // Seeding speed is measured in bench/, not here: a timed unit test fails on a loaded machine.
+  it('keeps 100 000 jobs cheap: seeding adds only a few MB', () => {
     const before = process.memoryUsage().heapUsed;
-    const t0 = Date.now();
     const store = new JobOrderStore({ jobs: 100_000, seed: 3 });
-    expect(Date.now() - t0).toBeLessThan(5_000);
     expect(store.search(q('isOpen:1 AND isDeleted:0')).length).toBeGreaterThan(70_000);
     expect(process.memoryUsage().heapUsed - before).toBeLessThan(30 * 1024 * 1024);
     expect(store.get(99_999)!.id).toBe(99_999);
