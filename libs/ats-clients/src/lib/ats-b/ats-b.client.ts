@@ -104,9 +104,9 @@ export class AtsBClient {
   }
 
   /**
-   * Every open job id, page by page (a page is fetched when the consumer asks). Pages by id range
-   * (`id:[last+1 TO *]`, sorted by id) rather than by offset, so a job closing mid-listing cannot shift a
-   * later one out of the window and hide it.
+   * Every open job id (with `state: 'any'`, every job id), page by page (a page is fetched when the
+   * consumer asks). Pages by id range (`id:[last+1 TO *]`, sorted by id) rather than by offset, so a job
+   * closing mid-listing cannot shift a later one out of the window and hide it.
    */
   async *jobOrderIdPages(
     options: AtsBJobOrderIdPagesOptions = {},
