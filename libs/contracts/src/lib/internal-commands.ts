@@ -1,4 +1,14 @@
-import { IsIn, IsInt, IsNotEmpty, IsObject, IsOptional, IsString, Max, Min } from 'class-validator';
+import {
+  IsIn,
+  IsInt,
+  IsISO8601,
+  IsNotEmpty,
+  IsObject,
+  IsOptional,
+  IsString,
+  Max,
+  Min,
+} from 'class-validator';
 
 /** `data` of commands on the internal exchange (`connector.internal`); not part of the public contract. */
 
@@ -23,6 +33,8 @@ export class RunProgressDto {
   @IsInt() @Min(0) apiCalls!: number;
   /** Set when known: lets the registry record a run vacancy-sync started by itself (a scheduled sync). */
   @IsOptional() @IsIn(RUN_MODES) mode?: RunMode;
+  /** Set while the run waits for ATS budget (daily limit spent, or a 429): when it goes on by itself. */
+  @IsOptional() @IsISO8601() waitingUntil?: string;
 }
 
 /**

@@ -66,4 +66,6 @@ export const Header = {
   Retryable: 'x-retryable',
   /** On replayed messages: the dead letter they come from. */
   ReplayOf: 'x-replay-of',
+  /** How many times the message waited (e.g. for ATS budget) without it counting as an attempt. */
+  Deferrals: 'x-deferrals',
 } as const;

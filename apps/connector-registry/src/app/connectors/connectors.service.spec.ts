@@ -7,6 +7,7 @@ import type { JobMappingRepository } from '../repositories/job-mapping.repositor
 import type { RunRepository } from '../repositories/run.repository';
 import { ConnectorEntity } from './connector.entity';
 import { ConnectorsService } from './connectors.service';
+import { BudgetService } from '../budget/budget.service';
 import { ConnectorKinds } from './kinds/connector-kinds';
 
 const admin = { accountId: 'acct_a', adminId: 'abcdef0123456789' };
@@ -44,6 +45,7 @@ describe(ConnectorsService.name, () => {
     Pick<AuthGatewayClient, 'saveCredentials' | 'eraseCredentials' | 'testConnection'>
   >;
   let publisher: jest.Mocked<Pick<MessagePublisher, 'publish'>>;
+  let budget: jest.Mocked<Pick<BudgetService, 'limitChanged'>>;
 
   beforeEach(() => {
     connectors = {
@@ -60,6 +62,7 @@ describe(ConnectorsService.name, () => {
       testConnection: jest.fn().mockResolvedValue({ ok: true }),
     };
     publisher = { publish: jest.fn().mockResolvedValue(undefined) };
+    budget = { limitChanged: jest.fn().mockResolvedValue(undefined) };
     const runs = { latest: jest.fn().mockResolvedValue(new Map()) };
     const mappings = { current: jest.fn().mockResolvedValue({ version: 3 }) };
     const gatewayClient = gateway as unknown as AuthGatewayClient;
@@ -70,6 +73,7 @@ describe(ConnectorsService.name, () => {
       new ConnectorKinds(gatewayClient),
       gatewayClient,
       publisher as unknown as MessagePublisher,
+      budget as unknown as BudgetService,
     );
   });
 
@@ -205,6 +209,24 @@ describe(ConnectorsService.name, () => {
         syncIntervalMinutes: 5,
         fullSyncEveryHours: 24,
       });
+      expect(budget.limitChanged).not.toHaveBeenCalled();
+    });
+
+    it('tells the daily-quota plan at once when an operator changes the daily limit', async () => {
+      const current = connector({
+        type: 'ats-a',
+        options: { dailyCallLimit: 10_000 },
+        config: { baseUrl: 'https://acme.example' },
+      });
+      connectors.findOwned.mockResolvedValue(current);
+      connectors.updateLocked.mockImplementation(async (_id, change) => ({
+        before: current,
+        after: change({ ...current }),
+      }));
+      await sut.update(admin, current.id, { options: { dailyCallLimit: 300 } });
+      expect(budget.limitChanged).toHaveBeenCalledWith(
+        expect.objectContaining({ options: { dailyCallLimit: 300 } }),
+      );
     });
   });
 

@@ -11,6 +11,7 @@ import {
 import { defaultJobMapping } from '@connector/job-mapping';
 import { MessagePublisher } from '@connector/messaging';
 import type { AdminIdentity } from '../auth/api-keys';
+import { BudgetService } from '../budget/budget.service';
 import { AuthGatewayClient } from '../clients/auth-gateway.client';
 import { isUnanswered } from '../clients/dependency-errors';
 import { RegistryErrorCode, RegistryException } from '../common/registry.exception';
@@ -37,6 +38,7 @@ export class ConnectorsService {
     private readonly kinds: ConnectorKinds,
     private readonly gateway: AuthGatewayClient,
     private readonly publisher: MessagePublisher,
+    private readonly budget: BudgetService,
   ) {}
 
   /** Nothing is saved. */
@@ -127,6 +129,7 @@ export class ConnectorsService {
     if (!result) throw RegistryException.notFound();
     if (refused) throw new RegistryException(RegistryErrorCode.InvalidStatusChange, refused);
     const after = result.after ?? result.before;
+    if (options && 'dailyCallLimit' in options) await this.budget.limitChanged(after);
     if (after.status !== result.before.status) {
       await this.publishStatus(after, after.status, `changed by admin ${admin.adminId}`);
     }

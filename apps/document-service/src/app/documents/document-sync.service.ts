@@ -3,6 +3,7 @@ import { AtsError } from '@connector/ats-clients';
 import { ConnectorDirectory, AUTHORIZATION_WAIT_MS, toMessageError } from '@connector/ats-access';
 import type { ConnectorSnapshot, DocumentDataDto, EventEnvelope } from '@connector/contracts';
 import {
+  combinedFailure,
   type MessageHandlingError,
   NotReadyError,
   PermanentMessageError,
@@ -96,7 +97,7 @@ export class DocumentSyncService {
         }
       }
     }
-    const failure = failures.find((f) => f.retryable) ?? failures[0];
+    const failure = combinedFailure(failures);
     if (failure) throw failure;
   }
 
@@ -116,7 +117,7 @@ export class DocumentSyncService {
       case 'connected':
         break;
     }
-    const sink = this.sinks.for(connector);
+    const sink = this.sinks.for(connector, event.id);
     const plan = sink.plan(event.data);
     switch (plan.action) {
       case 'skip': {
