@@ -1,5 +1,5 @@
 import type { ConnectorSnapshot } from '@connector/contracts';
-import type { RateLimiter } from '@connector/rate-limiter';
+import type { PostgresDailyQuota, RateLimiter } from '@connector/rate-limiter';
 import type { AtsAccessProvider } from './ats-access.provider';
 import { AtsClientFactory } from './ats-client.factory';
 
@@ -23,6 +23,13 @@ describe(AtsClientFactory.name, () => {
     pauseUntil: async () => undefined,
   } as unknown as RateLimiter;
 
+  // The daily quota always has budget here: this spec is about where the calls go.
+  const quota = {
+    acquire: async () => undefined,
+    observe: async () => undefined,
+    done: async () => undefined,
+  } as unknown as PostgresDailyQuota;
+
   afterEach(() => jest.restoreAllMocks());
 
   it('calls ATS-A at the address that comes with the access from auth-gateway, not the connector config', async () => {
@@ -42,7 +49,7 @@ describe(AtsClientFactory.name, () => {
         headers: { 'content-type': 'application/json' },
       });
     });
-    const client = new AtsClientFactory(access, limiter).atsA(connector, { priority: 'sync' });
+    const client = new AtsClientFactory(access, limiter, quota).atsA(connector, { priority: 'sync' });
     await client.getVacancyStatuses();
     expect(called).toEqual(['https://acme.example.com/api/options/dropdown/50']);
   });
