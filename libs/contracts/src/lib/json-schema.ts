@@ -1,4 +1,4 @@
-import { defaultMetadataStorage } from 'class-transformer/cjs/storage';
+import type { MetadataStorage } from 'class-transformer/types/MetadataStorage';
 import {
   ARRAY_MAX_SIZE,
   ARRAY_MIN_SIZE,
@@ -25,6 +25,11 @@ import {
   ValidationTypes,
 } from 'class-validator';
 import 'reflect-metadata';
+
+// class-transformer keeps the @Type() targets in this module but ships no types for its path.
+const { defaultMetadataStorage } = require('class-transformer/cjs/storage') as {
+  defaultMetadataStorage: MetadataStorage;
+};
 
 /** A JSON Schema (draft-07, the dialect AsyncAPI schemas extend). */
 export interface JsonSchema {
