@@ -33,6 +33,16 @@ export {
   type HostResolver,
 } from './lib/url-policy';
 
+export {
+  readArray,
+  readBoolean,
+  readDate,
+  readId,
+  readInt,
+  readObject,
+  readText,
+} from './lib/read/tolerant-read';
+
 export { normalizeAtsABaseUrl } from './lib/ats-a/ats-a-base-url';
 export { requestAtsAToken, type AtsAToken, type AtsATokenOptions } from './lib/ats-a/ats-a-token';
 export {
@@ -46,10 +56,19 @@ export { ATS_A_VACANCY_STATUS_DROPDOWN, ATS_A_MAX_PAGE_SIZE } from './lib/ats-a/
 export type * from './lib/ats-a/ats-a.types';
 
 export { AtsBOAuthClient } from './lib/ats-b/ats-b-oauth.client';
-export { AtsBClient, type AtsBClientConfig, type AtsBJobOrderIdPagesOptions } from './lib/ats-b/ats-b.client';
+export {
+  AtsBClient,
+  jobOrderListingTerms,
+  type AtsBClientConfig,
+  type AtsBJobOrderIdPagesOptions,
+} from './lib/ats-b/ats-b.client';
 export {
   ATS_B_OPEN_JOBS_QUERY,
   ATS_B_MAX_SEARCH_COUNT,
   ATS_B_MAX_IDS_PER_GET,
+  ATS_B_CLIENT_CONTACT_FIELDS,
+  ATS_B_CLIENT_CORPORATION_FIELDS,
+  ATS_B_JOB_ORDER_SCALAR_FIELDS,
+  ATS_B_JOB_ORDER_FIELDS,
 } from './lib/ats-b/ats-b.protocol';
 export type * from './lib/ats-b/ats-b.types';

@@ -8,11 +8,19 @@ export interface RunState {
   errors: string[];
   startedAt: Date | null;
   finishedAt: Date | null;
+  /** Set while the run waits for ATS budget: when it goes on by itself (progress, not failure). */
+  waitingUntil?: Date | null;
 }
 
 /** What can happen to a run after it was queued. */
 export type RunEvent =
-  | { kind: 'progress'; counts: Omit<RunCounts, 'closed'> & { closed?: number }; apiCalls: number; at: Date }
+  | {
+      kind: 'progress';
+      counts: Omit<RunCounts, 'closed'> & { closed?: number };
+      apiCalls: number;
+      at: Date;
+      waitingUntil?: Date;
+    }
   | { kind: 'completed'; status: RunStatus; counts: RunCounts; apiCalls: number; at: Date }
   | { kind: 'request_failed'; reason: string; at: Date };
 
@@ -49,6 +57,7 @@ export function nextRunState(state: RunState, event: RunEvent): RunState | undef
         },
         apiCalls: Math.max(state.apiCalls, event.apiCalls),
         startedAt: state.startedAt ?? event.at,
+        waitingUntil: event.waitingUntil ?? null,
       };
     case 'completed':
       if (!isFinished(event.status)) return undefined;
@@ -59,6 +68,7 @@ export function nextRunState(state: RunState, event: RunEvent): RunState | undef
         apiCalls: Math.max(state.apiCalls, event.apiCalls),
         startedAt: state.startedAt ?? event.at,
         finishedAt: event.at,
+        waitingUntil: null,
       };
     case 'request_failed':
       return {
@@ -66,6 +76,7 @@ export function nextRunState(state: RunState, event: RunEvent): RunState | undef
         status: 'failed',
         errors: [...state.errors, event.reason],
         finishedAt: event.at,
+        waitingUntil: null,
       };
   }
 }

@@ -90,6 +90,7 @@ export class AtsAVacancySource implements VacancySource {
         after: page.page,
         read: page.records.length,
         vacancies: live.map((v) => toSourceVacancy(v, contacts, companies, options.now)),
+        closed: [],
       };
     }
   }

@@ -23,6 +23,11 @@ export interface SourcePage {
   /** Records the ATS returned in the page, live or not. */
   read: number;
   vacancies: SourceVacancy[];
+  /**
+   * External ids of records in this page that the ATS itself says are not live any more (closed, hidden,
+   * expired, deleted): certain knowledge, so a published one is closed at once, in any kind of run.
+   */
+  closed: string[];
 }
 
 /**
