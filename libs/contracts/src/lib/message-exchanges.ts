@@ -31,4 +31,5 @@ export const MESSAGE_EXCHANGE = {
   [RoutingKey.VacancyPreviewRequested]: Exchange.Internal,
   [RoutingKey.ConnectorLookup]: Exchange.Internal,
   [RoutingKey.ConnectorsByAccount]: Exchange.Internal,
+  [RoutingKey.ConnectorChanged]: Exchange.Internal,
 } as const satisfies Record<MessageType, ExchangeName>;

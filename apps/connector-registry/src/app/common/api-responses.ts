@@ -33,6 +33,12 @@ export class RunResponse {
   @ApiProperty({ format: 'date-time' }) queuedAt!: string;
   @ApiPropertyOptional({ format: 'date-time' }) startedAt?: string;
   @ApiPropertyOptional({ format: 'date-time' }) finishedAt?: string;
+  @ApiPropertyOptional({
+    format: 'date-time',
+    description: 'while the run waits for ATS budget (the daily limit is spent, or the ATS answered 429)',
+  })
+  waitingForBudgetUntil?: string;
+  @ApiPropertyOptional({ example: 'waiting for ATS budget until 2026-11-22T00:00:00.000Z' }) progress?: string;
 }
 
 export class RunListResponse {
