@@ -8,6 +8,7 @@ import { startAtsBSandbox, type RunningAtsBSandbox } from '@connector/ats-b-sand
 import {
   createTestDatabase,
   createTestVhost,
+  findChromium,
   freePort,
   startService,
   WORKSPACE_ROOT,
@@ -21,7 +22,8 @@ import {
  * with the ATS-B login popup, the Mapping tab and a Run, against the registry, auth-gateway and vacancy-sync
  * as processes and the ATS sandboxes. Each step is saved as a screenshot under docs/screenshots/.
  */
-const CHROMIUM = '/usr/bin/chromium';
+// `npm test` makes sure there is one (tools/ensure-chromium.ts); CHROMIUM_PATH may name another.
+const CHROMIUM = findChromium() ?? '/usr/bin/chromium';
 const SHOTS = join(WORKSPACE_ROOT, 'docs', 'screenshots');
 const KEY = `key-${randomBytes(6).toString('hex')}`;
 const CLIENT_SECRET = `ats-a-secret-${randomBytes(8).toString('hex')}`;

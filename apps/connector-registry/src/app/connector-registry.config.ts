@@ -1,5 +1,6 @@
-import { Type } from 'class-transformer';
+import { Transform, Type } from 'class-transformer';
 import {
+  IsBoolean,
   IsInt,
   IsString,
   IsUrl,
@@ -13,7 +14,7 @@ import {
   ValidateIf,
   MinLength,
 } from 'class-validator';
-import { ServiceConfig } from '@connector/service-kit';
+import { RequiredInProduction, ServiceConfig } from '@connector/service-kit';
 import { ApiKeysFormatError, parseApiKeys } from './auth/api-keys';
 
 export const SERVICE_NAME = 'connector-registry';
@@ -23,8 +24,9 @@ class ApiKeysConstraint implements ValidatorConstraintInterface {
   private problem = '';
   validate(value: unknown, args: ValidationArguments): boolean {
     try {
-      const strict = (args.object as { NODE_ENV?: string }).NODE_ENV === 'production';
-      parseApiKeys(typeof value === 'string' ? value : '', { strict });
+      parseApiKeys(typeof value === 'string' ? value : '', {
+        strict: strictApiKeys(args.object as ConnectorRegistryConfig),
+      });
       return true;
     } catch (error) {
       this.problem = error instanceof ApiKeysFormatError ? error.message : 'is invalid';
@@ -37,14 +39,26 @@ class ApiKeysConstraint implements ValidatorConstraintInterface {
   }
 }
 
+/** Production wants strong admin keys unless a demo says otherwise (ADMIN_ALLOW_WEAK_KEYS). */
+export function strictApiKeys(
+  config: Pick<ConnectorRegistryConfig, 'NODE_ENV' | 'ADMIN_ALLOW_WEAK_KEYS'>,
+): boolean {
+  return config.NODE_ENV === 'production' && config.ADMIN_ALLOW_WEAK_KEYS !== true;
+}
+
 /** connector-registry's environment, validated at boot. */
 export class ConnectorRegistryConfig extends ServiceConfig {
   override PORT = 3000;
   /** Messages this process works on at once. */
   @Type(() => Number) @IsInt() @Min(1) @Max(500) PREFETCH = 10;
   /** Admin API keys, `<accountId>:<key>[,…]`; required (empty default so that loadConfig reads it). */
-  @IsString() @Validate(ApiKeysConstraint) ADMIN_API_KEYS = '';
+  @RequiredInProduction() @IsString() @Validate(ApiKeysConstraint) ADMIN_API_KEYS = '';
+  /** Demos in production mode only (docker compose): accept the demo key and short keys. */
+  @Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value === 'true' : value))
+  @IsBoolean()
+  ADMIN_ALLOW_WEAK_KEYS = false;
   /** The HMAC key of admin ids (stored with mapping versions, logged); unset, a fixed local value outside production. */
+  @RequiredInProduction()
   @ValidateIf((config: { NODE_ENV?: string }) => config.NODE_ENV === 'production')
   @MinLength(32, { message: 'ADMIN_ID_SECRET must be at least 32 random characters in production' })
   ADMIN_ID_SECRET = '';

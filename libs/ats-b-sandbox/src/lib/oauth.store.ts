@@ -44,7 +44,13 @@ const token = (prefix: string): string => `${prefix}${randomBytes(24).toString('
 export class OAuthStore {
   private codes = new Map<
     string,
-    { username: string; clientId: string; redirectUri: string | null; expiresAt: number; pkce?: PkceChallenge }
+    {
+      username: string;
+      clientId: string;
+      redirectUri: string | null;
+      expiresAt: number;
+      pkce?: PkceChallenge;
+    }
   >();
   private accessTokens = new Map<string, { username: string; expiresAt: number }>();
   private refreshTokens = new Map<string, { username: string; clientId: string }>();
@@ -260,14 +266,21 @@ export interface PkceChallenge {
 function checkPkce(pkce: PkceChallenge | undefined, verifier: string | undefined): void {
   if (!pkce) {
     if (verifier !== undefined) {
-      throw new OAuthError(400, 'invalid_request', 'code_verifier given, but the authorization request had no code_challenge');
+      throw new OAuthError(
+        400,
+        'invalid_request',
+        'code_verifier given, but the authorization request had no code_challenge',
+      );
     }
     return;
   }
   if (!verifier) throw new OAuthError(400, 'invalid_grant', 'code_verifier is required for this code');
-  if (!/^[A-Za-z0-9._~-]{43,128}$/.test(verifier)) throw new OAuthError(400, 'invalid_grant', 'code_verifier is malformed');
-  const derived = pkce.method === 'S256' ? createHash('sha256').update(verifier).digest('base64url') : verifier;
-  if (!safeEqual(derived, pkce.challenge)) throw new OAuthError(400, 'invalid_grant', 'code_verifier does not match the code_challenge');
+  if (!/^[A-Za-z0-9._~-]{43,128}$/.test(verifier))
+    throw new OAuthError(400, 'invalid_grant', 'code_verifier is malformed');
+  const derived =
+    pkce.method === 'S256' ? createHash('sha256').update(verifier).digest('base64url') : verifier;
+  if (!safeEqual(derived, pkce.challenge))
+    throw new OAuthError(400, 'invalid_grant', 'code_verifier does not match the code_challenge');
 }
 
 /** One customer (corporation) per user; the corpToken is stable so restUrl survives restarts. */

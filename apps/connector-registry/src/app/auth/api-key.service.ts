@@ -1,10 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { REGISTRY_CONFIG } from '../common/registry-config';
-import type { ConnectorRegistryConfig } from '../connector-registry.config';
+import { type ConnectorRegistryConfig, strictApiKeys } from '../connector-registry.config';
 import { type AdminIdentity, type ApiKeyEntry, identify, parseApiKeys } from './api-keys';
 import { FailedKeyAttempts } from './failed-key-attempts';
 
-type KeysConfig = Pick<ConnectorRegistryConfig, 'ADMIN_API_KEYS' | 'NODE_ENV' | 'ADMIN_ID_SECRET'>;
+type KeysConfig = Pick<
+  ConnectorRegistryConfig,
+  'ADMIN_API_KEYS' | 'NODE_ENV' | 'ADMIN_ID_SECRET' | 'ADMIN_ALLOW_WEAK_KEYS'
+>;
 
 /** The configured admin keys (digests only), the lookup of a presented one, and failed attempts per address. */
 @Injectable()
@@ -14,7 +17,7 @@ export class ApiKeyService {
   readonly failures = new FailedKeyAttempts();
 
   constructor(@Inject(REGISTRY_CONFIG) config: KeysConfig) {
-    this.entries = parseApiKeys(config.ADMIN_API_KEYS, { strict: config.NODE_ENV === 'production' });
+    this.entries = parseApiKeys(config.ADMIN_API_KEYS, { strict: strictApiKeys(config) });
     // Production requires its own (config validation); local and test mode share this one.
     this.adminIdSecret = config.ADMIN_ID_SECRET || 'local-admin-id-secret';
   }

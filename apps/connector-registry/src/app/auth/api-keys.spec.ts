@@ -80,23 +80,46 @@ describe(ConnectorRegistryConfig.name, () => {
     expect(message).not.toContain('secret-1');
   });
 
-  it('in production refuses the demo key and a missing ADMIN_ID_SECRET', () => {
-    expect(() =>
-      loadConfig(ConnectorRegistryConfig, { NODE_ENV: 'production', ADMIN_API_KEYS: 'acct:demo-admin-key' }),
-    ).toThrow(/ADMIN_API_KEYS .*demo key/);
+  it('in production refuses the demo key, and a missing or short ADMIN_ID_SECRET', () => {
+    const production = {
+      NODE_ENV: 'production',
+      DATABASE_URL: 'postgres://db/x',
+      RABBITMQ_URL: 'amqps://mq',
+    };
+    const secret = strong.split('').reverse().join('');
     expect(() =>
       loadConfig(ConnectorRegistryConfig, {
-        NODE_ENV: 'production',
+        ...production,
+        ADMIN_API_KEYS: 'acct:demo-admin-key',
+        ADMIN_ID_SECRET: secret,
+      }),
+    ).toThrow(/ADMIN_API_KEYS .*demo key/);
+    expect(() =>
+      loadConfig(ConnectorRegistryConfig, { ...production, ADMIN_API_KEYS: `acct:${strong}` }),
+    ).toThrow(/ADMIN_ID_SECRET is required/);
+    expect(() =>
+      loadConfig(ConnectorRegistryConfig, {
+        ...production,
         ADMIN_API_KEYS: `acct:${strong}`,
+        ADMIN_ID_SECRET: 'short',
       }),
     ).toThrow(/ADMIN_ID_SECRET must be at least 32/);
     expect(
       loadConfig(ConnectorRegistryConfig, {
-        NODE_ENV: 'production',
+        ...production,
         ADMIN_API_KEYS: `acct:${strong}`,
-        ADMIN_ID_SECRET: strong.split('').reverse().join(''),
+        ADMIN_ID_SECRET: secret,
       }).ADMIN_API_KEYS,
     ).toBe(`acct:${strong}`);
+    // A demo in production mode (docker compose) opts in explicitly.
+    expect(
+      loadConfig(ConnectorRegistryConfig, {
+        ...production,
+        ADMIN_API_KEYS: 'acct:demo-admin-key',
+        ADMIN_ID_SECRET: secret,
+        ADMIN_ALLOW_WEAK_KEYS: 'true',
+      }).ADMIN_ALLOW_WEAK_KEYS,
+    ).toBe(true);
   });
 
   it('takes valid keys and defaults the rest', () => {
@@ -109,7 +132,12 @@ describe(ApiKeyGuard.name, () => {
   let sut: ApiKeyGuard;
   beforeEach(() => {
     sut = new ApiKeyGuard(
-      new ApiKeyService({ ADMIN_API_KEYS: 'acct_a:key-a', NODE_ENV: 'test', ADMIN_ID_SECRET: 'id-secret' }),
+      new ApiKeyService({
+        ADMIN_API_KEYS: 'acct_a:key-a',
+        NODE_ENV: 'test',
+        ADMIN_ID_SECRET: 'id-secret',
+        ADMIN_ALLOW_WEAK_KEYS: false,
+      }),
     );
   });
   const contextWith = (request: Partial<AuthenticatedRequest>) =>

@@ -1,6 +1,7 @@
 import { applyDecorators, Controller, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiTags, ApiTooManyRequestsResponse, ApiUnauthorizedResponse } from '@nestjs/swagger';
 import { ApiKeyGuard } from '../auth/api-key.guard';
+import { ErrorResponse } from './api-responses';
 
 export const API_PREFIX = 'api/v1';
 
@@ -10,11 +11,11 @@ export function ApiController(path: string, tag: string): ClassDecorator {
     Controller(`${API_PREFIX}/${path}`),
     UseGuards(ApiKeyGuard),
     ApiBearerAuth(),
-    ApiResponse({ status: 401, description: 'UNAUTHORIZED: no key or a wrong one' }),
-    ApiResponse({
-      status: 429,
-      description: 'TOO_MANY_REQUESTS: too many wrong keys from this address (Retry-After)',
-    }),
     ApiTags(tag),
+    ApiUnauthorizedResponse({ description: 'UNAUTHORIZED: no key or a wrong one', type: ErrorResponse }),
+    ApiTooManyRequestsResponse({
+      description: 'TOO_MANY_REQUESTS: too many wrong keys from this address (see Retry-After)',
+      type: ErrorResponse,
+    }),
   );
 }
