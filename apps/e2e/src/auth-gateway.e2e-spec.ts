@@ -1,4 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
 import { createServer, type Server } from 'node:net';
 import { Client } from 'pg';
 import { startAtsASandbox, type RunningAtsASandbox } from '@connector/ats-a-sandbox';
@@ -50,6 +51,31 @@ describe('auth-gateway', () => {
     ...overrides,
   });
 
+  const credentialRow = async (connectorId: string) => {
+    const db = new Client({ connectionString: database.url });
+    await db.connect();
+    try {
+      return (
+        await db.query<{ state: string; secret: unknown; refresh_marker: string | null }>(
+          'SELECT state, secret, refresh_marker FROM connector_credential WHERE connector_id = $1',
+          [connectorId],
+        )
+      ).rows[0];
+    } finally {
+      await db.end();
+    }
+  };
+  const alertsLogged = (code: string) =>
+    gateways.flatMap((g) => g.output).filter((line) => line.includes(`"alert":"${code}"`)).length;
+  const statusesOf = (connectorId: string) =>
+    statusEvents
+      .map(
+        (m) =>
+          JSON.parse(m.content.toString()) as EventEnvelope<string, { connectorId: string; status: string }>,
+      )
+      .filter((e) => e.data.connectorId === connectorId)
+      .map((e) => e.data.status);
+
   let vhost: TestVhost;
   const previousRabbitUrl = process.env.RABBITMQ_URL;
 
@@ -79,6 +105,7 @@ describe('auth-gateway', () => {
       ATS_B_REST_LOGIN_URL: atsB.restLoginUrl,
       ATS_B_REDIRECT_URI: 'http://127.0.0.1:3999/oauth/ats-b/callback',
       LOG_LEVEL: 'debug',
+      ATS_A_RECHECK_SECONDS: '2',
     };
     // Two gateway processes, as in production: renewals must be coordinated between them.
     gateways.push(
@@ -187,6 +214,69 @@ describe('auth-gateway', () => {
       });
       expect(works.status).toBe(200);
     });
+
+    it('never erases a secret ATS-A refuses (a maintenance page): auth_failed, then connected again by itself', async () => {
+      // A proxy in front of ATS-A that answers 401 while "under maintenance".
+      let maintenance = false;
+      const proxy: HttpServer = createHttpServer((req, res) => {
+        if (maintenance) {
+          res.writeHead(401, { 'content-type': 'text/html' }).end('<h1>Down for maintenance</h1>');
+          return;
+        }
+        const chunks: Buffer[] = [];
+        req.on('data', (c: Buffer) => chunks.push(c));
+        req.on('end', () => {
+          void fetch(`${atsA.url}${req.url}`, {
+            method: req.method,
+            headers: {
+              'content-type': String(req.headers['content-type'] ?? 'application/json'),
+              authorization: String(req.headers.authorization ?? ''),
+            },
+            body: chunks.length ? Buffer.concat(chunks) : undefined,
+          }).then(async (answer) => {
+            res.writeHead(answer.status, {
+              'content-type': answer.headers.get('content-type') ?? 'application/json',
+            });
+            res.end(Buffer.from(await answer.arrayBuffer()));
+          });
+        });
+      });
+      await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+      const proxyUrl = `http://127.0.0.1:${(proxy.address() as { port: number }).port}`;
+      try {
+        const connectorId = randomUUID();
+        await request(RoutingKey.AuthCredentialsSave, {
+          connectorId,
+          type: 'ats-a',
+          config: atsAConfig({ baseUrl: proxyUrl }),
+        });
+        const first = (await request<AtsAccess>(RoutingKey.CredentialsRequested, { connectorId })) as {
+          accessToken: string;
+        };
+        const before = await credentialRow(connectorId);
+
+        maintenance = true;
+        await expect(
+          request(RoutingKey.CredentialsRequested, {
+            connectorId,
+            rejected: credentialFingerprint(first.accessToken),
+          }),
+        ).rejects.toMatchObject({ code: 'AUTHORIZATION_REQUIRED' });
+        const refused = await credentialRow(connectorId);
+        expect(refused.state).toBe('rejected');
+        expect(refused.secret).toEqual(before.secret);
+        await eventually(() => statusesOf(connectorId).includes('auth_failed'), 5_000, 'auth_failed');
+
+        maintenance = false;
+        await eventually(() => statusesOf(connectorId).includes('connected'), 15_000, 'connected again');
+        expect((await credentialRow(connectorId)).state).toBe('active');
+        await expect(request(RoutingKey.CredentialsRequested, { connectorId })).resolves.toMatchObject({
+          type: 'ats-a',
+        });
+      } finally {
+        proxy.close();
+      }
+    }, 40_000);
   });
 
   describe('ATS-B authorization', () => {
@@ -215,6 +305,9 @@ describe('auth-gateway', () => {
       const url = new URL(authorizeUrl);
       expect(url.origin + url.pathname).toBe(`${atsB.oauthUrl}/authorize`);
       expect(url.searchParams.get('state')).toMatch(/^[\w-]{43}$/);
+      // PKCE: the challenge goes out; the verifier stays with the gateway, sealed, and goes with the code.
+      expect(url.searchParams.get('code_challenge_method')).toBe('S256');
+      expect(url.searchParams.get('code_challenge')).toMatch(/^[\w-]{43}$/);
 
       const { code, state } = await login(authorizeUrl);
       expect(await complete(code, state, 'nonce-1')).toEqual({ connectorId, accountId: ACCOUNT });
@@ -253,6 +346,13 @@ describe('auth-gateway', () => {
       await expect(complete(expired.code, expired.state, 'nonce-3')).rejects.toMatchObject({
         code: 'INVALID_STATE',
       });
+      // The next login purges expired states.
+      await start(randomUUID(), 'nonce-purge');
+      const left = new Client({ connectionString: database.url });
+      await left.connect();
+      const rows = await left.query(`SELECT count(*)::int AS n FROM oauth_state WHERE expires_at <= now()`);
+      await left.end();
+      expect(rows.rows[0].n).toBe(0);
     });
 
     it('renews an expired session once for 50 concurrent requests across two gateway processes', async () => {
@@ -295,6 +395,119 @@ describe('auth-gateway', () => {
       ).rows[0].secret;
       expect(secretAfter).not.toEqual(secretBefore);
       await db.end();
+    });
+
+    const authorized = async (nonce: string) => {
+      const connectorId = randomUUID();
+      const { authorizeUrl } = await start(connectorId, nonce);
+      const { code, state } = await login(authorizeUrl);
+      await complete(code, state, nonce);
+      const access = (await request<AtsAccess>(RoutingKey.CredentialsRequested, { connectorId })) as Extract<
+        AtsAccess,
+        { type: 'ats-b' }
+      >;
+      return { connectorId, rejected: credentialFingerprint(access.bhRestToken) };
+    };
+
+    it('keeps every refresh token and alerts the operator when ATS-B refuses the platform’s client (invalid_client)', async () => {
+      const first = await authorized('nonce-ic-1');
+      const second = await authorized('nonce-ic-2');
+      const before = await Promise.all([credentialRow(first.connectorId), credentialRow(second.connectorId)]);
+      const alertsBefore = alertsLogged('ATS_B_CLIENT_REJECTED');
+      atsB.state.expireSessions();
+      // A bad rotation of the platform's secret: ATS-B now refuses the one the gateways hold.
+      const rotated = await fetch(`${atsB.url}/__sandbox/client-secret`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ clientSecret: 'rotated-at-the-vendor' }),
+      });
+      expect(rotated.status).toBe(200);
+      try {
+        for (const { connectorId, rejected } of [first, second]) {
+          await expect(
+            request(RoutingKey.CredentialsRequested, { connectorId, rejected }),
+          ).rejects.toMatchObject({ code: 'ATS_ERROR' });
+        }
+        const after = await Promise.all([
+          credentialRow(first.connectorId),
+          credentialRow(second.connectorId),
+        ]);
+        expect(after.map((r) => [r.state, r.secret, r.refresh_marker])).toEqual(
+          before.map((r) => ['active', r.secret, null]),
+        );
+        await eventually(() => alertsLogged('ATS_B_CLIENT_REJECTED') >= alertsBefore + 2, 5_000, 'alerts');
+        expect(statusesOf(first.connectorId)).toEqual([]);
+      } finally {
+        atsB.state.auth.rotateClientSecret('platform-secret');
+      }
+      // Once the operator fixes the secret, the kept refresh tokens still work.
+      await expect(
+        request(RoutingKey.CredentialsRequested, {
+          connectorId: first.connectorId,
+          rejected: first.rejected,
+        }),
+      ).resolves.toMatchObject({ type: 'ats-b' });
+    });
+
+    it('keeps the refresh token just saved when the REST login right after the refresh answers 401', async () => {
+      const { connectorId, rejected } = await authorized('nonce-login-401');
+      const before = await credentialRow(connectorId);
+      atsB.state.expireSessions();
+      atsB.state.resetCalls();
+      atsB.state.setFaults({ errorRate: { 'POST /rest-services/login': 1 }, errorStatus: 401 });
+      try {
+        await expect(
+          request(RoutingKey.CredentialsRequested, { connectorId, rejected }),
+        ).rejects.toMatchObject({
+          code: 'ATS_ERROR',
+        });
+      } finally {
+        atsB.state.clearFaults();
+      }
+      const after = await credentialRow(connectorId);
+      expect(after.state).toBe('active');
+      expect(after.secret).not.toEqual(before.secret); // the rotated token, stored
+      expect(statusesOf(connectorId)).toEqual([]);
+      // The stored token is the live one: the next renewal spends it and works. (Access tokens here live
+      // less than the gateway's margin, so it refreshes rather than reusing the access token, see the unit spec.)
+      await expect(
+        request(RoutingKey.CredentialsRequested, { connectorId, rejected }),
+      ).resolves.toMatchObject({
+        type: 'ats-b',
+      });
+      expect(atsB.state.callCounts()['POST /oauth/token refresh_token']).toBe(2);
+    });
+
+    it('after a refresh whose answer was lost, alerts on the invalid_grant that follows instead of wiping', async () => {
+      const { connectorId, rejected } = await authorized('nonce-lost');
+      const before = await credentialRow(connectorId);
+      const alertsBefore = alertsLogged('ATS_B_REFRESH_LOST_IN_FLIGHT');
+      atsB.state.expireSessions();
+      // ATS-B rotates the token, then the connection drops before the answer arrives.
+      atsB.state.setFaults({ timeoutAfterWrite: { 'POST /oauth/token refresh_token': 1 }, timeoutMs: 200 });
+      try {
+        await expect(
+          request(RoutingKey.CredentialsRequested, { connectorId, rejected }),
+        ).rejects.toMatchObject({
+          code: expect.stringMatching(/ATS_ERROR|UNREACHABLE/),
+        });
+      } finally {
+        atsB.state.clearFaults();
+      }
+      const marked = await credentialRow(connectorId);
+      expect(marked.refresh_marker).toEqual(expect.any(String));
+      expect(marked.secret).toEqual(before.secret);
+
+      await expect(request(RoutingKey.CredentialsRequested, { connectorId, rejected })).rejects.toMatchObject(
+        {
+          code: 'AUTHORIZATION_REQUIRED',
+        },
+      );
+      await eventually(() => alertsLogged('ATS_B_REFRESH_LOST_IN_FLIGHT') > alertsBefore, 5_000, 'alert');
+      const after = await credentialRow(connectorId);
+      expect(after).toMatchObject({ state: 'authorization_required', refresh_marker: null });
+      expect(after.secret).toEqual(before.secret); // kept for the investigation, never used again
+      await eventually(() => statusesOf(connectorId).includes('auth_failed'), 5_000, 'auth_failed');
     });
 
     it('marks the connector auth_failed when the refresh token is refused, and stops calling the ATS', async () => {

@@ -180,7 +180,7 @@ describe('connector set-up through the admin API', () => {
 
       const { answer, cookie, authorizeUrl } = await authorize(id);
       expect(answer.status).toBe(200);
-      expect(cookie).toMatch(/^ats_b_oauth=/);
+      expect(cookie).toMatch(/^ats_b_oauth_[0-9a-f]{24}=/);
       expect(answer.headers.get('set-cookie')).toMatch(/HttpOnly/i);
       const redirect = await driveLoginForm(authorizeUrl, { username: 'recruiter', password: USER_PASSWORD });
       expect(redirect.startsWith(`${registry.url}/oauth/ats-b/callback?`)).toBe(true);
@@ -226,6 +226,32 @@ describe('connector set-up through the admin API', () => {
 
       expect((await api('GET', `/connectors/${id}`)).body).toMatchObject({ status: 'pending_authorization' });
       expect(await dbRows(`SELECT 1 FROM connector_credential WHERE connector_id = '${id}'`)).toHaveLength(0);
+    });
+
+    it('two logins started in one browser both complete: each has its own cookie', async () => {
+      const ids: string[] = [];
+      for (const name of ['Parallel 1', 'Parallel 2']) {
+        const created = await api('POST', '/connectors', {
+          type: 'ats-b',
+          name,
+          config: { routine: 'api-oauth', sendSmartCv: false },
+        });
+        ids.push(String(created.body.id));
+      }
+      // Both started before either finishes, as with two tabs; the browser keeps both cookies.
+      const logins = [await authorize(ids[0]), await authorize(ids[1])];
+      expect(logins[0].cookie.split('=')[0]).not.toBe(logins[1].cookie.split('=')[0]);
+      const jar = logins.map((l) => l.cookie).join('; ');
+      for (const [i, login] of [...logins.entries()].reverse()) {
+        const redirect = await driveLoginForm(login.authorizeUrl, {
+          username: 'recruiter',
+          password: USER_PASSWORD,
+        });
+        const landed = await callback(redirect, jar);
+        expect(landed.status).toBe(302);
+        expect(landed.headers.get('set-cookie')).toMatch(new RegExp(`^${login.cookie.split('=')[0]}=;`));
+        expect((await api('GET', `/connectors/${ids[i]}`)).body).toMatchObject({ status: 'connected' });
+      }
     });
 
     it("another account cannot authorize this account's connector", async () => {

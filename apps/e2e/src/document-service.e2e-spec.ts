@@ -64,6 +64,8 @@ const snapshot = (
 
 const sha256 = (content: Buffer) => createHash('sha256').update(content).digest('hex');
 
+const DOCX = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
+
 describe('document-service', () => {
   let database: TestDatabase;
   let atsA: RunningAtsASandbox;
@@ -127,6 +129,7 @@ describe('document-service', () => {
     kind: DocumentDataDto['kind'],
     options: {
       fileName?: string;
+      contentType?: string;
       content?: Buffer;
       chunked?: boolean;
       sizeBytes?: number;
@@ -141,7 +144,7 @@ describe('document-service', () => {
       candidateId,
       kind,
       fileName: options.fileName ?? `${kind}.pdf`,
-      contentType: 'application/pdf',
+      contentType: options.contentType ?? 'application/pdf',
       sizeBytes: options.sizeBytes ?? content.length,
       sha256: options.sha256 ?? sha256(content),
       url: `${filesUrl}${path}`,
@@ -309,7 +312,16 @@ describe('document-service', () => {
     const { candidateId, externalIds } = await candidateInAts();
     const other = publish(
       RoutingKey.DocumentUploaded,
-      document(candidateId, 'other', { fileName: 'cover.docx' }),
+      document(candidateId, 'other', {
+        fileName: 'cover.docx',
+        contentType: DOCX,
+        // The start of a Word file: a ZIP whose parts are [Content_Types].xml and word/…
+        content: Buffer.concat([
+          Buffer.from([0x50, 0x4b, 0x03, 0x04]),
+          Buffer.alloc(26),
+          Buffer.from(`[Content_Types].xml … word/document.xml ${randomUUID()}`),
+        ]),
+      }),
     );
     await eventFor(RoutingKey.DocumentSynced, other.id, { connectorId: atsAId, action: 'uploaded' });
     await eventFor(RoutingKey.DocumentSynced, other.id, { connectorId: atsBId, action: 'uploaded' });
@@ -379,6 +391,17 @@ describe('document-service', () => {
     }
   }, 60_000);
 
+  it('cleans file names of control characters and paths before any ATS sees them', async () => {
+    const { candidateId, externalIds } = await candidateInAts();
+    const event = publish(
+      RoutingKey.DocumentUploaded,
+      document(candidateId, 'cv', { fileName: '..\\evil\u0007/cv\r\n.pdf' }),
+    );
+    await eventFor(RoutingKey.DocumentSynced, event.id, { connectorId: atsBId, action: 'uploaded' });
+    await eventFor(RoutingKey.DocumentSynced, event.id, { connectorId: atsAId, action: 'uploaded' });
+    expect(filesInB(externalIds[atsBId]).map((f) => f.name)).toEqual(['_evil_cv.pdf']);
+  });
+
   describe('refuses with a clear reason and uploads nothing', () => {
     const refused = async (data: DocumentDataDto, pattern: RegExp, accountId = ACCOUNT) => {
       const event = publish(RoutingKey.DocumentUploaded, data, accountId);
@@ -416,6 +439,19 @@ describe('document-service', () => {
     it('a checksum mismatch', async () => {
       const { candidateId, externalIds } = await candidateInAts();
       await refused(document(candidateId, 'cv', { sha256: 'f'.repeat(64) }), /checksum mismatch/);
+      expect(filesInA(externalIds[atsAId])).toEqual([]);
+      expect(filesInB(externalIds[atsBId])).toEqual([]);
+    });
+
+    it('an SVG named cv.pdf, by its bytes', async () => {
+      const { candidateId, externalIds } = await candidateInAts();
+      const svg = Buffer.from(
+        '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(document.cookie)</script></svg>',
+      );
+      await refused(
+        document(candidateId, 'cv', { fileName: 'cv.pdf', content: svg }),
+        /cv\.pdf\W{0,4} is refused: its bytes are an SVG image .*not a PDF document/,
+      );
       expect(filesInA(externalIds[atsAId])).toEqual([]);
       expect(filesInB(externalIds[atsBId])).toEqual([]);
     });

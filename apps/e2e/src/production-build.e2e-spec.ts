@@ -21,7 +21,7 @@ import {
 const DIST = join('tmp', 'dist-e2e');
 const SERVICES = ['connector-registry', 'auth-gateway', 'vacancy-sync', 'candidate-sync', 'document-service'];
 const REQUIRED: Record<string, string[]> = {
-  'connector-registry': ['ADMIN_API_KEYS', 'DATABASE_URL', 'RABBITMQ_URL'],
+  'connector-registry': ['ADMIN_API_KEYS', 'ADMIN_ID_SECRET', 'DATABASE_URL', 'RABBITMQ_URL'],
   'auth-gateway': [
     'DATABASE_URL',
     'RABBITMQ_URL',
@@ -58,7 +58,9 @@ describe('the production build', () => {
     required = {
       DATABASE_URL: database.url,
       RABBITMQ_URL: vhost.url,
-      ADMIN_API_KEYS: `acct_prod:${randomBytes(12).toString('hex')}`,
+      // Production takes only keys of 32+ random characters.
+      ADMIN_API_KEYS: `acct_prod:${randomBytes(24).toString('hex')}`,
+      ADMIN_ID_SECRET: randomBytes(33).toString('base64'),
       ENCRYPTION_KEYS: `k1:${randomBytes(32).toString('base64')}`,
       ATS_B_CLIENT_ID: 'platform-client',
       ATS_B_CLIENT_SECRET: randomBytes(12).toString('hex'),

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
 import { Client } from 'pg';
 import { type ConnectorSnapshot, createEvent, Exchange, RoutingKey } from '@connector/contracts';
 import { RabbitConnection, RpcClient, RpcError } from '@connector/messaging';
@@ -133,6 +134,51 @@ describe('connector-registry admin API', () => {
         expect(answer.status).toBe(401);
         expect(answer.body).toEqual({ statusCode: 401, code: 'UNAUTHORIZED', message: expect.any(String) });
       }
+    });
+
+    it('answers 429 in the error shape after too many wrong keys from one address, and only to it', async () => {
+      // Another loopback address as the guessing client, so this suite's own requests stay unaffected.
+      const fromOtherAddress = (key: string) =>
+        new Promise<{ status: number; body: Record<string, unknown>; retryAfter?: string }>(
+          (resolve, reject) => {
+            const url = new URL(`${service.url}/api/v1/connectors`);
+            const request = httpRequest(
+              {
+                host: url.hostname,
+                port: url.port,
+                path: url.pathname,
+                localAddress: '127.0.0.2',
+                headers: { authorization: `Bearer ${key}` },
+              },
+              (response) => {
+                let text = '';
+                response.on('data', (chunk: Buffer) => (text += chunk.toString()));
+                response.on('end', () =>
+                  resolve({
+                    status: response.statusCode ?? 0,
+                    body: JSON.parse(text) as Record<string, unknown>,
+                    retryAfter: response.headers['retry-after'],
+                  }),
+                );
+              },
+            );
+            request.on('error', reject);
+            request.end();
+          },
+        );
+      for (let i = 0; i < 10; i++) expect((await fromOtherAddress(`guess-${i}`)).status).toBe(401);
+      const limited = await fromOtherAddress(KEY_A);
+      expect(limited).toEqual({
+        status: 429,
+        body: {
+          statusCode: 429,
+          code: 'TOO_MANY_REQUESTS',
+          message: expect.stringMatching(/Too many wrong API keys/),
+          details: { retryAfterSeconds: expect.any(Number) },
+        },
+        retryAfter: expect.stringMatching(/^\d+$/),
+      });
+      expect((await api('GET', '/api/v1/connectors')).status).toBe(200);
     });
 
     it('answers an unknown route with 404 NOT_FOUND and malformed JSON with 400, never a stack', async () => {
@@ -588,6 +634,10 @@ describe('connector-registry admin API', () => {
           '/api/v1/connectors/{id}/authorize',
         ]),
       );
+      const list = (document.body.paths as Record<string, { get: { responses: object } }>)[
+        '/api/v1/connectors'
+      ];
+      expect(Object.keys(list.get.responses)).toEqual(expect.arrayContaining(['401', '429']));
     });
   });
 });

@@ -48,6 +48,7 @@ export { requestAtsAToken, type AtsAToken, type AtsATokenOptions } from './lib/a
 export {
   AtsAClient,
   type AtsAClientConfig,
+  type AtsAAccessToken,
   type AtsASearchPagesOptions,
   type AtsAPage,
 } from './lib/ats-a/ats-a.client';

@@ -5,6 +5,8 @@ import { SERVICE_NAME, AuthGatewayConfig } from './auth-gateway.config';
 import { ConnectorCredentialEntity } from './credentials/connector-credential.entity';
 import { CredentialsModule } from './credentials/credentials.module';
 import { AuthGatewayTables1763700000100 } from './migrations/1763700000100-auth-gateway-tables';
+import { CredentialRefreshMarker1763700000110 } from './migrations/1763700000110-credential-refresh-marker';
+import { OAuthStatePkce1763700000120 } from './migrations/1763700000120-oauth-state-pkce';
 import { OAuthStateEntity } from './oauth/oauth-state.entity';
 
 /** auth-gateway: credentials and tokens for ATS-A (client credentials) and ATS-B (OAuth). */
@@ -18,7 +20,11 @@ export class AppModule {
           name: SERVICE_NAME,
           config,
           entities: [ConnectorCredentialEntity, OAuthStateEntity],
-          migrations: [AuthGatewayTables1763700000100],
+          migrations: [
+            AuthGatewayTables1763700000100,
+            CredentialRefreshMarker1763700000110,
+            OAuthStatePkce1763700000120,
+          ],
           consumer: {
             queue: Queue.AuthGateway,
             bindings: [

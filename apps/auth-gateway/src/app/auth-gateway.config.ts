@@ -1,6 +1,7 @@
 import { Transform, Type } from 'class-transformer';
-import { IsBoolean, IsInt, IsNotEmpty, IsString, Matches, Max, Min } from 'class-validator';
+import { IsBoolean, IsInt, IsNotEmpty, IsString, Matches, Max, Min, Validate } from 'class-validator';
 import { RequiredInProduction, ServiceConfig } from '@connector/service-kit';
+import { EncryptionKeysConstraint } from './crypto/secret-box';
 
 export const SERVICE_NAME = 'auth-gateway';
 
@@ -17,6 +18,7 @@ export class AuthGatewayConfig extends ServiceConfig {
   @Matches(/^[\w.-]+:[A-Za-z0-9+/=]{40,}(,[\w.-]+:[A-Za-z0-9+/=]{40,})*$/, {
     message: 'ENCRYPTION_KEYS must be "<keyId>:<base64 of 32 bytes>[,…]"',
   })
+  @Validate(EncryptionKeysConstraint)
   ENCRYPTION_KEYS = '';
 
   /** The platform's OAuth client at ATS-B (service configuration, never per customer); defaults: the sandbox's. */
@@ -39,6 +41,8 @@ export class AuthGatewayConfig extends ServiceConfig {
   /** Plain-http ATS addresses and private networks: for local mode and tests; off in production. */
   @Transform(bool) @IsBoolean() ATS_ALLOW_INSECURE_HTTP = process.env.NODE_ENV !== 'production';
   @Transform(bool) @IsBoolean() ATS_ALLOW_PRIVATE_NETWORKS = process.env.NODE_ENV !== 'production';
+  /** How long an ATS-A secret the ATS refused waits before it is tried again (it is never erased). */
+  @Type(() => Number) @IsInt() @Min(1) @Max(86_400) ATS_A_RECHECK_SECONDS = 300;
   /** How long a connection test may take in all. */
   @Type(() => Number) @IsInt() @Min(1000) @Max(60000) CONNECTION_TEST_TIMEOUT_MS = 10_000;
 }

@@ -1,5 +1,6 @@
-import { Type } from 'class-transformer';
+import { Transform, Type } from 'class-transformer';
 import {
+  IsBoolean,
   IsInt,
   IsString,
   IsUrl,
@@ -8,7 +9,10 @@ import {
   Min,
   Validate,
   ValidatorConstraint,
+  type ValidationArguments,
   type ValidatorConstraintInterface,
+  ValidateIf,
+  MinLength,
 } from 'class-validator';
 import { RequiredInProduction, ServiceConfig } from '@connector/service-kit';
 import { ApiKeysFormatError, parseApiKeys } from './auth/api-keys';
@@ -18,9 +22,11 @@ export const SERVICE_NAME = 'connector-registry';
 @ValidatorConstraint({ name: 'apiKeys' })
 class ApiKeysConstraint implements ValidatorConstraintInterface {
   private problem = '';
-  validate(value: unknown): boolean {
+  validate(value: unknown, args: ValidationArguments): boolean {
     try {
-      parseApiKeys(typeof value === 'string' ? value : '');
+      parseApiKeys(typeof value === 'string' ? value : '', {
+        strict: strictApiKeys(args.object as ConnectorRegistryConfig),
+      });
       return true;
     } catch (error) {
       this.problem = error instanceof ApiKeysFormatError ? error.message : 'is invalid';
@@ -33,6 +39,13 @@ class ApiKeysConstraint implements ValidatorConstraintInterface {
   }
 }
 
+/** Production wants strong admin keys unless a demo says otherwise (ADMIN_ALLOW_WEAK_KEYS). */
+export function strictApiKeys(
+  config: Pick<ConnectorRegistryConfig, 'NODE_ENV' | 'ADMIN_ALLOW_WEAK_KEYS'>,
+): boolean {
+  return config.NODE_ENV === 'production' && config.ADMIN_ALLOW_WEAK_KEYS !== true;
+}
+
 /** connector-registry's environment, validated at boot. */
 export class ConnectorRegistryConfig extends ServiceConfig {
   override PORT = 3000;
@@ -40,6 +53,15 @@ export class ConnectorRegistryConfig extends ServiceConfig {
   @Type(() => Number) @IsInt() @Min(1) @Max(500) PREFETCH = 10;
   /** Admin API keys, `<accountId>:<key>[,…]`; required (empty default so that loadConfig reads it). */
   @RequiredInProduction() @IsString() @Validate(ApiKeysConstraint) ADMIN_API_KEYS = '';
+  /** Demos in production mode only (docker compose): accept the demo key and short keys. */
+  @Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value === 'true' : value))
+  @IsBoolean()
+  ADMIN_ALLOW_WEAK_KEYS = false;
+  /** The HMAC key of admin ids (stored with mapping versions, logged); unset, a fixed local value outside production. */
+  @RequiredInProduction()
+  @ValidateIf((config: { NODE_ENV?: string }) => config.NODE_ENV === 'production')
+  @MinLength(32, { message: 'ADMIN_ID_SECRET must be at least 32 random characters in production' })
+  ADMIN_ID_SECRET = '';
   /** Where the browser lands after an ATS-B login: `${ADMIN_PAGE_PATH}/connectors/{id}?authorized=1`. */
   @Matches(/^\/[A-Za-z0-9/_-]*$/, { message: 'ADMIN_PAGE_PATH must be a path starting with /' })
   ADMIN_PAGE_PATH = '/admin';

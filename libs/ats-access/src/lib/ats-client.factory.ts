@@ -49,7 +49,8 @@ export class AtsClientFactory {
     const { key, config } = atsAQuota(connector);
     const { waiter } = options;
     return new AtsAClient({
-      baseUrl: String(connector.config.baseUrl),
+      // No baseUrl from the connector's config: the address comes with the access, from auth-gateway,
+      // which verified it (URL policy) when the credentials were saved. One copy, never two that disagree.
       token: async ({ rejected }) => {
         const access = await this.access.access(
           connector.id,
@@ -57,7 +58,7 @@ export class AtsClientFactory {
           rejected ? credentialFingerprint(rejected) : undefined,
         );
         if (access.type !== 'ats-a') throw new Error(`connector ${connector.id} is not an ATS-A connector`);
-        return access.accessToken;
+        return { accessToken: access.accessToken, baseUrl: access.baseUrl };
       },
       hooks: {
         beforeCall: async () => {

@@ -108,6 +108,38 @@ describe('ATS-B sandbox over HTTP', () => {
       });
     });
 
+    it('PKCE: the login form carries the S256 challenge, and the code needs its verifier', async () => {
+      const verifier = createHash('sha256').update('pkce-int-spec').digest('base64url');
+      const challenge = createHash('sha256').update(verifier).digest('base64url');
+      const pkceCode = async () => {
+        const url = new URL(authorizeUrl(sb, 'st-pkce'));
+        url.searchParams.set('code_challenge', challenge);
+        url.searchParams.set('code_challenge_method', 'S256');
+        const back = new URL(await driveLoginForm(url.toString(), { username: 'recruiter', password: 'recruiter-pass' }));
+        expect(back.searchParams.get('state')).toBe('st-pkce');
+        return back.searchParams.get('code')!;
+      };
+      const exchange = async (code: string, extra: Record<string, string> = {}) =>
+        token(sb, { grant_type: 'authorization_code', code, redirect_uri: REDIRECT, ...extra });
+
+      const missing = await exchange(await pkceCode());
+      expect(missing.status).toBe(400);
+      expect(await json(missing)).toMatchObject({ error: 'invalid_grant' });
+      const wrong = await exchange(await pkceCode(), { code_verifier: `${verifier.slice(0, -1)}A` });
+      expect(await json(wrong)).toMatchObject({ error: 'invalid_grant' });
+      const right = await exchange(await pkceCode(), { code_verifier: verifier });
+      expect(right.status).toBe(200);
+
+      const unsupported = new URL(authorizeUrl(sb, 'st-x'));
+      unsupported.searchParams.set('code_challenge', challenge);
+      unsupported.searchParams.set('code_challenge_method', 'S512');
+      // Refused before the login page, back to the client with the error (RFC 7636 §4.4.1).
+      const answer = await fetch(unsupported, { redirect: 'manual' });
+      expect(answer.status).toBe(302);
+      const refused = new URL(answer.headers.get('location') ?? '');
+      expect(refused.searchParams.get('error')).toBe('invalid_request');
+    });
+
     it('shows the page again with an error on bad credentials, and never redirects to an unregistered address', async () => {
       const body = new URLSearchParams({ client_id: CLIENT.client_id, redirect_uri: REDIRECT, state: 's', username: 'recruiter', password: 'nope' });
       const bad = await fetch(`${sb.oauthUrl}/authorize`, { method: 'POST', body, redirect: 'manual' });

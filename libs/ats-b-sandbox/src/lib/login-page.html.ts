@@ -3,6 +3,9 @@ export interface LoginPageModel {
   clientId: string;
   redirectUri: string;
   state?: string;
+  /** PKCE (RFC 7636), carried through the form like state. */
+  codeChallenge?: string;
+  codeChallengeMethod?: string;
   username?: string;
   error?: string;
 }
@@ -29,6 +32,8 @@ ${hidden('client_id', m.clientId)}
 ${hidden('response_type', 'code')}
 ${hidden('redirect_uri', m.redirectUri)}
 ${hidden('state', m.state)}
+${hidden('code_challenge', m.codeChallenge)}
+${hidden('code_challenge_method', m.codeChallengeMethod)}
 <label for="username">Username</label>
 <input id="username" name="username" type="text" autocomplete="username" required value="${escapeHtml(m.username ?? '')}">
 <label for="password">Password</label>

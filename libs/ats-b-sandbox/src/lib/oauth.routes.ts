@@ -25,13 +25,21 @@ export function registerOAuthRoutes(app: FastifyInstance, ctx: SandboxContext): 
       return reply.code(302).header('location', url.toString()).header('cache-control', 'no-store').send();
     };
     if ((p['response_type'] ?? 'code') !== 'code') return back({ error: 'unsupported_response_type' });
+    // PKCE (RFC 7636): optional for this confidential client; when sent, checked here and bound to the code.
+    const codeChallenge = p['code_challenge'] || undefined;
+    const codeChallengeMethod = codeChallenge ? (p['code_challenge_method'] || 'plain') : undefined;
+    if (codeChallenge && !isValidPkceChallenge(codeChallenge, codeChallengeMethod)) {
+      return back({ error: 'invalid_request', error_description: 'code_challenge or code_challenge_method is invalid' });
+    }
+    const pkce = codeChallenge ? { codeChallenge, codeChallengeMethod } : {};
     const attempted = submitted || p['action'] === 'Login' || (p['username'] !== undefined && p['password'] !== undefined);
-    if (!attempted) return html(200, loginPage({ clientId, redirectUri, state }));
+    if (!attempted) return html(200, loginPage({ clientId, redirectUri, state, ...pkce }));
     const username = p['username'];
     if (!auth.checkUser(username, p['password'])) {
-      return html(401, loginPage({ clientId, redirectUri, state, username, error: 'Invalid username or password.' }));
+      return html(401, loginPage({ clientId, redirectUri, state, ...pkce, username, error: 'Invalid username or password.' }));
     }
-    return back({ code: auth.issueCode(username as string, clientId, givenRedirect ?? null) });
+    const challenge = codeChallenge ? { challenge: codeChallenge, method: codeChallengeMethod as 'S256' | 'plain' } : undefined;
+    return back({ code: auth.issueCode(username as string, clientId, givenRedirect ?? null, challenge) });
   };
 
   app.get('/oauth/authorize', { config: { callKey: 'GET /oauth/authorize' } }, async (request, reply) =>
@@ -59,7 +67,13 @@ export function registerOAuthRoutes(app: FastifyInstance, ctx: SandboxContext): 
       switch (grant) {
         case 'authorization_code':
           return answerToken(ctx, request, reply, () =>
-            auth.exchangeCode({ code: p['code'], clientId: p['client_id'], clientSecret: p['client_secret'], redirectUri: p['redirect_uri'] }),
+            auth.exchangeCode({
+              code: p['code'],
+              clientId: p['client_id'],
+              clientSecret: p['client_secret'],
+              redirectUri: p['redirect_uri'],
+              codeVerifier: p['code_verifier'],
+            }),
           );
         case 'refresh_token':
           return answerToken(ctx, request, reply, () =>
@@ -75,6 +89,13 @@ export function registerOAuthRoutes(app: FastifyInstance, ctx: SandboxContext): 
 /** A token grant may be "applied, then lost" (timeout-after-write) like any other write. */
 function answerToken(ctx: SandboxContext, request: FastifyRequest, reply: FastifyReply, issue: () => unknown): FastifyReply {
   return answer(ctx, request, reply, 200, issue());
+}
+
+/** RFC 7636 §4.2: S256 challenges are 43 base64url characters; plain ones are verifiers (43..128 unreserved). */
+function isValidPkceChallenge(challenge: string, method: string | undefined): boolean {
+  if (method === 'S256') return /^[A-Za-z0-9_-]{43}$/.test(challenge);
+  if (method === 'plain') return /^[A-Za-z0-9._~-]{43,128}$/.test(challenge);
+  return false;
 }
 
 function formOf(body: unknown): Query {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { AtsBError, OAuthError } from './ats-b.error';
 import { OAuthStore } from './oauth.store';
 
@@ -35,6 +36,22 @@ describe(OAuthStore.name, () => {
     const late = store.issueCode('u', 'c', null);
     now += 61_000;
     expect(grantError(() => store.exchangeCode({ ...params, code: late }))).toBe('400 invalid_grant');
+  });
+
+  it('PKCE: a code bound to an S256 challenge needs the matching verifier; one without a challenge takes none', () => {
+    const store = make();
+    const verifier = 'v'.repeat(10) + 'A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7';
+    const challenge = createHash('sha256').update(verifier).digest('base64url');
+    const exchange = (code: string, codeVerifier?: string) =>
+      grantError(() =>
+        store.exchangeCode({ code, clientId: 'c', clientSecret: 's', redirectUri: undefined, codeVerifier }),
+      );
+    const issue = () => store.issueCode('u', 'c', null, { challenge, method: 'S256' });
+    expect(exchange(issue())).toBe('400 invalid_grant');
+    expect(exchange(issue(), `${verifier.slice(0, -1)}x`)).toBe('400 invalid_grant');
+    expect(exchange(issue(), verifier)).toBe('ok');
+    expect(exchange(store.issueCode('u', 'c', null))).toBe('ok');
+    expect(exchange(store.issueCode('u', 'c', null), verifier)).toBe('400 invalid_request');
   });
 
   it('a refresh token is single use and rotates', () => {

@@ -44,7 +44,13 @@ const token = (prefix: string): string => `${prefix}${randomBytes(24).toString('
 export class OAuthStore {
   private codes = new Map<
     string,
-    { username: string; clientId: string; redirectUri: string | null; expiresAt: number }
+    {
+      username: string;
+      clientId: string;
+      redirectUri: string | null;
+      expiresAt: number;
+      pkce?: PkceChallenge;
+    }
   >();
   private accessTokens = new Map<string, { username: string; expiresAt: number }>();
   private refreshTokens = new Map<string, { username: string; clientId: string }>();
@@ -93,7 +99,7 @@ export class OAuthStore {
     return user !== undefined && safeEqual(user.password, password);
   }
 
-  issueCode(username: string, clientId: string, redirectUri: string | null): string {
+  issueCode(username: string, clientId: string, redirectUri: string | null, pkce?: PkceChallenge): string {
     const code = token('code-');
     this.remember(code);
     this.codes.set(code, {
@@ -101,6 +107,7 @@ export class OAuthStore {
       clientId,
       redirectUri,
       expiresAt: this.now() + this.config.codeTtlSeconds * 1000,
+      ...(pkce ? { pkce } : {}),
     });
     return code;
   }
@@ -110,6 +117,7 @@ export class OAuthStore {
     clientId?: string;
     clientSecret?: string;
     redirectUri?: string;
+    codeVerifier?: string;
   }): TokenResponse {
     this.checkClient(params.clientId, params.clientSecret);
     if (!params.code) throw new OAuthError(400, 'invalid_request', 'code is required');
@@ -125,6 +133,7 @@ export class OAuthStore {
     if (entry.redirectUri !== null && entry.redirectUri !== params.redirectUri) {
       throw new OAuthError(400, 'invalid_grant', 'redirect_uri does not match the one used to authorize');
     }
+    checkPkce(entry.pkce, params.codeVerifier);
     return this.issueTokens(entry.username, entry.clientId);
   }
 
@@ -141,6 +150,12 @@ export class OAuthStore {
       throw new OAuthError(400, 'invalid_grant', 'Refresh token revoked');
     }
     return this.issueTokens(entry.username, entry.clientId);
+  }
+
+  /** The partner re-generated its client secret in the vendor's portal: the old one is refused from now on. */
+  rotateClientSecret(clientSecret: string): void {
+    if (!clientSecret) throw new OAuthError(400, 'invalid_request', 'clientSecret is required');
+    this.config.client = { ...this.config.client, clientSecret };
   }
 
   rejectNextRefresh(): void {
@@ -236,6 +251,36 @@ export class OAuthStore {
       refresh_token: refresh,
     };
   }
+}
+
+/** The PKCE challenge an authorization request carried (RFC 7636). */
+export interface PkceChallenge {
+  challenge: string;
+  method: 'S256' | 'plain';
+}
+
+/**
+ * RFC 7636 §4.6: a code issued with a challenge needs the verifier that hashes to it. A verifier for a code
+ * issued without one is refused too (the strict reading; the RFC leaves it open).
+ */
+function checkPkce(pkce: PkceChallenge | undefined, verifier: string | undefined): void {
+  if (!pkce) {
+    if (verifier !== undefined) {
+      throw new OAuthError(
+        400,
+        'invalid_request',
+        'code_verifier given, but the authorization request had no code_challenge',
+      );
+    }
+    return;
+  }
+  if (!verifier) throw new OAuthError(400, 'invalid_grant', 'code_verifier is required for this code');
+  if (!/^[A-Za-z0-9._~-]{43,128}$/.test(verifier))
+    throw new OAuthError(400, 'invalid_grant', 'code_verifier is malformed');
+  const derived =
+    pkce.method === 'S256' ? createHash('sha256').update(verifier).digest('base64url') : verifier;
+  if (!safeEqual(derived, pkce.challenge))
+    throw new OAuthError(400, 'invalid_grant', 'code_verifier does not match the code_challenge');
 }
 
 /** One customer (corporation) per user; the corpToken is stable so restUrl survives restarts. */

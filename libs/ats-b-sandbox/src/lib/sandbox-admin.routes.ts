@@ -151,6 +151,13 @@ export function registerSandboxAdminRoutes(app: FastifyInstance, ctx: SandboxCon
     return state.faults();
   });
 
+  // The partner's client secret as the vendor knows it (as after a rotation in the partner portal).
+  app.put(`${p}/client-secret`, async (request) => {
+    const b = (request.body ?? {}) as { clientSecret?: unknown };
+    if (typeof b.clientSecret !== 'string' || b.clientSecret === '') throw AtsBError.badRequest('clientSecret (string) is required');
+    state.auth.rotateClientSecret(b.clientSecret);
+    return { ok: true };
+  });
   app.post(`${p}/sessions/expire`, async () => ({ expired: state.expireSessions() }));
   app.post(`${p}/refresh-tokens/revoke`, async () => ({ revoked: state.revokeRefreshTokens() }));
 }

@@ -1,7 +1,11 @@
 import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
 import type { SealedSecret } from '../crypto/secret-box';
 
-export type CredentialState = 'active' | 'authorization_required';
+/**
+ * `active`: usable. `authorization_required`: an admin must authorize again (ATS-B `invalid_grant`).
+ * `rejected`: the ATS refused a secret we keep (ATS-A); it is tried again from `recheckAt`.
+ */
+export type CredentialState = 'active' | 'authorization_required' | 'rejected';
 
 /**
  * What it takes to get into a connector's ATS. The long-lived secret (ATS-A clientSecret, ATS-B refresh
@@ -22,6 +26,11 @@ export class ConnectorCredentialEntity {
   @Column('timestamptz', { name: 'access_expires_at', nullable: true }) accessExpiresAt!: Date | null;
   /** Fingerprint of the access handed out, so a worker can say which one the ATS refused. */
   @Column('text', { name: 'access_fingerprint', nullable: true }) accessFingerprint!: string | null;
+  /** Set before a single-use refresh token is spent, cleared once the rotated one is stored. */
+  @Column('text', { name: 'refresh_marker', nullable: true }) refreshMarker!: string | null;
+  @Column('timestamptz', { name: 'refresh_started_at', nullable: true }) refreshStartedAt!: Date | null;
+  /** `rejected`: when the kept secret is tried again. */
+  @Column('timestamptz', { name: 'recheck_at', nullable: true }) recheckAt!: Date | null;
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' }) createdAt!: Date;
   @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' }) updatedAt!: Date;
 }

@@ -31,16 +31,27 @@ export interface IssuedAccess {
 export interface CredentialIssuer {
   readonly atsType: AtsAccess['type'];
   /**
-   * Fresh access. A secret that rotates on the way (ATS-B refresh tokens are single use) is handed to
-   * `persistSecret`, which stores it durably, before the new access is used for anything.
+   * Fresh access. A secret that rotates on the way (ATS-B refresh tokens are single use) is announced with
+   * `hooks.beforeSpend` and handed to `hooks.persistSecret` before the new access is used for anything.
    */
-  renew(input: CredentialInput, persistSecret: (secret: string) => Promise<void>): Promise<IssuedAccess>;
+  renew(input: CredentialInput, hooks: RenewalHooks): Promise<IssuedAccess>;
   /** A cheap check that `current` still works: a later expiry, or undefined when it must be renewed. */
   revalidate(input: CredentialInput & { current: StoredAccess }): Promise<Date | undefined>;
   /** What a worker gets. */
   toAtsAccess(input: { baseUrl: string | null }, access: StoredAccess, expiresAt: Date): AtsAccess;
   /** The token a worker would report back when the ATS refuses it. */
   fingerprintOf(access: StoredAccess): string;
+}
+
+/** What an issuer tells the service around spending a single-use secret. */
+export interface RenewalHooks {
+  /** Called (and awaited) right before a single-use secret is sent: records the in-flight marker. */
+  beforeSpend(): Promise<void>;
+  /**
+   * Stores the rotated secret durably (with the access token it came with, so a failed login that follows
+   * does not spend another refresh). Resolves only once it is stored; retries on its own.
+   */
+  persistSecret(secret: string, access?: StoredAccess): Promise<void>;
 }
 
 export const CREDENTIAL_ISSUERS = Symbol('CREDENTIAL_ISSUERS');

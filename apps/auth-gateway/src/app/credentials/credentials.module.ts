@@ -10,9 +10,12 @@ import { OAuthStateStore } from '../oauth/oauth-state.store';
 import { OAuthService } from '../oauth/oauth.service';
 import { AtsASetupService } from './ats-a-setup.service';
 import { CREDENTIAL_ISSUERS } from './credential-issuer';
+import { CredentialRecheckJob } from './credential-recheck.job';
 import { CredentialsController } from './credentials.controller';
 import { CredentialsRepository } from './credentials.repository';
 import { CredentialsService } from './credentials.service';
+import { OperatorAlerts } from './operator-alerts';
+import { ResealService } from './reseal.service';
 
 @Module({
   controllers: [CredentialsController, OAuthController],
@@ -61,6 +64,9 @@ import { CredentialsService } from './credentials.service';
     OAuthStateStore,
     CredentialsRepository,
     CredentialsService,
+    OperatorAlerts,
+    CredentialRecheckJob,
+    ResealService,
     AtsASetupService,
     OAuthService,
   ],

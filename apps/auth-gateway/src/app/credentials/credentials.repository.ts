@@ -1,10 +1,29 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource } from 'typeorm';
+import { type DataSource, LessThanOrEqual, type QueryRunner } from 'typeorm';
 import { ConnectorCredentialEntity } from './connector-credential.entity';
 
 /** Advisory-lock namespace for "one renewal of this connector's access at a time, across processes". */
 const CONNECTOR_LOCK_CLASS = 4205;
+
+/** Another process started a refresh of this connector since ours: our rotation must not overwrite it. */
+export class MarkerLostError extends Error {
+  override name = 'MarkerLostError';
+  constructor() {
+    super('the refresh marker changed: another process took over the renewal');
+  }
+}
+
+/** Reads and writes of one connector's row on the connection that holds its renewal lock. */
+export interface LockedCredential {
+  find(): Promise<ConnectorCredentialEntity | null>;
+  update(changes: Partial<ConnectorCredentialEntity>): Promise<void>;
+  /**
+   * Stores the rotated secret: on the lock's connection, and if that connection is gone, through the pool
+   * guarded by `marker` (only while nobody else has started a refresh since). Retries `attempts` times.
+   */
+  saveRotation(changes: Partial<ConnectorCredentialEntity>, marker: string, attempts?: number): Promise<void>;
+}
 
 /** Every read and write of connector credentials, and the cross-process lock around renewals. */
 @Injectable()
@@ -27,11 +46,38 @@ export class CredentialsRepository {
     await this.dataSource.getRepository(ConnectorCredentialEntity).delete({ connectorId });
   }
 
+  /** Connectors whose refused ATS-A secret is due to be tried again. */
+  async dueForRecheck(limit = 100): Promise<string[]> {
+    const rows = await this.dataSource.getRepository(ConnectorCredentialEntity).find({
+      select: { connectorId: true },
+      where: { state: 'rejected', recheckAt: LessThanOrEqual(new Date()) },
+      order: { recheckAt: 'ASC' },
+      take: limit,
+    });
+    return rows.map((row) => row.connectorId);
+  }
+
+  /** Every row holding sealed data, a page at a time (for re-sealing under the newest key). */
+  sealedPage(after: string, limit: number): Promise<ConnectorCredentialEntity[]> {
+    return this.dataSource
+      .getRepository(ConnectorCredentialEntity)
+      .createQueryBuilder('c')
+      .where('c.connector_id > :after', { after })
+      .orderBy('c.connector_id', 'ASC')
+      .limit(limit)
+      .getMany();
+  }
+
   /**
-   * Runs `work` while holding this connector's advisory lock. The lock lives on its own connection, so it
-   * is released when `work` ends, or when the process dies and Postgres drops that connection.
+   * Runs `work` while holding this connector's advisory lock. The lock and every write `work` makes through
+   * the handle share one connection: if it drops, the lock goes and so do our writes, never one without
+   * the other. Postgres releases the lock when the process dies.
    */
-  async withConnectorLock<T>(connectorId: string, work: () => Promise<T>, waitMs = 20_000): Promise<T> {
+  async withConnectorLock<T>(
+    connectorId: string,
+    work: (locked: LockedCredential) => Promise<T>,
+    waitMs = 20_000,
+  ): Promise<T> {
     const runner = this.dataSource.createQueryRunner();
     await runner.connect();
     try {
@@ -46,15 +92,44 @@ export class CredentialsRepository {
         await new Promise((resolve) => setTimeout(resolve, 25 + Math.random() * 25));
       }
       try {
-        return await work();
+        return await work(this.lockedHandle(runner, connectorId));
       } finally {
-        await runner.query('SELECT pg_advisory_unlock($1, hashtext($2))', [
-          CONNECTOR_LOCK_CLASS,
-          connectorId,
-        ]);
+        await runner
+          .query('SELECT pg_advisory_unlock($1, hashtext($2))', [CONNECTOR_LOCK_CLASS, connectorId])
+          .catch(() => undefined); // a dropped connection has released it already
       }
     } finally {
       await runner.release();
     }
+  }
+
+  private lockedHandle(runner: QueryRunner, connectorId: string): LockedCredential {
+    const repository = runner.manager.getRepository(ConnectorCredentialEntity);
+    const pool = this.dataSource.getRepository(ConnectorCredentialEntity);
+    return {
+      find: () => repository.findOneBy({ connectorId }),
+      update: async (changes) => {
+        await repository.update({ connectorId }, changes);
+      },
+      saveRotation: async (changes, marker, attempts = 5) => {
+        let lastError: unknown;
+        for (let attempt = 0; attempt < attempts; attempt++) {
+          try {
+            // First on the lock's connection; if that failed, it may be gone: a pooled one, still guarded.
+            const result = await (attempt === 0 ? repository : pool).update(
+              { connectorId, refreshMarker: marker },
+              changes,
+            );
+            if (result.affected === 0) throw new MarkerLostError();
+            return;
+          } catch (error) {
+            lastError = error;
+            if (error instanceof MarkerLostError) throw error;
+            await new Promise((resolve) => setTimeout(resolve, 100 * 2 ** attempt));
+          }
+        }
+        throw lastError;
+      },
+    };
   }
 }

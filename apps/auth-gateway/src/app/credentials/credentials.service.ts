@@ -1,7 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { type AtsAccess, AuthErrorCode, createEvent, Exchange, RoutingKey } from '@connector/contracts';
 import { AtsError } from '@connector/ats-clients';
 import { MessagePublisher } from '@connector/messaging';
+import { AuthGatewayConfig } from '../auth-gateway.config';
 import { SecretBox } from '../crypto/secret-box';
 import type { ConnectorCredentialEntity } from './connector-credential.entity';
 import {
@@ -10,8 +12,9 @@ import {
   type CredentialInput,
   type StoredAccess,
 } from './credential-issuer';
-import { CredentialsRepository } from './credentials.repository';
+import { CredentialsRepository, type LockedCredential } from './credentials.repository';
 import { GatewayError } from './gateway.error';
+import { OperatorAlert, OperatorAlerts } from './operator-alerts';
 
 /** Access this close to its end is renewed rather than handed out. */
 const EXPIRY_MARGIN_MS = 30_000;
@@ -32,6 +35,8 @@ export class CredentialsService {
     private readonly secrets: SecretBox,
     @Inject(CREDENTIAL_ISSUERS) private readonly issuers: CredentialIssuer[],
     private readonly publisher: MessagePublisher,
+    private readonly alerts: OperatorAlerts,
+    @Inject(AuthGatewayConfig) private readonly config: Pick<AuthGatewayConfig, 'ATS_A_RECHECK_SECONDS'>,
   ) {}
 
   async getAccess(connectorId: string, rejected?: string): Promise<AtsAccess> {
@@ -65,6 +70,9 @@ export class CredentialsService {
       access: input.access ? this.secrets.seal(JSON.stringify(input.access.value), input.connectorId) : null,
       accessExpiresAt: input.access?.expiresAt ?? null,
       accessFingerprint: input.access ? issuer.fingerprintOf(input.access.value) : null,
+      refreshMarker: null,
+      refreshStartedAt: null,
+      recheckAt: null,
     });
   }
 
@@ -85,84 +93,229 @@ export class CredentialsService {
     const row = this.activeRow(await this.repository.find(connectorId), connectorId);
     const ready = this.usable(row, rejected);
     if (ready) return ready;
-    return this.repository.withConnectorLock(connectorId, async () => {
+    return this.repository.withConnectorLock(connectorId, async (locked) => {
       // Another process may have renewed while we waited for the lock.
-      const current = this.activeRow(await this.repository.find(connectorId), connectorId);
-      return this.usable(current, rejected) ?? (await this.renew(current, rejected));
+      const current = this.activeRow(await locked.find(), connectorId);
+      return this.usable(current, rejected) ?? (await this.renew(current, locked, rejected));
     });
   }
 
-  private async renew(row: ConnectorCredentialEntity, rejected?: string): Promise<AtsAccess> {
+  private async renew(
+    row: ConnectorCredentialEntity,
+    locked: LockedCredential,
+    rejected?: string,
+  ): Promise<AtsAccess> {
     const issuer = this.issuer(row.atsType);
     const input = this.inputOf(row);
+    // A marker left by an earlier attempt: that refresh may have spent the token and lost the answer.
+    const earlierMarker = row.refreshMarker;
+    let marker: string | undefined;
+    let rotated = false;
     try {
       if (input.current && row.accessFingerprint !== rejected) {
         const extended = await issuer.revalidate({ ...input, current: input.current });
         if (extended) {
-          await this.repository.update(row.connectorId, { accessExpiresAt: extended });
+          await locked.update({ accessExpiresAt: extended });
           return issuer.toAtsAccess(row, input.current, extended);
         }
       }
-      const issued = await issuer.renew(input, (secret) =>
-        this.repository.update(row.connectorId, { secret: this.secrets.seal(secret, row.connectorId) }),
-      );
-      await this.repository.update(row.connectorId, {
+      const issued = await issuer.renew(input, {
+        beforeSpend: async () => {
+          marker = randomUUID();
+          await locked.update({ refreshMarker: marker, refreshStartedAt: new Date() });
+        },
+        persistSecret: async (secret, access) => {
+          await this.persistRotation(row, locked, marker, secret, access);
+          rotated = true;
+        },
+      });
+      await locked.update({
+        state: 'active',
+        recheckAt: null,
         access: this.secrets.seal(JSON.stringify(issued.access), row.connectorId),
         accessExpiresAt: issued.expiresAt,
         accessFingerprint: issuer.fingerprintOf(issued.access),
-        // Re-seal a secret still under an older key while we are here.
-        ...(row.secret && this.secrets.isStale(row.secret)
+        // Re-seal a secret still under an older key while we are here (not one that just rotated).
+        ...(!rotated && row.secret && this.secrets.isStale(row.secret)
           ? { secret: this.secrets.seal(input.secret, row.connectorId) }
           : {}),
       });
       this.logger.log(`renewed access for connector ${row.connectorId}`);
+      if (row.state === 'rejected') await this.announceRecovered(row);
       return issuer.toAtsAccess(row, issued.access, issued.expiresAt);
     } catch (error) {
-      throw await this.translate(row, error);
+      throw await this.translate(row, locked, error, { earlierMarker, marker });
     }
   }
 
-  /** ATS errors become answers a worker can act on; a dead refresh token ends the authorization. */
-  private async translate(row: ConnectorCredentialEntity, error: unknown): Promise<GatewayError> {
+  /** The rotated refresh token, stored before anything uses the new access; retried in-process. */
+  private async persistRotation(
+    row: ConnectorCredentialEntity,
+    locked: LockedCredential,
+    marker: string | undefined,
+    secret: string,
+    access?: StoredAccess,
+  ): Promise<void> {
+    if (!marker) throw new Error('a rotated secret arrived without an in-flight marker');
+    try {
+      await locked.saveRotation(
+        {
+          secret: this.secrets.seal(secret, row.connectorId),
+          refreshMarker: null,
+          refreshStartedAt: null,
+          // The access token it came with, not yet a session: the next attempt logs in with it, no refresh.
+          ...(access
+            ? {
+                access: this.secrets.seal(JSON.stringify(access), row.connectorId),
+                accessExpiresAt: new Date(0),
+                accessFingerprint: null,
+              }
+            : {}),
+        },
+        marker,
+      );
+    } catch (error) {
+      this.alerts.raise(
+        OperatorAlert.AtsBRefreshNotSaved,
+        `the rotated refresh token of connector ${row.connectorId} could not be stored: ${(error as Error).message}`,
+        { connectorId: row.connectorId },
+      );
+      throw new GatewayError(AuthErrorCode.AtsError, 'the renewed authorization could not be stored');
+    }
+  }
+
+  /**
+   * ATS errors become answers a worker can act on. Only ATS-B `invalid_grant` on a refresh ends an
+   * authorization; the platform's own client refused is an operator alert; an ATS-A secret is never erased.
+   */
+  private async translate(
+    row: ConnectorCredentialEntity,
+    locked: LockedCredential,
+    error: unknown,
+    refresh: { earlierMarker: string | null; marker?: string },
+  ): Promise<GatewayError> {
     if (!(error instanceof AtsError)) {
       return error instanceof GatewayError
         ? error
         : new GatewayError(AuthErrorCode.AtsError, (error as Error).message);
     }
-    if (error.kind === 'auth') {
-      await this.requireAuthorization(row, error.atsMessage ?? error.message);
-      return new GatewayError(
-        AuthErrorCode.AuthorizationRequired,
-        row.atsType === 'ats-b'
-          ? 'ATS-B no longer accepts this connector’s authorization: an admin must authorize it again'
-          : 'ATS-A refused the stored client ID or client secret: an admin must update them',
+    // ATS-B refused the request itself (4xx other than invalid_grant): the token was not spent. A 5xx or
+    // no answer keeps the marker: a proxy may have lost the answer of a refresh that happened.
+    const refused = error.status !== undefined && error.status >= 400 && error.status < 500;
+    if (refresh.marker && refused && !error.ambiguous && error.code !== 'invalid_grant') {
+      await locked.update({ refreshMarker: null, refreshStartedAt: null }).catch(() => undefined);
+    }
+    if (error.kind === 'auth' && row.atsType === 'ats-a') return this.rejectAtsA(row, locked, error);
+    if (error.kind === 'auth' && error.code === 'invalid_client') {
+      this.alerts.raise(
+        OperatorAlert.AtsBClientRejected,
+        'ATS-B refused the platform’s OAuth client: check ATS_B_CLIENT_ID and ATS_B_CLIENT_SECRET. ' +
+          'Every customer’s refresh token is kept.',
+        { connectorId: row.connectorId },
       );
+      return new GatewayError(
+        AuthErrorCode.AtsError,
+        'ATS-B refused the platform’s OAuth client; the operator has been alerted, nothing was erased',
+      );
+    }
+    if (error.kind === 'auth' && error.code === 'invalid_grant' && refresh.marker) {
+      return this.requireAuthorization(row, locked, error, refresh.earlierMarker !== null);
     }
     if (error.kind === 'unreachable') return new GatewayError(AuthErrorCode.Unreachable, error.message);
     return new GatewayError(AuthErrorCode.AtsError, error.message);
   }
 
-  private async requireAuthorization(row: ConnectorCredentialEntity, reason: string): Promise<void> {
-    await this.repository.update(row.connectorId, {
+  /**
+   * ATS-B no longer takes the refresh token: the connector waits for a new login. When an earlier refresh
+   * of it never finished, the token may have been spent by us: alert, and keep the sealed token for study.
+   */
+  private async requireAuthorization(
+    row: ConnectorCredentialEntity,
+    locked: LockedCredential,
+    error: AtsError,
+    afterLostRefresh: boolean,
+  ): Promise<GatewayError> {
+    await locked.update({
       state: 'authorization_required',
-      secret: null,
+      ...(afterLostRefresh ? {} : { secret: null }),
+      access: null,
+      accessExpiresAt: null,
+      accessFingerprint: null,
+      refreshMarker: null,
+      refreshStartedAt: null,
+    });
+    if (afterLostRefresh) {
+      this.alerts.raise(
+        OperatorAlert.AtsBRefreshLostInFlight,
+        `ATS-B refused the refresh token of connector ${row.connectorId} after an earlier refresh of it ` +
+          'never finished: its answer may have been lost. The connector must be authorized again.',
+        { connectorId: row.connectorId },
+      );
+    }
+    this.logger.warn(
+      `connector ${row.connectorId} needs a new authorization: ${error.atsMessage ?? error.message}`,
+    );
+    await this.publishStatus(row, 'auth_failed', 'auth_failed');
+    return new GatewayError(
+      AuthErrorCode.AuthorizationRequired,
+      'ATS-B no longer accepts this connector’s authorization: an admin must authorize it again',
+    );
+  }
+
+  /** ATS-A refused the stored secret: kept, the connector shown auth_failed, tried again later. */
+  private async rejectAtsA(
+    row: ConnectorCredentialEntity,
+    locked: LockedCredential,
+    error: AtsError,
+  ): Promise<GatewayError> {
+    const recheckAt = new Date(Date.now() + this.config.ATS_A_RECHECK_SECONDS * 1000);
+    await locked.update({
+      state: 'rejected',
+      recheckAt,
       access: null,
       accessExpiresAt: null,
       accessFingerprint: null,
     });
-    this.logger.warn(`connector ${row.connectorId} needs a new authorization: ${reason}`);
+    this.logger.warn(
+      `ATS-A refused the credentials of connector ${row.connectorId} (${error.status ?? '?'}); ` +
+        `kept, next check at ${recheckAt.toISOString()}`,
+    );
+    if (row.state !== 'rejected') await this.publishStatus(row, 'auth_failed', 'auth_failed');
+    return new GatewayError(
+      AuthErrorCode.AuthorizationRequired,
+      'ATS-A refused the stored client ID or client secret: update them, or wait for the ATS to accept them again',
+    );
+  }
+
+  private async announceRecovered(row: ConnectorCredentialEntity): Promise<void> {
+    this.logger.log(`ATS-A accepts the credentials of connector ${row.connectorId} again`);
+    await this.publishStatus(row, 'connected', 'authorized');
+  }
+
+  private async publishStatus(
+    row: ConnectorCredentialEntity,
+    status: 'auth_failed' | 'connected',
+    reason: string,
+  ): Promise<void> {
     await this.publisher.publish(
       Exchange.ConnectorEvents,
       createEvent(RoutingKey.ConnectorStatusChanged, row.accountId, {
         connectorId: row.connectorId,
-        status: 'auth_failed',
-        reason: 'auth_failed',
+        status,
+        reason,
       }),
     );
   }
 
   private activeRow(row: ConnectorCredentialEntity | null, connectorId: string): ConnectorCredentialEntity {
     if (!row) throw new GatewayError(AuthErrorCode.NotFound, `no credentials for connector ${connectorId}`);
+    if (row.state === 'rejected' && row.secret) {
+      if ((row.recheckAt?.getTime() ?? 0) <= Date.now()) return row;
+      throw new GatewayError(
+        AuthErrorCode.AuthorizationRequired,
+        `the ATS refused connector ${connectorId}'s credentials; they are tried again at ${row.recheckAt?.toISOString()}`,
+      );
+    }
     if (row.state !== 'active' || !row.secret) {
       throw new GatewayError(
         AuthErrorCode.AuthorizationRequired,

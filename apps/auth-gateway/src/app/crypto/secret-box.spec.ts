@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { loadConfig } from '@connector/service-kit';
+import { AuthGatewayConfig } from '../auth-gateway.config';
 import { SecretBox } from './secret-box';
 
 const keyA = randomBytes(32);
@@ -41,5 +43,39 @@ describe(SecretBox.name, () => {
     expect(() => sut.open({ ...sut.seal('x', 'c'), kid: 'gone' }, 'c')).toThrow(
       'no encryption key "gone" is configured',
     );
+  });
+
+  it('refuses a duplicate key id at boot, naming the variable and never a key', () => {
+    expect(() => SecretBox.fromEnv(env(['k1', keyA], ['k1', keyB]))).toThrow(
+      'encryption key id "k1" appears more than once',
+    );
+    const value = env(['k1', keyA], ['k1', keyB]);
+    let message = '';
+    try {
+      loadConfig(AuthGatewayConfig, { ENCRYPTION_KEYS: value });
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toMatch(/ENCRYPTION_KEYS: encryption key id "k1" appears more than once/);
+    expect(message).not.toContain(keyB.toString('base64'));
+    expect(
+      loadConfig(AuthGatewayConfig, { ENCRYPTION_KEYS: env(['k2', keyB], ['k1', keyA]) }).ENCRYPTION_KEYS,
+    ).toBe(env(['k2', keyB], ['k1', keyA]));
+  });
+
+  it('refuses a shortened GCM tag, even one that would authenticate', () => {
+    const sealed = sut.seal('token', 'connector-1');
+    // Node accepts the first 4..15 bytes of a valid tag unless the length is pinned.
+    const short = { ...sealed, tag: Buffer.from(sealed.tag, 'base64').subarray(0, 4).toString('base64') };
+    expect(() => sut.open(short, 'connector-1')).toThrow(/4-byte tag, not 16/);
+  });
+
+  it('re-seals a secret under the newest key so the old key can be retired', () => {
+    const old = sut.seal('refresh-token', 'c');
+    const rotated = SecretBox.fromEnv(env(['k2', keyB], ['k1', keyA]));
+    const resealed = rotated.reseal(old, 'c');
+    expect(resealed.kid).toBe('k2');
+    expect(SecretBox.fromEnv(env(['k2', keyB])).open(resealed, 'c')).toBe('refresh-token');
+    expect(rotated.reseal(resealed, 'c')).toBe(resealed);
   });
 });

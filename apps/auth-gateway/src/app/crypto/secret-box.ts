@@ -1,4 +1,5 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { ValidatorConstraint, type ValidatorConstraintInterface } from 'class-validator';
 
 /** A secret as it is stored: AES-256-GCM, with the id of the key that sealed it so keys can rotate. */
 export interface SealedSecret {
@@ -8,6 +9,8 @@ export interface SealedSecret {
   tag: string;
   data: string;
 }
+
+const TAG_BYTES = 16;
 
 export class SecretBoxError extends Error {
   override name = 'SecretBoxError';
@@ -25,9 +28,13 @@ export class SecretBox {
 
   constructor(keys: Array<{ id: string; key: Buffer }>) {
     if (keys.length === 0) throw new SecretBoxError('at least one encryption key is needed');
+    const seen = new Set<string>();
     for (const { id, key } of keys) {
       if (key.length !== 32)
         throw new SecretBoxError(`encryption key "${id}" must be 32 bytes, it is ${key.length}`);
+      // Two keys under one id: which one opens a secret would depend on the order, and one would be lost.
+      if (seen.has(id)) throw new SecretBoxError(`encryption key id "${id}" appears more than once`);
+      seen.add(id);
     }
     this.keys = new Map(keys.map(({ id, key }) => [id, key]));
     this.activeKeyId = keys[0].id;
@@ -63,9 +70,18 @@ export class SecretBox {
   }
 
   open(sealed: SealedSecret, context: string): string {
-    const decipher = createDecipheriv('aes-256-gcm', this.key(sealed.kid), Buffer.from(sealed.iv, 'base64'));
+    const tag = Buffer.from(sealed.tag, 'base64');
+    // GCM accepts tags down to 4 bytes: a shortened tag would make forgeries far cheaper. Only full 16.
+    if (tag.length !== TAG_BYTES) {
+      throw new SecretBoxError(
+        `a secret sealed with key "${sealed.kid}" has a ${tag.length}-byte tag, not ${TAG_BYTES}`,
+      );
+    }
+    const decipher = createDecipheriv('aes-256-gcm', this.key(sealed.kid), Buffer.from(sealed.iv, 'base64'), {
+      authTagLength: TAG_BYTES,
+    });
     decipher.setAAD(Buffer.from(context));
-    decipher.setAuthTag(Buffer.from(sealed.tag, 'base64'));
+    decipher.setAuthTag(tag);
     try {
       return Buffer.concat([decipher.update(Buffer.from(sealed.data, 'base64')), decipher.final()]).toString(
         'utf8',
@@ -77,6 +93,11 @@ export class SecretBox {
     }
   }
 
+  /** The same secret under the newest key (unchanged when it already is). */
+  reseal(sealed: SealedSecret, context: string): SealedSecret {
+    return this.isStale(sealed) ? this.seal(this.open(sealed, context), context) : sealed;
+  }
+
   /** True when the secret was sealed with an older key and should be sealed again. */
   isStale(sealed: SealedSecret): boolean {
     return sealed.kid !== this.activeKeyId;
@@ -86,5 +107,23 @@ export class SecretBox {
     const key = this.keys.get(id);
     if (!key) throw new SecretBoxError(`no encryption key "${id}" is configured`);
     return key;
+  }
+}
+
+/** Config validation of `ENCRYPTION_KEYS`: they must build a SecretBox; the message never holds a key. */
+@ValidatorConstraint({ name: 'encryptionKeys' })
+export class EncryptionKeysConstraint implements ValidatorConstraintInterface {
+  private problem = '';
+  validate(value: unknown): boolean {
+    try {
+      SecretBox.fromEnv(typeof value === 'string' ? value : '');
+      return true;
+    } catch (error) {
+      this.problem = error instanceof SecretBoxError ? error.message : 'is invalid';
+      return false;
+    }
+  }
+  defaultMessage(): string {
+    return `ENCRYPTION_KEYS: ${this.problem}`;
   }
 }

@@ -5,6 +5,7 @@ import type {
   CredentialInput,
   CredentialIssuer,
   IssuedAccess,
+  RenewalHooks,
   StoredAccess,
 } from '../credentials/credential-issuer';
 
@@ -22,10 +23,7 @@ export class AtsBCredentialIssuer implements CredentialIssuer {
 
   constructor(private readonly oauth: AtsBOAuthClient) {}
 
-  async renew(
-    input: CredentialInput,
-    persistSecret: (secret: string) => Promise<void>,
-  ): Promise<IssuedAccess> {
+  async renew(input: CredentialInput, hooks: RenewalHooks): Promise<IssuedAccess> {
     const current = input.current;
     if (current && Date.parse(current.accessTokenExpiresAt) - Date.now() > ACCESS_TOKEN_MARGIN_MS) {
       try {
@@ -35,10 +33,23 @@ export class AtsBCredentialIssuer implements CredentialIssuer {
         if (!(error instanceof AtsError) || error.kind !== 'auth') throw error;
       }
     }
+    await hooks.beforeSpend();
     const tokens = await this.oauth.refresh(input.secret);
-    await persistSecret(tokens.refreshToken);
     const accessTokenExpiresAt = new Date(Date.now() + tokens.expiresInSeconds * 1000).toISOString();
-    return this.login(tokens.accessToken, accessTokenExpiresAt);
+    await hooks.persistSecret(tokens.refreshToken, { accessToken: tokens.accessToken, accessTokenExpiresAt });
+    try {
+      return await this.login(tokens.accessToken, accessTokenExpiresAt);
+    } catch (error) {
+      // A login refused right after a refresh says nothing about the refresh token just stored.
+      if (!(error instanceof AtsError) || error.kind !== 'auth') throw error;
+      throw new AtsError(`ATS-B refused the REST login right after a refresh: ${error.message}`, {
+        kind: 'transient',
+        endpoint: error.endpoint,
+        status: error.status,
+        atsMessage: error.atsMessage,
+        code: 'login_after_refresh',
+      });
+    }
   }
 
   /** After the code exchange: the first session. */

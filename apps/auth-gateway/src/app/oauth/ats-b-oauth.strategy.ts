@@ -56,6 +56,9 @@ export class AtsBOAuthStrategy extends OAuth2Strategy {
         callbackURL: options.callbackUrl,
         passReqToCallback: true,
         skipUserProfile: true,
+        // PKCE (RFC 7636, S256): the verifier is kept sealed with the state and sent with the code.
+        pkce: true, // S256
+        state: true,
         store: stateStoreFor(states, stateTtlSeconds),
       },
       (
@@ -80,7 +83,9 @@ export class AtsBOAuthStrategy extends OAuth2Strategy {
       ...rest: [unknown, oauth2tokenCallback] | [oauth2tokenCallback]
     ) => {
       const callback = rest[rest.length - 1] as oauth2tokenCallback;
-      client.exchangeCode(code).then(
+      const params = (rest.length === 2 ? rest[0] : {}) as { code_verifier?: unknown };
+      const verifier = typeof params.code_verifier === 'string' ? params.code_verifier : undefined;
+      client.exchangeCode(code, verifier).then(
         // oauth's callback type has no "no error" value; passport-oauth2 only checks it for truthiness.
         (tokens) =>
           callback(NO_ERROR, tokens.accessToken, tokens.refreshToken, {
@@ -114,24 +119,28 @@ export class AtsBOAuthStrategy extends OAuth2Strategy {
 
 const NO_ERROR = null as unknown as Error;
 
-/** passport-oauth2's state store interface over OAuthStateStore (it calls with or without `meta`). */
+/**
+ * passport-oauth2's state store interface over OAuthStateStore. With PKCE it calls `store` with the verifier
+ * (it picks the call by the function's arity, so both take every parameter), and `verify` must hand the
+ * verifier back as its "ok" value.
+ */
 function stateStoreFor(states: OAuthStateStore, ttlSeconds: number): StateStore {
   return {
-    store(req: Request, ...rest: [StateStoreStoreCallback] | [unknown, StateStoreStoreCallback]) {
-      const callback = rest[rest.length - 1] as StateStoreStoreCallback;
+    store(
+      req: Request,
+      verifier: string,
+      _state: unknown,
+      _meta: unknown,
+      callback: StateStoreStoreCallback,
+    ): void {
       const context = (req as unknown as OAuthRequest).oauthContext;
       if (!context) return callback(new Error('no OAuth context on the request'), '');
-      states.issue(context, ttlSeconds).then(
+      states.issue(context, ttlSeconds, verifier).then(
         ({ state }) => callback(null, state),
         (error: Error) => callback(error, ''),
       );
     },
-    verify(
-      req: Request,
-      state: string,
-      ...rest: [StateStoreVerifyCallback] | [unknown, StateStoreVerifyCallback]
-    ) {
-      const callback = rest[rest.length - 1] as StateStoreVerifyCallback;
+    verify(req: Request, state: string, _meta: unknown, callback: StateStoreVerifyCallback): void {
       const request = req as unknown as OAuthRequest;
       states.consume(state ?? '', request.browserNonce ?? '').then(
         (row) => {
@@ -140,10 +149,15 @@ function stateStoreFor(states: OAuthStateStore, ttlSeconds: number): StateStore 
               message: 'the state is unknown, used, expired or not this browser’s',
             });
           request.verifiedState = row;
-          callback(null, true, {});
+          // A state issued before PKCE has no verifier: `true` lets the exchange go on without one.
+          (callback as (error: Error | null, ok: string | boolean, info: object) => void)(
+            null,
+            row.verifier ?? true,
+            {},
+          );
         },
         (error: Error) => callback(error, false, {}),
       );
     },
-  };
+  } as unknown as StateStore;
 }

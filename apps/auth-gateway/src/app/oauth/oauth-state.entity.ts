@@ -1,8 +1,10 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
+import type { SealedSecret } from '../crypto/secret-box';
 
 /** One pending ATS-B login: single use, short-lived, bound to a connector, an admin and a browser. */
 @Entity('oauth_state')
 @Index('ix_oauth_state_connector', ['connectorId'])
+@Index('ix_oauth_state_expires', ['expiresAt'])
 export class OAuthStateEntity {
   /** sha256 of the state: the state itself is never stored. */
   @PrimaryColumn('text', { name: 'state_hash' }) stateHash!: string;
@@ -12,4 +14,6 @@ export class OAuthStateEntity {
   @Column('text', { name: 'nonce_hash' }) nonceHash!: string;
   @Column('timestamptz', { name: 'expires_at' }) expiresAt!: Date;
   @Column('timestamptz', { name: 'used_at', nullable: true }) usedAt!: Date | null;
+  /** The PKCE code verifier (RFC 7636), sealed with the state hash as context. */
+  @Column('jsonb', { name: 'code_verifier', nullable: true }) codeVerifier!: SealedSecret | null;
 }

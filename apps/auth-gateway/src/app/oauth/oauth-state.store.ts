@@ -2,6 +2,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
+import { SecretBox } from '../crypto/secret-box';
 import { OAuthStateEntity } from './oauth-state.entity';
 
 export interface OAuthContext {
@@ -13,20 +14,34 @@ export interface OAuthContext {
 
 const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
 
+/** A consumed state: its context, and the PKCE verifier issued with it. */
+export type ConsumedState = OAuthStateEntity & { verifier?: string };
+
 /**
  * The `state` of ATS-B logins (CSRF): unguessable (32 random bytes), stored only as a hash, bound to the
  * connector, the admin and the browser (a nonce the registry keeps in an HttpOnly cookie), single use and
- * short-lived. Consuming it is one UPDATE, so two callbacks with the same state cannot both pass.
+ * short-lived. Consuming it is one UPDATE, so two callbacks with the same state cannot both pass. Each new
+ * login purges the states that have expired.
  */
 @Injectable()
 export class OAuthStateStore {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly secrets: SecretBox,
+  ) {}
 
-  async issue(context: OAuthContext, ttlSeconds: number): Promise<{ state: string; expiresAt: Date }> {
+  async issue(
+    context: OAuthContext,
+    ttlSeconds: number,
+    verifier?: string,
+  ): Promise<{ state: string; expiresAt: Date }> {
+    await this.purgeExpired();
     const state = randomBytes(32).toString('base64url');
+    const stateHash = sha256(state);
     const expiresAt = new Date(Date.now() + ttlSeconds * 1000);
     await this.dataSource.getRepository(OAuthStateEntity).insert({
-      stateHash: sha256(state),
+      stateHash,
+      codeVerifier: verifier ? this.secrets.seal(verifier, stateHash) : null,
       connectorId: context.connectorId,
       accountId: context.accountId,
       adminId: context.adminId,
@@ -38,19 +53,32 @@ export class OAuthStateStore {
   }
 
   /** The state's context if it is known, unused, unexpired and this browser's; it is used up either way. */
-  async consume(state: string, browserNonce: string): Promise<OAuthStateEntity | undefined> {
+  async consume(state: string, browserNonce: string): Promise<ConsumedState | undefined> {
+    const stateHash = sha256(state);
     const rows = (await this.dataSource.query(
       `UPDATE "oauth_state" SET "used_at" = now()
        WHERE "state_hash" = $1 AND "used_at" IS NULL AND "expires_at" > now()
        RETURNING "connector_id" AS "connectorId", "account_id" AS "accountId", "admin_id" AS "adminId",
-                 "nonce_hash" AS "nonceHash", "expires_at" AS "expiresAt"`,
-      [sha256(state)],
+                 "nonce_hash" AS "nonceHash", "expires_at" AS "expiresAt", "code_verifier" AS "codeVerifier"`,
+      [stateHash],
     )) as [OAuthStateEntity[], number] | OAuthStateEntity[];
     const [row] = Array.isArray(rows[0]) ? (rows[0] as OAuthStateEntity[]) : (rows as OAuthStateEntity[]);
     if (!row) return undefined;
     const expected = Buffer.from(row.nonceHash, 'hex');
     const given = Buffer.from(sha256(browserNonce), 'hex');
-    return expected.length === given.length && timingSafeEqual(expected, given) ? row : undefined;
+    if (expected.length !== given.length || !timingSafeEqual(expected, given)) return undefined;
+    return row.codeVerifier ? { ...row, verifier: this.secrets.open(row.codeVerifier, stateHash) } : row;
+  }
+
+  /** Expired states (used or not) are of no use to anyone: gone, so the table holds only live logins. */
+  async purgeExpired(): Promise<number> {
+    const result = await this.dataSource
+      .createQueryBuilder()
+      .delete()
+      .from(OAuthStateEntity)
+      .where('expires_at <= now()')
+      .execute();
+    return result.affected ?? 0;
   }
 
   async forget(connectorId: string): Promise<void> {

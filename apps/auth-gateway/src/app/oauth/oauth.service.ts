@@ -4,8 +4,10 @@ import {
   type AuthorizationCompleteReply,
   type AuthorizationStartReply,
 } from '@connector/contracts';
+import { AtsError } from '@connector/ats-clients';
 import { CredentialsService } from '../credentials/credentials.service';
 import { GatewayError } from '../credentials/gateway.error';
+import { OperatorAlert, OperatorAlerts } from '../credentials/operator-alerts';
 import { AtsBCredentialIssuer } from '../issuers/ats-b-credential.issuer';
 import { AtsBOAuthStrategy } from './ats-b-oauth.strategy';
 import type { OAuthContext } from './oauth-state.store';
@@ -19,6 +21,7 @@ export class OAuthService {
     private readonly strategy: AtsBOAuthStrategy,
     private readonly credentials: CredentialsService,
     private readonly issuer: AtsBCredentialIssuer,
+    private readonly alerts: OperatorAlerts,
   ) {}
 
   async start(context: OAuthContext, stateTtlSeconds: number): Promise<AuthorizationStartReply> {
@@ -58,8 +61,18 @@ export class OAuthService {
           AuthErrorCode.InvalidState,
           `the login could not be completed: ${outcome.message}`,
         );
-      case 'error':
-        throw new GatewayError(AuthErrorCode.AuthFailed, `ATS-B refused the login: ${outcome.error.message}`);
+      case 'error': {
+        // passport wraps the exchange's error (InternalOAuthError.oauthError).
+        const cause = (outcome.error as Error & { oauthError?: unknown }).oauthError ?? outcome.error;
+        if (cause instanceof AtsError && cause.code === 'invalid_client') {
+          this.alerts.raise(
+            OperatorAlert.AtsBClientRejected,
+            'ATS-B refused the platform’s OAuth client at a login: check ATS_B_CLIENT_ID and ATS_B_CLIENT_SECRET',
+          );
+        }
+        const message = cause instanceof Error ? cause.message : outcome.error.message;
+        throw new GatewayError(AuthErrorCode.AuthFailed, `ATS-B refused the login: ${message}`);
+      }
       case 'redirect':
         throw new GatewayError(AuthErrorCode.InvalidState, 'the callback carried no code');
     }

@@ -1,10 +1,14 @@
+import { createHmac } from 'node:crypto';
 import type { ExecutionContext } from '@nestjs/common';
 import { ConfigError, loadConfig } from '@connector/service-kit';
 import { RegistryErrorCode, RegistryException } from '../common/registry.exception';
 import { ConnectorRegistryConfig } from '../connector-registry.config';
 import { ApiKeyGuard, type AuthenticatedRequest } from './api-key.guard';
 import { ApiKeyService } from './api-key.service';
+import { FailedKeyAttempts } from './failed-key-attempts';
 import { adminIdOf, identify, parseApiKeys, sha256 } from './api-keys';
+
+const strong = 'Qx7vN2pLm9RkT4wZc8Hj3Ys6Bd1Fg5Ua';
 
 describe(parseApiKeys.name, () => {
   it('reads <accountId>:<key> pairs, keeping only digests', () => {
@@ -24,19 +28,41 @@ describe(parseApiKeys.name, () => {
   ])('refuses %j', (value, message) => {
     expect(() => parseApiKeys(value)).toThrow(message);
   });
+
+  it('in production refuses the demo key and keys shorter than 32 random characters', () => {
+    expect(() => parseApiKeys('acct_demo:demo-admin-key', { strict: true })).toThrow(
+      /demo key, refused in production/,
+    );
+    expect(() => parseApiKeys('acct_a:short-key', { strict: true })).toThrow(
+      /entry 1 is too weak: .*at least 32/,
+    );
+    expect(() => parseApiKeys(`acct_a:${'ab'.repeat(20)}`, { strict: true })).toThrow(/entry 1 is too weak/);
+    expect(parseApiKeys(`acct_a:${strong}`, { strict: true })).toHaveLength(1);
+    // Local and test mode keep the short demo key working.
+    expect(parseApiKeys('acct_demo:demo-admin-key')).toHaveLength(1);
+  });
 });
 
 describe(identify.name, () => {
   const entries = parseApiKeys('acct_a:key-a,acct_b:key-b');
 
-  it('finds the account of a known key and names the admin by a hash prefix', () => {
-    expect(identify(entries, 'key-b')).toEqual({ accountId: 'acct_b', adminId: adminIdOf('key-b') });
-    expect(adminIdOf('key-b')).toMatch(/^[0-9a-f]{16}$/);
+  it('finds the account of a known key and names the admin by an HMAC of the key, not a bare hash', () => {
+    expect(identify(entries, 'key-b', 'secret-1')).toEqual({
+      accountId: 'acct_b',
+      adminId: adminIdOf('key-b', 'secret-1'),
+    });
+    expect(adminIdOf('key-b', 'secret-1')).toMatch(/^[0-9a-f]{32}$/);
+    expect(adminIdOf('key-b', 'secret-1')).toBe(
+      createHmac('sha256', 'secret-1').update('key-b').digest('hex').slice(0, 32),
+    );
+    // Whoever reads an admin id cannot confirm a guessed key without the secret.
+    expect(sha256('key-b').toString('hex')).not.toContain(adminIdOf('key-b', 'secret-1').slice(0, 16));
+    expect(adminIdOf('key-b', 'secret-2')).not.toBe(adminIdOf('key-b', 'secret-1'));
   });
 
   it('knows nothing of a wrong key', () => {
-    expect(identify(entries, 'key-c')).toBeUndefined();
-    expect(identify(entries, '')).toBeUndefined();
+    expect(identify(entries, 'key-c', 's')).toBeUndefined();
+    expect(identify(entries, '', 's')).toBeUndefined();
   });
 });
 
@@ -54,6 +80,48 @@ describe(ConnectorRegistryConfig.name, () => {
     expect(message).not.toContain('secret-1');
   });
 
+  it('in production refuses the demo key, and a missing or short ADMIN_ID_SECRET', () => {
+    const production = {
+      NODE_ENV: 'production',
+      DATABASE_URL: 'postgres://db/x',
+      RABBITMQ_URL: 'amqps://mq',
+    };
+    const secret = strong.split('').reverse().join('');
+    expect(() =>
+      loadConfig(ConnectorRegistryConfig, {
+        ...production,
+        ADMIN_API_KEYS: 'acct:demo-admin-key',
+        ADMIN_ID_SECRET: secret,
+      }),
+    ).toThrow(/ADMIN_API_KEYS .*demo key/);
+    expect(() =>
+      loadConfig(ConnectorRegistryConfig, { ...production, ADMIN_API_KEYS: `acct:${strong}` }),
+    ).toThrow(/ADMIN_ID_SECRET is required/);
+    expect(() =>
+      loadConfig(ConnectorRegistryConfig, {
+        ...production,
+        ADMIN_API_KEYS: `acct:${strong}`,
+        ADMIN_ID_SECRET: 'short',
+      }),
+    ).toThrow(/ADMIN_ID_SECRET must be at least 32/);
+    expect(
+      loadConfig(ConnectorRegistryConfig, {
+        ...production,
+        ADMIN_API_KEYS: `acct:${strong}`,
+        ADMIN_ID_SECRET: secret,
+      }).ADMIN_API_KEYS,
+    ).toBe(`acct:${strong}`);
+    // A demo in production mode (docker compose) opts in explicitly.
+    expect(
+      loadConfig(ConnectorRegistryConfig, {
+        ...production,
+        ADMIN_API_KEYS: 'acct:demo-admin-key',
+        ADMIN_ID_SECRET: secret,
+        ADMIN_ALLOW_WEAK_KEYS: 'true',
+      }).ADMIN_ALLOW_WEAK_KEYS,
+    ).toBe(true);
+  });
+
   it('takes valid keys and defaults the rest', () => {
     const config = loadConfig(ConnectorRegistryConfig, { ADMIN_API_KEYS: 'acct_a:key-a' });
     expect(config).toMatchObject({ ADMIN_PAGE_PATH: '/admin', AUTH_GATEWAY_TIMEOUT_MS: 12_000 });
@@ -61,14 +129,24 @@ describe(ConnectorRegistryConfig.name, () => {
 });
 
 describe(ApiKeyGuard.name, () => {
-  const sut = new ApiKeyGuard(new ApiKeyService({ ADMIN_API_KEYS: 'acct_a:key-a' }));
+  let sut: ApiKeyGuard;
+  beforeEach(() => {
+    sut = new ApiKeyGuard(
+      new ApiKeyService({
+        ADMIN_API_KEYS: 'acct_a:key-a',
+        NODE_ENV: 'test',
+        ADMIN_ID_SECRET: 'id-secret',
+        ADMIN_ALLOW_WEAK_KEYS: false,
+      }),
+    );
+  });
   const contextWith = (request: Partial<AuthenticatedRequest>) =>
     ({ switchToHttp: () => ({ getRequest: () => request }) }) as unknown as ExecutionContext;
 
   it('puts the identity on the request for a right key', () => {
     const request = { headers: { authorization: 'Bearer key-a' } } as AuthenticatedRequest;
     expect(sut.canActivate(contextWith(request))).toBe(true);
-    expect(request.admin).toEqual({ accountId: 'acct_a', adminId: adminIdOf('key-a') });
+    expect(request.admin).toEqual({ accountId: 'acct_a', adminId: adminIdOf('key-a', 'id-secret') });
   });
 
   it.each([undefined, 'Bearer key-b', 'Basic key-a', 'Bearer', 'key-a'])('answers 401 for %j', (header) => {
@@ -76,5 +154,38 @@ describe(ApiKeyGuard.name, () => {
     expect(() => sut.canActivate(contextWith(request))).toThrow(
       expect.objectContaining({ code: RegistryErrorCode.Unauthorized }) as RegistryException,
     );
+  });
+
+  it('answers 429 with the error shape after 10 wrong keys from one address, whatever the key, and only there', () => {
+    const from = (ip: string, authorization: string) =>
+      ({ ip, headers: { authorization }, res: { setHeader: jest.fn() } }) as unknown as AuthenticatedRequest;
+    for (let i = 0; i < 10; i++) {
+      expect(() => sut.canActivate(contextWith(from('10.0.0.1', `Bearer guess-${i}`)))).toThrow(
+        expect.objectContaining({ code: RegistryErrorCode.Unauthorized }) as RegistryException,
+      );
+    }
+    const limited = from('10.0.0.1', 'Bearer key-a');
+    expect(() => sut.canActivate(contextWith(limited))).toThrow(
+      expect.objectContaining({
+        code: RegistryErrorCode.TooManyRequests,
+        details: { retryAfterSeconds: expect.any(Number) },
+      }) as RegistryException,
+    );
+    expect(limited.res?.setHeader).toHaveBeenCalledWith('Retry-After', expect.stringMatching(/^\d+$/));
+    expect(sut.canActivate(contextWith(from('10.0.0.2', 'Bearer key-a')))).toBe(true);
+  });
+});
+
+describe(FailedKeyAttempts.name, () => {
+  it('forgets an address once its window is over', () => {
+    let now = 0;
+    const sut = new FailedKeyAttempts({ maxFailures: 2, windowMs: 1000 }, () => now);
+    sut.recordFailure('a');
+    sut.recordFailure('a');
+    expect(sut.blockedForMs('a')).toBe(1000);
+    now = 999;
+    expect(sut.blockedForMs('a')).toBe(1);
+    now = 1000;
+    expect(sut.blockedForMs('a')).toBe(0);
   });
 });

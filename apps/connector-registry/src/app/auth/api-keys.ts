@@ -1,4 +1,4 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 
 /** One configured admin API key, kept only as its digest. */
 export interface ApiKeyEntry {
@@ -15,13 +15,21 @@ export interface AdminIdentity {
 export class ApiKeysFormatError extends Error {}
 
 const ACCOUNT_ID = /^[A-Za-z0-9_.-]{1,100}$/;
+/** Outside local and test mode a key must be long and random enough that guessing it is hopeless. */
+export const MIN_KEY_LENGTH = 32;
+const MIN_DISTINCT_CHARACTERS = 8;
+/** Keys published in this repository (README, npm start): never accepted in production. */
+const DEMO_KEYS = new Set(['demo-admin-key']);
 
 export function sha256(text: string): Buffer {
   return createHash('sha256').update(text, 'utf8').digest();
 }
 
-/** `<accountId>:<key>[,<accountId>:<key>…]` → entries; throws naming the entry (never the key) when malformed. */
-export function parseApiKeys(value: string): ApiKeyEntry[] {
+/**
+ * `<accountId>:<key>[,<accountId>:<key>…]` → entries; throws naming the entry (never the key) when malformed.
+ * `strict` (production): every key at least 32 characters of some variety, and no demo key.
+ */
+export function parseApiKeys(value: string, options: { strict?: boolean } = {}): ApiKeyEntry[] {
   const items = value
     .split(',')
     .map((item) => item.trim())
@@ -35,6 +43,17 @@ export function parseApiKeys(value: string): ApiKeyEntry[] {
     if (!ACCOUNT_ID.test(accountId) || key === '' || /\s/.test(key)) {
       throw new ApiKeysFormatError(`entry ${index + 1} is not <accountId>:<key>`);
     }
+    if (options.strict) {
+      if (DEMO_KEYS.has(key)) {
+        throw new ApiKeysFormatError(`entry ${index + 1} is the published demo key, refused in production`);
+      }
+      if (key.length < MIN_KEY_LENGTH || new Set(key).size < MIN_DISTINCT_CHARACTERS) {
+        throw new ApiKeysFormatError(
+          `entry ${index + 1} is too weak: keys must be at least ${MIN_KEY_LENGTH} random characters in production ` +
+            '(e.g. openssl rand -base64 33)',
+        );
+      }
+    }
     const digest = sha256(key);
     const hex = digest.toString('hex');
     if (seen.has(hex)) throw new ApiKeysFormatError(`entry ${index + 1} repeats a key`);
@@ -47,16 +66,23 @@ export function parseApiKeys(value: string): ApiKeyEntry[] {
  * The identity of a presented key, or undefined. Every entry is compared (in constant time per entry) so
  * the answer takes as long whichever entry matches.
  */
-export function identify(entries: readonly ApiKeyEntry[], presented: string): AdminIdentity | undefined {
+export function identify(
+  entries: readonly ApiKeyEntry[],
+  presented: string,
+  adminIdSecret: string,
+): AdminIdentity | undefined {
   const digest = sha256(presented);
   let match: ApiKeyEntry | undefined;
   for (const entry of entries) {
     if (timingSafeEqual(entry.digest, digest) && !match) match = entry;
   }
-  return match && { accountId: match.accountId, adminId: adminIdOf(presented) };
+  return match && { accountId: match.accountId, adminId: adminIdOf(presented, adminIdSecret) };
 }
 
-/** First 16 hex characters of sha256(key): stable per key, safe to store and log. */
-export function adminIdOf(key: string): string {
-  return sha256(key).toString('hex').slice(0, 16);
+/**
+ * HMAC-SHA256 of the key under ADMIN_ID_SECRET, 32 hex characters: stable per key, safe to store and log.
+ * Unlike a bare hash, it cannot be used to test guessed keys offline by whoever reads it.
+ */
+export function adminIdOf(key: string, secret: string): string {
+  return createHmac('sha256', secret).update(key, 'utf8').digest('hex').slice(0, 32);
 }

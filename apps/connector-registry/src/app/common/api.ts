@@ -1,5 +1,5 @@
 import { applyDecorators, Controller, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiTags, ApiTooManyRequestsResponse, ApiUnauthorizedResponse } from '@nestjs/swagger';
 import { ApiKeyGuard } from '../auth/api-key.guard';
 import { ErrorResponse } from './api-responses';
 
@@ -13,5 +13,9 @@ export function ApiController(path: string, tag: string): ClassDecorator {
     ApiBearerAuth(),
     ApiTags(tag),
     ApiUnauthorizedResponse({ description: 'UNAUTHORIZED: no key or a wrong one', type: ErrorResponse }),
+    ApiTooManyRequestsResponse({
+      description: 'TOO_MANY_REQUESTS: too many wrong keys from this address (see Retry-After)',
+      type: ErrorResponse,
+    }),
   );
 }

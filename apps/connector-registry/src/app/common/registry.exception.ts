@@ -11,6 +11,7 @@ export enum RegistryErrorCode {
   ConnectorNotConnected = 'CONNECTOR_NOT_CONNECTED',
   RunInProgress = 'RUN_IN_PROGRESS',
   PayloadTooLarge = 'PAYLOAD_TOO_LARGE',
+  TooManyRequests = 'TOO_MANY_REQUESTS',
   AuthFailed = 'AUTH_FAILED',
   InvalidUrl = 'INVALID_URL',
   AtsUnreachable = 'ATS_UNREACHABLE',
@@ -64,6 +65,8 @@ export function httpStatusOf(code: RegistryErrorCode): number {
       return 409;
     case RegistryErrorCode.PayloadTooLarge:
       return 413;
+    case RegistryErrorCode.TooManyRequests:
+      return 429;
     case RegistryErrorCode.AuthFailed:
     case RegistryErrorCode.InvalidUrl:
     case RegistryErrorCode.AtsUnreachable:

@@ -12,7 +12,12 @@ import { oauthProblemPage } from './oauth-page.html';
 import { OAuthService } from './oauth.service';
 import { AuthorizeResponse, ErrorResponse } from '../common/api-responses';
 
-type Config = Pick<ConnectorRegistryConfig, 'ADMIN_PAGE_PATH' | 'NODE_ENV'>;
+type Config = Pick<ConnectorRegistryConfig, 'ADMIN_PAGE_PATH' | 'PUBLIC_URL'>;
+
+/** Cookies are `Secure` whenever the admin page is reached over https (directly or behind a TLS proxy). */
+function isHttps(config: Config, request: Request): boolean {
+  return config.PUBLIC_URL.startsWith('https:') || request.secure;
+}
 
 @ApiController('connectors/:id/authorize', 'connectors')
 export class AuthorizeController {
@@ -29,10 +34,11 @@ export class AuthorizeController {
   async authorize(
     @Admin() admin: AdminIdentity,
     @Param('id') id: string,
+    @Req() request: Request,
     @Res({ passthrough: true }) response: Response,
   ): Promise<{ authorizeUrl: string }> {
-    const { authorizeUrl, nonce } = await this.oauth.start(admin, id);
-    response.setHeader('Set-Cookie', nonceCookie(nonce, this.config.NODE_ENV === 'production'));
+    const { authorizeUrl, nonce, state } = await this.oauth.start(admin, id);
+    response.setHeader('Set-Cookie', nonceCookie(state, nonce, isHttps(this.config, request)));
     return { authorizeUrl };
   }
 }
@@ -53,16 +59,16 @@ export class OAuthCallbackController {
     @Res() response: Response,
   ): Promise<void> {
     const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
+    const state = text(query.state);
     const outcome = await this.oauth.complete({
       code: text(query.code),
-      state: text(query.state),
+      state,
       error: text(query.error),
-      nonce: readNonce(request.headers.cookie),
+      nonce: state ? readNonce(request.headers.cookie, state) : undefined,
     });
-    const secure = this.config.NODE_ENV === 'production';
     response.setHeader('Cache-Control', 'no-store');
     if (outcome.ok) {
-      response.setHeader('Set-Cookie', clearedNonceCookie(secure));
+      response.setHeader('Set-Cookie', clearedNonceCookie(state ?? '', isHttps(this.config, request)));
       const page = `${this.config.ADMIN_PAGE_PATH.replace(/\/$/, '')}/connectors/${encodeURIComponent(outcome.connectorId)}`;
       response.redirect(302, `${page}?authorized=1`);
       return;

@@ -23,8 +23,11 @@ export class OAuthService {
     private readonly gateway: AuthGatewayClient,
   ) {}
 
-  /** The ATS login URL, and the random nonce to set as the browser's cookie. */
-  async start(admin: AdminIdentity, connectorId: string): Promise<{ authorizeUrl: string; nonce: string }> {
+  /** The ATS login URL, the random nonce to set as the browser's cookie, and the state that names it. */
+  async start(
+    admin: AdminIdentity,
+    connectorId: string,
+  ): Promise<{ authorizeUrl: string; nonce: string; state: string }> {
     const connector = await this.connectors.findOwned(admin, connectorId);
     if (!this.kinds.of(connector.type).authorizedByLogin) {
       throw new RegistryException(
@@ -39,7 +42,9 @@ export class OAuthService {
         adminId: admin.adminId,
         browserNonce: nonce,
       });
-      return { authorizeUrl: reply.authorizeUrl, nonce };
+      const state = new URL(reply.authorizeUrl).searchParams.get('state');
+      if (!state) throw new Error('auth-gateway answered a login URL without a state');
+      return { authorizeUrl: reply.authorizeUrl, nonce, state };
     } catch (error) {
       throw dependencyError(error, 'auth-gateway');
     }

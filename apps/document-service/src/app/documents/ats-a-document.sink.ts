@@ -1,6 +1,7 @@
 import type { AtsAClient } from '@connector/ats-clients';
 import type { DocumentDataDto } from '@connector/contracts';
 import { CANNOT_TELL, type DocumentPlan, type DocumentSink } from './document-sink';
+import { claimedFileType, DOCUMENT_FILE_TYPES, type FileTypeName } from './file-types';
 
 /** ATS-A pick list 193: 2 = CV, 3 = General. */
 const FILE_TYPE_CV = 2;
@@ -8,12 +9,18 @@ const FILE_TYPE_GENERAL = 3;
 
 /** ATS-A: `cv` → upload/cv, `other` → upload/file; it takes no Smart CV. */
 export class AtsADocumentSink implements DocumentSink {
-  constructor(private readonly client: AtsAClient) {}
+  readonly fileTypes: readonly FileTypeName[] = DOCUMENT_FILE_TYPES;
+
+  constructor(
+    private readonly client: AtsAClient,
+    private readonly connectorId?: string,
+  ) {}
 
   plan(document: DocumentDataDto): DocumentPlan {
     switch (document.kind) {
       case 'cv':
       case 'other':
+        claimedFileType(document, this.fileTypes, 'ATS-A', this.connectorId);
         return { action: 'upload' };
       case 'smart-cv':
         return { action: 'skip', reason: 'ATS-A does not take Smart CVs' };

@@ -2,6 +2,7 @@ import type { AtsBClient } from '@connector/ats-clients';
 import type { DocumentDataDto } from '@connector/contracts';
 import { PermanentMessageError } from '@connector/messaging';
 import type { DocumentPlan, DocumentSink } from './document-sink';
+import { claimedFileType, cleanFileName, DOCUMENT_FILE_TYPES, type FileTypeName } from './file-types';
 
 /** ats-b.md: executables and scripts are refused, names are at most 100 characters. */
 export const ATS_B_REFUSED_EXTENSIONS = [
@@ -22,6 +23,8 @@ const FILE_TYPES = { cv: 'Resume', other: 'Other', 'smart-cv': 'Smart CV' } as c
 
 /** ATS-B: `PUT file/Candidate/{id}`; Smart CVs only when the connector's "Send Smart CV" is on. */
 export class AtsBDocumentSink implements DocumentSink {
+  readonly fileTypes: readonly FileTypeName[] = DOCUMENT_FILE_TYPES;
+
   constructor(
     private readonly client: AtsBClient | undefined,
     private readonly connectorId: string,
@@ -40,12 +43,7 @@ export class AtsBDocumentSink implements DocumentSink {
         this.connectorId,
       );
     }
-    if (document.fileName.length > ATS_B_MAX_FILE_NAME) {
-      throw new PermanentMessageError(
-        `ATS-B refuses file names longer than ${ATS_B_MAX_FILE_NAME} characters`,
-        this.connectorId,
-      );
-    }
+    claimedFileType(document, this.fileTypes, 'ATS-B', this.connectorId);
     return { action: 'upload' };
   }
 
@@ -53,7 +51,8 @@ export class AtsBDocumentSink implements DocumentSink {
     const { fileId } = await this.atsB().uploadCandidateFile(Number(candidateExternalId), {
       // The document id: a retry finds its own upload in the candidate's file list.
       externalID: document.documentId,
-      name: document.fileName,
+      // ATS-B takes names of at most 100 characters: shortened, the extension kept.
+      name: cleanFileName(document.fileName, ATS_B_MAX_FILE_NAME),
       contentType: document.contentType,
       type: FILE_TYPES[document.kind],
       description: `sha256:${document.sha256.toLowerCase()}`,

@@ -33,10 +33,25 @@ describe('document kind routing', () => {
     expect(new AtsBDocumentSink(undefined, 'b1', false).plan(doc('other'))).toEqual({ action: 'upload' });
   });
 
-  it('ATS-B refuses executables, scripts and long names with a clear reason', () => {
+  it('ATS-B refuses executables and scripts with a clear reason', () => {
     const sink = new AtsBDocumentSink(undefined, 'b1', true);
     expect(() => sink.plan(doc('other', 'setup.EXE'))).toThrow(PermanentMessageError);
     expect(() => sink.plan(doc('other', 'page.html'))).toThrow(/refuses \.html files/);
-    expect(() => sink.plan(doc('cv', `${'x'.repeat(101)}.pdf`))).toThrow(/longer than 100 characters/);
+  });
+
+  it.each([
+    [new AtsADocumentSink({} as AtsAClient, 'a1'), 'ATS-A'],
+    [new AtsBDocumentSink(undefined, 'b1', true), 'ATS-B'],
+  ])('%# refuses types outside its allowlist and names that disagree with the content type', (sink, name) => {
+    expect(() => sink.plan(doc('cv', 'cv.svg'))).toThrow(new RegExp(`not a file type sent to ${name}`));
+    expect(() => sink.plan({ ...doc('cv', 'cv.pdf'), contentType: 'image/svg+xml' })).toThrow(
+      /named as a PDF document but its content type is "image\/svg\+xml"/,
+    );
+    expect(
+      sink.plan({
+        ...doc('cv', 'CV.DOCX'),
+        contentType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+      }),
+    ).toEqual({ action: 'upload' });
   });
 });

@@ -1,4 +1,5 @@
 import type { DocumentDataDto } from '@connector/contracts';
+import type { FileTypeName } from './file-types';
 
 /** What a connector does with a document: upload it, or skip it for a reason the platform is told. */
 export type DocumentPlan = { action: 'upload' } | { action: 'skip'; reason: string };
@@ -8,6 +9,8 @@ export const CANNOT_TELL = Symbol('CANNOT_TELL');
 
 /** One ATS's way of attaching documents to candidates; one implementation per ATS type. */
 export interface DocumentSink {
+  /** The file types this ATS is sent (checked by name and content type in plan, by the bytes after download). */
+  readonly fileTypes: readonly FileTypeName[];
   /** Decided before anything is downloaded; a file the ATS refuses throws a PermanentMessageError. */
   plan(document: DocumentDataDto): DocumentPlan;
   upload(candidateExternalId: string, document: DocumentDataDto, content: Buffer): Promise<string>;

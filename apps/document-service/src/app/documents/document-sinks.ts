@@ -24,7 +24,7 @@ export class DocumentSinks {
     };
     switch (connector.type) {
       case 'ats-a':
-        return new AtsADocumentSink(this.clients.atsA(connector, options));
+        return new AtsADocumentSink(this.clients.atsA(connector, options), connector.id);
       case 'ats-b':
         return new AtsBDocumentSink(
           this.clients.atsB(connector, options),

@@ -14,6 +14,7 @@ import { CandidateLocks } from '../common/candidate-locks';
 import { DocumentEvents } from '../common/document-events';
 import { DocumentServiceConfig } from '../document-service.config';
 import { downloadDocument } from './document-download';
+import { checkFileBytes, claimedFileType, cleanFileName } from './file-types';
 import { DocumentLinkRepository } from './document-link.repository';
 import { CANNOT_TELL, type DocumentSink } from './document-sink';
 import { DocumentSinks } from './document-sinks';
@@ -48,7 +49,12 @@ export class DocumentSyncService {
     private readonly config: DocumentServiceConfig,
   ) {}
 
-  async sync(event: DocumentEvent): Promise<void> {
+  async sync(received: DocumentEvent): Promise<void> {
+    // The name as any ATS and recruiter will see it: no control characters, no path.
+    const event = {
+      ...received,
+      data: { ...received.data, fileName: cleanFileName(received.data.fileName) },
+    };
     const document = event.data;
     let connectors: ConnectorSnapshot[];
     try {
@@ -78,6 +84,13 @@ export class DocumentSyncService {
       });
       for (const upload of uploads) {
         try {
+          const type = claimedFileType(
+            document,
+            upload.sink.fileTypes,
+            upload.connector.type,
+            upload.connector.id,
+          );
+          checkFileBytes(document, type, content, upload.connector.id);
           await this.attach(upload, event, content);
         } catch (error) {
           failures.push(toMessageError(error, upload.connector.id));

@@ -29,14 +29,20 @@ import type {
   AtsAUploadKind,
 } from './ats-a.types';
 
+/** A token, or a token with the address it is for (then that address is called, not `baseUrl`). */
+export type AtsAAccessToken = string | { accessToken: string; baseUrl: string };
+
 export interface AtsAClientConfig extends AtsHttpOptions {
-  /** The customer's address, with or without a trailing `/` or `/api`. */
-  baseUrl: string;
+  /**
+   * The customer's address, with or without a trailing `/` or `/api`. Optional when `token` answers with
+   * the address: one source for both, so they cannot disagree.
+   */
+  baseUrl?: string;
   /**
    * The caller owns tokens (cache, share between workers). `rejected` is the token ATS-A just refused with
    * 401: return a new one, not the same.
    */
-  token: (options: { rejected?: string }) => Promise<string>;
+  token: (options: { rejected?: string }) => Promise<AtsAAccessToken>;
 }
 
 export interface AtsASearchPagesOptions {
@@ -65,11 +71,11 @@ interface Call {
 
 /** ATS-A REST client: Bearer token, one new token and one retry on 401, errors as AtsError. */
 export class AtsAClient {
-  private readonly baseUrl: string;
+  private readonly baseUrl: string | undefined;
   private readonly http: AtsHttp;
 
   constructor(private readonly config: AtsAClientConfig) {
-    this.baseUrl = normalizeAtsABaseUrl(config.baseUrl);
+    this.baseUrl = config.baseUrl === undefined ? undefined : normalizeAtsABaseUrl(config.baseUrl);
     this.http = new AtsHttp(ATS_A_NAME, config, ATS_A_DEFAULT_RETRY_AFTER_MS);
   }
 
@@ -204,23 +210,32 @@ export class AtsAClient {
 
   /** One call with the current token; on 401 one new token and one retry (ats-a.md). */
   private async call(call: Call): Promise<{ request: AtsRequest; response: AtsResponse }> {
-    let token = await this.config.token({});
-    let request = this.request(call, token);
+    let access = this.accessOf(await this.config.token({}));
+    let request = this.request(call, access);
     let response = await this.http.send(request);
     if (response.status === 401) {
-      token = await this.config.token({ rejected: token });
-      request = this.request(call, token);
+      access = this.accessOf(await this.config.token({ rejected: access.token }));
+      request = this.request(call, access);
       response = await this.http.send(request);
     }
     if (!isSuccess(response)) throw this.http.failure(request, response);
     return { request, response };
   }
 
-  private request(call: Call, token: string): AtsRequest {
+  private accessOf(answer: AtsAAccessToken): { token: string; baseUrl: string } {
+    if (typeof answer !== 'string') {
+      return { token: answer.accessToken, baseUrl: normalizeAtsABaseUrl(answer.baseUrl) };
+    }
+    if (this.baseUrl === undefined)
+      throw new Error('AtsAClient: the token came without an address and no baseUrl is set');
+    return { token: answer, baseUrl: this.baseUrl };
+  }
+
+  private request(call: Call, { token, baseUrl }: { token: string; baseUrl: string }): AtsRequest {
     return {
       endpoint: call.endpoint,
       method: call.method,
-      url: `${this.baseUrl}/api${call.path}`,
+      url: `${baseUrl}/api${call.path}`,
       headers: { Authorization: `Bearer ${token}` },
       json: call.json,
       form: call.form,

@@ -32,15 +32,24 @@ export class AtsBOAuthClient {
     return `${this.oauthUrl}/authorize?${query.toString()}`;
   }
 
-  /** Code → tokens. A code is single use: a timeout after sending is ambiguous (the code may be spent). */
-  async exchangeCode(code: string): Promise<AtsBTokenSet> {
-    return this.token('authorization_code', code, {
-      grant_type: 'authorization_code',
+  /**
+   * Code → tokens. A code is single use: a timeout after sending is ambiguous (the code may be spent).
+   * `codeVerifier`: the PKCE verifier (RFC 7636) when the authorize URL carried its challenge.
+   */
+  async exchangeCode(code: string, codeVerifier?: string): Promise<AtsBTokenSet> {
+    return this.token(
+      'authorization_code',
       code,
-      client_id: this.config.clientId,
-      client_secret: this.config.clientSecret,
-      redirect_uri: this.config.redirectUri,
-    });
+      {
+        grant_type: 'authorization_code',
+        code,
+        client_id: this.config.clientId,
+        client_secret: this.config.clientSecret,
+        redirect_uri: this.config.redirectUri,
+        ...(codeVerifier ? { code_verifier: codeVerifier } : {}),
+      },
+      codeVerifier ? [codeVerifier] : [],
+    );
   }
 
   /**
@@ -98,13 +107,14 @@ export class AtsBOAuthClient {
     grant: 'authorization_code' | 'refresh_token',
     grantValue: string,
     params: Record<string, string>,
+    moreSecrets: string[] = [],
   ): Promise<AtsBTokenSet> {
     const request: AtsRequest = {
       endpoint: `POST /oauth/token (${grant})`,
       method: 'POST',
       url: `${this.oauthUrl}/token?${new URLSearchParams(params).toString()}`,
       write: true,
-      secrets: [grantValue, this.config.clientSecret],
+      secrets: [grantValue, this.config.clientSecret, ...moreSecrets],
     };
     const response = await this.http.send(request);
     if (!isSuccess(response)) {

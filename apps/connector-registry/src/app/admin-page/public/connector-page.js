@@ -155,7 +155,7 @@ function Access({ connector, reload, onAuthorized }) {
   if (connector.type === 'ats-a' && connector.status === 'auth_failed') {
     return view`<section class="card attention" aria-labelledby="access-title">
       <h2 id="access-title">ATS-A refused the stored credentials</h2>
-      <p>The client secret may have been changed or the API key deactivated in ATS-A. Nothing syncs until you enter working credentials.</p>
+      <p>The client secret may have been changed or the API key deactivated in ATS-A. The stored credentials are kept and tried again every few minutes: if ATS-A was only unavailable, the connector reconnects by itself. Otherwise nothing syncs until you enter working credentials.</p>
       <div class="actions"><${Link} class="button primary" to=${path(connector.id, '/settings')}>Update credentials<//></div>
     </section>`;
   }

@@ -1,0 +1,55 @@
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+  type OnModuleDestroy,
+} from '@nestjs/common';
+import { AuthGatewayConfig } from '../auth-gateway.config';
+import { CredentialsRepository } from './credentials.repository';
+import { CredentialsService } from './credentials.service';
+
+/**
+ * Tries refused ATS-A secrets again when they are due, so a connector the ATS refused during maintenance (a
+ * proxy's 401, a 400 page) comes back by itself without waiting for a worker to ask.
+ */
+@Injectable()
+export class CredentialRecheckJob implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger(CredentialRecheckJob.name);
+  private timer?: NodeJS.Timeout;
+  private running = false;
+
+  constructor(
+    private readonly repository: CredentialsRepository,
+    private readonly credentials: CredentialsService,
+    @Inject(AuthGatewayConfig) private readonly config: AuthGatewayConfig,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    const everyMs = Math.min(this.config.ATS_A_RECHECK_SECONDS, 60) * 1000;
+    this.timer = setInterval(() => void this.runOnce(), everyMs);
+    this.timer.unref();
+  }
+
+  onModuleDestroy(): void {
+    clearInterval(this.timer);
+  }
+
+  /** One pass over the due connectors; a failure leaves the connector for the next pass. */
+  async runOnce(): Promise<void> {
+    if (this.running) return;
+    this.running = true;
+    try {
+      for (const connectorId of await this.repository.dueForRecheck()) {
+        await this.credentials.getAccess(connectorId).then(
+          () => this.logger.log(`connector ${connectorId}: the ATS accepts its credentials again`),
+          (error: Error) => this.logger.debug(`connector ${connectorId} still refused: ${error.message}`),
+        );
+      }
+    } catch (error) {
+      this.logger.warn(`re-check of refused credentials failed: ${(error as Error).message}`);
+    } finally {
+      this.running = false;
+    }
+  }
+}

@@ -1,0 +1,230 @@
+import { randomBytes } from 'node:crypto';
+import { AtsError, type AtsBOAuthClient, type AtsBTokenSet } from '@connector/ats-clients';
+import type { EventEnvelope } from '@connector/contracts';
+import type { MessagePublisher } from '@connector/messaging';
+import { SecretBox } from '../crypto/secret-box';
+import { AtsBCredentialIssuer } from '../issuers/ats-b-credential.issuer';
+import type { ConnectorCredentialEntity } from './connector-credential.entity';
+import type { CredentialIssuer, IssuedAccess } from './credential-issuer';
+import type { CredentialsRepository, LockedCredential } from './credentials.repository';
+import { CredentialsService } from './credentials.service';
+import { OperatorAlert, OperatorAlerts } from './operator-alerts';
+
+/** One row in memory, with the same lock handle shape the Postgres repository gives. */
+class MemoryCredentials {
+  row: ConnectorCredentialEntity | null = null;
+  find = async () => (this.row ? { ...this.row } : null);
+  update = async (_id: string, changes: Partial<ConnectorCredentialEntity>) => {
+    if (this.row) this.row = { ...this.row, ...changes };
+  };
+  save = async (row: ConnectorCredentialEntity) => {
+    this.row = { ...row };
+  };
+  withConnectorLock = async <T>(_id: string, work: (locked: LockedCredential) => Promise<T>) =>
+    work({
+      find: this.find,
+      update: (changes) => this.update(_id, changes),
+      saveRotation: async (changes, marker) => {
+        if (this.row?.refreshMarker !== marker) throw new Error('marker lost');
+        await this.update(_id, changes);
+      },
+    });
+}
+
+const oauthError = (code: string, status: number) =>
+  new AtsError(`ATS-B answered ${code}`, { kind: 'auth', endpoint: 'POST /oauth/token', status, code });
+
+describe(CredentialsService.name, () => {
+  const keyK1 = randomBytes(32).toString('base64');
+  const secrets = SecretBox.fromEnv(`k1:${keyK1}`);
+  let store: MemoryCredentials;
+  let published: EventEnvelope[];
+  let alerts: OperatorAlerts;
+  let oauth: { refresh: jest.Mock; login: jest.Mock };
+  let atsA: { renew: jest.Mock };
+
+  const build = () => {
+    const atsAIssuer: CredentialIssuer = {
+      atsType: 'ats-a',
+      renew: (...args) => atsA.renew(...args) as Promise<IssuedAccess>,
+      revalidate: async () => undefined,
+      toAtsAccess: (input, access, expiresAt) => ({
+        type: 'ats-a',
+        baseUrl: input.baseUrl ?? '',
+        accessToken: access.accessToken,
+        expiresAt: expiresAt.toISOString(),
+      }),
+      fingerprintOf: (access) => access.accessToken,
+    };
+    return new CredentialsService(
+      store as unknown as CredentialsRepository,
+      secrets,
+      [atsAIssuer, new AtsBCredentialIssuer(oauth as unknown as AtsBOAuthClient)],
+      {
+        publish: async (_exchange: string, event: EventEnvelope) => void published.push(event),
+      } as unknown as MessagePublisher,
+      alerts,
+      { ATS_A_RECHECK_SECONDS: 300 },
+    );
+  };
+
+  beforeEach(() => {
+    store = new MemoryCredentials();
+    published = [];
+    alerts = new OperatorAlerts();
+    oauth = { refresh: jest.fn(), login: jest.fn() };
+    atsA = { renew: jest.fn() };
+  });
+
+  const storeAtsB = async (sut: CredentialsService) =>
+    sut.store({ connectorId: 'c1', accountId: 'acct', atsType: 'ats-b', secret: 'rt-1' });
+  const storedSecret = () => (store.row?.secret ? secrets.open(store.row.secret, 'c1') : null);
+  const tokens = (refreshToken: string): AtsBTokenSet => ({
+    accessToken: `at-${refreshToken}`,
+    refreshToken,
+    expiresInSeconds: 600,
+  });
+
+  it('records the in-flight marker before the refresh token is spent, and clears it with the rotated one', async () => {
+    const sut = build();
+    await storeAtsB(sut);
+    oauth.refresh.mockImplementation(async () => {
+      expect(store.row?.refreshMarker).toEqual(expect.any(String));
+      return tokens('rt-2');
+    });
+    oauth.login.mockResolvedValue({ bhRestToken: 'bh', restUrl: 'https://rest/x/' });
+    await expect(sut.getAccess('c1')).resolves.toMatchObject({ type: 'ats-b', bhRestToken: 'bh' });
+    expect(storedSecret()).toBe('rt-2');
+    expect(store.row).toMatchObject({ state: 'active', refreshMarker: null });
+  });
+
+  it('keeps the rotated refresh token when the old one was sealed under an older key', async () => {
+    const oldKey = `k0:${randomBytes(32).toString('base64')}`;
+    const before = SecretBox.fromEnv(oldKey);
+    const sut = build();
+    await storeAtsB(sut);
+    await store.update('c1', { secret: before.seal('rt-1', 'c1') });
+    // The gateway now seals with k1 and still opens k0.
+    const rotatedBox = SecretBox.fromEnv(`k1:${keyK1},${oldKey}`);
+    const withRotation = new CredentialsService(
+      store as unknown as CredentialsRepository,
+      rotatedBox,
+      [new AtsBCredentialIssuer(oauth as unknown as AtsBOAuthClient)],
+      { publish: async () => undefined } as unknown as MessagePublisher,
+      alerts,
+      { ATS_A_RECHECK_SECONDS: 300 },
+    );
+    oauth.refresh.mockResolvedValue(tokens('rt-2'));
+    oauth.login.mockResolvedValue({ bhRestToken: 'bh', restUrl: 'https://rest/x/' });
+    await withRotation.getAccess('c1');
+    expect(store.row?.secret?.kid).toBe('k1');
+    expect(rotatedBox.open(store.row!.secret!, 'c1')).toBe('rt-2');
+  });
+
+  it('keeps every refresh token and alerts the operator when ATS-B refuses the platform client (invalid_client)', async () => {
+    const sut = build();
+    await storeAtsB(sut);
+    oauth.refresh.mockRejectedValue(oauthError('invalid_client', 401));
+    await expect(sut.getAccess('c1')).rejects.toMatchObject({ code: 'ATS_ERROR' });
+    expect(storedSecret()).toBe('rt-1');
+    expect(store.row).toMatchObject({ state: 'active', refreshMarker: null });
+    expect(alerts.count(OperatorAlert.AtsBClientRejected)).toBe(1);
+    expect(published).toEqual([]);
+  });
+
+  it('ends the authorization on invalid_grant: auth_failed published, the dead token gone, the row kept', async () => {
+    const sut = build();
+    await storeAtsB(sut);
+    oauth.refresh.mockRejectedValue(oauthError('invalid_grant', 400));
+    await expect(sut.getAccess('c1')).rejects.toMatchObject({ code: 'AUTHORIZATION_REQUIRED' });
+    expect(store.row).toMatchObject({ state: 'authorization_required', secret: null, accountId: 'acct' });
+    expect(published).toEqual([
+      expect.objectContaining({
+        accountId: 'acct',
+        data: { connectorId: 'c1', status: 'auth_failed', reason: 'auth_failed' },
+      }),
+    ]);
+    expect(alerts.count(OperatorAlert.AtsBRefreshLostInFlight)).toBe(0);
+  });
+
+  it('alerts instead of wiping when invalid_grant follows a refresh that never finished', async () => {
+    const sut = build();
+    await storeAtsB(sut);
+    // An earlier process spent the token and died before storing the answer: its marker is still there.
+    await store.update('c1', { refreshMarker: 'earlier', refreshStartedAt: new Date() });
+    oauth.refresh.mockRejectedValue(oauthError('invalid_grant', 400));
+    await expect(sut.getAccess('c1')).rejects.toMatchObject({ code: 'AUTHORIZATION_REQUIRED' });
+    expect(alerts.count(OperatorAlert.AtsBRefreshLostInFlight)).toBe(1);
+    expect(storedSecret()).toBe('rt-1');
+    expect(store.row?.state).toBe('authorization_required');
+  });
+
+  it('keeps the marker when the refresh ends without a clear refusal (a 502), so a later invalid_grant alerts', async () => {
+    const sut = build();
+    await storeAtsB(sut);
+    oauth.refresh.mockRejectedValueOnce(
+      new AtsError('bad gateway', { kind: 'transient', endpoint: 'POST /oauth/token', status: 502 }),
+    );
+    await expect(sut.getAccess('c1')).rejects.toMatchObject({ code: 'ATS_ERROR' });
+    expect(store.row?.refreshMarker).toEqual(expect.any(String));
+    oauth.refresh.mockRejectedValueOnce(oauthError('invalid_grant', 400));
+    await expect(sut.getAccess('c1')).rejects.toMatchObject({ code: 'AUTHORIZATION_REQUIRED' });
+    expect(alerts.count(OperatorAlert.AtsBRefreshLostInFlight)).toBe(1);
+    expect(storedSecret()).toBe('rt-1');
+  });
+
+  it('never wipes the refresh token just saved when the REST login right after the refresh answers 401', async () => {
+    const sut = build();
+    await storeAtsB(sut);
+    oauth.refresh.mockResolvedValue(tokens('rt-2'));
+    oauth.login.mockRejectedValueOnce(
+      new AtsError('401', { kind: 'auth', endpoint: 'POST /rest-services/login', status: 401 }),
+    );
+    await expect(sut.getAccess('c1')).rejects.toMatchObject({ code: 'ATS_ERROR' });
+    expect(storedSecret()).toBe('rt-2');
+    expect(store.row?.state).toBe('active');
+    expect(published).toEqual([]);
+    // The next request logs in with the access token that came with it: no second refresh is spent.
+    oauth.login.mockResolvedValue({ bhRestToken: 'bh', restUrl: 'https://rest/x/' });
+    await expect(sut.getAccess('c1')).resolves.toMatchObject({ bhRestToken: 'bh' });
+    expect(oauth.refresh).toHaveBeenCalledTimes(1);
+    expect(oauth.login).toHaveBeenLastCalledWith('at-rt-2');
+  });
+
+  it('never erases an ATS-A secret the ATS refuses: auth_failed, kept, and connected again once it is accepted', async () => {
+    const sut = build();
+    await sut.store({
+      connectorId: 'c1',
+      accountId: 'acct',
+      atsType: 'ats-a',
+      baseUrl: 'https://ats',
+      clientId: 'id',
+      secret: 'client-secret',
+    });
+    atsA.renew.mockRejectedValue(
+      new AtsError('maintenance', {
+        kind: 'auth',
+        endpoint: 'POST /api/token',
+        status: 400,
+        code: 'invalid_client',
+      }),
+    );
+    await expect(sut.getAccess('c1')).rejects.toMatchObject({ code: 'AUTHORIZATION_REQUIRED' });
+    expect(storedSecret()).toBe('client-secret');
+    expect(store.row).toMatchObject({ state: 'rejected', recheckAt: expect.any(Date) });
+    expect(published.map((e) => (e.data as { status: string }).status)).toEqual(['auth_failed']);
+
+    // Before the re-check time nobody calls the ATS; after it, an accepted secret brings the connector back.
+    await expect(sut.getAccess('c1')).rejects.toMatchObject({ code: 'AUTHORIZATION_REQUIRED' });
+    expect(atsA.renew).toHaveBeenCalledTimes(1);
+    await store.update('c1', { recheckAt: new Date(Date.now() - 1) });
+    const expiresAt = new Date(Date.now() + 3_600_000);
+    atsA.renew.mockResolvedValue({
+      access: { accessToken: 'tok', accessTokenExpiresAt: expiresAt.toISOString() },
+      expiresAt,
+    });
+    await expect(sut.getAccess('c1')).resolves.toMatchObject({ type: 'ats-a', accessToken: 'tok' });
+    expect(store.row).toMatchObject({ state: 'active', recheckAt: null });
+    expect(published.map((e) => (e.data as { status: string }).status)).toEqual(['auth_failed', 'connected']);
+  });
+});

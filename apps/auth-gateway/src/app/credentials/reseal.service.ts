@@ -1,0 +1,60 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { SecretBox } from '../crypto/secret-box';
+import { CredentialsRepository } from './credentials.repository';
+
+export interface ResealReport {
+  /** Rows looked at. */
+  credentials: number;
+  /** Rows that had something sealed under an older key, now under the newest. */
+  resealed: number;
+  /** Key ids still used by any stored secret after the run (only the newest when all went well). */
+  keyIdsInUse: string[];
+}
+
+/**
+ * `npm run reseal`: every stored secret and access sealed again under the newest key (the first of
+ * ENCRYPTION_KEYS), so an older key can be removed. Each row is re-sealed under its renewal lock, so a
+ * renewal running at the same time is never overwritten with a stale copy.
+ */
+@Injectable()
+export class ResealService {
+  private readonly logger = new Logger(ResealService.name);
+
+  constructor(
+    private readonly repository: CredentialsRepository,
+    private readonly secrets: SecretBox,
+  ) {}
+
+  async resealAll(pageSize = 100): Promise<ResealReport> {
+    let after = '';
+    let credentials = 0;
+    let resealed = 0;
+    const keyIdsInUse = new Set<string>();
+    for (;;) {
+      const page = await this.repository.sealedPage(after, pageSize);
+      if (page.length === 0) break;
+      for (const { connectorId } of page) {
+        credentials += 1;
+        const kids = await this.repository.withConnectorLock(connectorId, async (locked) => {
+          const row = await locked.find();
+          if (!row) return [];
+          const secret = row.secret && this.secrets.reseal(row.secret, connectorId);
+          const access = row.access && this.secrets.reseal(row.access, connectorId);
+          if (secret !== row.secret || access !== row.access) {
+            await locked.update({ secret, access });
+            resealed += 1;
+          }
+          return [secret?.kid, access?.kid].filter((kid): kid is string => kid !== undefined);
+        });
+        kids.forEach((kid) => keyIdsInUse.add(kid));
+      }
+      after = page[page.length - 1]?.connectorId ?? after;
+    }
+    const report = { credentials, resealed, keyIdsInUse: [...keyIdsInUse].sort() };
+    this.logger.log(
+      `re-sealed ${resealed} of ${credentials} credentials under key "${this.secrets.activeKeyId}"; ` +
+        `key ids in use: ${report.keyIdsInUse.join(', ') || 'none'}`,
+    );
+    return report;
+  }
+}

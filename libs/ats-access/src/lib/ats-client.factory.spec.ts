@@ -1,0 +1,56 @@
+import type { ConnectorSnapshot } from '@connector/contracts';
+import type { PostgresDailyQuota, RateLimiter } from '@connector/rate-limiter';
+import type { AtsAccessProvider } from './ats-access.provider';
+import { AtsClientFactory } from './ats-client.factory';
+
+describe(AtsClientFactory.name, () => {
+  const connector: ConnectorSnapshot = {
+    id: 'c1',
+    accountId: 'acct_1',
+    type: 'ats-a',
+    name: 'A',
+    status: 'connected',
+    options: {},
+    // A second copy of the address that disagrees with the one auth-gateway verified and holds.
+    config: { baseUrl: 'https://stale.example.com', clientId: 'id' },
+    mapping: { version: 1, mapping: {} },
+    version: 1,
+    updatedAt: '2026-11-23T00:00:00.000Z',
+  };
+  const limiter = {
+    configure: () => undefined,
+    acquire: async () => ({ waitedMs: 0 }),
+    pauseUntil: async () => undefined,
+  } as unknown as RateLimiter;
+
+  // The daily quota always has budget here: this spec is about where the calls go.
+  const quota = {
+    acquire: async () => undefined,
+    observe: async () => undefined,
+    done: async () => undefined,
+  } as unknown as PostgresDailyQuota;
+
+  afterEach(() => jest.restoreAllMocks());
+
+  it('calls ATS-A at the address that comes with the access from auth-gateway, not the connector config', async () => {
+    const access = {
+      access: jest.fn(async () => ({
+        type: 'ats-a' as const,
+        baseUrl: 'https://acme.example.com',
+        accessToken: 'token-1',
+        expiresAt: new Date(Date.now() + 3_600_000).toISOString(),
+      })),
+    } as unknown as AtsAccessProvider;
+    const called: string[] = [];
+    jest.spyOn(globalThis, 'fetch').mockImplementation(async (input) => {
+      called.push(String(input));
+      return new Response(JSON.stringify([{ Id: 1, Description: 'Open' }]), {
+        status: 200,
+        headers: { 'content-type': 'application/json' },
+      });
+    });
+    const client = new AtsClientFactory(access, limiter, quota).atsA(connector, { priority: 'sync' });
+    await client.getVacancyStatuses();
+    expect(called).toEqual(['https://acme.example.com/api/options/dropdown/50']);
+  });
+});
