@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { ConsumeMessage } from 'amqplib';
 import { Client } from 'pg';
-import { startAtsASandbox, type RunningAtsASandbox } from '@connector/ats-a-sandbox';
+import { startAtsASandbox, type RunningAtsASandbox, VACANCY_STATUSES } from '@connector/ats-a-sandbox';
 import { startAtsBSandbox, type RunningAtsBSandbox } from '@connector/ats-b-sandbox';
 import { type AtsAVacancy, isLiveAtsAVacancy } from '@connector/ats-clients';
 import {
@@ -45,6 +45,11 @@ const snapshots = new Map<string, ConnectorSnapshot>();
 
 type Data<T> = EventEnvelope<string, T>;
 const parse = <T>(message: ConsumeMessage): Data<T> => JSON.parse(message.content.toString()) as Data<T>;
+
+/** The sandbox's (the vendor's) ids of the statuses the connectors are configured with by name. */
+const OPEN_STATUS_IDS = VACANCY_STATUSES.filter((s) => ['Open', 'Live'].includes(s.Description)).map(
+  (s) => s.Id,
+);
 
 describe('vacancy-sync', () => {
   let database: TestDatabase;
@@ -127,7 +132,7 @@ describe('vacancy-sync', () => {
     const ids: string[] = [];
     for (let id = 1; id <= sandbox.state.vacancyCount(); id++) {
       const vacancy = sandbox.state.getVacancy(id) as unknown as AtsAVacancy | undefined;
-      if (vacancy && isLiveAtsAVacancy(vacancy, ['Open', 'Live'], new Date())) ids.push(String(id));
+      if (vacancy && isLiveAtsAVacancy(vacancy, OPEN_STATUS_IDS, new Date())) ids.push(String(id));
     }
     return ids.sort();
   }
