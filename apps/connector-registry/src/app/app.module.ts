@@ -14,6 +14,7 @@ import { JobMappingEntity } from './mapping/job-mapping.entity';
 import { MappingModule } from './mapping/mapping.module';
 import { RegistrySchema1763800000001 } from './migrations/1763800000001-registry-schema';
 import { DeadLetters1763800000002 } from './migrations/1763800000002-dead-letters';
+import { RunWarnings1763800000003 } from './migrations/1763800000003-run-warnings';
 import { OAuthModule } from './oauth/oauth.module';
 import { RepositoriesModule } from './repositories/repositories.module';
 import { RunEntity } from './runs/run.entity';
@@ -31,7 +32,7 @@ export class AppModule {
           name: SERVICE_NAME,
           config,
           entities: [ConnectorEntity, JobMappingEntity, RunEntity, DeadLetterEntity],
-          migrations: [RegistrySchema1763800000001, DeadLetters1763800000002],
+          migrations: [RegistrySchema1763800000001, DeadLetters1763800000002, RunWarnings1763800000003],
           consumer: {
             queue: Queue.ConnectorRegistry,
             bindings: [

@@ -1,9 +1,10 @@
 import { Body, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiOperation, ApiResponse } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiResponse } from '@nestjs/swagger';
 import { Admin } from '../auth/admin.decorator';
 import type { AdminIdentity } from '../auth/api-keys';
 import { ApiController } from '../common/api';
 import { ListRunsQueryDto, StartRunDto } from './dto/run-requests.dto';
+import { RunListViewDto, RunViewDto } from './dto/run-view.dto';
 import type { RunView } from './run.view';
 import { RunsService } from './runs.service';
 
@@ -27,6 +28,7 @@ export class RunsController {
 
   @Get()
   @ApiOperation({ summary: 'Run history, newest first' })
+  @ApiOkResponse({ type: RunListViewDto })
   async list(
     @Admin() admin: AdminIdentity,
     @Param('id') id: string,
@@ -36,6 +38,8 @@ export class RunsController {
   }
 
   @Get(':runId')
+  @ApiOperation({ summary: 'One run: status, counts, API calls, errors, warnings, times' })
+  @ApiOkResponse({ type: RunViewDto })
   get(
     @Admin() admin: AdminIdentity,
     @Param('id') id: string,

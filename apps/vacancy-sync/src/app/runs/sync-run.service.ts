@@ -269,7 +269,11 @@ export class SyncRunService {
     calls: CallCounter,
     options: SyncOptions | undefined,
   ): Promise<void> {
-    const warnings = status === 'succeeded' ? runWarnings(run) : run.warnings;
+    // A failed run says why in the same words an admin reads warnings in (run.completed has no error field).
+    const warnings =
+      status === 'succeeded'
+        ? runWarnings(run)
+        : [...run.warnings, { code: 'RUN_FAILED', message: error ?? 'the run failed' }];
     const data: RunCompletedDto = {
       connectorId: run.connectorId,
       runId: run.runId,
