@@ -243,8 +243,10 @@ describe('vacancy-sync', () => {
       expect(pages).toBe(Math.ceil(onSiteOpenCount(atsA) / 100));
       expect(calls['POST /api/contacts/search']).toBeLessThanOrEqual(pages);
       expect(calls['POST /api/companies/search']).toBeLessThanOrEqual(pages);
+      // One more: the status list (dropdown 50) that turns "Open" and "Live" into the ATS's ids.
+      expect(calls['GET /api/options/dropdown/{id}']).toBe(1);
       expect(done.apiCalls).toBe(
-        pages + calls['POST /api/contacts/search'] + calls['POST /api/companies/search'],
+        pages + calls['POST /api/contacts/search'] + calls['POST /api/companies/search'] + 1,
       );
       // progress was visible while it ran
       expect(progress.map((m) => parse<{ runId: string }>(m).data.runId)).toContain(done.runId);
@@ -266,13 +268,64 @@ describe('vacancy-sync', () => {
       expect(done.counts.upserted).toBe(1);
     });
 
-    it('closes exactly the one vacancy taken off the site, on a full listing', async () => {
+    it('closes one vacancy closed and one hidden in the ATS and upserts the one changed, in a default run', async () => {
+      const [closing, hiding, changing] = liveAtsAIds(atsA).slice(10, 13);
+      atsA.state.closeVacancy(Number(closing));
+      atsA.state.unpublish(Number(hiding));
+      atsA.state.updateVacancy(Number(changing), { Title: 'A retitled vacancy' });
+      atsA.state.resetCalls();
+      const { completed: done, upserts, closures } = await run(connectorId); // default mode: changes only
+      expect(upserts.map((u) => [u.externalId, u.title])).toEqual([[changing, 'A retitled vacancy']]);
+      expect(sorted(closures.map((c) => c.externalId))).toEqual(sorted([closing, hiding]));
+      expect(closures.every((c) => c.connectorId === connectorId)).toBe(true);
+      expect(done.counts).toMatchObject({ upserted: 1, closed: 2 });
+      // One listing page of changed vacancies; enrichment only for the live one.
+      const calls = atsACalls(atsA);
+      expect(calls['POST /api/vacancies/search']).toBe(1);
+      expect(calls['POST /api/contacts/search'] ?? 0).toBeLessThanOrEqual(1);
+      expect(calls['POST /api/companies/search'] ?? 0).toBeLessThanOrEqual(1);
+    });
+
+    it('publishes a closed vacancy again when it is open again', async () => {
+      const id = liveAtsAIds(atsA)[20];
+      atsA.state.closeVacancy(Number(id));
+      const closedRun = await run(connectorId);
+      expect(closedRun.closures.map((c) => c.externalId)).toEqual([id]);
+      atsA.state.updateVacancy(Number(id), { VacancyStatus: 'Live' });
+      const reopened = await run(connectorId);
+      expect(reopened.upserts.map((u) => u.externalId)).toEqual([id]);
+      expect(reopened.closures).toEqual([]);
+    });
+
+    it('closes a vacancy deleted in the ATS on the next full listing, by its absence', async () => {
       const id = liveAtsAIds(atsA)[5];
-      atsA.state.unpublish(Number(id));
+      atsA.state.removeVacancy(Number(id));
       const { completed: done, upserts, closures } = await run(connectorId, 'full');
       expect(closures).toEqual([{ connectorId, externalId: id }]);
       expect(upserts).toEqual([]);
       expect(done.counts).toMatchObject({ closed: 1, upserted: 0 });
+    });
+
+    it('warns on the run about a configured status the ATS does not offer, and lists the others', async () => {
+      const other = await atsAConnector(atsA, { openStatuses: ['Open', 'Live', 'Advertised'] });
+      const { completed: done, upserts } = await run(other);
+      expect(done.status).toBe('succeeded');
+      expect(sorted(upserts.map((u) => u.externalId))).toEqual(liveAtsAIds(atsA));
+      expect(done.warnings).toEqual([
+        { code: 'UNKNOWN_STATUSES', message: expect.stringContaining('“Advertised”') },
+      ]);
+      expect(done.warnings?.[0].message).toContain('It offers: “Draft”, “Open”, “Live”');
+    });
+
+    it('fails a run none of whose statuses the ATS offers, saying which statuses it does offer', async () => {
+      const other = await atsAConnector(atsA, { openStatuses: ['Advertised'] });
+      const { completed: done, upserts, closures } = await run(other);
+      expect(done.status).toBe('failed');
+      expect(upserts).toEqual([]);
+      expect(closures).toEqual([]);
+      expect(done.warnings).toEqual([
+        { code: 'RUN_FAILED', message: expect.stringMatching(/“Advertised”.*It offers: “Draft”, “Open”/) },
+      ]);
     });
 
     it('answers a mapping preview without publishing anything', async () => {
