@@ -488,6 +488,7 @@ describe('connector-registry admin API', () => {
           status: 'succeeded',
           counts: { fetched: 10, upserted: 4, unchanged: 6, closed: 1 },
           apiCalls: 12,
+          warnings: [{ code: 'UNKNOWN_STATUSES', message: 'ATS-A does not offer “Advertised”.' }],
         }),
       );
       const done = await eventually(
@@ -499,7 +500,12 @@ describe('connector-registry admin API', () => {
         'run succeeded',
       );
       const final = { counts: { fetched: 10, upserted: 4, unchanged: 6, closed: 1 }, apiCalls: 12 };
-      expect(done).toMatchObject({ ...final, finishedAt: expect.any(String), errors: [] });
+      expect(done).toMatchObject({
+        ...final,
+        finishedAt: expect.any(String),
+        errors: [],
+        warnings: [{ code: 'UNKNOWN_STATUSES', message: 'ATS-A does not offer “Advertised”.' }],
+      });
 
       const late = progress(50, 60);
       broker.publish(Exchange.Internal, RoutingKey.RunProgress, late);
@@ -588,6 +594,13 @@ describe('connector-registry admin API', () => {
           '/api/v1/connectors/{id}/authorize',
         ]),
       );
+      // A run's warnings are part of its documented shape.
+      const schemas = (document.body.components as { schemas: Record<string, { properties: object }> })
+        .schemas;
+      expect(Object.keys(schemas['RunViewDto'].properties)).toEqual(
+        expect.arrayContaining(['warnings', 'errors']),
+      );
+      expect(Object.keys(schemas['RunWarningViewDto'].properties)).toEqual(['code', 'message']);
     });
   });
 });
