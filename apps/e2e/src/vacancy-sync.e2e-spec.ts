@@ -306,6 +306,36 @@ describe('vacancy-sync', () => {
       expect(done.counts).toMatchObject({ closed: 1, upserted: 0 });
     });
 
+    it('closes a published vacancy once its last advertised day has passed, though its record did not change', async () => {
+      // A live vacancy with an advertising end date, not changed lately (no listing will show it again).
+      const id = liveAtsAIds(atsA).find((candidate) => {
+        const v = atsA.state.getVacancy(Number(candidate))!;
+        return v.AdvertisingEndDate !== null && Date.parse(v.ModificationDate) < Date.now() - 3_600_000;
+      })!;
+      const lastDay = atsA.state.getVacancy(Number(id))!.AdvertisingEndDate!.slice(0, 10);
+      // The worker's clock cannot be moved: move the stored last day back to yesterday instead, as if the
+      // days up to its end had passed.
+      const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+      const db = new Client({ connectionString: database.url });
+      await db.connect();
+      const { rows } = await db.query<{ was: string }>(
+        `UPDATE vacancy_state s SET live_until = $3::date FROM vacancy_state old
+          WHERE s.connector_id = $1 AND s.external_id = $2 AND old.connector_id = s.connector_id
+            AND old.external_id = s.external_id AND s.live
+         RETURNING to_char(old.live_until, 'YYYY-MM-DD') AS was`,
+        [connectorId, id, yesterday],
+      );
+      await db.end();
+      expect(rows).toEqual([{ was: lastDay }]); // the run had kept the ATS's last advertised day
+      atsA.state.resetCalls();
+      // Last on this connector: from here its stored state and the ATS disagree about what day it is.
+      const { completed: done, upserts, closures } = await run(connectorId); // default mode: changes only
+      expect(closures).toEqual([{ connectorId, externalId: id }]);
+      expect(upserts).toEqual([]);
+      expect(done.counts).toMatchObject({ closed: 1 });
+      expect(atsACalls(atsA)['POST /api/vacancies/search']).toBe(1); // the one changes-only page, nothing more
+    });
+
     it('warns on the run about a configured status the ATS does not offer, and lists the others', async () => {
       const other = await atsAConnector(atsA, { openStatuses: ['Open', 'Live', 'Advertised'] });
       const { completed: done, upserts } = await run(other);

@@ -52,6 +52,7 @@ export {
   type AtsAPage,
 } from './lib/ats-a/ats-a.client';
 export {
+  atsAAdvertisedUntil,
   atsAVacancyLiveness,
   isLiveAtsAVacancy,
   DEFAULT_ATS_A_OPEN_STATUSES,

@@ -193,6 +193,9 @@ export class SyncRunService {
         upsert: buildVacancyUpsert(connector.id, connector.type, scope.mapping, v),
       }));
       const vacancies = built.map((b) => b.upsert).filter((v): v is VacancyUpsert => v !== undefined);
+      const liveUntil = new Map(
+        page.vacancies.flatMap((v) => (v.liveUntil ? [[v.externalId, v.liveUntil] as const] : [])),
+      );
       // Not live by the ATS's fields, or left out by the mapping's publish lists: closed if published.
       const liveIds = new Set(vacancies.map((v) => v.externalId));
       const notLive = [
@@ -223,7 +226,13 @@ export class SyncRunService {
         ...(page.warnings && page.warnings.length > 0 ? { warnings: page.warnings } : {}),
       };
       await this.runs.inLease(current.runId, scope.owner, this.config.RUN_LEASE_TTL_MS, async (m) => {
-        await this.states.markSeen(m, connector.id, current.runId, [...diff.upserts, ...diff.unchanged]);
+        await this.states.markSeen(
+          m,
+          connector.id,
+          current.runId,
+          [...diff.upserts, ...diff.unchanged],
+          liveUntil,
+        );
         if (closing.length > 0) await this.states.markClosed(m, connector.id, closing);
         await this.runs.advance(m, current.runId, delta, { after: page.after });
       });
@@ -232,6 +241,9 @@ export class SyncRunService {
       await this.progress(current, calls);
       if (scope.shouldStop()) throw new StopRequested();
     }
+    // Whatever the mode: what was published and whose advertising has ended since is closed now (its record
+    // did not change when the day passed, so a changes-only listing does not show it).
+    current = await this.closeExpired(current, scope);
     // The listing is complete: only now may a full run close what it did not see.
     if (!mayClose({ mode: current.mode ?? 'incremental', listingComplete: true })) return current;
     await this.runs.inLease(current.runId, scope.owner, this.config.RUN_LEASE_TTL_MS, (m) =>
@@ -241,9 +253,19 @@ export class SyncRunService {
   }
 
   private async close(run: SyncRun, scope: RunScope): Promise<SyncRun> {
+    return this.closeAll(run, scope, () => this.states.notSeenBy(run.connectorId, run.runId, CLOSE_BATCH));
+  }
+
+  private async closeExpired(run: SyncRun, scope: RunScope): Promise<SyncRun> {
+    const today = new Date().toISOString().slice(0, 10);
+    return this.closeAll(run, scope, () => this.states.expired(run.connectorId, today, CLOSE_BATCH));
+  }
+
+  /** Closes batch after batch of what `next` finds, each batch published and then committed with the lease. */
+  private async closeAll(run: SyncRun, scope: RunScope, next: () => Promise<string[]>): Promise<SyncRun> {
     let current = run;
     for (;;) {
-      const gone = await this.states.notSeenBy(run.connectorId, run.runId, CLOSE_BATCH);
+      const gone = await next();
       if (gone.length === 0) return current;
       await Promise.all(
         gone.map((externalId) =>

@@ -178,7 +178,18 @@ describe('ATS-A records in every representation (property-based)', () => {
   it('decides liveness from the facts, and publishes ids, dates, contact and company from them', () => {
     fc.assert(
       fc.property(fc.array(facts, { minLength: 1, maxLength: 8 }), picker, (page, pick) => {
-        const unique = [...new Map(page.map((f) => [f.id, f])).values()];
+        // One record per id, as in an ATS: a vacancy once, a contact or company the same wherever linked.
+        const contactsById = new Map<number, Facts['contact']>();
+        const companiesById = new Map<number, Facts['company']>();
+        const unique = [...new Map(page.map((f) => [f.id, f])).values()].map((f) => {
+          if (f.contact && !contactsById.has(f.contact.id)) contactsById.set(f.contact.id, f.contact);
+          if (f.company && !companiesById.has(f.company.id)) companiesById.set(f.company.id, f.company);
+          return {
+            ...f,
+            contact: f.contact && contactsById.get(f.contact.id),
+            company: f.company && companiesById.get(f.company.id),
+          };
+        });
         const records = unique.map((f) => vacancyRecord(f, pick));
         const { live, closed } = splitByLiveness(records, OPEN_IDS, NOW);
 
@@ -200,6 +211,7 @@ describe('ATS-A records in every representation (property-based)', () => {
           const source = toSourceVacancy(record, contacts, companies, NOW);
           expect(source.externalId).toBe(String(f.id));
           expect(source.updatedAt).toBe(new Date(f.modified).toISOString());
+          expect(source.liveUntil).toBe(f.ends === undefined ? undefined : utcDay(f.ends));
           expect(source.contact?.externalId).toBe(f.contact ? String(f.contact.id) : undefined);
           if (f.contact) {
             expect(source.contact?.name).toBe(`${f.contact.first.trim()} ${f.contact.surname.trim()}`);

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AtsClientFactory, type ClientOptions } from '@connector/ats-access';
 import {
+  atsAAdvertisedUntil,
   type AtsAClient,
   type AtsAFilter,
   atsAVacancyLiveness,
@@ -225,11 +226,13 @@ export function toSourceVacancy(
   const companyRecord = companyId !== undefined ? companies.get(companyId) : undefined;
   const contact = atsAContact(contactRecord);
   const company = atsACompany(companyRecord);
+  const liveUntil = atsAAdvertisedUntil(vacancy);
   return {
     externalId: readId(vacancy['VacancyId']) as string,
     record: { ...vacancy, Contact: contactRecord ?? null, Company: companyRecord ?? null },
     ...(contact ? { contact } : {}),
     ...(company ? { company } : {}),
     updatedAt: atsADate(vacancy['ModificationDate'], now),
+    ...(liveUntil ? { liveUntil } : {}),
   };
 }

@@ -40,6 +40,12 @@ export function isLiveAtsAVacancy(vacancy: object, openStatusIds: Iterable<numbe
   return atsAVacancyLiveness(vacancy, openStatusIds, now).live;
 }
 
+/** The last UTC day the vacancy is advertised (`AdvertisingEndDate`), or undefined when open-ended or unreadable. */
+export function atsAAdvertisedUntil(record: object): string | undefined {
+  const day = dayOf((record as Readonly<Record<string, unknown>>)['AdvertisingEndDate']);
+  return day === 'invalid' ? undefined : day;
+}
+
 function dayOf(value: unknown): string | undefined | 'invalid' {
   if (value === null || value === undefined) return undefined;
   const text = readText(value);
