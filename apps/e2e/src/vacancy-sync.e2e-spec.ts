@@ -347,6 +347,30 @@ describe('vacancy-sync', () => {
       expect(done.warnings?.[0].message).toContain('It offers: “Draft”, “Open”, “Live”');
     });
 
+    it('warns when a full listing answers nothing although the ATS has vacancies on its careers site', async () => {
+      // "Filled" is offered, but no filled vacancy is on the careers site any more.
+      const filled = VACANCY_STATUSES.find((st) => st.Description === 'Filled')!.Id;
+      for (let id = 1; id <= atsA.state.vacancyCount(); id++) {
+        const v = atsA.state.getVacancy(id);
+        if (v && v.VacancyStatus.Id === filled && v.IncludeOnSite) atsA.state.unpublish(id);
+      }
+      const other = await atsAConnector(atsA, { openStatuses: ['Filled'] });
+      atsA.state.resetCalls();
+      const { completed: done, upserts } = await run(other);
+      expect(done).toMatchObject({ status: 'succeeded', counts: { fetched: 0, upserted: 0, closed: 0 } });
+      expect(upserts).toEqual([]);
+      expect(done.warnings).toEqual([
+        {
+          code: 'EMPTY_LISTING',
+          message: expect.stringMatching(
+            /statuses “Filled”.*got none, although ATS-A has \d+ vacancies on the careers site/,
+          ),
+        },
+      ]);
+      // The check is one extra call, made only because the listing was empty.
+      expect(atsACalls(atsA)['POST /api/vacancies/search']).toBe(2);
+    });
+
     it('fails a run none of whose statuses the ATS offers, saying which statuses it does offer', async () => {
       const other = await atsAConnector(atsA, { openStatuses: ['Advertised'] });
       const { completed: done, upserts, closures } = await run(other);
