@@ -1,17 +1,22 @@
 /**
  * `npm run migrate`: applies every service's pending migrations (for deployments that run them as a step
  * and start the services with MIGRATIONS_RUN=false). Each service runs its own, under the same advisory lock.
+ * In the container image: `node dist/tools/migrate.js`.
  */
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 
 const root = join(__dirname, '..');
+const compiled = __filename.endsWith('.js');
 const services = ['connector-registry', 'auth-gateway', 'vacancy-sync', 'candidate-sync', 'document-service'];
 
 for (const service of services) {
   const run = spawnSync(
     process.execPath,
-    ['-r', '@swc-node/register', join('apps', service, 'src', 'main.ts'), '--migrate'],
+    // Compiled (dist/tools/migrate.js, the container image): the compiled services; else the sources.
+    compiled
+      ? [join(root, 'apps', service, 'src', 'main.js'), '--migrate']
+      : ['-r', '@swc-node/register', join('apps', service, 'src', 'main.ts'), '--migrate'],
     {
       cwd: root,
       env: { ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' },

@@ -9,6 +9,7 @@ import { createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync }
 import { join } from 'node:path';
 import amqplib from 'amqplib';
 import { Client } from 'pg';
+import { createDemoConnectors, firstAdminKey } from './demo-connectors';
 
 const root = join(__dirname, '..');
 const startSandboxes = process.env.START_SANDBOXES !== 'false';
@@ -185,7 +186,13 @@ async function main(): Promise<void> {
   for (const service of services) launch(service, sandboxEnv);
   await Promise.all(services.map((s) => waitReady(s)));
 
-  const demo = startSandboxes ? await createDemoConnectors() : [];
+  const demo = startSandboxes
+    ? await createDemoConnectors({
+        registryUrl: 'http://127.0.0.1:3000',
+        adminKey: adminKey(),
+        atsABaseUrl: `http://127.0.0.1:${sandboxes[0].port}`,
+      })
+    : [];
 
   const lines = [
     '',
@@ -212,53 +219,7 @@ async function main(): Promise<void> {
 }
 
 function adminKey(): string {
-  return env.ADMIN_API_KEYS.split(',')[0].split(':').slice(1).join(':');
-}
-
-/**
- * The demo account's connectors, made through the admin API like a user would: an ATS-A connector on the
- * ATS-A sandbox (connected at once) and an ATS-B one waiting for its login. Made once; later starts reuse them.
- */
-async function createDemoConnectors(): Promise<string[]> {
-  const api = async (method: string, path: string, body?: unknown) => {
-    const response = await fetch(`http://127.0.0.1:3000/api/v1${path}`, {
-      method,
-      headers: { authorization: `Bearer ${adminKey()}`, 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
-  };
-  const existing = (await api('GET', '/connectors')).body.connectors as Array<{
-    name: string;
-    status: string;
-  }>;
-  const wanted = [
-    {
-      type: 'ats-a',
-      name: 'Demo ATS-A',
-      config: {
-        baseUrl: `http://127.0.0.1:${sandboxes[0].port}`,
-        clientId: 'demo-client',
-        clientSecret: 'demo-secret',
-      },
-    },
-    { type: 'ats-b', name: 'Demo ATS-B', config: { routine: 'api-oauth', sendSmartCv: true } },
-  ];
-  const lines: string[] = [];
-  for (const connector of wanted) {
-    const found = existing?.find((c) => c.name === connector.name);
-    if (found) {
-      lines.push(`${connector.name.padEnd(20)} ${found.status}`);
-      continue;
-    }
-    const created = await api('POST', '/connectors', connector);
-    lines.push(
-      created.status === 201
-        ? `${connector.name.padEnd(20)} ${String(created.body.status)}`
-        : `${connector.name.padEnd(20)} not created: ${String(created.body.message)}`,
-    );
-  }
-  return lines;
+  return firstAdminKey(env.ADMIN_API_KEYS);
 }
 
 main().catch((error: unknown) => fail((error as Error).stack ?? String(error)));

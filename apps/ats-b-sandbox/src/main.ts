@@ -35,6 +35,8 @@ function optionsFromEnv(env: NodeJS.ProcessEnv): AtsBSandboxOptions {
   return {
     port: int('PORT', 4020),
     host: env['HOST'] || '127.0.0.1',
+    // The address it advertises (loginInfo, restUrl) when clients reach it by another name (docker compose).
+    publicUrl: env['ATS_B_SANDBOX_PUBLIC_URL'] || undefined,
     seed: { jobs: int('ATS_B_SANDBOX_JOBS', 200) },
     client: { clientId, clientSecret, redirectUris: redirectUris.length > 0 ? redirectUris : undefined },
     users,

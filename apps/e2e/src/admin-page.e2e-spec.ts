@@ -8,6 +8,7 @@ import { startAtsBSandbox, type RunningAtsBSandbox } from '@connector/ats-b-sand
 import {
   createTestDatabase,
   createTestVhost,
+  findChromium,
   freePort,
   startService,
   WORKSPACE_ROOT,
@@ -21,7 +22,8 @@ import {
  * with the ATS-B login popup, the Mapping tab and a Run, against the registry, auth-gateway and vacancy-sync
  * as processes and the ATS sandboxes. Each step is saved as a screenshot under docs/screenshots/.
  */
-const CHROMIUM = '/usr/bin/chromium';
+// `npm test` makes sure there is one (tools/ensure-chromium.ts); CHROMIUM_PATH may name another.
+const CHROMIUM = findChromium() ?? '/usr/bin/chromium';
 const SHOTS = join(WORKSPACE_ROOT, 'docs', 'screenshots');
 const KEY = `key-${randomBytes(6).toString('hex')}`;
 const CLIENT_SECRET = `ats-a-secret-${randomBytes(8).toString('hex')}`;
@@ -329,6 +331,36 @@ describe('the admin page in a browser', () => {
       1,
     );
     await shot('19-ats-a-failures');
+  });
+
+  it("ATS-A: the day's budget; an exhausted day says so, a waiting run is progress, the limit can change", async () => {
+    await page.goto(`${registry.url}/admin/connectors/${atsAConnectorId}`);
+    const card = page.locator('section.budget');
+    await card.waitFor();
+    // The runs above spent calls; the page shows them with the limit and the reset.
+    await page.locator('[data-budget="ours"]').filter({ hasNotText: /^0$/ }).waitFor();
+    expect(await page.locator('[data-budget="limit"]').textContent()).toBe('10000');
+    expect(await card.textContent()).toContain('calls used today');
+    await shot('21-ats-a-budget');
+
+    // Another integration of the customer spends the rest of the day: the ATS answers the next call with 429.
+    atsA.state.setQuota({ used: atsA.state.quota().limit });
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
+    await page.locator('[data-run-waiting]').waitFor({ timeout: 30_000 });
+    expect(await page.locator('[data-run-waiting]').textContent()).toContain('Waiting for ATS budget until');
+    await card.filter({ hasText: 'resumes by itself' }).waitFor({ timeout: 15_000 });
+    await page.locator('[data-budget="waiting"]').filter({ hasText: '1 runs' }).waitFor({ timeout: 15_000 });
+    expect(await card.textContent()).toContain('Paused by the ATS (429)');
+    expect(await page.locator('.run-progress').textContent()).not.toContain('What went wrong');
+    await shot('22-ats-a-budget-exhausted');
+
+    // The operator lowers the limit: the plan follows at once.
+    await page.getByLabel(/Daily call limit/).fill('5000');
+    await page.getByRole('button', { name: 'Change limit' }).click();
+    await page
+      .locator('[data-budget="limit"]')
+      .filter({ hasText: /^5000$/ })
+      .waitFor();
   });
 
   it('the mapping preview says so when vacancy-sync does not answer', async () => {

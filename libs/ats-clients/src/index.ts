@@ -70,10 +70,19 @@ export { ATS_A_VACANCY_STATUS_DROPDOWN, ATS_A_MAX_PAGE_SIZE } from './lib/ats-a/
 export type * from './lib/ats-a/ats-a.types';
 
 export { AtsBOAuthClient } from './lib/ats-b/ats-b-oauth.client';
-export { AtsBClient, type AtsBClientConfig, type AtsBJobOrderIdPagesOptions } from './lib/ats-b/ats-b.client';
+export {
+  AtsBClient,
+  jobOrderListingTerms,
+  type AtsBClientConfig,
+  type AtsBJobOrderIdPagesOptions,
+} from './lib/ats-b/ats-b.client';
 export {
   ATS_B_OPEN_JOBS_QUERY,
   ATS_B_MAX_SEARCH_COUNT,
   ATS_B_MAX_IDS_PER_GET,
+  ATS_B_CLIENT_CONTACT_FIELDS,
+  ATS_B_CLIENT_CORPORATION_FIELDS,
+  ATS_B_JOB_ORDER_SCALAR_FIELDS,
+  ATS_B_JOB_ORDER_FIELDS,
 } from './lib/ats-b/ats-b.protocol';
 export type * from './lib/ats-b/ats-b.types';

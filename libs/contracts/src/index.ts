@@ -7,3 +7,5 @@ export * from './lib/internal-commands';
 export * from './lib/auth-requests';
 export * from './lib/message-types';
 export * from './lib/validate-message';
+export * from './lib/message-exchanges';
+export * from './lib/json-schema';

@@ -9,4 +9,5 @@ export * from './lib/rabbitmq.client';
 export * from './lib/messaging.module';
 export * from './lib/connect-consumer';
 export * from './lib/rpc';
+export * from './lib/broadcast';
 export * from './lib/dead-letters';

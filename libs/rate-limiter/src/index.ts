@@ -7,6 +7,11 @@
  *   await limiter.acquire(key, 1, { priority: 'high', maxWaitMs: 30_000 }); // pushes
  *   await limiter.acquire(key, 1, { priority: 'normal', maxWaitMs: 0 });    // syncs: requeue at error.retryAt
  *   await limiter.pauseUntil(key, resetAt);                                 // on a 429 from the ATS
+ *
+ * ATS daily quotas (ATS-A) use the planner instead of a drip: PostgresDailyQuota, decisions in quota-plan.ts.
+ *   const quota = new PostgresDailyQuota(dataSource); // + DailyQuotaMigration1764000000000
+ *   await quota.acquire(key, 1, { limit: 10_000 }, { priority: 'push', maxWaitMs: 10_000 });
+ *   await quota.observe(key, { limit: 10_000 }, { limit, remaining, resetAt }); // every answer's headers
  */
 export {
   SECONDS_PER_DAY,
@@ -34,3 +39,18 @@ export {
   RateLimitBucketMigration1763700000000,
 } from './lib/rate-limit-bucket.migration';
 export type { SqlQueryable } from './lib/sql-queryable';
+export * from './lib/daily-quota/quota-plan';
+export {
+  PostgresDailyQuota,
+  type DailyQuotaStoreOptions,
+  type QuotaAcquireOptions,
+  type QuotaConfig,
+  type QuotaHeaders,
+  type QuotaSnapshot,
+  type WaiterKind,
+} from './lib/daily-quota/postgres-daily-quota';
+export {
+  ATS_QUOTA_TABLE,
+  ATS_QUOTA_WAITER_TABLE,
+  DailyQuotaMigration1764000000000,
+} from './lib/daily-quota/daily-quota.migration';

@@ -4,3 +4,4 @@ export * from './lib/test-broker';
 export * from './lib/eventually';
 export * from './lib/service-process';
 export * from './lib/test-vhost';
+export * from './lib/chromium';

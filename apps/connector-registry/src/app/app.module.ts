@@ -1,4 +1,5 @@
 import { type DynamicModule, Module } from '@nestjs/common';
+import { DailyQuotaMigration1764000000000 } from '@connector/rate-limiter';
 import { Exchange, Queue, RoutingKey } from '@connector/contracts';
 import { ServiceCoreModule } from '@connector/service-kit';
 import { AdminPageModule } from './admin-page/admin-page.module';
@@ -14,7 +15,9 @@ import { JobMappingEntity } from './mapping/job-mapping.entity';
 import { MappingModule } from './mapping/mapping.module';
 import { RegistrySchema1763800000001 } from './migrations/1763800000001-registry-schema';
 import { DeadLetters1763800000002 } from './migrations/1763800000002-dead-letters';
-import { RunWarnings1763800000003 } from './migrations/1763800000003-run-warnings';
+import { RunWaitingUntil1763800000003 } from './migrations/1763800000003-run-waiting-until';
+import { ConnectorVersion1763800000010 } from './migrations/1763800000010-connector-version';
+import { RunWarnings1763800000011 } from './migrations/1763800000011-run-warnings';
 import { OAuthModule } from './oauth/oauth.module';
 import { RepositoriesModule } from './repositories/repositories.module';
 import { RunEntity } from './runs/run.entity';
@@ -32,7 +35,14 @@ export class AppModule {
           name: SERVICE_NAME,
           config,
           entities: [ConnectorEntity, JobMappingEntity, RunEntity, DeadLetterEntity],
-          migrations: [RegistrySchema1763800000001, DeadLetters1763800000002, RunWarnings1763800000003],
+          migrations: [
+            RegistrySchema1763800000001,
+            DeadLetters1763800000002,
+            RunWaitingUntil1763800000003,
+            ConnectorVersion1763800000010,
+            RunWarnings1763800000011,
+            DailyQuotaMigration1764000000000,
+          ],
           consumer: {
             queue: Queue.ConnectorRegistry,
             bindings: [

@@ -10,7 +10,7 @@ import {
   ValidatorConstraint,
   type ValidatorConstraintInterface,
 } from 'class-validator';
-import { ServiceConfig } from '@connector/service-kit';
+import { RequiredInProduction, ServiceConfig } from '@connector/service-kit';
 import { ApiKeysFormatError, parseApiKeys } from './auth/api-keys';
 
 export const SERVICE_NAME = 'connector-registry';
@@ -39,7 +39,7 @@ export class ConnectorRegistryConfig extends ServiceConfig {
   /** Messages this process works on at once. */
   @Type(() => Number) @IsInt() @Min(1) @Max(500) PREFETCH = 10;
   /** Admin API keys, `<accountId>:<key>[,…]`; required (empty default so that loadConfig reads it). */
-  @IsString() @Validate(ApiKeysConstraint) ADMIN_API_KEYS = '';
+  @RequiredInProduction() @IsString() @Validate(ApiKeysConstraint) ADMIN_API_KEYS = '';
   /** Where the browser lands after an ATS-B login: `${ADMIN_PAGE_PATH}/connectors/{id}?authorized=1`. */
   @Matches(/^\/[A-Za-z0-9/_-]*$/, { message: 'ADMIN_PAGE_PATH must be a path starting with /' })
   ADMIN_PAGE_PATH = '/admin';

@@ -1,5 +1,5 @@
 import type { INestApplication } from '@nestjs/common';
-import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { RegistryExceptionFilter } from './common/registry-exception.filter';
 import { createValidationPipe } from './common/validation';
 
@@ -12,7 +12,12 @@ export const API_DOCS_PATH = 'api/docs';
 export function configureHttp(app: INestApplication): void {
   app.useGlobalPipes(createValidationPipe());
   app.useGlobalFilters(new RegistryExceptionFilter());
-  const document = SwaggerModule.createDocument(
+  SwaggerModule.setup(API_DOCS_PATH, app, openApiDocument(app));
+}
+
+/** The admin API's OpenAPI document; also committed as docs/openapi.json (`npm run contracts`). */
+export function openApiDocument(app: INestApplication): OpenAPIObject {
+  return SwaggerModule.createDocument(
     app,
     new DocumentBuilder()
       .setTitle('connector-registry admin API')
@@ -24,5 +29,4 @@ export function configureHttp(app: INestApplication): void {
       .addBearerAuth()
       .build(),
   );
-  SwaggerModule.setup(API_DOCS_PATH, app, document);
 }

@@ -1,18 +1,58 @@
+import { normalizeAtsABaseUrl, retryAtOf } from '@connector/ats-clients';
 import type { ConnectorSnapshot } from '@connector/contracts';
-import { type BucketConfig, dailyQuotaBucket } from '@connector/rate-limiter';
+import {
+  type BucketConfig,
+  parseResetTime,
+  type QuotaConfig,
+  type QuotaHeaders,
+} from '@connector/rate-limiter';
 
 export const DEFAULT_ATS_A_DAILY_CALL_LIMIT = 10_000;
 
 /**
  * ATS-A's daily limit belongs to the customer's system, shared by all its API keys: connectors on the same
- * address share one bucket. The burst lets a sync run at full speed for a while; the refill
- * (limit / 86 400 per second) keeps the day within the limit; a fifth of the bucket is kept for pushes.
+ * address share one quota window (the planner in @connector/rate-limiter). The connector's options give the
+ * limit (`dailyCallLimit`) and the reset time of day in UTC (`dailyResetUtc`, "HH:MM", default midnight)
+ * for as long as the ATS does not name them in its X-RateLimit-* headers.
  */
-export function atsABudget(connector: ConnectorSnapshot): { key: string; bucket: BucketConfig } {
-  const limit = Number(connector.options.dailyCallLimit ?? DEFAULT_ATS_A_DAILY_CALL_LIMIT);
+export function atsAQuota(connector: Pick<ConnectorSnapshot, 'id' | 'config' | 'options'>): {
+  key: string;
+  config: QuotaConfig;
+} {
+  const limit = Number(connector.options['dailyCallLimit'] ?? DEFAULT_ATS_A_DAILY_CALL_LIMIT);
+  const reset = connector.options['dailyResetUtc'];
   return {
-    key: `ats-a:${String(connector.config.baseUrl ?? connector.id)}`,
-    bucket: dailyQuotaBucket(limit, { burst: Math.max(10, Math.floor(limit / 20)), reserveFraction: 0.2 }),
+    key: atsAQuotaKey(connector),
+    config: {
+      limit: Number.isFinite(limit) && limit > 0 ? limit : DEFAULT_ATS_A_DAILY_CALL_LIMIT,
+      resetMinuteUtc: typeof reset === 'string' ? parseResetTime(reset) : 0,
+    },
+  };
+}
+
+/** One key per customer system: its base address as the connector calls it. */
+export function atsAQuotaKey(connector: Pick<ConnectorSnapshot, 'id' | 'config'>): string {
+  const baseUrl = connector.config['baseUrl'];
+  if (typeof baseUrl !== 'string') return `ats-a:${connector.id}`;
+  try {
+    return `ats-a:${normalizeAtsABaseUrl(baseUrl)}`;
+  } catch {
+    return `ats-a:${baseUrl}`;
+  }
+}
+
+/** The X-RateLimit-* (and Retry-After) headers of an answer, read tolerantly; null where absent. */
+export function quotaHeadersOf(headers: Headers, now: Date): QuotaHeaders {
+  const number = (name: string): number | null => {
+    const raw = headers.get(name)?.trim();
+    const value = raw ? Number(raw) : NaN;
+    return Number.isFinite(value) && value >= 0 ? value : null;
+  };
+  const namesReset = headers.has('x-ratelimit-reset') || headers.has('retry-after');
+  return {
+    limit: number('x-ratelimit-limit'),
+    remaining: number('x-ratelimit-remaining'),
+    resetAt: namesReset ? retryAtOf(headers, now, 0).getTime() : null,
   };
 }
 

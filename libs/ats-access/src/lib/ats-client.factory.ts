@@ -1,11 +1,18 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { AtsAClient, AtsBClient, retryAtOf } from '@connector/ats-clients';
 import { type ConnectorSnapshot, credentialFingerprint } from '@connector/contracts';
-import type { BucketConfig, RateLimiter } from '@connector/rate-limiter';
+import {
+  type BucketConfig,
+  PostgresDailyQuota,
+  type RateLimiter,
+  RateLimitExceededError,
+  type WaiterKind,
+} from '@connector/rate-limiter';
 import { AtsAccessProvider } from './ats-access.provider';
-import { atsABudget, atsBBudget } from './ats-budget';
+import { atsAQuota, atsBBudget, quotaHeadersOf } from './ats-budget';
 
 export const RATE_LIMITER = Symbol('RATE_LIMITER');
+export const DAILY_QUOTA = Symbol('DAILY_QUOTA');
 
 /** Pushes (candidates, applications, documents) may use the reserve; syncs may not. */
 export type CallPriority = 'push' | 'sync';
@@ -18,22 +25,29 @@ export interface ClientOptions {
   onCall?: (endpoint: string, status: number) => void;
   /** Per ATS request (default the client's 30 s); shorter in tests of timeouts. */
   timeoutMs?: number;
+  /** The work these calls are for (a message id, `run:<id>`): counted as waiting while it has no budget. */
+  waiter?: { id: string; kind: WaiterKind };
 }
 
 /**
- * Builds ATS clients for a connector, wired to auth-gateway for tokens and sessions and to the shared
- * rate limiter: every call takes a token from the connector's budget first, and a 429 pauses that budget
- * for every worker until the ATS's reset.
+ * Builds ATS clients for a connector, wired to auth-gateway for tokens and sessions and to the budgets:
+ * ATS-A calls take from the customer system's daily quota (the planner, which also reads every answer's
+ * X-RateLimit-* headers), ATS-B calls from its per-minute token bucket; a 429 pauses the budget for every
+ * worker until the ATS's reset.
  */
 @Injectable()
 export class AtsClientFactory {
+  private readonly logger = new Logger(AtsClientFactory.name);
+
   constructor(
     private readonly access: AtsAccessProvider,
     @Inject(RATE_LIMITER) private readonly limiter: RateLimiter,
+    @Inject(DAILY_QUOTA) private readonly quota: PostgresDailyQuota,
   ) {}
 
   atsA(connector: ConnectorSnapshot, options: ClientOptions): AtsAClient {
-    const budget = atsABudget(connector);
+    const { key, config } = atsAQuota(connector);
+    const { waiter } = options;
     return new AtsAClient({
       baseUrl: String(connector.config.baseUrl),
       token: async ({ rejected }) => {
@@ -45,9 +59,53 @@ export class AtsClientFactory {
         if (access.type !== 'ats-a') throw new Error(`connector ${connector.id} is not an ATS-A connector`);
         return access.accessToken;
       },
-      hooks: this.hooks(budget, options),
+      hooks: {
+        beforeCall: async () => {
+          try {
+            await this.quota.acquire(key, 1, config, {
+              priority: options.priority,
+              maxWaitMs: options.maxWaitMs ?? 0,
+            });
+          } catch (error) {
+            if (waiter && error instanceof RateLimitExceededError) {
+              await this.quota.waiting(key, waiter.id, waiter.kind, error.retryAt).catch(() => undefined);
+            }
+            throw error;
+          }
+          if (waiter) await this.quota.done(key, waiter.id).catch(() => undefined);
+        },
+        afterCall: ({ endpoint, status, headers }) => {
+          options.onCall?.(endpoint, status);
+          const now = new Date();
+          // The ATS's own count is authoritative: other integrations of the customer spend the same quota.
+          void this.quota
+            .observe(key, config, quotaHeadersOf(headers, now))
+            .catch((error: unknown) => this.logger.warn(`quota headers of ${key}: ${String(error)}`));
+          if (status === 429) {
+            const until = retryAtOf(headers, now, 60_000);
+            void this.quota
+              .pauseUntil(key, config, until)
+              .then(() => waiter && this.quota.waiting(key, waiter.id, waiter.kind, until))
+              .catch((error: unknown) => this.logger.warn(`pausing ${key}: ${String(error)}`));
+          }
+        },
+      },
       ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
     });
+  }
+
+  /**
+   * When pushes to this connector get budget again, or undefined when they have it now. Work that waits for
+   * something a push still has to do (an application for a candidate whose create is waiting for budget)
+   * waits for the budget too, instead of using up its attempts.
+   */
+  async pushBudgetWait(connector: ConnectorSnapshot): Promise<Date | undefined> {
+    if (connector.type !== 'ats-a') return undefined;
+    const { key, config } = atsAQuota(connector);
+    const plan = await this.quota.snapshot(key, config);
+    const paused = plan.pausedUntil !== null;
+    if (!paused && plan.remaining - plan.syncShare >= 1) return undefined;
+    return new Date(plan.pausedUntil ?? plan.resumesAt ?? plan.resetAt);
   }
 
   atsB(connector: ConnectorSnapshot, options: ClientOptions): AtsBClient {
@@ -62,12 +120,12 @@ export class AtsClientFactory {
         if (access.type !== 'ats-b') throw new Error(`connector ${connector.id} is not an ATS-B connector`);
         return { bhRestToken: access.bhRestToken, restUrl: access.restUrl };
       },
-      hooks: this.hooks(budget, options),
+      hooks: this.bucketHooks(budget, options),
       ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
     });
   }
 
-  private hooks(budget: { key: string; bucket: BucketConfig }, options: ClientOptions) {
+  private bucketHooks(budget: { key: string; bucket: BucketConfig }, options: ClientOptions) {
     this.limiter.configure(budget.key, budget.bucket);
     return {
       beforeCall: async () => {

@@ -1,6 +1,7 @@
 import { AtsError } from '@connector/ats-clients';
 import { AuthErrorCode } from '@connector/contracts';
 import {
+  DeferredMessageError,
   type MessageHandlingError,
   PermanentMessageError,
   RpcError,
@@ -11,18 +12,20 @@ import { RateLimitExceededError } from '@connector/rate-limiter';
 /** A connector that must be authorized again waits this long between checks; nothing is dropped. */
 export const AUTHORIZATION_WAIT_MS = 30 * 60_000;
 
+/** A 429 without a reset time: wait this long. */
+const RATE_LIMIT_FALLBACK_MS = 60_000;
+
 /**
- * The one place where failures of ATS work become retry or dead-letter decisions: what may pass is
- * transient (with the wait the ATS or the budget asks for), what cannot is permanent with the ATS's words.
+ * The one place where failures of ATS work become retry or dead-letter decisions: waiting for budget (the
+ * daily quota is spent, or the ATS answered 429) is a deferral, not an attempt; what may pass is transient;
+ * what cannot is permanent with the ATS's words.
  */
 export function toMessageError(error: unknown, connectorId: string): MessageHandlingError {
-  const waitUntil = (date: Date | undefined) => (date ? Math.max(0, date.getTime() - Date.now()) : undefined);
   if (error instanceof RateLimitExceededError) {
-    return new TransientMessageError(
-      `ATS budget used up until ${error.retryAt.toISOString()}`,
+    return new DeferredMessageError(
+      `waiting for ATS budget until ${error.retryAt.toISOString()}`,
+      error.retryAt,
       connectorId,
-      undefined,
-      waitUntil(error.retryAt),
     );
   }
   if (error instanceof RpcError) {
@@ -39,8 +42,14 @@ export function toMessageError(error: unknown, connectorId: string): MessageHand
   if (error instanceof AtsError) {
     const details = error.atsMessage ? [error.atsMessage] : undefined;
     switch (error.kind) {
-      case 'rate_limited':
-        return new TransientMessageError(error.message, connectorId, details, waitUntil(error.retryAt));
+      case 'rate_limited': {
+        const until = error.retryAt ?? new Date(Date.now() + RATE_LIMIT_FALLBACK_MS);
+        return new DeferredMessageError(
+          `the ATS answered 429; waiting until ${until.toISOString()}`,
+          until,
+          connectorId,
+        );
+      }
       case 'transient':
       case 'unreachable':
       case 'auth':

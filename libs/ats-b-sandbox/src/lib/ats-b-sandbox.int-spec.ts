@@ -271,7 +271,11 @@ describe('ATS-B sandbox over HTTP', () => {
         await call('entity/JobOrder/1?fields=id,title,address,publicDescription,description,skillList,employmentType,status,isOpen,isPublic,dateLastModified,clientCorporation,clientContact'),
       );
       expect(one.data).toMatchObject({ id: 1, title: expect.any(String), isOpen: expect.any(Boolean), dateLastModified: expect.any(Number) });
-      expect(one.data['clientCorporation']).toEqual({ id: expect.any(Number), name: expect.any(String) });
+      // isPublic is an Integer at the vendor; a to-one association without sub-fields is its id only.
+      expect([0, 1]).toContain(one.data['isPublic']);
+      expect(one.data['clientCorporation']).toEqual({ id: expect.any(Number) });
+      const withName = await json<{ data: Record<string, unknown> }>(await call('entity/JobOrder/1?fields=clientCorporation(id,name)'));
+      expect(withName.data['clientCorporation']).toEqual({ id: expect.any(Number), name: expect.any(String) });
 
       const many = await json<{ data: { id: number }[] }>(await call('entity/JobOrder/3,999999,2?fields=id,clientContact(id,firstName)'));
       expect(many.data.map((d) => d.id)).toEqual([3, 2]);
@@ -281,6 +285,41 @@ describe('ATS-B sandbox over HTTP', () => {
       expect(bulk.data.map((d) => d.id)).toEqual(ids);
       expect((await call('entity/JobOrder/999999?fields=id')).status).toBe(404);
       expect((await call('entity/JobOrder/1?fields=id,bogus')).status).toBe(400);
+    });
+  });
+
+  describe('what a recruiter does to a job (/__sandbox)', () => {
+    const admin = (path: string, method = 'POST', body?: object) =>
+      fetch(`${sb.url}/__sandbox${path}`, {
+        method,
+        ...(body ? { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) } : {}),
+      });
+
+    it('closes, deletes, retitles and unpublishes, each bumping dateLastModified; a changes-only search sees them all', async () => {
+      const call = api(await connect(sb));
+      const open = (await json<{ data: { id: number }[] }>(await call('search/JobOrder?query=isOpen:1+AND+isDeleted:0+AND+isPublic:1&fields=id&count=4'))).data.map((d) => d.id);
+      const [a, b, c, d] = open as [number, number, number, number];
+      const from = Date.now();
+      expect(await json(await admin(`/jobs/${a}/close`))).toMatchObject({ id: a, isOpen: false, status: 'Closed' });
+      expect(await json(await admin(`/jobs/${b}/delete`))).toMatchObject({ id: b, isDeleted: true });
+      expect(await json(await admin(`/jobs/${c}`, 'PATCH', { title: 'Retitled' }))).toMatchObject({ id: c, title: 'Retitled' });
+      expect(await json(await admin(`/jobs/${d}/unpublish`))).toMatchObject({ id: d, isPublic: 0 });
+      expect((await admin(`/jobs/${d}`, 'PATCH', { isPublic: true })).status).toBe(400);
+
+      const changed = await json<{ data: { id: number; isOpen: boolean; isDeleted: boolean; isPublic: number }[] }>(
+        await call(`search/JobOrder?query=${encodeURIComponent(`dateLastModified:[${from} TO *]`)}&fields=id,isOpen,isDeleted,isPublic&count=10`),
+      );
+      expect(changed.data).toEqual([
+        { id: a, isOpen: false, isDeleted: false, isPublic: 1 },
+        { id: b, isOpen: true, isDeleted: true, isPublic: 1 },
+        { id: c, isOpen: true, isDeleted: false, isPublic: 1 },
+        { id: d, isOpen: true, isDeleted: false, isPublic: 0 },
+      ]);
+      const openOnly = await json<{ data: { id: number }[] }>(
+        await call(`search/JobOrder?query=${encodeURIComponent(`isOpen:1 AND isDeleted:0 AND dateLastModified:[${from} TO *]`)}&fields=id`),
+      );
+      expect(openOnly.data.map((r) => r.id)).toEqual([c, d]);
+      expect((await call('search/JobOrder?query=isPublic:true&fields=id')).status).toBe(400);
     });
   });
 

@@ -13,7 +13,8 @@ const CANDIDATE_SCHEMA: FieldSchema = {
   email: true,
   phone: true,
   mobile: true,
-  address: ['address1', 'address2', 'city', 'state', 'zip', 'countryID'],
+  address: { composite: ['address1', 'address2', 'city', 'state', 'zip', 'countryID'] },
+  dateOfBirth: true,
   status: true,
   source: true,
   isDeleted: true,
@@ -22,7 +23,7 @@ const CANDIDATE_SCHEMA: FieldSchema = {
 };
 const WORK_HISTORY_SCHEMA: FieldSchema = {
   id: true,
-  candidate: ['id'],
+  candidate: { toOne: ['id'] },
   companyName: true,
   title: true,
   startDate: true,
@@ -32,7 +33,7 @@ const WORK_HISTORY_SCHEMA: FieldSchema = {
 };
 const EDUCATION_SCHEMA: FieldSchema = {
   id: true,
-  candidate: ['id'],
+  candidate: { toOne: ['id'] },
   school: true,
   degree: true,
   major: true,

@@ -71,6 +71,7 @@ export class CandidateStore {
       address: null,
       status: 'New Lead',
       source: null,
+      dateOfBirth: null,
       isDeleted: false,
       dateAdded: now,
       dateLastModified: now,

@@ -2,7 +2,7 @@ import { AtsBError, type ValidationMessage } from './ats-b.error';
 import type { CandidateAddress } from './sandbox.types';
 
 /** Field rules from ats-b.md: lengths, required fields, allowed keys. Everything else is an unknown field. */
-type Rule = { kind: 'string'; max: number } | { kind: 'date' } | { kind: 'address' } | { kind: 'ref' };
+type Rule = { kind: 'string'; max: number } | { kind: 'date' } | { kind: 'integer' } | { kind: 'address' } | { kind: 'ref' };
 
 const ADDRESS_KEYS: Record<keyof CandidateAddress, Rule> = {
   address1: { kind: 'string', max: 100 },
@@ -10,7 +10,7 @@ const ADDRESS_KEYS: Record<keyof CandidateAddress, Rule> = {
   city: { kind: 'string', max: 40 },
   state: { kind: 'string', max: 50 },
   zip: { kind: 'string', max: 15 },
-  countryID: { kind: 'date' }, // an integer, like the dates
+  countryID: { kind: 'integer' },
 };
 
 export interface EntityRules {
@@ -120,6 +120,9 @@ function checkValue(key: string, value: unknown, rule: Rule, messages: Validatio
       return;
     case 'date':
       if (typeof value !== 'number' || !Number.isInteger(value)) messages.push(msg(key, 'INVALID_TYPE', `${key} must be an integer (dates are epoch ms)`));
+      return;
+    case 'integer':
+      if (typeof value !== 'number' || !Number.isInteger(value)) messages.push(msg(key, 'INVALID_TYPE', `${key} must be an Integer`));
       return;
     case 'ref': {
       const id = typeof value === 'object' && value !== null ? (value as Record<string, unknown>)['id'] : undefined;

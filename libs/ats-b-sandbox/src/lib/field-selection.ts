@@ -38,10 +38,18 @@ export function parseFields(raw: string | undefined, entity: string): FieldSelec
   return list;
 }
 
-/** Which fields an entity exposes; a string list marks a composite or to-one field with its sub-fields. */
-export type FieldSchema = Record<string, true | readonly string[]>;
+/**
+ * Which fields an entity exposes. `true`: a plain field. `composite`: an embedded object (an address) that
+ * comes whole unless sub-fields are named. `toOne`: an association to another entity that comes as its `id`
+ * only unless sub-fields are named (`clientCorporation(id,name)`), listing the sub-fields it offers.
+ */
+export type FieldSpec = true | { composite: readonly string[] } | { toOne: readonly string[] };
+export type FieldSchema = Record<string, FieldSpec>;
 
-/** Projects a record onto a selection; `id` is always returned, as Bullhorn does. */
+/**
+ * Projects a record onto a selection; `id` is always returned, as Bullhorn does. A field the record holds as
+ * `null` comes as `null`, one it does not hold is left out (instances send empty fields both ways).
+ */
 export function projectFields(record: object, selection: FieldSelection, schema: FieldSchema, entity: string): Record<string, unknown> {
   const source = record as Record<string, unknown>;
   const out: Record<string, unknown> = { id: source['id'] };
@@ -50,10 +58,11 @@ export function projectFields(record: object, selection: FieldSelection, schema:
   for (const [name, sub] of entries) {
     const spec = schema[name];
     if (spec === undefined) throw AtsBError.invalidField(entity, name);
+    if (spec === true && sub !== null) throw AtsBError.invalidField(entity, `${name}(…)`);
     const value = source[name];
-    if (spec === true || value === null || value === undefined) {
-      if (spec === true && sub !== null) throw AtsBError.invalidField(entity, `${name}(…)`);
-      out[name] = value ?? null;
+    if (value === undefined) continue;
+    if (spec === true || value === null) {
+      out[name] = value;
       continue;
     }
     out[name] = pickSub(value as Record<string, unknown>, sub, spec, entity, name);
@@ -64,16 +73,17 @@ export function projectFields(record: object, selection: FieldSelection, schema:
 function pickSub(
   value: Record<string, unknown>,
   sub: FieldSelection | null,
-  allowed: readonly string[],
+  spec: { composite: readonly string[] } | { toOne: readonly string[] },
   entity: string,
   parent: string,
 ): Record<string, unknown> {
-  const names = sub === null || sub === '*' ? allowed : [...sub.keys()];
+  const allowed = 'composite' in spec ? spec.composite : spec.toOne;
+  const names = sub === '*' ? allowed : sub === null ? ('composite' in spec ? allowed : []) : [...sub.keys()];
   const out: Record<string, unknown> = {};
-  if (allowed.includes('id')) out['id'] = value['id'];
+  if ('toOne' in spec) out['id'] = value['id'];
   for (const n of names) {
     if (!allowed.includes(n)) throw AtsBError.invalidField(entity, `${parent}.${n}`);
-    out[n] = value[n] ?? null;
+    if (value[n] !== undefined) out[n] = value[n];
   }
   return out;
 }

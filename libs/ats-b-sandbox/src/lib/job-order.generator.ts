@@ -48,6 +48,12 @@ const COMPANY_SUFFIX = ['BV', 'GmbH', 'Ltd', 'S.A.', 'Inc.', 'AG', 'Sp. z o.o.']
 const FIRST = ['Anna', 'José', 'Zoë', 'Łukasz', 'Søren', 'Chloé', 'Mehmet', 'Ngozi', 'Hiroshi', 'Émile', 'Olga'];
 const LAST = ['de Vries', 'García', 'Müller', 'Kowalski', "O'Brien", 'Nakamura', 'Øster', 'Dubois', 'Smith'];
 
+/** The record with its null fields left out when `omit` (the other way an instance sends an empty field). */
+export function emptied<T extends object>(record: T, omit: boolean): T {
+  if (!omit) return record;
+  return Object.fromEntries(Object.entries(record).filter(([, v]) => v !== null)) as T;
+}
+
 export class JobOrderGenerator {
   readonly companyCount: number;
 
@@ -73,30 +79,46 @@ export class JobOrderGenerator {
     const hasContact = rand() > 0.1;
     const contact = hasContact ? this.contact(companyId * 2 - (rand() < 0.5 ? 1 : 0)) : null;
     const sparse = rand() < 0.15;
+    // An empty field comes as null or is left out, depending on the instance and the record: mix both.
+    const omitEmpty = rand() < 0.5;
     const skills = Array.from({ length: 1 + Math.floor(rand() * 4) }, () => pick(rand, SKILLS));
-    return {
+    const open = (flags & FLAG_OPEN) !== 0;
+    const salary = rand() < 0.6 ? 20_000 + Math.floor(rand() * 800) * 100 : null;
+    const job: JobOrder = {
       id,
       title,
-      address: {
-        address1: sparse ? null : pick(rand, STREETS),
-        city,
-        state: sparse ? null : state,
-        zip: sparse ? null : zip,
-        countryID,
-      },
+      address: emptied(
+        {
+          address1: sparse ? null : pick(rand, STREETS),
+          address2: null,
+          city,
+          state: sparse ? null : state,
+          zip: sparse ? null : zip,
+          countryID,
+        },
+        omitEmpty,
+      ),
       publicDescription: sparse && rand() < 0.5 ? null : this.html(rand, title, city),
       description: sparse ? null : `Internal notes for ${title}: budget approved, hiring manager ${contact?.lastName ?? 'n/a'}.`,
       skillList: sparse ? null : [...new Set(skills)].join(', '),
       employmentType: sparse && rand() < 0.5 ? null : pick(rand, EMPLOYMENT),
-      status: flags & FLAG_OPEN ? 'Accepting Candidates' : pick(rand, STATUSES.slice(1)),
-      isOpen: (flags & FLAG_OPEN) !== 0,
-      isPublic: (flags & FLAG_PUBLIC) !== 0,
+      status: open ? 'Accepting Candidates' : pick(rand, STATUSES.slice(1)),
+      isOpen: open,
+      isPublic: (flags & FLAG_PUBLIC) !== 0 ? 1 : 0,
       isDeleted: (flags & FLAG_DELETED) !== 0,
+      numOpenings: 1 + Math.floor(rand() * 3),
+      salary,
+      payRate: salary === null && rand() < 0.5 ? 15 + Math.floor(rand() * 4000) / 100 : null,
+      type: 1 + Math.floor(rand() * 3),
+      startDate: rand() < 0.5 ? dateAdded + Math.floor(rand() * 60) * 86_400_000 : null,
       dateAdded,
       dateLastModified,
+      dateClosed: open ? null : dateLastModified,
+      dateEnd: null,
       clientCorporation: this.company(companyId),
-      clientContact: contact,
+      clientContact: contact === null ? null : emptied(contact, omitEmpty),
     };
+    return emptied(job, omitEmpty);
   }
 
   company(id: number): ClientCorporationRef {

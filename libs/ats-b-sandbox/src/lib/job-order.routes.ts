@@ -9,7 +9,7 @@ import { parseSearchQuery } from './search-query';
 export const JOB_ORDER_SCHEMA: FieldSchema = {
   id: true,
   title: true,
-  address: ['address1', 'city', 'state', 'zip', 'countryID'],
+  address: { composite: ['address1', 'address2', 'city', 'state', 'zip', 'countryID'] },
   publicDescription: true,
   description: true,
   skillList: true,
@@ -18,10 +18,17 @@ export const JOB_ORDER_SCHEMA: FieldSchema = {
   isOpen: true,
   isPublic: true,
   isDeleted: true,
+  numOpenings: true,
+  salary: true,
+  payRate: true,
+  type: true,
+  startDate: true,
   dateAdded: true,
   dateLastModified: true,
-  clientCorporation: ['id', 'name'],
-  clientContact: ['id', 'firstName', 'lastName', 'email', 'phone'],
+  dateClosed: true,
+  dateEnd: true,
+  clientCorporation: { toOne: ['id', 'name'] },
+  clientContact: { toOne: ['id', 'firstName', 'lastName', 'email', 'phone'] },
 };
 
 export const MAX_SEARCH_COUNT = 500;

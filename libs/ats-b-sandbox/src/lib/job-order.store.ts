@@ -1,22 +1,12 @@
 import { AtsBError } from './ats-b.error';
 import { DEFAULT_BASE_TIME_MS, FLAG_DELETED, FLAG_OPEN, FLAG_PUBLIC, JobOrderGenerator } from './job-order.generator';
 import { matchesTerm, type QueryTerm, type SearchFieldKinds } from './search-query';
-import type { ClientContactRef, ClientCorporationRef, JobOrder, JobOrderAddress } from './sandbox.types';
+import type { JobOrder, JobOrderAddress } from './sandbox.types';
 
-export interface JobOrderPatch {
-  title?: string;
+/** What a recruiter (or a test, over /__sandbox) may change on a job; the vendor sets id and the dates added/modified. */
+export type JobOrderPatch = Partial<Omit<JobOrder, 'id' | 'dateAdded' | 'dateLastModified' | 'address'>> & {
   address?: Partial<JobOrderAddress>;
-  publicDescription?: string | null;
-  description?: string | null;
-  skillList?: string | null;
-  employmentType?: string | null;
-  status?: string;
-  isOpen?: boolean;
-  isPublic?: boolean;
-  isDeleted?: boolean;
-  clientCorporation?: ClientCorporationRef;
-  clientContact?: ClientContactRef | null;
-}
+};
 
 export interface SeedOptions {
   jobs: number;
@@ -27,7 +17,8 @@ export interface SeedOptions {
 export const JOB_SEARCH_FIELDS: SearchFieldKinds = {
   id: 'number',
   isOpen: 'bool',
-  isPublic: 'bool',
+  // An Integer at the vendor (1 published, 0 not): `isPublic:1`; `isPublic:true` is not a number.
+  isPublic: 'number',
   isDeleted: 'bool',
   dateLastModified: 'number',
   dateAdded: 'number',
@@ -109,8 +100,9 @@ export class JobOrderStore {
       employmentType: 'Permanent',
       status: 'Accepting Candidates',
       isOpen: true,
-      isPublic: true,
+      isPublic: 1,
       isDeleted: false,
+      numOpenings: 1,
       dateAdded: now,
       clientContact: null,
       ...patch,
@@ -131,20 +123,21 @@ export class JobOrderStore {
       ...current,
       ...patch,
       id,
-      address: { ...current.address, ...patch.address },
+      ...(patch.address ? { address: { ...current.address, ...patch.address } } : {}),
       dateLastModified: Math.max(Date.now(), current.dateLastModified + 1),
     };
     this.overrides.set(id, job);
     if (id <= this.generator.jobs) {
-      this.flags[id] = (job.isOpen ? FLAG_OPEN : 0) | (job.isPublic ? FLAG_PUBLIC : 0) | (job.isDeleted ? FLAG_DELETED : 0);
+      this.flags[id] = (job.isOpen ? FLAG_OPEN : 0) | (job.isPublic === 1 ? FLAG_PUBLIC : 0) | (job.isDeleted ? FLAG_DELETED : 0);
       this.modified[id] = job.dateLastModified;
     }
     this.bump();
     return job;
   }
 
+  /** A recruiter closing a job: isOpen false and a closed status (ats-b.md); deleting is soft (isDeleted true). */
   close(id: number, options: { deleted?: boolean } = {}): JobOrder {
-    return this.update(id, options.deleted ? { isDeleted: true } : { isOpen: false, status: 'Closed' });
+    return this.update(id, options.deleted ? { isDeleted: true } : { isOpen: false, status: 'Closed', dateClosed: Date.now() });
   }
 
   /** Ids matching every term, ordered; cached until the next change so paging is cheap and stable. */
@@ -166,7 +159,7 @@ export class JobOrderStore {
           case 'isOpen':
             return (f & FLAG_OPEN) !== 0;
           case 'isPublic':
-            return (f & FLAG_PUBLIC) !== 0;
+            return (f & FLAG_PUBLIC) !== 0 ? 1 : 0;
           case 'isDeleted':
             return (f & FLAG_DELETED) !== 0;
           case 'dateLastModified':

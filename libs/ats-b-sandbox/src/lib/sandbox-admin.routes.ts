@@ -6,35 +6,60 @@ import { parseId, type SandboxContext } from './sandbox.context';
 
 export const ADMIN_PREFIX = '/__sandbox';
 
-const JOB_KEYS: Record<keyof JobOrderPatch, 'string' | 'nullableString' | 'boolean' | 'object' | 'nullableObject'> = {
-  title: 'string',
+type PatchKind = 'string' | 'nullableString' | 'boolean' | 'zeroOrOne' | 'nullableInteger' | 'nullableNumber' | 'object' | 'nullableObject';
+
+/** Each field in the vendor's own type: isPublic takes 1 or 0 here as at the vendor, never true/false. */
+const JOB_KEYS: Record<keyof JobOrderPatch, PatchKind> = {
+  title: 'nullableString',
   address: 'object',
   publicDescription: 'nullableString',
   description: 'nullableString',
   skillList: 'nullableString',
   employmentType: 'nullableString',
-  status: 'string',
+  status: 'nullableString',
   isOpen: 'boolean',
-  isPublic: 'boolean',
+  isPublic: 'zeroOrOne',
   isDeleted: 'boolean',
-  clientCorporation: 'object',
+  numOpenings: 'nullableInteger',
+  salary: 'nullableNumber',
+  payRate: 'nullableNumber',
+  type: 'nullableInteger',
+  startDate: 'nullableInteger',
+  dateClosed: 'nullableInteger',
+  dateEnd: 'nullableInteger',
+  clientCorporation: 'nullableObject',
   clientContact: 'nullableObject',
 };
+
+function fits(kind: PatchKind, value: unknown): boolean {
+  switch (kind) {
+    case 'string':
+      return typeof value === 'string';
+    case 'nullableString':
+      return value === null || typeof value === 'string';
+    case 'boolean':
+      return typeof value === 'boolean';
+    case 'zeroOrOne':
+      return value === 0 || value === 1;
+    case 'nullableInteger':
+      return value === null || Number.isSafeInteger(value);
+    case 'nullableNumber':
+      return value === null || (typeof value === 'number' && Number.isFinite(value));
+    case 'object':
+      return typeof value === 'object' && value !== null && !Array.isArray(value);
+    case 'nullableObject':
+      return value === null || (typeof value === 'object' && !Array.isArray(value));
+  }
+}
 
 /** Shallow type check of an admin job body; the admin surface trusts its callers beyond that. */
 export function parseJobPatch(body: unknown): JobOrderPatch {
   if (body === undefined || body === null) return {};
   if (typeof body !== 'object' || Array.isArray(body)) throw AtsBError.badRequest('Body must be a JSON object');
   for (const [key, value] of Object.entries(body)) {
-    const kind = (JOB_KEYS as Record<string, string | undefined>)[key];
+    const kind = (JOB_KEYS as Record<string, PatchKind | undefined>)[key];
     if (kind === undefined) throw AtsBError.badRequest(`Unknown JobOrder field '${key}'`);
-    const ok =
-      (kind === 'string' && typeof value === 'string') ||
-      (kind === 'nullableString' && (value === null || typeof value === 'string')) ||
-      (kind === 'boolean' && typeof value === 'boolean') ||
-      (kind === 'object' && typeof value === 'object' && value !== null) ||
-      (kind === 'nullableObject' && typeof value === 'object');
-    if (!ok) throw AtsBError.badRequest(`JobOrder field '${key}' must be ${kind}`);
+    if (!fits(kind, value)) throw AtsBError.badRequest(`JobOrder field '${key}' must be ${kind === 'zeroOrOne' ? '1 or 0 (an Integer at ATS-B)' : kind}`);
   }
   return body as JobOrderPatch;
 }
@@ -78,10 +103,14 @@ export function registerSandboxAdminRoutes(app: FastifyInstance, ctx: SandboxCon
   });
   app.post(`${p}/jobs`, async (request, reply) => reply.code(201).send(state.addJob(parseJobPatch(request.body))));
   app.patch(`${p}/jobs/:id`, async (request) => state.updateJob(idOf(request.params), parseJobPatch(request.body)));
+  // What a recruiter does to a job: close it (isOpen false, status Closed), delete it (soft: isDeleted true),
+  // take it off the job boards (isPublic 0); each bumps dateLastModified. Retitle with PATCH {title}.
   app.post(`${p}/jobs/:id/close`, async (request) => {
     const b = (request.body ?? {}) as { deleted?: unknown };
     return state.closeJob(idOf(request.params), { deleted: b.deleted === true });
   });
+  app.post(`${p}/jobs/:id/delete`, async (request) => state.closeJob(idOf(request.params), { deleted: true }));
+  app.post(`${p}/jobs/:id/unpublish`, async (request) => state.updateJob(idOf(request.params), { isPublic: 0 }));
 
   app.get(`${p}/candidates`, async () => {
     const data = state.candidates();

@@ -1,90 +1,79 @@
-/** Records the sandbox keeps, shaped as the Bullhorn REST API returns them. */
+import type {
+  Address,
+  Candidate as VendorCandidate,
+  CandidateEducation as VendorCandidateEducation,
+  CandidateWorkHistory as VendorCandidateWorkHistory,
+  ClientContact,
+  ClientCorporation,
+  JobOrder as VendorJobOrder,
+} from '@bullhorn/bullhorn-types';
 
-export interface JobOrderAddress {
-  address1: string | null;
-  city: string | null;
-  state: string | null;
-  zip: string | null;
-  countryID: number | null;
-}
+/**
+ * Records the sandbox keeps, typed from the vendor's own published interfaces (`@bullhorn/bullhorn-types`)
+ * in their JSON form, so a record that strays from the vendor's data model is a compile error.
+ */
 
-export interface ClientCorporationRef {
-  id: number;
-  name: string;
-}
+/** A vendor field as JSON carries it: `Date` as epoch milliseconds, `Strings` (string | string[]) as one string. */
+export type Wire<T> = T extends Date ? number : T extends readonly string[] ? string : T;
 
-export interface ClientContactRef {
-  id: number;
-  firstName: string;
-  lastName: string;
-  email: string | null;
-  phone: string | null;
-}
+/** Fields every record of the entity has a value for. */
+export type WireRequired<T, K extends keyof T> = { [P in K]-?: Wire<NonNullable<T[P]>> };
 
-export interface JobOrder {
-  id: number;
-  title: string;
-  address: JobOrderAddress;
-  publicDescription: string | null;
-  description: string | null;
-  skillList: string | null;
-  employmentType: string | null;
-  status: string;
-  isOpen: boolean;
-  isPublic: boolean;
-  isDeleted: boolean;
-  dateAdded: number;
-  dateLastModified: number;
-  clientCorporation: ClientCorporationRef;
-  clientContact: ClientContactRef | null;
-}
+/** Fields a customer may leave empty: the vendor then sends `null` or leaves the field out (both happen). */
+export type WireOptional<T, K extends keyof T> = { [P in K]?: Wire<NonNullable<T[P]>> | null };
 
-export interface CandidateAddress {
-  address1?: string | null;
-  address2?: string | null;
-  city?: string | null;
-  state?: string | null;
-  zip?: string | null;
-  countryID?: number | null;
-}
+/** Fields that are always present but may be `null`. */
+export type WireNullable<T, K extends keyof T> = { [P in K]-?: Wire<NonNullable<T[P]>> | null };
 
-export interface Candidate {
-  id: number;
-  firstName: string | null;
-  lastName: string | null;
-  name: string;
-  email: string | null;
-  phone: string | null;
-  mobile: string | null;
-  address: CandidateAddress | null;
-  status: string;
-  source: string | null;
-  isDeleted: boolean;
-  dateAdded: number;
-  dateLastModified: number;
-}
+export type JobOrderAddress = WireOptional<Address, 'address1' | 'address2' | 'city' | 'state' | 'zip' | 'countryID'>;
 
-export interface CandidateWorkHistory {
-  id: number;
-  candidate: { id: number };
-  companyName: string | null;
-  title: string | null;
-  startDate: number | null;
-  endDate: number | null;
-  comments: string | null;
-  dateAdded: number;
-}
+export type ClientCorporationRef = WireRequired<ClientCorporation, 'id'> & WireOptional<ClientCorporation, 'name'>;
 
-export interface CandidateEducation {
-  id: number;
-  candidate: { id: number };
-  school: string | null;
-  degree: string | null;
-  major: string | null;
-  startDate: number | null;
-  endDate: number | null;
-  dateAdded: number;
-}
+export type ClientContactRef = WireRequired<ClientContact, 'id'> &
+  WireOptional<ClientContact, 'firstName' | 'lastName' | 'email' | 'phone'>;
+
+/**
+ * A JobOrder as the vendor's data model has it: `isPublic` Integer (1 published, 0 not; never true/false),
+ * `isOpen`/`isDeleted` Boolean, dates epoch ms, `salary`/`payRate` BigDecimal, `countryID` Integer.
+ */
+export type JobOrder = WireRequired<VendorJobOrder, 'id' | 'isOpen' | 'isPublic' | 'isDeleted' | 'dateAdded' | 'dateLastModified'> &
+  WireOptional<
+    VendorJobOrder,
+    | 'title'
+    | 'publicDescription'
+    | 'description'
+    | 'skillList'
+    | 'employmentType'
+    | 'status'
+    | 'numOpenings'
+    | 'salary'
+    | 'payRate'
+    | 'type'
+    | 'startDate'
+    | 'dateClosed'
+    | 'dateEnd'
+  > & {
+    address?: JobOrderAddress | null;
+    clientCorporation?: ClientCorporationRef | null;
+    clientContact?: ClientContactRef | null;
+  };
+
+export type CandidateAddress = JobOrderAddress;
+
+export type Candidate = WireRequired<VendorCandidate, 'id' | 'name' | 'status' | 'isDeleted' | 'dateAdded' | 'dateLastModified'> &
+  WireNullable<VendorCandidate, 'firstName' | 'lastName' | 'email' | 'phone' | 'mobile' | 'source' | 'dateOfBirth'> & {
+    address: CandidateAddress | null;
+  };
+
+export type CandidateWorkHistory = WireRequired<VendorCandidateWorkHistory, 'id' | 'dateAdded'> &
+  WireNullable<VendorCandidateWorkHistory, 'companyName' | 'title' | 'startDate' | 'endDate' | 'comments'> & {
+    candidate: { id: number };
+  };
+
+export type CandidateEducation = WireRequired<VendorCandidateEducation, 'id' | 'dateAdded'> &
+  WireNullable<VendorCandidateEducation, 'school' | 'degree' | 'major' | 'startDate' | 'endDate'> & {
+    candidate: { id: number };
+  };
 
 export interface CandidateFile {
   id: number;

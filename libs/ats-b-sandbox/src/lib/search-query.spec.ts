@@ -11,15 +11,16 @@ describe('parseSearchQuery', () => {
     ]);
   });
 
-  it('accepts isPublic, true/false, quoted text and exclusive ranges', () => {
-    const terms = parseSearchQuery('isPublic:true and status:"Accepting Candidates" AND id:{10 TO 20}', JOB_SEARCH_FIELDS);
-    expect(terms).toHaveLength(3);
-    const get = (f: string): unknown => ({ isPublic: true, status: 'accepting candidates', id: 15 })[f];
+  it('accepts isPublic as the Integer it is, true/false on Boolean fields, quoted text and exclusive ranges', () => {
+    const terms = parseSearchQuery('isPublic:1 and isOpen:true AND status:"Accepting Candidates" AND id:{10 TO 20}', JOB_SEARCH_FIELDS);
+    expect(terms).toHaveLength(4);
+    const get = (f: string): unknown => ({ isPublic: 1, isOpen: true, status: 'accepting candidates', id: 15 })[f];
     expect(terms.every((t) => matchesTerm(t, get))).toBe(true);
-    expect(matchesTerm(terms[2]!, () => 10)).toBe(false);
+    expect(matchesTerm(terms[3]!, () => 10)).toBe(false);
+    expect(matchesTerm(terms[0]!, () => 0)).toBe(false);
   });
 
-  it.each(['', 'isOpen:1 OR isDeleted:0', 'nope:1', 'isOpen:maybe', 'dateLastModified:[a TO b]', 'isOpen'])('rejects %p', (q) => {
+  it.each(['', 'isPublic:true', 'isOpen:1 OR isDeleted:0', 'nope:1', 'isOpen:maybe', 'dateLastModified:[a TO b]', 'isOpen'])('rejects %p', (q) => {
     expect(() => parseSearchQuery(q, JOB_SEARCH_FIELDS)).toThrow(AtsBError);
   });
 });

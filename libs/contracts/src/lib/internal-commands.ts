@@ -1,4 +1,14 @@
-import { IsIn, IsInt, IsNotEmpty, IsObject, IsOptional, IsString, Max, Min } from 'class-validator';
+import {
+  IsIn,
+  IsInt,
+  IsISO8601,
+  IsNotEmpty,
+  IsObject,
+  IsOptional,
+  IsString,
+  Max,
+  Min,
+} from 'class-validator';
 
 /** `data` of commands on the internal exchange (`connector.internal`); not part of the public contract. */
 
@@ -23,6 +33,8 @@ export class RunProgressDto {
   @IsInt() @Min(0) apiCalls!: number;
   /** Set when known: lets the registry record a run vacancy-sync started by itself (a scheduled sync). */
   @IsOptional() @IsIn(RUN_MODES) mode?: RunMode;
+  /** Set while the run waits for ATS budget (daily limit spent, or a 429): when it goes on by itself. */
+  @IsOptional() @IsISO8601() waitingUntil?: string;
 }
 
 /**
@@ -40,6 +52,15 @@ export class VacancyPreviewRequestedDto {
   @IsString() @IsNotEmpty() connectorId!: string;
   @IsObject() mapping!: Record<string, unknown>;
   @IsInt() @Min(1) @Max(20) limit!: number;
+}
+
+/**
+ * connector-registry → every worker process (a broadcast): a connector's options, config, mapping or status
+ * changed, or it was deleted. Workers drop what they cached of it; `version` is the snapshot version now.
+ */
+export class ConnectorChangedDto {
+  @IsString() @IsNotEmpty() connectorId!: string;
+  @IsInt() @Min(1) version!: number;
 }
 
 /** A worker → connector-registry request (reply: `ConnectorSnapshot`, or NOT_FOUND; deleted ones are not found). */
@@ -65,5 +86,10 @@ export interface ConnectorSnapshot {
   config: Record<string, unknown>;
   /** The current job mapping (see libs/job-mapping) and its version. */
   mapping: { version: number; mapping: Record<string, unknown> };
+  /**
+   * Grows with every change of the connector or its mapping: a worker holding a lower one is behind. The
+   * registry always sets it; test stand-ins may leave it out (then the snapshot is trusted for its TTL).
+   */
+  version?: number;
   updatedAt: string;
 }

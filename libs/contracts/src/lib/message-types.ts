@@ -18,6 +18,7 @@ import {
   CredentialsSaveRequestDto,
 } from './auth-requests';
 import {
+  ConnectorChangedDto,
   ConnectorLookupDto,
   ConnectorsByAccountDto,
   CredentialsRequestedDto,
@@ -55,6 +56,7 @@ export const MESSAGE_DATA = {
   [RoutingKey.VacancyPreviewRequested]: VacancyPreviewRequestedDto,
   [RoutingKey.ConnectorLookup]: ConnectorLookupDto,
   [RoutingKey.ConnectorsByAccount]: ConnectorsByAccountDto,
+  [RoutingKey.ConnectorChanged]: ConnectorChangedDto,
 } as const satisfies Record<string, ClassConstructor<object>>;
 
 export type MessageType = keyof typeof MESSAGE_DATA;

@@ -39,6 +39,7 @@ export const RoutingKey = {
   VacancyPreviewRequested: 'vacancy.preview.requested',
   ConnectorLookup: 'connector.lookup.requested',
   ConnectorsByAccount: 'connectors.by-account.requested',
+  ConnectorChanged: 'connector.changed',
 } as const;
 export type RoutingKeyName = (typeof RoutingKey)[keyof typeof RoutingKey];
 
@@ -65,4 +66,6 @@ export const Header = {
   Retryable: 'x-retryable',
   /** On replayed messages: the dead letter they come from. */
   ReplayOf: 'x-replay-of',
+  /** How many times the message waited (e.g. for ATS budget) without it counting as an attempt. */
+  Deferrals: 'x-deferrals',
 } as const;

@@ -41,6 +41,35 @@ export class TransientMessageError extends MessageHandlingError {
  */
 export class NotReadyError extends TransientMessageError {}
 
+/**
+ * Not a failure: the message must wait until `until` (the ATS's daily budget is spent, or it answered 429).
+ * It goes back to a delay queue without using up an attempt and is never dead-lettered for it, however
+ * long the wait; it is handled again at the latest every few minutes, so a raised limit is seen soon.
+ */
+export class DeferredMessageError extends MessageHandlingError {
+  readonly retryable = true;
+  constructor(
+    message: string,
+    readonly until: Date,
+    connectorId?: string,
+  ) {
+    super(message, connectorId);
+  }
+}
+
 export function isRetryable(error: unknown): boolean {
   return error instanceof MessageHandlingError ? error.retryable : true;
+}
+
+/**
+ * One message may fail for several connectors: retry while any failure may pass (the ones done are no-ops
+ * next time), dead-letter only when all are permanent. A real failure counts as an attempt before a wait
+ * for budget does; when only waits remain, the message waits for the earliest.
+ */
+export function combinedFailure(failures: MessageHandlingError[]): MessageHandlingError | undefined {
+  const failure = failures.find((f) => f.retryable && !(f instanceof DeferredMessageError));
+  if (failure) return failure;
+  const waits = failures.filter((f): f is DeferredMessageError => f instanceof DeferredMessageError);
+  if (waits.length > 0) return waits.reduce((a, b) => (b.until < a.until ? b : a));
+  return failures[0];
 }

@@ -149,7 +149,28 @@ export class RabbitMqServer extends Server implements CustomTransportStrategy {
       const decision = decideOnFailure(error, attempt, this.delaysMs);
       const details = error instanceof MessageHandlingError ? (error.details ?? []) : [];
       const connectorId = error instanceof MessageHandlingError ? error.connectorId : undefined;
-      if (decision.action === 'retry') {
+      if (decision.action === 'defer') {
+        // Waiting is not failing: same attempt number, so no wait ever leads to the dead-letter queue.
+        this.logger.log(
+          `${envelope.type} ${envelope.id} waits ${decision.delayMs} ms (not an attempt): ${(error as Error).message}`,
+        );
+        await this.settle(channel, message, () =>
+          this.publisher.publishRaw(
+            '',
+            retryQueueName(this.options.queue, decision.delayMs),
+            message.content,
+            {
+              messageId: message.properties.messageId as string | undefined,
+              headers: {
+                ...headers,
+                [Header.Attempt]: attempt,
+                [Header.Deferrals]: Number(headers[Header.Deferrals] ?? 0) + 1,
+                [Header.OriginalRoutingKey]: routingKey,
+              },
+            },
+          ),
+        );
+      } else if (decision.action === 'retry') {
         this.logger.warn(
           `${envelope.type} ${envelope.id} attempt ${attempt} failed, retry in ${decision.delayMs} ms: ${(error as Error).message}`,
         );

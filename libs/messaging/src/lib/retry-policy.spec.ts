@@ -1,5 +1,10 @@
-import { NotReadyError, PermanentMessageError, TransientMessageError } from './message-errors';
-import { decideOnFailure } from './retry-policy';
+import {
+  DeferredMessageError,
+  NotReadyError,
+  PermanentMessageError,
+  TransientMessageError,
+} from './message-errors';
+import { decideOnFailure, deferralDelay, MAX_DEFERRAL_HOP_MS } from './retry-policy';
 
 const delays = [100, 1_000, 10_000];
 
@@ -45,5 +50,20 @@ describe(decideOnFailure.name, () => {
       action: 'retry',
       delayMs: 1_000,
     });
+  });
+
+  it('defers a message waiting for budget without using an attempt, however late the attempt or long the wait', () => {
+    const nextDay = new DeferredMessageError('ATS budget used up', new Date(Date.now() + 20 * 3_600_000));
+    expect(decideOnFailure(nextDay, 1, delays)).toEqual({ action: 'defer', delayMs: 10_000 });
+    expect(decideOnFailure(nextDay, 99, delays)).toEqual({ action: 'defer', delayMs: 10_000 });
+    const soon = new DeferredMessageError('paused', new Date(Date.now() + 1_500));
+    expect(decideOnFailure(soon, 3, delays)).toEqual({ action: 'defer', delayMs: 1_000 });
+  });
+
+  it('picks the longest delay tier within the wait, never more than a few minutes per hop', () => {
+    const ladder = [5_000, 30_000, 120_000, 300_000, 600_000, 1_200_000, 1_800_000];
+    expect(deferralDelay(50, ladder)).toBe(5_000);
+    expect(deferralDelay(45_000, ladder)).toBe(30_000);
+    expect(deferralDelay(20 * 3_600_000, ladder)).toBe(MAX_DEFERRAL_HOP_MS);
   });
 });

@@ -1,4 +1,9 @@
-import { isRetryable, MessageHandlingError, TransientMessageError } from './message-errors';
+import {
+  DeferredMessageError,
+  isRetryable,
+  MessageHandlingError,
+  TransientMessageError,
+} from './message-errors';
 
 /**
  * Default delays between attempts: growing, adding up to about 80 minutes, so a message rides out an
@@ -6,8 +11,13 @@ import { isRetryable, MessageHandlingError, TransientMessageError } from './mess
  */
 export const DEFAULT_RETRY_DELAYS_MS = [5_000, 30_000, 120_000, 300_000, 600_000, 1_200_000, 1_800_000];
 
+/** A deferred message is looked at again at least this often, so a raised limit or an early reset is seen. */
+export const MAX_DEFERRAL_HOP_MS = 300_000;
+
 export type FailureDecision =
   | { action: 'retry'; delayMs: number; nextAttempt: number }
+  /** Waits without counting an attempt (DeferredMessageError). */
+  | { action: 'defer'; delayMs: number }
   | { action: 'dead-letter'; reason: string; retryable: boolean };
 
 /**
@@ -20,6 +30,9 @@ export function decideOnFailure(
   delaysMs: readonly number[],
 ): FailureDecision {
   const reason = describeError(error);
+  if (error instanceof DeferredMessageError) {
+    return { action: 'defer', delayMs: deferralDelay(error.until.getTime() - Date.now(), delaysMs) };
+  }
   if (!isRetryable(error)) return { action: 'dead-letter', reason, retryable: false };
   if (attempt > delaysMs.length) {
     return { action: 'dead-letter', reason: `gave up after ${attempt} attempts: ${reason}`, retryable: true };
@@ -35,4 +48,14 @@ export function describeError(error: unknown): string {
   if (error instanceof MessageHandlingError || error instanceof Error) return error.message;
   if (typeof error === 'object' && error !== null && 'message' in error) return String(error.message);
   return String(error);
+}
+
+/**
+ * The delay tier for a wait of `waitMs`: the longest one that does not overshoot it (nor MAX_DEFERRAL_HOP_MS),
+ * or the shortest when the wait is shorter than every tier. A long wait takes several hops.
+ */
+export function deferralDelay(waitMs: number, delaysMs: readonly number[]): number {
+  const cap = Math.min(Math.max(0, waitMs), MAX_DEFERRAL_HOP_MS);
+  const fitting = delaysMs.filter((delay) => delay <= cap);
+  return fitting.length > 0 ? Math.max(...fitting) : Math.min(...delaysMs);
 }

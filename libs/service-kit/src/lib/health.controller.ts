@@ -1,4 +1,5 @@
 import { Controller, Get } from '@nestjs/common';
+import { ApiOkResponse } from '@nestjs/swagger';
 import {
   HealthCheck,
   HealthCheckService,
@@ -19,6 +20,10 @@ export class HealthController {
   ) {}
 
   @Get('live')
+  @ApiOkResponse({
+    description: 'the process answers (liveness)',
+    schema: { type: 'object', properties: { status: { type: 'string', enum: ['ok'] } }, required: ['status'] },
+  })
   live(): { status: 'ok' } {
     return { status: 'ok' };
   }

@@ -1,8 +1,31 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { IsString, MinLength } from 'class-validator';
-import { ConfigError, loadConfig, ServiceConfig } from './service-config';
+import {
+  ConfigError,
+  loadConfig,
+  RequiredInProduction,
+  requiredInProductionOf,
+  ServiceConfig,
+} from './service-config';
 
 class TestConfig extends ServiceConfig {
   @IsString() @MinLength(32) ENCRYPTION_KEY = '';
+}
+
+class DemoSecretConfig extends TestConfig {
+  @RequiredInProduction() @IsString() CLIENT_SECRET = 'demo-secret';
+}
+
+function problemsOf(load: () => unknown): string {
+  try {
+    load();
+  } catch (error) {
+    if (error instanceof ConfigError) return error.message;
+    throw error;
+  }
+  throw new Error('expected a ConfigError');
 }
 
 describe(loadConfig.name, () => {
@@ -28,5 +51,55 @@ describe(loadConfig.name, () => {
     expect(message).toMatch(/PORT must be an integer/);
     expect(message).toMatch(/DATABASE_URL must be a postgres:\/\/ URL/);
     expect(message).not.toContain('short-secret');
+  });
+
+  it('lists the variables production requires, inherited ones included', () => {
+    expect(requiredInProductionOf(DemoSecretConfig)).toEqual([
+      'CLIENT_SECRET',
+      'DATABASE_URL',
+      'RABBITMQ_URL',
+    ]);
+    expect(requiredInProductionOf(TestConfig)).toEqual(['DATABASE_URL', 'RABBITMQ_URL']);
+  });
+
+  it('refuses local defaults in production, naming each missing variable and no default value', () => {
+    const message = problemsOf(() =>
+      loadConfig(DemoSecretConfig, { NODE_ENV: 'production', ENCRYPTION_KEY: key, CLIENT_SECRET: '' }),
+    );
+    expect(message).toMatch(/DATABASE_URL is required when NODE_ENV=production/);
+    expect(message).toMatch(/RABBITMQ_URL is required when NODE_ENV=production/);
+    expect(message).toMatch(/CLIENT_SECRET is required when NODE_ENV=production/);
+    expect(message).not.toContain('demo-secret');
+    expect(message).not.toContain('127.0.0.1');
+  });
+
+  it('starts in production when every required variable is given', () => {
+    const config = loadConfig(DemoSecretConfig, {
+      NODE_ENV: 'production',
+      ENCRYPTION_KEY: key,
+      CLIENT_SECRET: 'real-secret',
+      DATABASE_URL: 'postgres://db.internal/connector',
+      RABBITMQ_URL: 'amqps://mq.internal',
+    });
+    expect(config.CLIENT_SECRET).toBe('real-secret');
+    expect(config.DATABASE_URL).toBe('postgres://db.internal/connector');
+  });
+
+  it('keeps the local defaults outside production', () => {
+    const config = loadConfig(DemoSecretConfig, { NODE_ENV: 'test', ENCRYPTION_KEY: key });
+    expect(config.CLIENT_SECRET).toBe('demo-secret');
+  });
+
+  it('reads <NAME>_FILE when the variable itself is not set, and says when the file cannot be read', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'config-'));
+    writeFileSync(join(dir, 'key'), `${key}\n`);
+    expect(loadConfig(TestConfig, { ENCRYPTION_KEY_FILE: join(dir, 'key') }).ENCRYPTION_KEY).toBe(key);
+    expect(
+      loadConfig(TestConfig, { ENCRYPTION_KEY: 'x'.repeat(32), ENCRYPTION_KEY_FILE: join(dir, 'key') })
+        .ENCRYPTION_KEY,
+    ).toBe('x'.repeat(32));
+    expect(problemsOf(() => loadConfig(TestConfig, { ENCRYPTION_KEY_FILE: join(dir, 'missing') }))).toMatch(
+      /ENCRYPTION_KEY_FILE: cannot read/,
+    );
   });
 });

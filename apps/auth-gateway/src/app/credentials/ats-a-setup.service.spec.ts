@@ -8,6 +8,12 @@ const productionConfig = () =>
     ENCRYPTION_KEYS: `k1:${Buffer.alloc(32, 1).toString('base64')}`,
     ATS_ALLOW_INSECURE_HTTP: 'false',
     ATS_ALLOW_PRIVATE_NETWORKS: 'false',
+    // Production takes no local default for these.
+    DATABASE_URL: 'postgres://db.internal/connector',
+    RABBITMQ_URL: 'amqps://mq.internal',
+    ATS_B_CLIENT_ID: 'platform-client',
+    ATS_B_CLIENT_SECRET: 'not-a-demo-secret',
+    ATS_B_REDIRECT_URI: 'https://connectors.example.com/oauth/ats-b/callback',
   });
 
 describe(AtsASetupService.name, () => {

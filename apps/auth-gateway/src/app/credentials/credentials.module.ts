@@ -40,7 +40,7 @@ import { CredentialsService } from './credentials.service';
       useFactory: (c: AuthGatewayConfig, states: OAuthStateStore, client: AtsBOAuthClient) =>
         new AtsBOAuthStrategy(
           {
-            authorizeUrl: `${c.ATS_B_OAUTH_URL}/authorize`,
+            authorizeUrl: c.ATS_B_AUTHORIZE_URL || `${c.ATS_B_OAUTH_URL}/authorize`,
             tokenUrl: `${c.ATS_B_OAUTH_URL}/token`,
             clientId: c.ATS_B_CLIENT_ID,
             clientSecret: c.ATS_B_CLIENT_SECRET,

@@ -13,7 +13,7 @@ export class ApplicationSinks {
   ) {}
 
   /** undefined: this ATS has no application operation in this integration (reported as unsupported). */
-  for(connector: ConnectorSnapshot): ApplicationSink | undefined {
+  for(connector: ConnectorSnapshot, messageId?: string): ApplicationSink | undefined {
     switch (connector.type) {
       case 'ats-a':
         return new AtsAApplicationSink(
@@ -21,6 +21,7 @@ export class ApplicationSinks {
             priority: 'push',
             maxWaitMs: this.config.BUDGET_WAIT_MS,
             timeoutMs: this.config.ATS_TIMEOUT_MS,
+            ...(messageId ? { waiter: { id: messageId, kind: 'message' as const } } : {}),
           }),
           connector.id,
         );

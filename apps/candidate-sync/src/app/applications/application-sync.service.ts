@@ -1,11 +1,17 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { ConnectorDirectory, toMessageError } from '@connector/ats-access';
+import { AtsClientFactory, ConnectorDirectory, toMessageError } from '@connector/ats-access';
 import type { ApplicationDataDto, ConnectorSnapshot, EventEnvelope } from '@connector/contracts';
-import { type MessageHandlingError, NotReadyError, PermanentMessageError } from '@connector/messaging';
+import {
+  combinedFailure,
+  DeferredMessageError,
+  type MessageHandlingError,
+  NotReadyError,
+  PermanentMessageError,
+} from '@connector/messaging';
 import { CandidateLinkRepository } from '../candidates/candidate-link.repository';
 import { hashOf } from '../candidates/field-diff';
 import { CandidateLocks } from '../common/candidate-locks';
-import { combinedFailure, targetOf, waitForAuthorization } from '../common/connector-targets';
+import { targetOf, waitForAuthorization } from '../common/connector-targets';
 import { orderOf } from '../common/event-order';
 import { SyncedEvents } from '../common/synced-events';
 import { changedAnswers, sentAnswersOf, toQuestions } from './application-answers';
@@ -32,6 +38,7 @@ export class ApplicationSyncService {
     private readonly candidates: CandidateLinkRepository,
     private readonly locks: CandidateLocks,
     private readonly events: SyncedEvents,
+    private readonly clients: AtsClientFactory,
   ) {}
 
   async sync(event: ApplicationEvent): Promise<void> {
@@ -69,7 +76,7 @@ export class ApplicationSyncService {
       case 'work':
         break;
     }
-    const sink = this.sinks.for(connector);
+    const sink = this.sinks.for(connector, event.id);
     if (!sink) {
       await this.events.unsupported(event, {
         connectorId,
@@ -106,6 +113,15 @@ export class ApplicationSyncService {
   ): Promise<Outcome> {
     const candidate = await this.candidates.find(connector.id, key.candidateId);
     if (!candidate?.externalId) {
+      // Its candidate may be waiting for budget: then this waits as long, without using up attempts.
+      const budgetAt = await this.clients.pushBudgetWait(connector);
+      if (budgetAt) {
+        throw new DeferredMessageError(
+          `candidate ${key.candidateId} is not in ${connector.id} yet and pushes wait for ATS budget until ${budgetAt.toISOString()}`,
+          budgetAt,
+          connector.id,
+        );
+      }
       throw new NotReadyError(
         `candidate ${key.candidateId} is not in ${connector.id} yet; waiting`,
         connector.id,

@@ -14,11 +14,13 @@ export class CandidateSinks {
     private readonly config: CandidateSyncConfig,
   ) {}
 
-  for(connector: ConnectorSnapshot): CandidateSink {
+  /** `messageId`: the event the calls are for, counted as waiting while it has no budget. */
+  for(connector: ConnectorSnapshot, messageId?: string): CandidateSink {
     const options = {
       priority: 'push' as const,
       maxWaitMs: this.config.BUDGET_WAIT_MS,
       timeoutMs: this.config.ATS_TIMEOUT_MS,
+      ...(messageId ? { waiter: { id: messageId, kind: 'message' as const } } : {}),
     };
     switch (connector.type) {
       case 'ats-a':

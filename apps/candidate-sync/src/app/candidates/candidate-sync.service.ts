@@ -1,9 +1,9 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { ConnectorDirectory, toMessageError } from '@connector/ats-access';
 import type { CandidateDataDto, ConnectorSnapshot, EventEnvelope } from '@connector/contracts';
-import { type MessageHandlingError, TransientMessageError } from '@connector/messaging';
+import { combinedFailure, type MessageHandlingError, TransientMessageError } from '@connector/messaging';
 import { CandidateLocks } from '../common/candidate-locks';
-import { combinedFailure, targetOf, waitForAuthorization } from '../common/connector-targets';
+import { targetOf, waitForAuthorization } from '../common/connector-targets';
 import { orderOf } from '../common/event-order';
 import { SyncedEvents } from '../common/synced-events';
 import { CandidateLinkRepository } from './candidate-link.repository';
@@ -98,7 +98,7 @@ export class CandidateSyncService {
         break;
     }
 
-    const sink = this.sinks.for(connector);
+    const sink = this.sinks.for(connector, event.id);
     let externalId = link?.externalId ?? undefined;
     let sent = link?.sent ?? NOTHING_SENT;
     let createdEventId = link?.createdEventId ?? null;

@@ -1,6 +1,6 @@
 import type { ConnectorSnapshot } from '@connector/contracts';
 import { AUTHORIZATION_WAIT_MS } from '@connector/ats-access';
-import { type MessageHandlingError, TransientMessageError } from '@connector/messaging';
+import { TransientMessageError } from '@connector/messaging';
 
 /**
  * What a connector's status means for work meant for it: `connected` takes it; `auth_failed` keeps it
@@ -28,12 +28,4 @@ export function waitForAuthorization(connector: ConnectorSnapshot): TransientMes
     undefined,
     AUTHORIZATION_WAIT_MS,
   );
-}
-
-/**
- * One message may fail for several connectors: retry while any failure may pass (the ones done are no-ops
- * next time), dead-letter only when all are permanent.
- */
-export function combinedFailure(failures: MessageHandlingError[]): MessageHandlingError | undefined {
-  return failures.find((failure) => failure.retryable) ?? failures[0];
 }

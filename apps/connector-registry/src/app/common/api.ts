@@ -1,6 +1,7 @@
 import { applyDecorators, Controller, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
 import { ApiKeyGuard } from '../auth/api-key.guard';
+import { ErrorResponse } from './api-responses';
 
 export const API_PREFIX = 'api/v1';
 
@@ -11,5 +12,6 @@ export function ApiController(path: string, tag: string): ClassDecorator {
     UseGuards(ApiKeyGuard),
     ApiBearerAuth(),
     ApiTags(tag),
+    ApiUnauthorizedResponse({ description: 'UNAUTHORIZED: no key or a wrong one', type: ErrorResponse }),
   );
 }

@@ -3,6 +3,7 @@ export enum RegistryErrorCode {
   ValidationFailed = 'VALIDATION_FAILED',
   InvalidMapping = 'INVALID_MAPPING',
   NotAtsB = 'NOT_ATS_B',
+  NotAtsA = 'NOT_ATS_A',
   Unauthorized = 'UNAUTHORIZED',
   NotFound = 'NOT_FOUND',
   MethodNotAllowed = 'METHOD_NOT_ALLOWED',
@@ -50,6 +51,7 @@ export function httpStatusOf(code: RegistryErrorCode): number {
     case RegistryErrorCode.ValidationFailed:
     case RegistryErrorCode.InvalidMapping:
     case RegistryErrorCode.NotAtsB:
+    case RegistryErrorCode.NotAtsA:
       return 400;
     case RegistryErrorCode.Unauthorized:
       return 401;

@@ -1,4 +1,12 @@
-import { Column, CreateDateColumn, Entity, Index, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+import {
+  Column,
+  CreateDateColumn,
+  Entity,
+  Index,
+  PrimaryColumn,
+  UpdateDateColumn,
+  VersionColumn,
+} from 'typeorm';
 import type { AtsType, ConnectorStatus } from '@connector/contracts';
 
 /** A customer's link to one ATS account. Secrets never live here (auth-gateway keeps them, encrypted). */
@@ -21,4 +29,6 @@ export class ConnectorEntity {
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' }) createdAt!: Date;
   @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' }) updatedAt!: Date;
   @Column('timestamptz', { name: 'deleted_at', nullable: true }) deletedAt!: Date | null;
+  /** Bumped by TypeORM on every update: with the mapping version it makes the workers' snapshot version. */
+  @VersionColumn() version!: number;
 }

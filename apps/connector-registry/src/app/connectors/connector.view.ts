@@ -46,6 +46,12 @@ export function toSnapshot(connector: ConnectorEntity, mapping: JobMappingEntity
     mapping: mapping
       ? { version: mapping.version, mapping: { ...mapping.mapping } }
       : { version: 0, mapping: {} },
+    version: snapshotVersion(connector, mapping),
     updatedAt: connector.updatedAt.toISOString(),
   };
+}
+
+/** Both numbers only grow (a mapping rollback is a new version), so their sum grows with every change. */
+export function snapshotVersion(connector: ConnectorEntity, mapping: { version: number } | null): number {
+  return connector.version + (mapping?.version ?? 0);
 }

@@ -7,6 +7,12 @@ import type { ConnectorView } from './connector.view';
 import { ConnectorsService } from './connectors.service';
 import { CreateConnectorDto, TestConnectionDto, UpdateConnectorDto } from './dto/connector-requests.dto';
 import type { ConnectionTestResult } from './kinds/connector-kind';
+import {
+  ConnectionTestResponse,
+  ConnectorListResponse,
+  ConnectorResponse,
+  ErrorResponse,
+} from '../common/api-responses';
 
 @ApiController('connectors', 'connectors')
 export class ConnectorsController {
@@ -15,37 +21,56 @@ export class ConnectorsController {
   @Post('test')
   @HttpCode(200)
   @ApiOperation({ summary: 'Connection test of the set-up flow; nothing is saved' })
-  @ApiResponse({ status: 200, description: '{ok:true} or {ok:false, error:{code, message}}' })
-  @ApiResponse({ status: 503, description: 'DEPENDENCY_UNAVAILABLE: auth-gateway did not answer' })
+  @ApiResponse({
+    status: 200,
+    description: '{ok:true} or {ok:false, error:{code, message}}',
+    type: ConnectionTestResponse,
+  })
+  @ApiResponse({
+    status: 503,
+    description: 'DEPENDENCY_UNAVAILABLE: auth-gateway did not answer',
+    type: ErrorResponse,
+  })
   test(@Admin() admin: AdminIdentity, @Body() dto: TestConnectionDto): Promise<ConnectionTestResult> {
     return this.connectors.test(admin, dto);
   }
 
   @Post()
   @ApiOperation({ summary: 'Create a connector (ATS-A: credentials tested and stored first)' })
-  @ApiResponse({ status: 201, description: 'the connector' })
-  @ApiResponse({ status: 422, description: 'AUTH_FAILED, INVALID_URL, ATS_UNREACHABLE, ATS_ERROR' })
-  @ApiResponse({ status: 503, description: 'DEPENDENCY_UNAVAILABLE' })
+  @ApiResponse({ status: 201, description: 'the connector', type: ConnectorResponse })
+  @ApiResponse({
+    status: 422,
+    description: 'AUTH_FAILED, INVALID_URL, ATS_UNREACHABLE, ATS_ERROR',
+    type: ErrorResponse,
+  })
+  @ApiResponse({ status: 503, description: 'DEPENDENCY_UNAVAILABLE', type: ErrorResponse })
   create(@Admin() admin: AdminIdentity, @Body() dto: CreateConnectorDto): Promise<ConnectorView> {
     return this.connectors.create(admin, dto);
   }
 
   @Get()
   @ApiOperation({ summary: "The account's connectors, each with its last run" })
+  @ApiResponse({ status: 200, description: 'the connectors', type: ConnectorListResponse })
   async list(@Admin() admin: AdminIdentity): Promise<{ connectors: ConnectorView[] }> {
     return { connectors: await this.connectors.list(admin) };
   }
 
   @Get(':id')
-  @ApiResponse({ status: 404, description: 'NOT_FOUND (also for another account’s connector)' })
+  @ApiResponse({ status: 200, description: 'the connector', type: ConnectorResponse })
+  @ApiResponse({
+    status: 404,
+    description: 'NOT_FOUND (also for another account’s connector)',
+    type: ErrorResponse,
+  })
   get(@Admin() admin: AdminIdentity, @Param('id') id: string): Promise<ConnectorView> {
     return this.connectors.get(admin, id);
   }
 
   @Patch(':id')
   @ApiOperation({ summary: 'Change name, options, config (ATS-A: tested again), or disable / enable' })
-  @ApiResponse({ status: 409, description: 'INVALID_STATUS_CHANGE' })
-  @ApiResponse({ status: 422, description: 'the new credentials were refused' })
+  @ApiResponse({ status: 200, description: 'the changed connector', type: ConnectorResponse })
+  @ApiResponse({ status: 409, description: 'INVALID_STATUS_CHANGE', type: ErrorResponse })
+  @ApiResponse({ status: 422, description: 'the new credentials were refused', type: ErrorResponse })
   update(
     @Admin() admin: AdminIdentity,
     @Param('id') id: string,
@@ -57,6 +82,7 @@ export class ConnectorsController {
   @Delete(':id')
   @HttpCode(204)
   @ApiOperation({ summary: 'Erase its credentials and remove it' })
+  @ApiResponse({ status: 204, description: 'removed' })
   async remove(@Admin() admin: AdminIdentity, @Param('id') id: string): Promise<void> {
     await this.connectors.remove(admin, id);
   }

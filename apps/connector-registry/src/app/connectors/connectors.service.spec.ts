@@ -7,6 +7,7 @@ import type { JobMappingRepository } from '../repositories/job-mapping.repositor
 import type { RunRepository } from '../repositories/run.repository';
 import { ConnectorEntity } from './connector.entity';
 import { ConnectorsService } from './connectors.service';
+import { BudgetService } from '../budget/budget.service';
 import { ConnectorKinds } from './kinds/connector-kinds';
 
 const admin = { accountId: 'acct_a', adminId: 'abcdef0123456789' };
@@ -27,6 +28,7 @@ function connector(overrides: Partial<ConnectorEntity> = {}): ConnectorEntity {
     createdAt: at,
     updatedAt: at,
     deletedAt: null,
+    version: 1,
     ...overrides,
   });
 }
@@ -36,18 +38,20 @@ describe(ConnectorsService.name, () => {
   let connectors: jest.Mocked<
     Pick<
       ConnectorRepository,
-      'insertWithMapping' | 'findOwned' | 'updateLocked' | 'markDeleted' | 'listByAccount'
+      'insertWithMapping' | 'findOwned' | 'findAny' | 'updateLocked' | 'markDeleted' | 'listByAccount'
     >
   >;
   let gateway: jest.Mocked<
     Pick<AuthGatewayClient, 'saveCredentials' | 'eraseCredentials' | 'testConnection'>
   >;
   let publisher: jest.Mocked<Pick<MessagePublisher, 'publish'>>;
+  let budget: jest.Mocked<Pick<BudgetService, 'limitChanged'>>;
 
   beforeEach(() => {
     connectors = {
       insertWithMapping: jest.fn().mockResolvedValue(undefined),
       findOwned: jest.fn(),
+      findAny: jest.fn().mockResolvedValue(connector({ version: 4 })),
       updateLocked: jest.fn(),
       markDeleted: jest.fn().mockResolvedValue(undefined),
       listByAccount: jest.fn().mockResolvedValue([]),
@@ -60,8 +64,9 @@ describe(ConnectorsService.name, () => {
       testConnection: jest.fn().mockResolvedValue({ ok: true }),
     };
     publisher = { publish: jest.fn().mockResolvedValue(undefined) };
+    budget = { limitChanged: jest.fn().mockResolvedValue(undefined) };
     const runs = { latest: jest.fn().mockResolvedValue(new Map()) };
-    const mappings = { current: jest.fn().mockResolvedValue(null) };
+    const mappings = { current: jest.fn().mockResolvedValue({ version: 3 }) };
     const gatewayClient = gateway as unknown as AuthGatewayClient;
     sut = new ConnectorsService(
       connectors as unknown as ConnectorRepository,
@@ -70,6 +75,7 @@ describe(ConnectorsService.name, () => {
       new ConnectorKinds(gatewayClient),
       gatewayClient,
       publisher as unknown as MessagePublisher,
+      budget as unknown as BudgetService,
     );
   });
 
@@ -235,6 +241,51 @@ describe(ConnectorsService.name, () => {
         syncIntervalMinutes: 5,
         fullSyncEveryHours: 24,
       });
+      expect(budget.limitChanged).not.toHaveBeenCalled();
+    });
+
+    it('tells the daily-quota plan at once when an operator changes the daily limit', async () => {
+      const current = connector({
+        type: 'ats-a',
+        options: { dailyCallLimit: 10_000 },
+        config: { baseUrl: 'https://acme.example' },
+      });
+      connectors.findOwned.mockResolvedValue(current);
+      connectors.updateLocked.mockImplementation(async (_id, change) => ({
+        before: current,
+        after: change({ ...current }),
+      }));
+      await sut.update(admin, current.id, { options: { dailyCallLimit: 300 } });
+      expect(budget.limitChanged).toHaveBeenCalledWith(
+        expect.objectContaining({ options: { dailyCallLimit: 300 } }),
+      );
+    });
+  });
+
+  describe('announceChange', () => {
+    it('tells every worker on the internal exchange, with the version of connector and mapping', async () => {
+      await sut.announceChange(connector().id);
+      expect(publisher.publish).toHaveBeenCalledWith(
+        Exchange.Internal,
+        expect.objectContaining({
+          type: RoutingKey.ConnectorChanged,
+          accountId: 'acct_a',
+          data: { connectorId: connector().id, version: 7 },
+        }),
+      );
+    });
+
+    it('follows every admin change: options, status, deletion', async () => {
+      connectors.findOwned.mockResolvedValue(connector());
+      connectors.updateLocked.mockImplementation(async (_id, change) => ({
+        before: connector(),
+        after: change(connector()),
+      }));
+      await sut.update(admin, connector().id, { options: { sendSmartCv: false } });
+      await sut.update(admin, connector().id, { status: 'disabled' });
+      await sut.remove(admin, connector().id);
+      const changed = publisher.publish.mock.calls.filter(([, e]) => e.type === RoutingKey.ConnectorChanged);
+      expect(changed).toHaveLength(3);
     });
   });
 });

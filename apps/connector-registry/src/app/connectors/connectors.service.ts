@@ -11,6 +11,7 @@ import {
 import { defaultJobMapping } from '@connector/job-mapping';
 import { MessagePublisher } from '@connector/messaging';
 import type { AdminIdentity } from '../auth/api-keys';
+import { BudgetService } from '../budget/budget.service';
 import { AuthGatewayClient } from '../clients/auth-gateway.client';
 import { isUnanswered } from '../clients/dependency-errors';
 import { RegistryErrorCode, RegistryException } from '../common/registry.exception';
@@ -20,7 +21,7 @@ import { JobMappingRepository } from '../repositories/job-mapping.repository';
 import { RunRepository } from '../repositories/run.repository';
 import { ConnectorEntity } from './connector.entity';
 import { applyReportedStatus, changeStatusByAdmin, type StatusState } from './connector-status';
-import { type ConnectorView, toConnectorView, toSnapshot } from './connector.view';
+import { type ConnectorView, snapshotVersion, toConnectorView, toSnapshot } from './connector.view';
 import type { CreateConnectorDto, TestConnectionDto, UpdateConnectorDto } from './dto/connector-requests.dto';
 import type { ConnectionTestResult, ConnectorKind } from './kinds/connector-kind';
 import { ConnectorKinds } from './kinds/connector-kinds';
@@ -37,6 +38,7 @@ export class ConnectorsService {
     private readonly kinds: ConnectorKinds,
     private readonly gateway: AuthGatewayClient,
     private readonly publisher: MessagePublisher,
+    private readonly budget: BudgetService,
   ) {}
 
   /** Nothing is saved. */
@@ -75,6 +77,7 @@ export class ConnectorsService {
     this.logger.log(`connector ${id} (${dto.type}) created for ${admin.accountId} by ${admin.adminId}`);
     // Consumers (vacancy-sync's scheduler, the platform) learn of a connector that is usable from the start.
     if (connector.status === 'connected') await this.publishStatus(connector, 'connected', 'created');
+    await this.announceChange(id);
     return toConnectorView(connector);
   }
 
@@ -128,9 +131,11 @@ export class ConnectorsService {
     if (!result) throw RegistryException.notFound();
     if (refused) throw new RegistryException(RegistryErrorCode.InvalidStatusChange, refused);
     const after = result.after ?? result.before;
+    if (options && 'dailyCallLimit' in options) await this.budget.limitChanged(after);
     if (after.status !== result.before.status) {
       await this.publishStatus(after, after.status, `changed by admin ${admin.adminId}`);
     }
+    await this.announceChange(id);
     return this.get(admin, id);
   }
 
@@ -141,6 +146,7 @@ export class ConnectorsService {
     await this.connectors.markDeleted(id);
     this.logger.log(`connector ${id} deleted by ${admin.adminId}`);
     await this.publishStatus(connector, 'disabled', 'deleted');
+    await this.announceChange(id);
   }
 
   /** `connector.status_changed` (from auth-gateway, or our own): the status, unless deleted or older. */
@@ -157,6 +163,7 @@ export class ConnectorsService {
       );
     } else if (result.after) {
       this.logger.log(`connector ${event.data.connectorId} status: ${result.after.status}`);
+      await this.announceChange(event.data.connectorId);
     }
   }
 
@@ -169,6 +176,7 @@ export class ConnectorsService {
     });
     if (!result || result.before.accountId !== accountId) return false;
     await this.publishStatus(result.after ?? result.before, 'connected');
+    await this.announceChange(connectorId);
     return true;
   }
 
@@ -181,6 +189,23 @@ export class ConnectorsService {
   async snapshotsOf(accountId: string): Promise<ConnectorSnapshot[]> {
     const connectors = await this.connectors.listByAccount(accountId);
     return Promise.all(connectors.map(async (c) => toSnapshot(c, await this.mappings.current(c.id))));
+  }
+
+  /**
+   * Tells every worker process that the connector changed (options, config, mapping, status, deletion), so
+   * the next message is handled with the new values; awaited before the admin API answers.
+   */
+  async announceChange(connectorId: string): Promise<void> {
+    const connector = await this.connectors.findAny(connectorId);
+    if (!connector) return;
+    const version = snapshotVersion(connector, await this.mappings.current(connectorId));
+    const event = createEvent(RoutingKey.ConnectorChanged, connector.accountId, { connectorId, version });
+    try {
+      await this.publisher.publish(Exchange.Internal, event);
+    } catch (error) {
+      // Saved all the same; workers see it when their snapshot expires (seconds).
+      this.logger.error(`could not announce the change of ${connectorId}: ${(error as Error).message}`);
+    }
   }
 
   /** Options given with a test or a create, checked like a PATCH's; only the values given. */

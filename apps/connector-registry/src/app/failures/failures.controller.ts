@@ -6,6 +6,7 @@ import { Admin } from '../auth/admin.decorator';
 import type { AdminIdentity } from '../auth/api-keys';
 import { ApiController } from '../common/api';
 import { type FailureView, FailuresService } from './failures.service';
+import { ErrorResponse, FailureListResponse, FailureResponse, ReplayResponse } from '../common/api-responses';
 
 export class ListFailuresQueryDto {
   @ApiPropertyOptional() @IsOptional() @IsString() connectorId?: string;
@@ -24,6 +25,7 @@ export class FailuresController {
 
   @Get()
   @ApiOperation({ summary: "The account's failed messages (dead letters), newest first" })
+  @ApiResponse({ status: 200, description: 'the failures', type: FailureListResponse })
   async list(
     @Admin() admin: AdminIdentity,
     @Query() query: ListFailuresQueryDto,
@@ -33,6 +35,8 @@ export class FailuresController {
 
   @Get(':failureId')
   @ApiOperation({ summary: 'One failure with the message that failed' })
+  @ApiResponse({ status: 200, description: 'the failure', type: FailureResponse })
+  @ApiResponse({ status: 404, description: 'NOT_FOUND', type: ErrorResponse })
   get(@Admin() admin: AdminIdentity, @Param('failureId') id: string): Promise<FailureView> {
     return this.failures.get(admin, id);
   }
@@ -40,7 +44,7 @@ export class FailuresController {
   @Post(':failureId/replay')
   @HttpCode(202)
   @ApiOperation({ summary: 'Send the message back to the queue it failed in' })
-  @ApiResponse({ status: 202, description: '{replayed: true}' })
+  @ApiResponse({ status: 202, description: 'put back on its queue', type: ReplayResponse })
   replay(@Admin() admin: AdminIdentity, @Param('failureId') id: string): Promise<{ replayed: true }> {
     return this.failures.replay(admin, id);
   }
@@ -52,6 +56,7 @@ export class ConnectorFailuresController {
 
   @Get()
   @ApiOperation({ summary: "A connector's failed messages, newest first" })
+  @ApiResponse({ status: 200, description: 'the failures', type: FailureListResponse })
   async list(
     @Admin() admin: AdminIdentity,
     @Param('id') connectorId: string,

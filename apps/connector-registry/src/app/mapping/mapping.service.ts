@@ -35,7 +35,9 @@ export class MappingService {
   async save(admin: AdminIdentity, connectorId: string, body: unknown): Promise<MappingView> {
     const connector = await this.connectors.findOwned(admin, connectorId);
     const mapping = checked(connector.type, body);
-    return toView(await this.mappings.append(connectorId, mapping, admin.adminId));
+    const saved = await this.mappings.append(connectorId, mapping, admin.adminId);
+    await this.connectors.announceChange(connectorId);
+    return toView(saved);
   }
 
   async versions(admin: AdminIdentity, connectorId: string): Promise<MappingView[]> {
@@ -48,7 +50,9 @@ export class MappingService {
     await this.connectors.findOwned(admin, connectorId);
     const earlier = await this.mappings.version(connectorId, version);
     if (!earlier) throw RegistryException.notFound(`mapping version ${version}`);
-    return toView(await this.mappings.append(connectorId, earlier.mapping, admin.adminId));
+    const saved = await this.mappings.append(connectorId, earlier.mapping, admin.adminId);
+    await this.connectors.announceChange(connectorId);
+    return toView(saved);
   }
 
   /** vacancy-sync applies the mapping to a few live vacancies; nothing is published. */

@@ -10,6 +10,7 @@ import type { ConnectorRegistryConfig } from '../connector-registry.config';
 import { clearedNonceCookie, nonceCookie, readNonce } from './oauth-cookie';
 import { oauthProblemPage } from './oauth-page.html';
 import { OAuthService } from './oauth.service';
+import { AuthorizeResponse, ErrorResponse } from '../common/api-responses';
 
 type Config = Pick<ConnectorRegistryConfig, 'ADMIN_PAGE_PATH' | 'NODE_ENV'>;
 
@@ -23,8 +24,8 @@ export class AuthorizeController {
   @Post()
   @HttpCode(200)
   @ApiOperation({ summary: 'ATS-B: the login URL to open; sets the browser cookie that binds the login' })
-  @ApiResponse({ status: 200, description: '{authorizeUrl}' })
-  @ApiResponse({ status: 400, description: 'NOT_ATS_B' })
+  @ApiResponse({ status: 200, description: 'the login URL', type: AuthorizeResponse })
+  @ApiResponse({ status: 400, description: 'NOT_ATS_B', type: ErrorResponse })
   async authorize(
     @Admin() admin: AdminIdentity,
     @Param('id') id: string,

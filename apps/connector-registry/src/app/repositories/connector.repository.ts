@@ -27,6 +27,12 @@ export class ConnectorRepository {
     return this.connectors.findOneBy({ id, deletedAt: IsNull() });
   }
 
+  /** A connector, deleted or not. */
+  async findAny(id: string): Promise<ConnectorEntity | null> {
+    if (!isUUID(id)) return null;
+    return this.connectors.findOneBy({ id });
+  }
+
   async listByAccount(accountId: string): Promise<ConnectorEntity[]> {
     return this.connectors.find({
       where: { accountId, deletedAt: IsNull() },

@@ -80,3 +80,32 @@ describe(nextRunState.name, () => {
     ).toEqual([]);
   });
 });
+
+describe('a run waiting for ATS budget', () => {
+  it('shows until when as progress, and forgets it when the run goes on or ends', () => {
+    const at = new Date('2026-11-21T10:00:00Z');
+    const until = new Date('2026-11-22T00:00:00Z');
+    const queued = {
+      status: 'queued' as const,
+      counts: { ...EMPTY_COUNTS },
+      apiCalls: 0,
+      errors: [],
+      warnings: [],
+      startedAt: null,
+      finishedAt: null,
+    };
+    const counts = { fetched: 100, upserted: 10, unchanged: 90 };
+    const waiting = nextRunState(queued, { kind: 'progress', counts, apiCalls: 7, at, waitingUntil: until });
+    expect(waiting).toMatchObject({ status: 'running', waitingUntil: until });
+    const going = nextRunState(waiting!, { kind: 'progress', counts, apiCalls: 8, at });
+    expect(going).toMatchObject({ status: 'running', waitingUntil: null });
+    const done = nextRunState(waiting!, {
+      kind: 'completed',
+      status: 'succeeded',
+      counts: { ...counts, closed: 0 },
+      apiCalls: 9,
+      at,
+    });
+    expect(done).toMatchObject({ status: 'succeeded', waitingUntil: null });
+  });
+});

@@ -9,11 +9,19 @@ export interface RunState {
   warnings: RunWarning[];
   startedAt: Date | null;
   finishedAt: Date | null;
+  /** Set while the run waits for ATS budget: when it goes on by itself (progress, not failure). */
+  waitingUntil?: Date | null;
 }
 
 /** What can happen to a run after it was queued. */
 export type RunEvent =
-  | { kind: 'progress'; counts: Omit<RunCounts, 'closed'> & { closed?: number }; apiCalls: number; at: Date }
+  | {
+      kind: 'progress';
+      counts: Omit<RunCounts, 'closed'> & { closed?: number };
+      apiCalls: number;
+      at: Date;
+      waitingUntil?: Date;
+    }
   | {
       kind: 'completed';
       status: RunStatus;
@@ -57,6 +65,7 @@ export function nextRunState(state: RunState, event: RunEvent): RunState | undef
         },
         apiCalls: Math.max(state.apiCalls, event.apiCalls),
         startedAt: state.startedAt ?? event.at,
+        waitingUntil: event.waitingUntil ?? null,
       };
     case 'completed':
       if (!isFinished(event.status)) return undefined;
@@ -68,6 +77,7 @@ export function nextRunState(state: RunState, event: RunEvent): RunState | undef
         warnings: event.warnings ? event.warnings.map((w) => ({ code: w.code, message: w.message })) : [],
         startedAt: state.startedAt ?? event.at,
         finishedAt: event.at,
+        waitingUntil: null,
       };
     case 'request_failed':
       return {
@@ -75,6 +85,7 @@ export function nextRunState(state: RunState, event: RunEvent): RunState | undef
         status: 'failed',
         errors: [...state.errors, event.reason],
         finishedAt: event.at,
+        waitingUntil: null,
       };
   }
 }

@@ -34,5 +34,7 @@ export class RunEntity {
   @Column('timestamptz', { name: 'queued_at' }) queuedAt!: Date;
   @Column('timestamptz', { name: 'started_at', nullable: true }) startedAt!: Date | null;
   @Column('timestamptz', { name: 'finished_at', nullable: true }) finishedAt!: Date | null;
+  /** While the run waits for ATS budget: when it goes on. */
+  @Column('timestamptz', { name: 'waiting_until', nullable: true }) waitingUntil?: Date | null;
   @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' }) updatedAt!: Date;
 }

@@ -14,6 +14,10 @@ export interface RunView {
   queuedAt: string;
   startedAt?: string;
   finishedAt?: string;
+  /** While the run waits for ATS budget (the daily limit is spent, or the ATS answered 429). */
+  waitingForBudgetUntil?: string;
+  /** In words, e.g. "waiting for ATS budget until 2026-11-22T00:00:00.000Z". */
+  progress?: string;
 }
 
 export function toRunView(run: RunEntity): RunView {
@@ -29,5 +33,11 @@ export function toRunView(run: RunEntity): RunView {
     queuedAt: run.queuedAt.toISOString(),
     ...(run.startedAt ? { startedAt: run.startedAt.toISOString() } : {}),
     ...(run.finishedAt ? { finishedAt: run.finishedAt.toISOString() } : {}),
+    ...(run.waitingUntil && run.status === 'running'
+      ? {
+          waitingForBudgetUntil: run.waitingUntil.toISOString(),
+          progress: `waiting for ATS budget until ${run.waitingUntil.toISOString()}`,
+        }
+      : {}),
   };
 }

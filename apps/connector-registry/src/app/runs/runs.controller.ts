@@ -1,12 +1,12 @@
 import { Body, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiResponse } from '@nestjs/swagger';
+import { ApiOperation, ApiResponse } from '@nestjs/swagger';
 import { Admin } from '../auth/admin.decorator';
 import type { AdminIdentity } from '../auth/api-keys';
 import { ApiController } from '../common/api';
 import { ListRunsQueryDto, StartRunDto } from './dto/run-requests.dto';
-import { RunListViewDto, RunViewDto } from './dto/run-view.dto';
 import type { RunView } from './run.view';
 import { RunsService } from './runs.service';
+import { ErrorResponse, RunAcceptedResponse, RunListResponse, RunResponse } from '../common/api-responses';
 
 @ApiController('connectors/:id/runs', 'runs')
 export class RunsController {
@@ -15,9 +15,17 @@ export class RunsController {
   @Post()
   @HttpCode(202)
   @ApiOperation({ summary: 'Start a data fetch ("Run")' })
-  @ApiResponse({ status: 202, description: '{runId, status: "queued"}' })
-  @ApiResponse({ status: 409, description: 'CONNECTOR_NOT_CONNECTED, or RUN_IN_PROGRESS with details.runId' })
-  @ApiResponse({ status: 503, description: 'DEPENDENCY_UNAVAILABLE: the request could not be sent' })
+  @ApiResponse({ status: 202, description: 'the run is queued', type: RunAcceptedResponse })
+  @ApiResponse({
+    status: 409,
+    description: 'CONNECTOR_NOT_CONNECTED, or RUN_IN_PROGRESS with details.runId',
+    type: ErrorResponse,
+  })
+  @ApiResponse({
+    status: 503,
+    description: 'DEPENDENCY_UNAVAILABLE: the request could not be sent',
+    type: ErrorResponse,
+  })
   start(
     @Admin() admin: AdminIdentity,
     @Param('id') id: string,
@@ -28,7 +36,7 @@ export class RunsController {
 
   @Get()
   @ApiOperation({ summary: 'Run history, newest first' })
-  @ApiOkResponse({ type: RunListViewDto })
+  @ApiResponse({ status: 200, description: 'the runs', type: RunListResponse })
   async list(
     @Admin() admin: AdminIdentity,
     @Param('id') id: string,
@@ -39,7 +47,8 @@ export class RunsController {
 
   @Get(':runId')
   @ApiOperation({ summary: 'One run: status, counts, API calls, errors, warnings, times' })
-  @ApiOkResponse({ type: RunViewDto })
+  @ApiResponse({ status: 200, description: 'the run', type: RunResponse })
+  @ApiResponse({ status: 404, description: 'NOT_FOUND', type: ErrorResponse })
   get(
     @Admin() admin: AdminIdentity,
     @Param('id') id: string,

@@ -103,6 +103,7 @@ export class RunsService {
       counts: { fetched: data.fetched, upserted: data.upserted, unchanged: data.unchanged },
       apiCalls: data.apiCalls,
       at: new Date(event.occurredAt),
+      ...(data.waitingUntil ? { waitingUntil: new Date(data.waitingUntil) } : {}),
     });
   }
 

@@ -3,6 +3,7 @@ import { AtsError } from '@connector/ats-clients';
 import { ConnectorDirectory, AUTHORIZATION_WAIT_MS, toMessageError } from '@connector/ats-access';
 import type { ConnectorSnapshot, DocumentDataDto, EventEnvelope } from '@connector/contracts';
 import {
+  combinedFailure,
   type MessageHandlingError,
   NotReadyError,
   PermanentMessageError,
@@ -83,7 +84,7 @@ export class DocumentSyncService {
         }
       }
     }
-    const failure = failures.find((f) => f.retryable) ?? failures[0];
+    const failure = combinedFailure(failures);
     if (failure) throw failure;
   }
 
@@ -103,12 +104,16 @@ export class DocumentSyncService {
       case 'connected':
         break;
     }
-    const sink = this.sinks.for(connector);
+    const sink = this.sinks.for(connector, event.id);
     const plan = sink.plan(event.data);
     switch (plan.action) {
-      case 'skip':
+      case 'skip': {
+        // A skip is for good: decide it on the connector as it is now, not on a snapshot seconds old.
+        const current = await this.directory.get(connector.id, event.accountId, { fresh: true });
+        if (this.sinks.for(current).plan(event.data).action === 'upload') return this.prepare(current, event);
         await this.report(connector, event, { action: 'skipped', reason: plan.reason });
         return undefined;
+      }
       case 'upload':
         break;
     }

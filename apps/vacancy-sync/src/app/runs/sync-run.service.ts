@@ -108,6 +108,8 @@ export class SyncRunService {
               });
         switch (decision.action) {
           case 'wait':
+            // Waiting for budget is progress, not failure: the registry shows until when.
+            await this.progress(run, calls, decision.until).catch(() => undefined);
             if (decision.inline && !shouldStop()) {
               this.logger.log(
                 `${run.runId}: ${decision.reason}; waiting until ${decision.until.toISOString()}`,
@@ -184,7 +186,12 @@ export class SyncRunService {
         now: new Date(),
         caches: scope.caches,
       },
-      { priority: 'sync', maxWaitMs: this.config.RUN_INLINE_WAIT_MAX_MS, onCall: calls.count },
+      {
+        priority: 'sync',
+        maxWaitMs: this.config.RUN_INLINE_WAIT_MAX_MS,
+        onCall: calls.count,
+        waiter: { id: `run:${run.runId}`, kind: 'run' },
+      },
     );
     let current = run;
     for await (const page of pages) {
@@ -332,7 +339,7 @@ export class SyncRunService {
     calls.markWritten(pending);
   }
 
-  private async progress(run: SyncRun, calls: CallCounter): Promise<void> {
+  private async progress(run: SyncRun, calls: CallCounter, waitingUntil?: Date): Promise<void> {
     const data: RunProgressDto = {
       connectorId: run.connectorId,
       runId: run.runId,
@@ -342,6 +349,7 @@ export class SyncRunService {
       unchanged: run.counts.unchanged,
       apiCalls: run.apiCalls + calls.pending(),
       ...(run.mode ? { mode: run.mode } : {}),
+      ...(waitingUntil ? { waitingUntil: waitingUntil.toISOString() } : {}),
     };
     await this.publish(Exchange.Internal, run, RoutingKey.RunProgress, data);
   }

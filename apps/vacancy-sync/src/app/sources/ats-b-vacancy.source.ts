@@ -1,33 +1,30 @@
 import { Injectable } from '@nestjs/common';
 import { AtsClientFactory, type ClientOptions } from '@connector/ats-access';
-import { ATS_B_MAX_IDS_PER_GET, ATS_B_MAX_SEARCH_COUNT, type AtsBJobOrder } from '@connector/ats-clients';
+import {
+  ATS_B_JOB_ORDER_FIELDS,
+  ATS_B_MAX_IDS_PER_GET,
+  ATS_B_MAX_SEARCH_COUNT,
+  type AtsBJobOrder,
+  readBoolean,
+  readDate,
+  readId,
+  readInt,
+  readObject,
+  readText,
+} from '@connector/ats-clients';
 import type { ConnectorSnapshot, VacancyCompanyDto, VacancyContactDto } from '@connector/contracts';
 import type { SourceVacancy } from '../vacancies/vacancy-content';
 import { readAhead } from './read-ahead';
 import type { ListingOptions, SourcePage, VacancySource } from './vacancy-source';
 
 /** Every JobOrder field a mapping may read (libs/job-mapping source paths), plus what "live" needs. */
-export const ATS_B_JOB_FIELDS = [
-  'id',
-  'title',
-  'address',
-  'publicDescription',
-  'description',
-  'skillList',
-  'employmentType',
-  'status',
-  'isOpen',
-  'isPublic',
-  'isDeleted',
-  'dateAdded',
-  'dateLastModified',
-  'clientCorporation',
-  'clientContact',
-];
+export const ATS_B_JOB_FIELDS = ATS_B_JOB_ORDER_FIELDS;
 
 /**
- * ATS-B: open job ids from `search/JobOrder` (keyset pages by id), then their details with
- * `entity/JobOrder/{ids}` in batches; public ones only. Incremental by `dateLastModified`.
+ * ATS-B: job ids from `search/JobOrder` (keyset pages by id), then their details with
+ * `entity/JobOrder/{ids}` in batches. A full listing asks for open, not deleted jobs; a changes-only one
+ * asks for every job changed since the anchor whatever its state, and reports the ones that are no longer
+ * live as `closed`, so a closed or deleted job leaves the platform in the next run, not the next full one.
  */
 @Injectable()
 export class AtsBVacancySource implements VacancySource {
@@ -41,11 +38,12 @@ export class AtsBVacancySource implements VacancySource {
     clientOptions: ClientOptions,
   ): AsyncGenerator<SourcePage, void, undefined> {
     const client = this.clients.atsB(connector, clientOptions);
+    const changesOnly = options.since !== undefined;
     const pages = readAhead(
       client.jobOrderIdPages({
         pageSize: options.pageSize ?? ATS_B_MAX_SEARCH_COUNT,
         afterId: options.after,
-        ...(options.since ? { modifiedSince: options.since } : {}),
+        ...(options.since ? { modifiedSince: options.since, state: 'any' as const } : {}),
       }),
     );
     for await (const ids of pages) {
@@ -56,46 +54,136 @@ export class AtsBVacancySource implements VacancySource {
       const jobs = (
         await Promise.all(batches.map((batch) => client.getJobOrders(batch, ATS_B_JOB_FIELDS)))
       ).flat();
-      yield {
-        after: Math.max(...ids),
-        read: jobs.length,
-        vacancies: jobs.filter(isLiveAtsBJob).map((job) => toSourceVacancy(job, options.now)),
-        closed: [],
-      };
+      yield { after: Math.max(...ids), ...atsBPage(jobs, { listedOpen: !changesOnly, now: options.now }) };
     }
   }
 }
 
-/** Open, public and not deleted (the search already asks for open and not deleted; checked again here). */
-export function isLiveAtsBJob(job: AtsBJobOrder): boolean {
-  return job.isOpen !== false && job.isPublic === true && job.isDeleted !== true;
+export type AtsBJobState = 'live' | 'closed' | 'unknown';
+
+/**
+ * What a JobOrder's own fields say, read tolerantly (`isPublic` is an Integer at the vendor, 1 = published;
+ * instances also send true/"1"). Closed: deleted, not open, or not published (an empty isPublic is not
+ * published). `listedOpen`: the listing asked for `isOpen:1 AND isDeleted:0`, so an absent isOpen is open;
+ * otherwise an unreadable isOpen is `unknown` (neither published nor closed on this evidence).
+ */
+export function atsBJobState(job: AtsBJobOrder, options: { listedOpen: boolean }): AtsBJobState {
+  if (readBoolean(job.isDeleted) === true) return 'closed';
+  const open = readBoolean(job.isOpen) ?? (options.listedOpen ? true : undefined);
+  if (open === false) return 'closed';
+  if (readBoolean(job.isPublic) !== true) return 'closed';
+  return open === true ? 'live' : 'unknown';
 }
 
-function toSourceVacancy(job: AtsBJobOrder, now: Date): SourceVacancy {
+/** Open, public and not deleted, each said by the job itself. */
+export function isLiveAtsBJob(job: AtsBJobOrder): boolean {
+  return atsBJobState(job, { listedOpen: false }) === 'live';
+}
+
+/** A page of JobOrders read as a listing page: its live vacancies and the ids it says are not live. */
+export function atsBPage(
+  jobs: readonly AtsBJobOrder[],
+  options: { listedOpen: boolean; now: Date },
+): Omit<SourcePage, 'after'> {
+  const vacancies: SourceVacancy[] = [];
+  const closed: string[] = [];
+  for (const job of jobs) {
+    const externalId = readId(job.id);
+    if (externalId === undefined) continue;
+    const state = atsBJobState(job, options);
+    if (state === 'live') vacancies.push(toAtsBSourceVacancy(job, options.now));
+    else if (state === 'closed') closed.push(externalId);
+  }
+  return { read: jobs.length, vacancies, closed };
+}
+
+/**
+ * A live JobOrder as the mapping sees it: the vendor's shapes with each value read tolerantly (ids and
+ * integers as numbers, flags as booleans, isPublic 1/0, dates epoch ms, text trimmed, empty values and
+ * unknown fields left out), so a change of representation is never a change of content.
+ */
+export function toAtsBSourceVacancy(job: AtsBJobOrder, now: Date): SourceVacancy {
   const contact = atsBContact(job);
   const company = atsBCompany(job);
+  const updated = readDate(job.dateLastModified);
   return {
-    externalId: String(job.id),
-    record: job as unknown as Record<string, unknown>,
+    externalId: readId(job.id) ?? String(job.id),
+    record: atsBRecord(job),
     ...(contact ? { contact } : {}),
     ...(company ? { company } : {}),
-    updatedAt: new Date(typeof job.dateLastModified === 'number' ? job.dateLastModified : now).toISOString(),
+    updatedAt: (updated ?? now).toISOString(),
   };
+}
+
+function atsBRecord(job: AtsBJobOrder): Record<string, unknown> {
+  const address = readObject(job.address);
+  const corporation = readObject(job.clientCorporation);
+  const contact = readObject(job.clientContact);
+  const isPublic = readBoolean(job.isPublic);
+  const record = compact({
+    id: readInt(job.id),
+    title: text(job.title),
+    address: address
+      ? compact({
+          address1: text(address['address1']),
+          address2: text(address['address2']),
+          city: text(address['city']),
+          state: text(address['state']),
+          zip: text(address['zip']),
+          countryID: readInt(address['countryID']),
+        })
+      : undefined,
+    publicDescription: text(job.publicDescription),
+    description: text(job.description),
+    skillList: text(job.skillList),
+    employmentType: text(job.employmentType),
+    status: text(job.status),
+    isOpen: readBoolean(job.isOpen),
+    isPublic: isPublic === undefined ? undefined : isPublic ? 1 : 0,
+    dateAdded: readDate(job.dateAdded)?.getTime(),
+    dateLastModified: readDate(job.dateLastModified)?.getTime(),
+    clientCorporation: corporation
+      ? compact({ id: readInt(corporation['id']), name: text(corporation['name']) })
+      : undefined,
+    clientContact: contact
+      ? compact({
+          id: readInt(contact['id']),
+          firstName: text(contact['firstName']),
+          lastName: text(contact['lastName']),
+          email: text(contact['email']),
+          phone: text(contact['phone']),
+        })
+      : undefined,
+  });
+  return record ?? {};
 }
 
 function atsBContact(job: AtsBJobOrder): VacancyContactDto | undefined {
-  const c = job.clientContact;
-  if (!c) return undefined;
-  const name = [c.firstName, c.lastName].filter((p): p is string => !!p?.trim()).join(' ');
-  return {
-    externalId: String(c.id),
-    ...(name ? { name } : {}),
-    ...(c.email ? { email: c.email } : {}),
-    ...(c.phone ? { phone: c.phone } : {}),
-  };
+  const c = readObject(job.clientContact);
+  const externalId = readId(c?.['id']);
+  if (!c || externalId === undefined) return undefined;
+  const name = [text(c['firstName']), text(c['lastName'])].filter(Boolean).join(' ');
+  const email = text(c['email']);
+  const phone = text(c['phone']);
+  return { externalId, ...(name ? { name } : {}), ...(email ? { email } : {}), ...(phone ? { phone } : {}) };
 }
 
 function atsBCompany(job: AtsBJobOrder): VacancyCompanyDto | undefined {
-  const name = job.clientCorporation?.name?.trim();
+  const name = text(readObject(job.clientCorporation)?.['name']);
   return name ? { name, links: {} } : undefined;
+}
+
+/** The vendor's `Strings` may come as a list: its texts joined. */
+function text(value: unknown): string | undefined {
+  if (!Array.isArray(value)) return readText(value);
+  const joined = value
+    .map((part) => readText(part))
+    .filter(Boolean)
+    .join(', ');
+  return joined === '' ? undefined : joined;
+}
+
+function compact(value: Record<string, unknown>): Record<string, unknown> | undefined {
+  const out = Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined));
+  return Object.keys(out).length > 0 ? out : undefined;
 }

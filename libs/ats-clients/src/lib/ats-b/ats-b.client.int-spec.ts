@@ -244,6 +244,33 @@ describe('ATS-B clients', () => {
       expect(changed).toEqual([openId]);
     });
 
+    it('lists every job changed since a date, whatever its state, when asked for any state', async () => {
+      const [a, b, c] = (
+        await client.searchJobOrderIds({
+          query: 'isOpen:1 AND isDeleted:0 AND isPublic:1',
+          start: 10,
+          count: 3,
+        })
+      ).data.map((row) => row.id);
+      const since = new Date(Date.now() - 1);
+      sandbox.state.closeJob(a!);
+      sandbox.state.closeJob(b!, { deleted: true });
+      sandbox.state.updateJob(c!, { isPublic: 0 });
+      const openOnly: number[] = [];
+      for await (const ids of client.jobOrderIdPages({ modifiedSince: since })) openOnly.push(...ids);
+      expect(openOnly).toEqual([c]);
+      const any: number[] = [];
+      for await (const ids of client.jobOrderIdPages({ modifiedSince: since, state: 'any', pageSize: 2 }))
+        any.push(...ids);
+      expect(any).toEqual([a, b, c]);
+      const jobs = await client.getJobOrders(any, ['id', 'isOpen', 'isDeleted', 'isPublic']);
+      expect(jobs).toEqual([
+        { id: a, isOpen: false, isDeleted: false, isPublic: 1 },
+        { id: b, isOpen: true, isDeleted: true, isPublic: 1 },
+        { id: c, isOpen: true, isDeleted: false, isPublic: 0 },
+      ]);
+    });
+
     it('reads job orders with exactly the fields asked for, one id or many', async () => {
       const ids = Array.from({ length: 150 }, (_, i) => i + 1);
       const jobs = await client.getJobOrders(ids, ['id', 'title', 'clientCorporation']);

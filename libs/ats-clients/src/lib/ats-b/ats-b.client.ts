@@ -8,6 +8,7 @@ import {
   type AtsResponse,
   type HttpMethod,
 } from '../http/ats-http';
+import { readId, readInt, readObject, readText } from '../read/tolerant-read';
 import {
   ATS_B_DEFAULT_RETRY_AFTER_MS,
   ATS_B_FILE_FIELDS,
@@ -43,6 +44,11 @@ export interface AtsBClientConfig extends AtsHttpOptions {
 export interface AtsBJobOrderIdPagesOptions {
   /** Only jobs modified at or after this instant. */
   modifiedSince?: Date;
+  /**
+   * `open` (default): open, not deleted jobs only. `any`: whatever their state, so a changes-only listing
+   * also sees the jobs that were closed or deleted (the caller decides from their fields).
+   */
+  state?: 'open' | 'any';
   /** 1..500, default 500. */
   pageSize?: number;
   /** Continue a paused listing after this id (the last id of the last page handled). */
@@ -74,11 +80,9 @@ export class AtsBClient {
       path: 'ping',
       write: false,
     });
-    const body = response.body;
-    if (!isRecord(body) || typeof body['sessionExpires'] !== 'number') {
-      throw this.http.unexpected(request, response, 'sessionExpires');
-    }
-    return { sessionExpires: body['sessionExpires'] };
+    const sessionExpires = isRecord(response.body) ? readInt(response.body['sessionExpires']) : undefined;
+    if (sessionExpires === undefined) throw this.http.unexpected(request, response, 'sessionExpires');
+    return { sessionExpires };
   }
 
   /** One page of `GET search/JobOrder` with `fields=id`. */
@@ -96,13 +100,13 @@ export class AtsBClient {
       path: `search/JobOrder?${query.toString()}`,
       write: false,
     });
-    return searchResult<{ id: number }>(this.http, request, response);
+    return idRows(this.http, request, response);
   }
 
   /**
-   * Every open job id, page by page (a page is fetched when the consumer asks). Pages by id range
-   * (`id:[last+1 TO *]`, sorted by id) rather than by offset, so a job closing mid-listing cannot shift a
-   * later one out of the window and hide it.
+   * Every open job id (with `state: 'any'`, every job id), page by page (a page is fetched when the
+   * consumer asks). Pages by id range (`id:[last+1 TO *]`, sorted by id) rather than by offset, so a job
+   * closing mid-listing cannot shift a later one out of the window and hide it.
    */
   async *jobOrderIdPages(
     options: AtsBJobOrderIdPagesOptions = {},
@@ -111,13 +115,12 @@ export class AtsBClient {
     if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > ATS_B_MAX_SEARCH_COUNT) {
       throw new RangeError(`pageSize must be 1..${ATS_B_MAX_SEARCH_COUNT}, got ${pageSize}`);
     }
-    // ats-b.md: incremental is `dateLastModified:[<from> TO *]`, epoch ms.
-    const base =
-      ATS_B_OPEN_JOBS_QUERY +
-      (options.modifiedSince ? ` AND dateLastModified:[${options.modifiedSince.getTime()} TO *]` : '');
+    const base = jobOrderListingTerms(options);
     let afterId = options.afterId ?? 0;
     for (;;) {
-      const query = afterId > 0 ? `${base} AND id:[${afterId + 1} TO *]` : base;
+      const terms = afterId > 0 ? [...base, `id:[${afterId + 1} TO *]`] : base;
+      // Lucene needs at least one term: "every job" is the open id range.
+      const query = terms.length > 0 ? terms.join(' AND ') : 'id:[1 TO *]';
       const page = await this.searchJobOrderIds({ query, start: 0, count: pageSize, sort: 'id' });
       const ids = page.data.map((row) => row.id);
       if (ids.length === 0) return;
@@ -181,7 +184,7 @@ export class AtsBClient {
       path: `search/Candidate?${query.toString()}`,
       write: false,
     });
-    return searchResult<{ id: number }>(this.http, request, response).data.map((row) => row.id);
+    return idRows(this.http, request, response).data.map((row) => row.id);
   }
 
   /** `PUT entity/CandidateWorkHistory`, after the candidate exists. */
@@ -211,10 +214,9 @@ export class AtsBClient {
       },
       write: true,
     });
-    const body = response.body;
-    if (!isRecord(body) || typeof body['fileId'] !== 'number')
-      throw this.http.unexpected(request, response, 'fileId');
-    return { fileId: body['fileId'] };
+    const fileId = isRecord(response.body) ? readInt(response.body['fileId']) : undefined;
+    if (fileId === undefined) throw this.http.unexpected(request, response, 'fileId');
+    return { fileId };
   }
 
   /** `GET entity/Candidate/{id}/fileAttachments`: to see whether an upload (by externalID) already landed. */
@@ -228,7 +230,19 @@ export class AtsBClient {
     const body = response.body;
     if (!isRecord(body) || !Array.isArray(body['data']))
       throw this.http.unexpected(request, response, 'data');
-    return body['data'] as AtsBCandidateFile[];
+    const files: AtsBCandidateFile[] = [];
+    for (const row of body['data']) {
+      const file = readObject(row);
+      const id = readInt(file?.['id']);
+      if (!file || id === undefined) continue;
+      files.push({
+        id,
+        name: readText(file['name']) ?? '',
+        type: readText(file['type']) ?? null,
+        externalID: readId(file['externalID']) ?? null,
+      });
+    }
+    return files;
   }
 
   /** `GET entity/{entity}/{ids}`: one id answers `{data:{…}}` (404 when unknown), several `{data:[…]}`. */
@@ -266,11 +280,12 @@ export class AtsBClient {
   ): Promise<AtsBChangeResult> {
     const { request, response } = await this.call({ endpoint, method, path, json, write: true });
     const body = response.body;
-    if (!isRecord(body) || typeof body['changedEntityId'] !== 'number') {
+    const changedEntityId = isRecord(body) ? readInt(body['changedEntityId']) : undefined;
+    if (!isRecord(body) || changedEntityId === undefined) {
       throw this.http.unexpected(request, response, 'changedEntityId');
     }
     return {
-      changedEntityId: body['changedEntityId'],
+      changedEntityId,
       ...(typeof body['changedEntityType'] === 'string'
         ? { changedEntityType: body['changedEntityType'] }
         : {}),
@@ -308,16 +323,32 @@ export class AtsBClient {
   }
 }
 
-function searchResult<T>(http: AtsHttp, request: AtsRequest, response: AtsResponse): AtsBSearchResult<T> {
+/** The search terms of a JobOrder id listing (ats-b.md; incremental: `dateLastModified:[<from> TO *]`, epoch ms). */
+export function jobOrderListingTerms(
+  options: Pick<AtsBJobOrderIdPagesOptions, 'modifiedSince' | 'state'>,
+): string[] {
+  const terms = (options.state ?? 'open') === 'open' ? [ATS_B_OPEN_JOBS_QUERY] : [];
+  if (options.modifiedSince) terms.push(`dateLastModified:[${options.modifiedSince.getTime()} TO *]`);
+  return terms;
+}
+
+/** A `search/…?fields=id` page; ids and counts read as numbers or numeric strings, rows without an id left out. */
+function idRows(http: AtsHttp, request: AtsRequest, response: AtsResponse): AtsBSearchResult<{ id: number }> {
   const body = response.body;
-  if (!isRecord(body) || !Array.isArray(body['data']) || typeof body['total'] !== 'number') {
+  const total = isRecord(body) ? readInt(body['total']) : undefined;
+  if (!isRecord(body) || !Array.isArray(body['data']) || total === undefined) {
     throw http.unexpected(request, response, 'total and data');
   }
+  const data: { id: number }[] = [];
+  for (const row of body['data']) {
+    const id = readInt(readObject(row)?.['id']);
+    if (id !== undefined) data.push({ id });
+  }
   return {
-    total: body['total'],
-    start: typeof body['start'] === 'number' ? body['start'] : 0,
-    count: typeof body['count'] === 'number' ? body['count'] : body['data'].length,
-    data: body['data'] as T[],
+    total,
+    start: readInt(body['start']) ?? 0,
+    count: readInt(body['count']) ?? data.length,
+    data,
   };
 }
 

@@ -1,3 +1,5 @@
+import type { ClientContact, ClientCorporation, JobOrder } from '@bullhorn/bullhorn-types';
+
 /** ATS-B constants the client follows (ats-b.md), in one place. */
 export const ATS_B_NAME = 'ATS-B';
 
@@ -18,3 +20,41 @@ export const ATS_B_MAX_IDS_PER_GET = 100;
 
 /** Attachment fields read by listCandidateFiles. */
 export const ATS_B_FILE_FIELDS = 'id,name,type,externalID';
+
+/** Sub-fields read from JobOrder.clientCorporation (a to-one association: only `id` unless asked). */
+export const ATS_B_CLIENT_CORPORATION_FIELDS = [
+  'name',
+] as const satisfies readonly (keyof ClientCorporation)[];
+export const ATS_B_CLIENT_CONTACT_FIELDS = [
+  'firstName',
+  'lastName',
+  'email',
+  'phone',
+] as const satisfies readonly (keyof ClientContact)[];
+
+/** The plain JobOrder fields vacancy-sync reads. */
+export const ATS_B_JOB_ORDER_SCALAR_FIELDS = [
+  'title',
+  'publicDescription',
+  'description',
+  'skillList',
+  'employmentType',
+  'status',
+  'isOpen',
+  'isPublic',
+  'isDeleted',
+  'dateAdded',
+  'dateLastModified',
+] as const satisfies readonly (keyof JobOrder)[];
+
+/**
+ * The `fields` vacancy-sync asks of `entity/JobOrder`: to-one associations name their sub-fields, since
+ * ATS-B answers an association with only its `id` unless they are asked for.
+ */
+export const ATS_B_JOB_ORDER_FIELDS: readonly string[] = [
+  'id',
+  ...ATS_B_JOB_ORDER_SCALAR_FIELDS,
+  'address',
+  `clientCorporation(id,${ATS_B_CLIENT_CORPORATION_FIELDS.join(',')})`,
+  `clientContact(id,${ATS_B_CLIENT_CONTACT_FIELDS.join(',')})`,
+];

@@ -1,4 +1,23 @@
-/** ATS-B (Bullhorn-like) records and bodies (ats-b.md). Dates are epoch milliseconds. */
+/**
+ * ATS-B (Bullhorn) records and bodies (ats-b.md), derived from the vendor's own published interfaces
+ * (`@bullhorn/bullhorn-types`) so a mismatch with the vendor's data model is a compile error. Dates are
+ * epoch milliseconds on the wire.
+ */
+import type {
+  Address,
+  Candidate,
+  CandidateEducation,
+  CandidateFileAttachment,
+  CandidateWorkHistory,
+  ClientContact,
+  ClientCorporation,
+  JobOrder,
+} from '@bullhorn/bullhorn-types';
+import type {
+  ATS_B_CLIENT_CONTACT_FIELDS,
+  ATS_B_CLIENT_CORPORATION_FIELDS,
+  ATS_B_JOB_ORDER_SCALAR_FIELDS,
+} from './ats-b.protocol';
 
 export interface AtsBTokenSet {
   accessToken: string;
@@ -23,39 +42,37 @@ export interface AtsBOAuthConfig {
   restLoginUrl: string;
 }
 
-export interface AtsBAddress {
-  address1?: string | null;
-  address2?: string | null;
-  city?: string | null;
-  state?: string | null;
-  zip?: string | null;
-  countryID?: number | null;
-}
+/**
+ * How a vendor field travels in JSON: `Date` as epoch milliseconds, `Strings` (string | string[]) as one
+ * string; numbers and booleans as they are (so `JobOrder.isPublic` stays a number, 1/0).
+ */
+export type AtsBWire<T> = T extends Date ? number : T extends readonly string[] ? string : T;
 
-/** Only the fields asked for in `fields` are present (`id` always is). */
-export interface AtsBJobOrder {
-  id: number;
-  title?: string | null;
-  address?: AtsBAddress | null;
-  publicDescription?: string | null;
-  description?: string | null;
-  skillList?: string | null;
-  employmentType?: string | null;
-  status?: string | null;
-  isOpen?: boolean;
-  isPublic?: boolean;
-  isDeleted?: boolean;
-  dateAdded?: number;
-  dateLastModified?: number;
-  clientCorporation?: { id: number; name?: string } | null;
-  clientContact?: {
-    id: number;
-    firstName?: string | null;
-    lastName?: string | null;
-    email?: string | null;
-    phone?: string | null;
-  } | null;
-}
+/** The listed fields of a vendor entity as JSON carries them; an empty one comes as `null` or is absent. */
+export type AtsBWireFields<T, K extends keyof T> = { [P in K]?: AtsBWire<NonNullable<T[P]>> | null };
+
+/** A to-one association: `id` plus the sub-fields asked for in `fields` (e.g. `clientCorporation(id,name)`). */
+export type AtsBToOne<T extends { id?: number }, K extends keyof T> = { id: number } & AtsBWireFields<T, K>;
+
+/** The embedded address as the integration reads and writes it (countryID an Integer). */
+export type AtsBAddress = AtsBWireFields<
+  Address,
+  'address1' | 'address2' | 'city' | 'state' | 'zip' | 'countryID'
+>;
+
+/**
+ * A JobOrder as the vendor's data model says it travels (`@bullhorn/bullhorn-types`): `isPublic` Integer
+ * 1/0, `isOpen`/`isDeleted` Boolean, dates epoch ms. Only the fields asked for in `fields` are present
+ * (`id` always is). Real instances deviate: read values with the tolerant readers, never `=== true`.
+ */
+export type AtsBJobOrder = { id: number } & AtsBWireFields<
+  JobOrder,
+  (typeof ATS_B_JOB_ORDER_SCALAR_FIELDS)[number]
+> & {
+    address?: AtsBAddress | null;
+    clientCorporation?: AtsBToOne<ClientCorporation, (typeof ATS_B_CLIENT_CORPORATION_FIELDS)[number]> | null;
+    clientContact?: AtsBToOne<ClientContact, (typeof ATS_B_CLIENT_CONTACT_FIELDS)[number]> | null;
+  };
 
 export interface AtsBSearchResult<T> {
   total: number;
@@ -72,46 +89,31 @@ export interface AtsBSearchJobOrdersParams {
   sort?: string;
 }
 
+/** Candidate fields this integration writes (ats-b.md); strict: exactly the vendor's types. */
+type AtsBCandidateWriteFields = 'firstName' | 'lastName' | 'email' | 'phone' | 'mobile' | 'source';
+
 /** `name` and `status` are required on insert; `name` is never derived from first/last name. */
-export interface AtsBCandidateInput {
-  firstName?: string | null;
-  lastName?: string | null;
-  name: string;
-  email?: string | null;
-  phone?: string | null;
-  mobile?: string | null;
+export type AtsBCandidateInput = AtsBWireFields<Candidate, AtsBCandidateWriteFields> & {
+  name: AtsBWire<NonNullable<Candidate['name']>>;
+  status: AtsBWire<NonNullable<Candidate['status']>>;
   address?: AtsBAddress | null;
-  status: string;
-  source?: string | null;
-}
+};
 
 /** Changed fields only. */
 export type AtsBCandidatePatch = Partial<AtsBCandidateInput>;
 
-export interface AtsBCandidate extends Partial<AtsBCandidateInput> {
-  id: number;
-  isDeleted?: boolean;
-  dateAdded?: number;
-  dateLastModified?: number;
-}
+export type AtsBCandidate = { id: number } & Partial<AtsBCandidateInput> &
+  AtsBWireFields<Candidate, 'isDeleted' | 'dateAdded' | 'dateLastModified'>;
 
-export interface AtsBWorkHistoryInput {
-  candidate: { id: number };
-  companyName?: string | null;
-  title?: string | null;
-  startDate?: number | null;
-  endDate?: number | null;
-  comments?: string | null;
-}
+export type AtsBWorkHistoryInput = { candidate: { id: number } } & AtsBWireFields<
+  CandidateWorkHistory,
+  'companyName' | 'title' | 'startDate' | 'endDate' | 'comments'
+>;
 
-export interface AtsBEducationInput {
-  candidate: { id: number };
-  school?: string | null;
-  degree?: string | null;
-  major?: string | null;
-  startDate?: number | null;
-  endDate?: number | null;
-}
+export type AtsBEducationInput = { candidate: { id: number } } & AtsBWireFields<
+  CandidateEducation,
+  'school' | 'degree' | 'major' | 'startDate' | 'endDate'
+>;
 
 export interface AtsBChangeResult {
   changedEntityType?: string;
@@ -130,11 +132,12 @@ export interface AtsBUploadFile {
   content: Buffer;
 }
 
+/** A file attachment as listCandidateFiles reads it (tolerantly: id as number or numeric string). */
 export interface AtsBCandidateFile {
   id: number;
-  name: string;
-  type: string | null;
-  externalID: string | null;
+  name: AtsBWire<NonNullable<CandidateFileAttachment['name']>>;
+  type: AtsBWire<NonNullable<CandidateFileAttachment['type']>> | null;
+  externalID: AtsBWire<NonNullable<CandidateFileAttachment['externalID']>> | null;
 }
 
 export interface AtsBLoginInfo {

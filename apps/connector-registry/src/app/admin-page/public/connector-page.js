@@ -3,6 +3,7 @@
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { api } from './api.js';
 import { useAuthorize } from './authorize.js';
+import { BudgetCard } from './budget-card.js';
 import { setupProblem } from './connectors.js';
 import { MappingTab } from './mapping-tab.js';
 import {
@@ -259,6 +260,7 @@ function Overview({ connector, reload, onAuthorized, clearConfirmation }) {
   const canRun = connector.status === 'connected';
   return view`
     <${Access} connector=${connector} reload=${reload} onAuthorized=${onAuthorized} />
+    ${connector.type === 'ats-a' ? view`<${BudgetCard} connector=${connector} />` : null}
     <section class="card" aria-labelledby="run-title">
       <h2 id="run-title">Run</h2>
       <p>Fetch the live vacancies from ${connector.type === 'ats-a' ? 'ATS-A' : 'ATS-B'} now. Runs also happen on their own every ${connector.options && connector.options.syncIntervalMinutes ? connector.options.syncIntervalMinutes : 15} minutes.</p>
@@ -324,6 +326,7 @@ function RunProgress({ run }) {
       ${run.mode === 'full' ? ' (full listing) ' : ' (changes only) '}
       · ${run.finishedAt ? `finished ${formatTime(run.finishedAt)}` : run.startedAt ? `started ${formatTime(run.startedAt)}` : `queued ${formatTime(run.queuedAt)}`}</p>
     ${active ? view`<progress aria-label="Run in progress"></progress>` : null}
+    ${run.waitingForBudgetUntil ? view`<p class="run-waiting" data-run-waiting>Waiting for ATS budget until ${formatTime(run.waitingForBudgetUntil)}; it goes on by itself.</p>` : null}
     <dl class="counts">
       ${COUNT_LABELS.map(([key, label]) => view`<div><dt>${label}</dt><dd data-count=${key}>${run.counts[key]}</dd></div>`)}
       <div><dt>API calls</dt><dd data-count="apiCalls">${run.apiCalls}</dd></div>
@@ -351,7 +354,8 @@ function RunsTable({ runs }) {
         <td>${formatTime(run.queuedAt)}</td>
         <td>${run.mode === 'full' ? 'Full' : 'Changes'}</td>
         <td><span class=${`run-badge run-${run.status}`}>${runStatusLabel(run.status)}</span>
-          ${run.errors && run.errors.length ? view`<br /><span class="hint">${run.errors[0]}</span>` : null}
+          ${run.waitingForBudgetUntil ? view`<br /><span class="hint">waiting for ATS budget until ${formatTime(run.waitingForBudgetUntil)}</span>` : null}
+          ${run.errors && run.errors.length && !run.waitingForBudgetUntil ? view`<br /><span class="hint">${run.errors[0]}</span>` : null}
           ${run.warnings && run.warnings.length ? view`<br /><span class="hint run-warning">Worth checking: ${run.warnings.map((w) => w.message).join(' ')}</span>` : null}</td>
         ${COUNT_LABELS.map(([key]) => view`<td class="num">${run.counts[key]}</td>`)}
         <td class="num">${run.apiCalls}</td>

@@ -7,6 +7,7 @@ import {
   IsNotEmpty,
   IsOptional,
   IsString,
+  Matches,
   Max,
   MaxLength,
   Min,
@@ -47,6 +48,12 @@ export class AtsAOptionsDto extends CommonOptionsDto {
   @Min(1)
   @Max(10_000_000)
   dailyCallLimit?: number;
+
+  /** When the ATS's day resets (UTC), used until the ATS names its reset in X-RateLimit-Reset. */
+  @ApiPropertyOptional({ default: '00:00', example: '00:00', pattern: '^([01]\\d|2[0-3]):[0-5]\\d$' })
+  @IsOptional()
+  @Matches(/^([01]\d|2[0-3]):[0-5]\d$/, { message: 'dailyResetUtc must be HH:MM (UTC)' })
+  dailyResetUtc?: string;
 }
 
 export class AtsBOptionsDto extends CommonOptionsDto {

@@ -1,8 +1,8 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /** A run's warnings ({code, message}), as vacancy-sync reports them in run.completed. */
-export class RunWarnings1763800000003 implements MigrationInterface {
-  name = 'RunWarnings1763800000003';
+export class RunWarnings1763800000011 implements MigrationInterface {
+  name = 'RunWarnings1763800000011';
 
   async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(

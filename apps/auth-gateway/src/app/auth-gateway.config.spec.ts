@@ -1,0 +1,40 @@
+import { ConfigError, loadConfig } from '@connector/service-kit';
+import { AuthGatewayConfig } from './auth-gateway.config';
+
+describe('AuthGatewayConfig in production', () => {
+  it('refuses to start on local defaults, naming every variable production needs', () => {
+    let error: unknown;
+    try {
+      loadConfig(AuthGatewayConfig, { NODE_ENV: 'production' });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const message = (error as ConfigError).message;
+    for (const name of [
+      'DATABASE_URL',
+      'RABBITMQ_URL',
+      'ENCRYPTION_KEYS',
+      'ATS_B_CLIENT_ID',
+      'ATS_B_CLIENT_SECRET',
+      'ATS_B_REDIRECT_URI',
+    ]) {
+      expect(message).toContain(`${name} is required when NODE_ENV=production`);
+    }
+    expect(message).not.toContain('platform-secret');
+  });
+
+  it('starts with them', () => {
+    const config = loadConfig(AuthGatewayConfig, {
+      NODE_ENV: 'production',
+      DATABASE_URL: 'postgres://db.internal/connector',
+      RABBITMQ_URL: 'amqps://mq.internal',
+      ENCRYPTION_KEYS: `k1:${Buffer.alloc(32, 7).toString('base64')}`,
+      ATS_B_CLIENT_ID: 'client',
+      ATS_B_CLIENT_SECRET: 'secret',
+      ATS_B_REDIRECT_URI: 'https://connectors.example.com/oauth/ats-b/callback',
+    });
+    expect(config.ATS_B_CLIENT_SECRET).toBe('secret');
+    expect(config.ATS_B_AUTHORIZE_URL).toBe('');
+  });
+});

@@ -1,0 +1,166 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ATS_TYPES, CONNECTOR_STATUSES, RUN_MODES, RUN_STATUSES } from '@connector/contracts';
+import type { ConnectorView } from '../connectors/connector.view';
+import type { FailureView } from '../failures/failures.service';
+import { JobMappingDto } from '../mapping/dto/mapping-requests.dto';
+import type { MappingView } from '../mapping/mapping.service';
+import type { RunCounts } from '../runs/run.entity';
+import type { RunView } from '../runs/run.view';
+import { RegistryErrorCode, type ErrorBody } from './registry.exception';
+
+/**
+ * The admin API's response bodies as OpenAPI schemas (docs/openapi.json). Each class is checked at compile
+ * time to have exactly the fields of the view the code returns: a field added to a view without being
+ * documented here fails `npm run typecheck`.
+ */
+type SameKeys<A, B> = [Exclude<keyof A, keyof B> | Exclude<keyof B, keyof A>] extends [never] ? true : false;
+
+export class RunCountsResponse {
+  @ApiProperty({ minimum: 0 }) fetched!: number;
+  @ApiProperty({ minimum: 0 }) upserted!: number;
+  @ApiProperty({ minimum: 0 }) unchanged!: number;
+  @ApiProperty({ minimum: 0 }) closed!: number;
+}
+
+export class RunWarningResponse {
+  @ApiProperty({
+    example: 'UNKNOWN_STATUSES',
+    description: 'UNKNOWN_STATUSES, EMPTY_LISTING, NOTHING_LIVE, RUN_FAILED…',
+  })
+  code!: string;
+  @ApiProperty({ description: 'plain words for an admin: what the run asked, what it got, what to check' })
+  message!: string;
+}
+
+export class RunResponse {
+  @ApiProperty() id!: string;
+  @ApiProperty() connectorId!: string;
+  @ApiProperty({ enum: RUN_STATUSES }) status!: RunView['status'];
+  @ApiProperty({ enum: RUN_MODES }) mode!: RunView['mode'];
+  @ApiProperty({ type: RunCountsResponse }) counts!: RunCountsResponse;
+  @ApiProperty({ minimum: 0, description: 'ATS API calls the run used' }) apiCalls!: number;
+  @ApiProperty({ type: [String] }) errors!: string[];
+  @ApiProperty({
+    type: [RunWarningResponse],
+    description: 'a run that looks wrong says so, even when it succeeded; empty when there is nothing to say',
+  })
+  warnings!: RunWarningResponse[];
+  @ApiProperty({ format: 'date-time' }) queuedAt!: string;
+  @ApiPropertyOptional({ format: 'date-time' }) startedAt?: string;
+  @ApiPropertyOptional({ format: 'date-time' }) finishedAt?: string;
+  @ApiPropertyOptional({
+    format: 'date-time',
+    description: 'while the run waits for ATS budget (the daily limit is spent, or the ATS answered 429)',
+  })
+  waitingForBudgetUntil?: string;
+  @ApiPropertyOptional({ example: 'waiting for ATS budget until 2026-11-22T00:00:00.000Z' })
+  progress?: string;
+}
+
+export class RunListResponse {
+  @ApiProperty({ type: [RunResponse] }) runs!: RunResponse[];
+}
+
+export class RunAcceptedResponse {
+  @ApiProperty() runId!: string;
+  @ApiProperty({ enum: ['queued'] }) status!: 'queued';
+}
+
+export class ConnectorResponse {
+  @ApiProperty() id!: string;
+  @ApiProperty() accountId!: string;
+  @ApiProperty({ enum: ATS_TYPES }) type!: ConnectorView['type'];
+  @ApiProperty() name!: string;
+  @ApiProperty({ enum: CONNECTOR_STATUSES }) status!: ConnectorView['status'];
+  @ApiProperty({ type: 'object', additionalProperties: true, description: 'e.g. syncIntervalMinutes' })
+  options!: Record<string, unknown>;
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    description:
+      'the connector configuration without secrets (ATS-A: baseUrl, clientId; ATS-B: routine, sendSmartCv)',
+  })
+  config!: Record<string, unknown>;
+  @ApiProperty({ format: 'date-time' }) createdAt!: string;
+  @ApiProperty({ format: 'date-time' }) updatedAt!: string;
+  @ApiPropertyOptional({ type: RunResponse }) lastRun?: RunResponse;
+}
+
+export class ConnectorListResponse {
+  @ApiProperty({ type: [ConnectorResponse] }) connectors!: ConnectorResponse[];
+}
+
+export class ConnectionTestErrorResponse {
+  @ApiProperty({ example: 'AUTH_FAILED' }) code!: string;
+  @ApiProperty() message!: string;
+}
+
+export class ConnectionTestResponse {
+  @ApiProperty() ok!: boolean;
+  @ApiPropertyOptional({ type: ConnectionTestErrorResponse, description: 'when ok is false' })
+  error?: ConnectionTestErrorResponse;
+}
+
+export class AuthorizeResponse {
+  @ApiProperty({ format: 'uri', description: 'the ATS login window to open' }) authorizeUrl!: string;
+}
+
+export class MappingResponse {
+  @ApiProperty({ minimum: 0, description: '0: the default mapping of the ATS type, never saved' })
+  version!: number;
+  @ApiProperty({ type: JobMappingDto }) mapping!: JobMappingDto;
+  @ApiProperty({ format: 'date-time' }) createdAt!: string;
+  @ApiProperty({ description: 'the admin that saved it (a key id, never the key)' }) createdBy!: string;
+}
+
+export class MappingVersionsResponse {
+  @ApiProperty({ type: [MappingResponse] }) versions!: MappingResponse[];
+}
+
+export class MappingPreviewResponse {
+  @ApiProperty({
+    type: 'array',
+    items: { type: 'object', additionalProperties: true },
+    description: 'the vacancies as the mapping would publish them (the data of vacancy.upserted)',
+  })
+  vacancies!: unknown;
+}
+
+export class FailureResponse {
+  @ApiProperty() id!: string;
+  @ApiProperty({ type: String, nullable: true }) connectorId!: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'the message type, when it could be read' })
+  type!: string | null;
+  @ApiProperty() routingKey!: string;
+  @ApiProperty({ type: String, nullable: true }) messageId!: string | null;
+  @ApiProperty({ type: [String] }) reasons!: string[];
+  @ApiProperty({ description: 'whether a replay may succeed' }) retryable!: boolean;
+  @ApiProperty({ format: 'date-time' }) failedAt!: string;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) replayedAt!: string | null;
+  @ApiProperty({ minimum: 0 }) replayCount!: number;
+  @ApiPropertyOptional({ description: 'the message that failed (only when reading one failure)' })
+  message?: unknown;
+}
+
+export class FailureListResponse {
+  @ApiProperty({ type: [FailureResponse] }) failures!: FailureResponse[];
+}
+
+export class ReplayResponse {
+  @ApiProperty({ enum: [true] }) replayed!: true;
+}
+
+export class ErrorResponse {
+  @ApiProperty() statusCode!: number;
+  @ApiProperty({ enum: RegistryErrorCode, enumName: 'ErrorCode' }) code!: RegistryErrorCode;
+  @ApiProperty() message!: string;
+  @ApiPropertyOptional({ description: 'e.g. the validation errors, or the runId of the run in progress' })
+  details?: ErrorBody['details'];
+}
+
+const _run: SameKeys<RunView, RunResponse> = true;
+const _counts: SameKeys<RunCounts, RunCountsResponse> = true;
+const _connector: SameKeys<ConnectorView, ConnectorResponse> = true;
+const _mapping: SameKeys<MappingView, MappingResponse> = true;
+const _failure: SameKeys<FailureView, FailureResponse> = true;
+const _error: SameKeys<ErrorBody, ErrorResponse> = true;

@@ -1,0 +1,285 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { ConsumeMessage } from 'amqplib';
+import { Pool } from 'pg';
+import { startAtsASandbox, type RunningAtsASandbox } from '@connector/ats-a-sandbox';
+import { type ConnectorSnapshot, createEvent, Exchange, Queue, RoutingKey } from '@connector/contracts';
+import { defaultJobMapping } from '@connector/job-mapping';
+import { deadLetterQueueName, RabbitConnection, RpcClient } from '@connector/messaging';
+import {
+  createTestDatabase,
+  createTestVhost,
+  eventually,
+  rabbitUrl,
+  startService,
+  type ServiceProcess,
+  TestBroker,
+  type TestDatabase,
+  type TestVhost,
+} from '@connector/testing';
+import {
+  type ConnectorDirectoryStub,
+  gatewayEnv,
+  saveAtsACredentials,
+  startConnectorDirectoryStub,
+} from '@connector/service-stubs';
+import { startAtsBSandbox, type RunningAtsBSandbox } from '@connector/ats-b-sandbox';
+
+/**
+ * ATS-A's daily limit end to end: candidate-sync, vacancy-sync and auth-gateway as processes, ATS-A sandboxes
+ * (the vendor, metering its limit with X-RateLimit-* and 429 + Retry-After) in-process, real RabbitMQ and
+ * Postgres. Each scenario has a sandbox (a customer system) and an account of its own. The sandboxes' days
+ * are shortened (quotaWindowSeconds) where a reset must be seen.
+ */
+
+const CLIENT_SECRET = `secret-${randomBytes(8).toString('hex')}`;
+const OTHER_SECRET = `other-${randomBytes(8).toString('hex')}`;
+
+describe('ATS-A daily quota', () => {
+  let database: TestDatabase;
+  let vhost: TestVhost;
+  let broker: TestBroker;
+  let connection: RabbitConnection;
+  let rpc: RpcClient;
+  let registry: ConnectorDirectoryStub;
+  let atsB: RunningAtsBSandbox;
+  let pool: Pool;
+  let out: ConsumeMessage[];
+  const sandboxes: RunningAtsASandbox[] = [];
+  const processes: ServiceProcess[] = [];
+  const connectors = new Map<string, ConnectorSnapshot>();
+  const previousRabbitUrl = process.env.RABBITMQ_URL;
+
+  async function customerSystem(
+    dailyLimit: number,
+    quotaWindowSeconds?: number,
+  ): Promise<RunningAtsASandbox> {
+    const sandbox = await startAtsASandbox({
+      clients: [
+        { clientId: 'demo-client', clientSecret: CLIENT_SECRET },
+        { clientId: 'other-integration', clientSecret: OTHER_SECRET },
+      ],
+      seed: { vacancies: 20 },
+      dailyLimit,
+      ...(quotaWindowSeconds ? { quotaWindowSeconds } : {}),
+    });
+    sandboxes.push(sandbox);
+    return sandbox;
+  }
+
+  async function connector(
+    sandbox: RunningAtsASandbox,
+    options: Record<string, unknown>,
+  ): Promise<ConnectorSnapshot> {
+    const id = randomUUID();
+    const accountId = `acct_quota_${id.slice(0, 8)}`;
+    await saveAtsACredentials(rpc, accountId, id, {
+      baseUrl: sandbox.url,
+      clientId: 'demo-client',
+      clientSecret: CLIENT_SECRET,
+    });
+    const snapshot: ConnectorSnapshot = {
+      id,
+      accountId,
+      type: 'ats-a',
+      name: 'quota test',
+      status: 'connected',
+      options,
+      config: { baseUrl: sandbox.url, clientId: 'demo-client' },
+      mapping: { version: 1, mapping: defaultJobMapping('ats-a') as unknown as Record<string, unknown> },
+      updatedAt: new Date().toISOString(),
+    };
+    connectors.set(id, snapshot);
+    return snapshot;
+  }
+
+  function candidatesCreated(accountId: string, count: number): string[] {
+    const emails: string[] = [];
+    for (let i = 0; i < count; i++) {
+      const tag = randomUUID().slice(0, 12);
+      const email = `q.${tag}@example.com`;
+      emails.push(email);
+      const event = createEvent(RoutingKey.CandidateCreated, accountId, {
+        candidateId: `cand-${tag}`,
+        firstName: 'Grace',
+        lastName: 'Hopper',
+        email,
+      });
+      broker.publish(Exchange.PlatformEvents, event.type, event);
+    }
+    return emails;
+  }
+
+  /** The customer's other integration: the same quota, spent with its own API key, straight at the ATS. */
+  async function spendAsOtherIntegration(sandbox: RunningAtsASandbox, calls: number): Promise<number[]> {
+    const token = await fetch(`${sandbox.url}/api/token`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({
+        grant_type: 'client_credentials',
+        client_id: 'other-integration',
+        client_secret: OTHER_SECRET,
+      }),
+    }).then((r) => r.json() as Promise<{ access_token: string }>);
+    const statuses: number[] = [];
+    for (let i = 0; i < calls; i++) {
+      const response = await fetch(`${sandbox.url}/api/options/dropdown/50`, {
+        headers: { Authorization: `Bearer ${token.access_token}`, Accept: 'application/json' },
+      });
+      await response.text();
+      statuses.push(response.status);
+    }
+    return statuses;
+  }
+
+  const inAts = (sandbox: RunningAtsASandbox, emails: string[]) => {
+    const wanted = new Set(emails);
+    return sandbox.state.candidates().filter((c) => wanted.has(String(c.Email)));
+  };
+  const failures = () => out.filter((m) => m.fields.routingKey === RoutingKey.OperationFailed);
+  const quotaRow = async (sandbox: RunningAtsASandbox) =>
+    (
+      await pool.query<{ paused_until: Date | null; used: number; reset_at: Date }>(
+        `SELECT paused_until, used, reset_at FROM ats_quota WHERE key = $1`,
+        [`ats-a:${sandbox.url}`],
+      )
+    ).rows[0];
+
+  beforeAll(async () => {
+    vhost = await createTestVhost('e2e_quota');
+    process.env.RABBITMQ_URL = vhost.url;
+    database = await createTestDatabase('e2e_quota');
+    pool = new Pool({ connectionString: database.url, max: 2 });
+    atsB = await startAtsBSandbox({});
+    broker = await TestBroker.connect();
+    await broker.deleteQueuesIfPresent([
+      Queue.ConnectorRegistry,
+      Queue.CandidateSync,
+      deadLetterQueueName(Queue.CandidateSync),
+      Queue.AuthGateway,
+    ]);
+    out = await broker.tap(Exchange.ConnectorEvents, '#');
+    registry = await startConnectorDirectoryStub(connectors);
+    const base = { DATABASE_URL: database.url, RABBITMQ_URL: rabbitUrl() };
+    processes.push(
+      await startService('auth-gateway', {
+        ...base,
+        ...gatewayEnv(atsB, randomBytes(32).toString('base64')),
+      }),
+    );
+    connection = new RabbitConnection({ url: rabbitUrl(), name: 'e2e-quota' });
+    rpc = new RpcClient(connection);
+    processes.push(
+      ...(await Promise.all([
+        startService('candidate-sync', {
+          ...base,
+          RETRY_DELAYS_MS: '300,600,1000,2000,3000,5000',
+          BUDGET_WAIT_MS: '500',
+        }),
+        startService('vacancy-sync', { ...base, SCHEDULER_TICK_MS: '500', RUN_INLINE_WAIT_MAX_MS: '0' }),
+      ])),
+    );
+  }, 120_000);
+
+  afterAll(async () => {
+    await Promise.all(processes.map((p) => p.stop()));
+    await rpc?.close();
+    await connection?.close();
+    await registry?.close();
+    await broker?.close();
+    await Promise.all(sandboxes.map((s) => s.close()));
+    await atsB?.close();
+    await pool?.end();
+    await database?.drop();
+    await vhost?.drop();
+    process.env.RABBITMQ_URL = previousRabbitUrl;
+  });
+
+  it('puts a burst of 1 500 candidates into the ATS within minutes, within a limit of 2 000, while the scheduled sync runs', async () => {
+    const sandbox = await customerSystem(2_000);
+    const target = await connector(sandbox, { dailyCallLimit: 2_000, syncIntervalMinutes: 0.05 });
+    // One requested run makes vacancy-sync schedule the connector from then on (every 3 s here).
+    const run = createEvent(RoutingKey.RunRequested, target.accountId, {
+      connectorId: target.id,
+      runId: randomUUID(),
+    });
+    broker.publish(Exchange.Internal, RoutingKey.RunRequested, run);
+    await eventually(
+      () => sandbox.state.callCounts().byEndpoint['POST /api/vacancies/search'],
+      30_000,
+      'first sync',
+    );
+
+    const started = Date.now();
+    const searchesBefore = sandbox.state.callCounts().byEndpoint['POST /api/vacancies/search'] ?? 0;
+    const emails = candidatesCreated(target.accountId, 1_500);
+    await eventually(() => inAts(sandbox, emails).length === 1_500, 240_000, '1 500 candidates in the ATS');
+    const tookMs = Date.now() - started;
+
+    expect(tookMs).toBeLessThan(240_000);
+    expect(new Set(inAts(sandbox, emails).map((c) => c.Email)).size).toBe(1_500);
+    expect(sandbox.state.quota().used).toBeLessThanOrEqual(2_000);
+    // Scheduled syncs kept running during the burst: the sync share is never spent by pushes.
+    expect(sandbox.state.callCounts().byEndpoint['POST /api/vacancies/search'] ?? 0).toBeGreaterThan(
+      searchesBefore,
+    );
+    expect(failures()).toEqual([]);
+  }, 300_000);
+
+  it('with a limit of 300, spends 300 calls, lets the rest wait for the reset, then puts all 500 in once, nothing failed', async () => {
+    const sandbox = await customerSystem(300, 30);
+    // The connector is left at the default limit: the ATS's X-RateLimit-Limit (300) is what the plan obeys.
+    const target = await connector(sandbox, {});
+    const emails = candidatesCreated(target.accountId, 500);
+    // The first window's budget is spent and the rest waits (in delay queues, not as failed attempts).
+    const spent = await eventually(
+      () => {
+        const quota = sandbox.state.quota();
+        const count = inAts(sandbox, emails).length;
+        // The plan keeps the sync share for the rest of the (30 s) day: a call or so may stay unspent.
+        return quota.remaining <= 2 && count < 500 ? { count, quota } : undefined;
+      },
+      90_000,
+      'the day spent with work waiting',
+    );
+    expect(spent.quota.used).toBeGreaterThanOrEqual(298);
+    expect(spent.quota.used).toBeLessThanOrEqual(300);
+    await eventually(() => inAts(sandbox, emails).length === 500, 150_000, 'all 500 after the reset');
+    expect(new Set(inAts(sandbox, emails).map((c) => c.Email)).size).toBe(500);
+    expect(inAts(sandbox, emails)).toHaveLength(500);
+    expect(await broker.messageCount(deadLetterQueueName(Queue.CandidateSync))).toBe(0);
+    expect(failures()).toEqual([]);
+  }, 300_000);
+
+  it('stays within what another integration left, and after a 429 parks everything until the named reset', async () => {
+    const sandbox = await customerSystem(200, 30);
+    const target = await connector(sandbox, { dailyCallLimit: 10_000 });
+    // Wait for the start of a fresh window, so both phases happen inside one window.
+    await eventually(() => sandbox.state.quota().retryAfterSeconds >= 28, 35_000, 'a fresh window');
+    expect((await spendAsOtherIntegration(sandbox, 150)).every((s) => s === 200)).toBe(true);
+
+    const first = candidatesCreated(target.accountId, 20);
+    await eventually(() => inAts(sandbox, first).length === 20, 20_000, 'the first 20 candidates');
+    // Our calls read the headers: the plan knows the other integration's 150 calls and was never refused.
+    const row = await quotaRow(sandbox);
+    expect(row?.used).toBeGreaterThanOrEqual(150 + 20);
+    expect(row?.paused_until).toBeNull();
+
+    // The other integration spends all that is left: our next call gets 429 and parks the customer system.
+    await spendAsOtherIntegration(sandbox, sandbox.state.quota().remaining);
+    const resetAt = Date.parse(sandbox.state.quota().windowEnd);
+    const rest = candidatesCreated(target.accountId, 30);
+    const paused = await eventually(
+      async () => (await quotaRow(sandbox))?.paused_until,
+      20_000,
+      'the 429 pause',
+    );
+    expect(Math.abs(paused.getTime() - resetAt)).toBeLessThan(2_000);
+    expect(inAts(sandbox, rest).length).toBe(0);
+
+    await eventually(() => inAts(sandbox, rest).length === 30, 90_000, 'the rest after the reset');
+    expect(Date.now()).toBeGreaterThanOrEqual(resetAt);
+    expect(inAts(sandbox, [...first, ...rest])).toHaveLength(50);
+    expect(await broker.messageCount(deadLetterQueueName(Queue.CandidateSync))).toBe(0);
+    expect(failures()).toEqual([]);
+  }, 180_000);
+});

@@ -1,0 +1,165 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { ConsumeMessage } from 'amqplib';
+import { driveLoginForm, startAtsBSandbox, type RunningAtsBSandbox } from '@connector/ats-b-sandbox';
+import { createEvent, type EventEnvelope, Exchange, RoutingKey } from '@connector/contracts';
+import {
+  createTestDatabase,
+  createTestVhost,
+  eventually,
+  startService,
+  type ServiceProcess,
+  type TestDatabase,
+  TestBroker,
+  type TestVhost,
+} from '@connector/testing';
+
+/**
+ * A connector change takes effect at once: connector-registry, auth-gateway, candidate-sync and
+ * document-service as processes, the ATS-B sandbox over HTTP. The admin turns "Send Smart CV" on and a Smart
+ * CV sent right after the 200 is uploaded, although document-service had the old options in hand a moment
+ * before.
+ */
+const KEY = `key-${randomBytes(6).toString('hex')}`;
+const ACCOUNT = 'acct_changes';
+const USER_PASSWORD = `pass-${randomBytes(6).toString('hex')}`;
+
+describe('connector changes reach every worker at once', () => {
+  let vhost: TestVhost;
+  let database: TestDatabase;
+  let atsB: RunningAtsBSandbox;
+  let broker: TestBroker;
+  let out: ConsumeMessage[];
+  let files: Server;
+  let filesUrl: string;
+  let registry: ServiceProcess;
+  const processes: ServiceProcess[] = [];
+  const served = new Map<string, Buffer>();
+  const previousRabbitUrl = process.env.RABBITMQ_URL;
+
+  const api = async (method: string, path: string, body?: unknown) => {
+    const response = await fetch(`${registry.url}/api/v1${path}`, {
+      method,
+      headers: { authorization: `Bearer ${KEY}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    const text = await response.text();
+    return {
+      status: response.status,
+      headers: response.headers,
+      body: (text ? JSON.parse(text) : {}) as Record<string, unknown>,
+    };
+  };
+  const publish = (type: string, data: object) => {
+    const event = createEvent(type, ACCOUNT, data);
+    broker.publish(Exchange.PlatformEvents, type, event);
+    return event;
+  };
+  const eventFor = (type: string, sourceId: string) =>
+    eventually(
+      () =>
+        out
+          .filter((m) => m.fields.routingKey === type)
+          .map((m) => JSON.parse(m.content.toString()) as EventEnvelope<string, Record<string, unknown>>)
+          .find((e) => e.correlationId === sourceId),
+      30_000,
+      `${type} for ${sourceId}`,
+    );
+  const smartCv = (candidateId: string) => {
+    const content = Buffer.from(`%PDF-1.7 smart CV ${randomUUID()}`);
+    const path = `/files/${randomUUID()}`;
+    served.set(path, content);
+    return {
+      documentId: `doc-${randomUUID().slice(0, 8)}`,
+      candidateId,
+      kind: 'smart-cv',
+      fileName: 'smart-cv.pdf',
+      contentType: 'application/pdf',
+      sizeBytes: content.length,
+      sha256: createHash('sha256').update(content).digest('hex'),
+      url: `${filesUrl}${path}`,
+    };
+  };
+
+  beforeAll(async () => {
+    vhost = await createTestVhost('e2e_changes');
+    process.env.RABBITMQ_URL = vhost.url;
+    database = await createTestDatabase('e2e_changes');
+    atsB = await startAtsBSandbox({ users: [{ username: 'recruiter', password: USER_PASSWORD }] });
+    files = createServer((request, response) => {
+      const content = served.get(request.url ?? '');
+      if (!content) return void response.writeHead(404).end();
+      response.writeHead(200, { 'content-type': 'application/pdf', 'content-length': content.length });
+      response.end(content);
+    });
+    await new Promise<void>((resolve) => files.listen(0, '127.0.0.1', resolve));
+    filesUrl = `http://127.0.0.1:${(files.address() as { port: number }).port}`;
+    broker = await TestBroker.connect();
+    out = await broker.tap(Exchange.ConnectorEvents, '#');
+
+    const common = { DATABASE_URL: database.url, RABBITMQ_URL: vhost.url };
+    registry = await startService('connector-registry', { ...common, ADMIN_API_KEYS: `${ACCOUNT}:${KEY}` });
+    const workers = { ...common, RETRY_DELAYS_MS: '300,600,1000,2000' };
+    processes.push(
+      registry,
+      await startService('auth-gateway', {
+        ...common,
+        ENCRYPTION_KEYS: `k1:${randomBytes(32).toString('base64')}`,
+        ATS_B_OAUTH_URL: atsB.oauthUrl,
+        ATS_B_REST_LOGIN_URL: atsB.restLoginUrl,
+        ATS_B_REDIRECT_URI: `${registry.url}/oauth/ats-b/callback`,
+      }),
+      await startService('document-service', workers),
+      await startService('candidate-sync', workers),
+    );
+  }, 120_000);
+
+  afterAll(async () => {
+    await Promise.all(processes.map((p) => p.stop()));
+    await broker?.close();
+    files?.close();
+    await atsB?.close();
+    await database?.drop();
+    await vhost?.drop();
+    process.env.RABBITMQ_URL = previousRabbitUrl;
+  });
+
+  it('PATCH sendSmartCv true, then a Smart CV right after the 200: it is uploaded', async () => {
+    const created = await api('POST', '/connectors', {
+      type: 'ats-b',
+      name: 'Bullhorn',
+      config: { routine: 'api-oauth', sendSmartCv: false },
+    });
+    const id = String(created.body.id);
+    const authorize = await api('POST', `/connectors/${id}/authorize`);
+    const cookie = (authorize.headers.get('set-cookie') ?? '').split(';')[0];
+    const redirect = await driveLoginForm(String(authorize.body.authorizeUrl), {
+      username: 'recruiter',
+      password: USER_PASSWORD,
+    });
+    expect((await fetch(redirect, { headers: { cookie }, redirect: 'manual' })).status).toBe(302);
+    expect((await api('GET', `/connectors/${id}`)).body).toMatchObject({ status: 'connected' });
+
+    const candidateId = `cand-${randomUUID().slice(0, 8)}`;
+    const candidate = publish(RoutingKey.CandidateCreated, {
+      candidateId,
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      email: `ada.${candidateId}@example.com`,
+    });
+    const synced = await eventFor(RoutingKey.CandidateSynced, candidate.id);
+    const externalId = Number(synced.data.externalId);
+
+    // With the option off, document-service skips it (and now holds the connector's snapshot).
+    const before = publish(RoutingKey.DocumentUploaded, smartCv(candidateId));
+    expect((await eventFor(RoutingKey.DocumentSynced, before.id)).data).toMatchObject({ action: 'skipped' });
+
+    expect(await api('PATCH', `/connectors/${id}`, { options: { sendSmartCv: true } })).toMatchObject({
+      status: 200,
+      body: { options: { sendSmartCv: true } },
+    });
+    const after = publish(RoutingKey.DocumentUploaded, smartCv(candidateId));
+    expect((await eventFor(RoutingKey.DocumentSynced, after.id)).data).toMatchObject({ action: 'uploaded' });
+    expect(atsB.state.files().filter((f) => f.candidateId === externalId)).toHaveLength(1);
+  });
+});

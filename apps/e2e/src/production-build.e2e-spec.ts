@@ -1,0 +1,179 @@
+import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { builtinModules } from 'node:module';
+import { join } from 'node:path';
+import {
+  createTestDatabase,
+  createTestVhost,
+  eventually,
+  freePort,
+  WORKSPACE_ROOT,
+  type TestDatabase,
+  type TestVhost,
+} from '@connector/testing';
+
+/**
+ * What the container image runs: `npm run build` compiles once into dist/, and each service starts from the
+ * compiled JavaScript with NODE_ENV=production (no TypeScript at start). Without its required variables a
+ * service exits naming them; with them it migrates (`dist/tools/migrate.js`) and serves /health.
+ */
+const DIST = join('tmp', 'dist-e2e');
+const SERVICES = ['connector-registry', 'auth-gateway', 'vacancy-sync', 'candidate-sync', 'document-service'];
+const REQUIRED: Record<string, string[]> = {
+  'connector-registry': ['ADMIN_API_KEYS', 'DATABASE_URL', 'RABBITMQ_URL'],
+  'auth-gateway': [
+    'DATABASE_URL',
+    'RABBITMQ_URL',
+    'ENCRYPTION_KEYS',
+    'ATS_B_CLIENT_SECRET',
+    'ATS_B_CLIENT_ID',
+  ],
+  'vacancy-sync': ['DATABASE_URL', 'RABBITMQ_URL'],
+  'candidate-sync': ['DATABASE_URL', 'RABBITMQ_URL'],
+  'document-service': ['DATABASE_URL', 'RABBITMQ_URL'],
+};
+
+function mainOf(app: string): string {
+  return join(WORKSPACE_ROOT, DIST, 'apps', app, 'src', 'main.js');
+}
+
+/** Only what a container would have: no inherited DATABASE_URL or RABBITMQ_URL from the test run. */
+function productionEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return { PATH: process.env.PATH, NODE_ENV: 'production', LOG_LEVEL: 'warn', ...extra };
+}
+
+describe('the production build', () => {
+  let database: TestDatabase;
+  let vhost: TestVhost;
+  let required: Record<string, string>;
+  const children: ChildProcess[] = [];
+
+  beforeAll(async () => {
+    execFileSync(process.execPath, [join(WORKSPACE_ROOT, 'tools', 'build.mjs'), DIST], {
+      cwd: WORKSPACE_ROOT,
+      stdio: 'pipe',
+    });
+    [database, vhost] = await Promise.all([createTestDatabase('prodbuild'), createTestVhost('prodbuild')]);
+    required = {
+      DATABASE_URL: database.url,
+      RABBITMQ_URL: vhost.url,
+      ADMIN_API_KEYS: `acct_prod:${randomBytes(12).toString('hex')}`,
+      ENCRYPTION_KEYS: `k1:${randomBytes(32).toString('base64')}`,
+      ATS_B_CLIENT_ID: 'platform-client',
+      ATS_B_CLIENT_SECRET: randomBytes(12).toString('hex'),
+      ATS_B_REDIRECT_URI: 'https://connectors.example.com/oauth/ats-b/callback',
+    };
+  }, 240_000);
+
+  afterAll(async () => {
+    for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+    await Promise.all([database?.drop(), vhost?.drop()]);
+  });
+
+  it.each(SERVICES)('%s refuses to start in production without its variables, naming each', (app) => {
+    const run = spawnSync(process.execPath, [mainOf(app)], { env: productionEnv(), encoding: 'utf8' });
+    expect(run.status).toBe(1);
+    for (const name of REQUIRED[app] ?? []) {
+      expect(run.stderr).toContain(`${name} is required when NODE_ENV=production`);
+    }
+  });
+
+  it('runs the migrations from the compiled output', () => {
+    const run = spawnSync(process.execPath, [join(WORKSPACE_ROOT, DIST, 'tools', 'migrate.js')], {
+      env: productionEnv(required),
+      encoding: 'utf8',
+    });
+    expect(run.stderr).not.toMatch(/✖/);
+    expect(run.status).toBe(0);
+    expect(run.stdout.match(/✓/g)).toHaveLength(SERVICES.length);
+  }, 120_000);
+
+  it('starts every service from the compiled output with MIGRATIONS_RUN=false, ready on /health', async () => {
+    const started = await Promise.all(
+      SERVICES.map(async (app) => {
+        const port = await freePort();
+        const child = spawn(process.execPath, [mainOf(app)], {
+          env: productionEnv({ ...required, MIGRATIONS_RUN: 'false', PORT: String(port) }),
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
+        children.push(child);
+        const output: string[] = [];
+        child.stdout?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+        child.stderr?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+        return { app, port, child, output };
+      }),
+    );
+    for (const { app, port, child, output } of started) {
+      await eventually(
+        async () => {
+          if (child.exitCode !== null)
+            throw new Error(`${app} exited ${child.exitCode}:\n${output.join('')}`);
+          return (await fetch(`http://127.0.0.1:${port}/health`)).ok;
+        },
+        60_000,
+        `${app} ready`,
+      );
+      expect((await fetch(`http://127.0.0.1:${port}/health/live`)).status).toBe(200);
+    }
+    const registry = started[0]!;
+    // The admin page's static files and the OpenAPI document are part of the build.
+    expect((await fetch(`http://127.0.0.1:${registry.port}/admin/app.js`)).status).toBe(200);
+    expect((await fetch(`http://127.0.0.1:${registry.port}/api/docs-json`)).status).toBe(200);
+    expect((await fetch(`http://127.0.0.1:${registry.port}/api/v1/connectors`)).status).toBe(401);
+    for (const { child } of started) {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+    }
+  }, 180_000);
+
+  it.each([
+    ['ats-a-sandbox', '/__sandbox/quota'],
+    ['ats-b-sandbox', '/__sandbox/calls'],
+  ])('%s starts from the compiled output', async (app, readyPath) => {
+    const port = await freePort();
+    const child = spawn(process.execPath, [mainOf(app)], {
+      env: productionEnv({ PORT: String(port) }),
+      stdio: 'ignore',
+    });
+    children.push(child);
+    await eventually(
+      async () => {
+        if (child.exitCode !== null) throw new Error(`${app} exited ${child.exitCode}`);
+        return (await fetch(`http://127.0.0.1:${port}${readyPath}`)).ok;
+      },
+      30_000,
+      `${app} ready`,
+    );
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+  });
+
+  it('needs only the production dependencies of package.json at run time', () => {
+    const pkg = JSON.parse(readFileSync(join(WORKSPACE_ROOT, 'package.json'), 'utf8')) as {
+      dependencies: Record<string, string>;
+    };
+    const used = new Set<string>();
+    const walk = (dir: string): void => {
+      for (const name of readdirSync(dir)) {
+        const path = join(dir, name);
+        if (name === 'node_modules') continue;
+        if (statSync(path).isDirectory()) walk(path);
+        else if (name.endsWith('.js')) {
+          for (const [, spec] of readFileSync(path, 'utf8').matchAll(/require\("([^"./][^"]*)"\)/g)) {
+            used.add(spec!.startsWith('@') ? spec!.split('/').slice(0, 2).join('/') : spec!.split('/')[0]!);
+          }
+        }
+      }
+    };
+    walk(join(WORKSPACE_ROOT, DIST));
+    const external = [...used].filter(
+      (name) =>
+        !name.startsWith('@connector/') && !name.startsWith('node:') && !builtinModules.includes(name),
+    );
+    expect(external.length).toBeGreaterThan(5);
+    expect(external.filter((name) => !(name in pkg.dependencies))).toEqual([]);
+  });
+});

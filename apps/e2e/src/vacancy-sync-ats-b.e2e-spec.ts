@@ -1,0 +1,199 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { ConsumeMessage } from 'amqplib';
+import { startAtsBSandbox, type RunningAtsBSandbox } from '@connector/ats-b-sandbox';
+import {
+  type ConnectorSnapshot,
+  createEvent,
+  type EventEnvelope,
+  Exchange,
+  Queue,
+  RoutingKey,
+  type RunCompletedDto,
+  type VacancyClosedDto,
+  type VacancyUpsertedDto,
+} from '@connector/contracts';
+import { defaultJobMapping } from '@connector/job-mapping';
+import { RabbitConnection, RpcClient } from '@connector/messaging';
+import {
+  createTestDatabase,
+  createTestVhost,
+  eventually,
+  rabbitUrl,
+  startService,
+  type ServiceProcess,
+  TestBroker,
+  type TestDatabase,
+  type TestVhost,
+} from '@connector/testing';
+import {
+  authorizeAtsB,
+  type ConnectorDirectoryStub,
+  gatewayEnv,
+  startConnectorDirectoryStub,
+} from '@connector/service-stubs';
+
+const ACCOUNT = 'acct_vacancies_ats_b';
+const JOBS = 600;
+
+/** What connector-registry would answer; the registry itself is not part of this test. */
+const snapshots = new Map<string, ConnectorSnapshot>();
+
+type Data<T> = EventEnvelope<string, T>;
+const parse = <T>(message: ConsumeMessage): Data<T> => JSON.parse(message.content.toString()) as Data<T>;
+
+/**
+ * vacancy-sync against the ATS-B sandbox in its vendor-faithful form (isPublic an Integer, to-one
+ * associations as ids unless asked, empty fields null or absent), over real HTTP, RabbitMQ and Postgres.
+ */
+describe('vacancy-sync with ATS-B as its vendor defines it', () => {
+  let database: TestDatabase;
+  let vhost: TestVhost;
+  let atsB: RunningAtsBSandbox;
+  let gateway: ServiceProcess;
+  let worker: ServiceProcess;
+  let registryStub: ConnectorDirectoryStub;
+  let connection: RabbitConnection;
+  let rpc: RpcClient;
+  let broker: TestBroker;
+  let upserted: ConsumeMessage[];
+  let closed: ConsumeMessage[];
+  let completed: ConsumeMessage[];
+  const previousRabbitUrl = process.env.RABBITMQ_URL;
+
+  async function atsBConnector(): Promise<string> {
+    const connectorId = randomUUID();
+    await authorizeAtsB(rpc, ACCOUNT, connectorId);
+    snapshots.set(connectorId, {
+      id: connectorId,
+      accountId: ACCOUNT,
+      type: 'ats-b',
+      name: `ats-b ${connectorId.slice(0, 4)}`,
+      status: 'connected',
+      options: {},
+      config: { routine: 'api-oauth' },
+      mapping: { version: 1, mapping: defaultJobMapping('ats-b') as unknown as Record<string, unknown> },
+      updatedAt: new Date().toISOString(),
+    });
+    return connectorId;
+  }
+
+  /** Publishes run.requested like the registry (no mode: the run's default) and waits for its run.completed. */
+  async function run(connectorId: string) {
+    const runId = randomUUID();
+    const event = createEvent(RoutingKey.RunRequested, ACCOUNT, { connectorId, runId });
+    broker.publish(Exchange.Internal, RoutingKey.RunRequested, event);
+    const done = await eventually(
+      () => completed.map((m) => parse<RunCompletedDto>(m)).find((e) => e.data.runId === runId),
+      60_000,
+      `run.completed of ${runId}`,
+    );
+    const ofRun = <T>(messages: ConsumeMessage[]) =>
+      messages
+        .map((m) => parse<T>(m))
+        .filter((e) => e.correlationId === event.id)
+        .map((e) => e.data);
+    return {
+      completed: done.data,
+      upserts: ofRun<VacancyUpsertedDto>(upserted),
+      closures: ofRun<VacancyClosedDto>(closed),
+    };
+  }
+
+  /** Open, published (isPublic 1) and not deleted, read from the sandbox's own records. */
+  function liveJobIds(): string[] {
+    const ids: string[] = [];
+    for (let id = 1; id <= atsB.state.jobs.size; id++) {
+      const job = atsB.state.job(id);
+      if (job && job.isOpen && job.isPublic === 1 && !job.isDeleted) ids.push(String(id));
+    }
+    return ids.sort();
+  }
+
+  beforeAll(async () => {
+    vhost = await createTestVhost('e2e_vacancy_sync_ats_b');
+    process.env.RABBITMQ_URL = vhost.url;
+    database = await createTestDatabase('e2e_vacancy_sync_ats_b');
+    atsB = await startAtsBSandbox({ seed: { jobs: JOBS, seed: 11 } });
+
+    broker = await TestBroker.connect();
+    await broker.deleteQueuesIfPresent([Queue.ConnectorRegistry, Queue.VacancySync, Queue.AuthGateway]);
+    upserted = await broker.tap(Exchange.ConnectorEvents, RoutingKey.VacancyUpserted);
+    closed = await broker.tap(Exchange.ConnectorEvents, RoutingKey.VacancyClosed);
+    completed = await broker.tap(Exchange.ConnectorEvents, RoutingKey.RunCompleted);
+    registryStub = await startConnectorDirectoryStub(snapshots);
+
+    const env = { DATABASE_URL: database.url, RABBITMQ_URL: rabbitUrl() };
+    gateway = await startService('auth-gateway', {
+      ...env,
+      ...gatewayEnv(atsB, randomBytes(32).toString('base64')),
+    });
+    worker = await startService('vacancy-sync', { ...env, SCHEDULER_TICK_MS: '500' });
+    connection = new RabbitConnection({ url: rabbitUrl(), name: 'e2e-vacancy-sync-ats-b' });
+    rpc = new RpcClient(connection);
+  }, 180_000);
+
+  afterAll(async () => {
+    await rpc?.close();
+    await connection?.close();
+    await worker?.stop();
+    await gateway?.stop();
+    await registryStub?.close();
+    await broker?.close();
+    await atsB?.close();
+    await database?.drop();
+    await vhost?.drop();
+    process.env.RABBITMQ_URL = previousRabbitUrl;
+  }, 60_000);
+
+  describe('one connector, run after run', () => {
+    let connectorId: string;
+
+    beforeAll(async () => {
+      connectorId = await atsBConnector();
+    });
+
+    it('publishes every open, public job (isPublic 1), with its company', async () => {
+      const sample = atsB.state.job(1)!;
+      expect(typeof sample.isPublic).toBe('number'); // the sandbox speaks the vendor's data model
+      const live = liveJobIds();
+      expect(live.length).toBeGreaterThan(JOBS / 2);
+
+      const first = await run(connectorId);
+      expect(first.completed).toMatchObject({
+        status: 'succeeded',
+        counts: { upserted: live.length, closed: 0 },
+      });
+      expect(first.upserts.map((u) => u.externalId).sort()).toEqual(live);
+      for (const upsert of first.upserts) {
+        const job = atsB.state.job(Number(upsert.externalId))!;
+        expect(upsert).toMatchObject({ connectorId, atsType: 'ats-b', title: job.title ?? '' });
+        expect(upsert.company?.name).toBe(job.clientCorporation?.name ?? undefined);
+      }
+      expect(first.closures).toEqual([]);
+    });
+
+    it('closes a closed and a deleted job and re-publishes a retitled one in the next default run', async () => {
+      const [closing, deleting, retitling] = liveJobIds();
+      atsB.state.closeJob(Number(closing));
+      atsB.state.closeJob(Number(deleting), { deleted: true });
+      atsB.state.updateJob(Number(retitling), { title: 'Retitled in the ATS' });
+      atsB.state.resetCalls();
+
+      const next = await run(connectorId);
+      expect(next.completed.status).toBe('succeeded');
+      expect(next.upserts.map((u) => [u.externalId, u.title])).toEqual([[retitling, 'Retitled in the ATS']]);
+      expect(next.closures.map((c) => c.externalId).sort()).toEqual([closing, deleting].sort());
+      expect(next.closures.every((c) => c.connectorId === connectorId)).toBe(true);
+      expect(next.completed.counts).toMatchObject({ upserted: 1, closed: 2 });
+      // A changes-only run: one listing page and one read of the three changed jobs, not the whole catalogue.
+      expect(atsB.state.callCounts()).toMatchObject({ 'GET search/JobOrder': 1, 'GET entity/JobOrder': 1 });
+    });
+
+    it('publishes nothing when nothing changed since', async () => {
+      const again = await run(connectorId);
+      expect(again.completed.status).toBe('succeeded');
+      expect(again.upserts).toEqual([]);
+      expect(again.closures).toEqual([]);
+    });
+  });
+});
