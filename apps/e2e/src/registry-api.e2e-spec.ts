@@ -597,10 +597,10 @@ describe('connector-registry admin API', () => {
       // A run's warnings are part of its documented shape.
       const schemas = (document.body.components as { schemas: Record<string, { properties: object }> })
         .schemas;
-      expect(Object.keys(schemas['RunViewDto'].properties)).toEqual(
+      expect(Object.keys(schemas['RunResponse'].properties)).toEqual(
         expect.arrayContaining(['warnings', 'errors']),
       );
-      expect(Object.keys(schemas['RunWarningViewDto'].properties)).toEqual(['code', 'message']);
+      expect(Object.keys(schemas['RunWarningResponse'].properties)).toEqual(['code', 'message']);
     });
   });
 });
