@@ -1,8 +1,8 @@
-import { isLiveAtsAVacancy, type AtsAVacancy } from '@connector/ats-clients';
+import { isLiveAtsAVacancy, resolveAtsAStatuses, type AtsAVacancy } from '@connector/ats-clients';
 
 /**
- * The baseline: the same minimal ATS-A calls vacancy-sync makes for a full listing (token, vacancy pages of
- * 100 filtered on status and IncludeOnSite, one contacts and one companies call per page for ids not fetched
+ * The baseline: the same minimal ATS-A calls vacancy-sync makes for a full listing (token, the status list
+ * (dropdown 50) to turn "Open", "Live" into ids, vacancy pages of 100 filtered on status ids and IncludeOnSite, one contacts and one companies call per page for ids not fetched
  * yet), with plain fetch and nothing else: no budget, no database, no events.
  */
 export async function bareAtsAFullSync(
@@ -31,6 +31,12 @@ export async function bareAtsAFullSync(
     client_id: clientId,
     client_secret: clientSecret,
   });
+  calls++;
+  const dropdown = await fetch(`${baseUrl}/api/options/dropdown/50`, {
+    headers: { accept: 'application/json', authorization: `Bearer ${token}` },
+  });
+  if (!dropdown.ok) throw new Error(`dropdown 50: ${dropdown.status}`);
+  const open = resolveAtsAStatuses(['Open', 'Live'], (await dropdown.json()) as unknown[]).ids;
   const fetched = { contacts: new Set<number>(), companies: new Set<number>() };
   let live = 0;
   for (let page = 1; ; page++) {
@@ -39,13 +45,13 @@ export async function bareAtsAFullSync(
       {
         Paging: { RecordsPerPage: 100, RequestedPage: page },
         Filters: [
-          { Route: 'Vacancy.VacancyStatus', Operation: 'In', Value: ['Open', 'Live'] },
+          { Route: 'Vacancy.VacancyStatus', Operation: 'In', Value: open },
           { Route: 'Vacancy.IncludeOnSite', Operation: 'Equals', Value: true },
         ],
       },
       token,
     );
-    const records = result.Records.filter((v) => isLiveAtsAVacancy(v, ['Open', 'Live'], new Date()));
+    const records = result.Records.filter((v) => isLiveAtsAVacancy(v, open, new Date()));
     live += records.length;
     for (const [resource, route, key] of [
       ['contacts', 'Contact.ContactId', 'Contact'],

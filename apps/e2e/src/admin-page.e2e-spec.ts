@@ -274,6 +274,25 @@ describe('the admin page in a browser', () => {
     await shot('12-ats-a-run-done');
   });
 
+  it('ATS-A: a run that looks wrong says so in plain words, under the run and in the run list', async () => {
+    // A status name this ATS does not offer (set through the admin API, as an integration would).
+    const patched = await fetch(`${registry.url}/api/v1/connectors/${atsAConnectorId}`, {
+      method: 'PATCH',
+      headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ options: { openStatuses: ['Open', 'Live', 'Advertised'] } }),
+    });
+    expect(patched.status).toBe(200);
+    await page.reload();
+    await page.getByRole('heading', { name: 'Run', exact: true }).waitFor();
+    await runAndWait();
+    const warning = page.locator('.run-progress .run-warnings li[data-warning="UNKNOWN_STATUSES"]');
+    await warning.waitFor({ timeout: STEP_MS });
+    expect(await warning.textContent()).toMatch(
+      /does not offer the vacancy status “Advertised”.*It offers: “Draft”/,
+    );
+    expect(await page.locator('.run-warning').first().textContent()).toContain('Worth checking:');
+  });
+
   it('ATS-B: + → ATS-B, API (OAuth), Send Smart CV → Save → Authorize in the login popup → connected → Run', async () => {
     await page
       .getByRole('navigation', { name: 'Sections' })

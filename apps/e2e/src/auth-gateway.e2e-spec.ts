@@ -145,6 +145,21 @@ describe('auth-gateway', () => {
       await db.end();
     });
 
+    it('refuses status names the ATS does not offer, naming those it offers, in the same one read', async () => {
+      atsA.state.resetCalls();
+      const reply = await request<ConnectionTestReply>(RoutingKey.AuthConnectionTest, {
+        type: 'ats-a',
+        config: atsAConfig(),
+        openStatuses: ['Open', 'Advertised'],
+      });
+      expect(reply).toEqual({
+        ok: false,
+        error: { code: 'UNKNOWN_STATUSES', message: expect.stringContaining('“Advertised”') },
+      });
+      expect(reply.ok === false && reply.error.message).toMatch(/It offers: “Draft”, “Open”, “Live”/);
+      expect(atsA.state.callCounts().byEndpoint['GET /api/options/dropdown/{id}']).toBe(1);
+    });
+
     it('says what to do when the secret is wrong', async () => {
       const reply = await request<ConnectionTestReply>(RoutingKey.AuthConnectionTest, {
         type: 'ats-a',
@@ -185,7 +200,7 @@ describe('auth-gateway', () => {
         type: 'ats-a',
         config: atsAConfig(),
       });
-      expect(saved).toEqual({ baseUrl: atsA.url });
+      expect(saved).toEqual({ baseUrl: atsA.url, openStatuses: ['Open', 'Live'] });
 
       const db = new Client({ connectionString: database.url });
       await db.connect();

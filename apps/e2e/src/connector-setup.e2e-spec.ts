@@ -146,6 +146,42 @@ describe('connector set-up through the admin API', () => {
       expect(await dbRows(`SELECT 1 FROM connector WHERE name = 'Bad'`)).toHaveLength(0);
     });
 
+    it('a status name the ATS does not offer fails the test and the create, naming the statuses it offers', async () => {
+      const options = { openStatuses: ['Open', 'Live', 'Advertised'] };
+      const test = await api('POST', '/connectors/test', { type: 'ats-a', config: config(), options });
+      expect(test).toMatchObject({ status: 200, body: { ok: false, error: { code: 'UNKNOWN_STATUSES' } } });
+      const message = String((test.body.error as { message: string }).message);
+      expect(message).toContain('“Advertised”');
+      expect(message).toContain('It offers: “Draft”, “Open”, “Live”, “On Hold”, “Closed”');
+
+      const refused = await api('POST', '/connectors', {
+        type: 'ats-a',
+        name: 'Wrong statuses',
+        config: config(),
+        options,
+      });
+      expect(refused).toMatchObject({ status: 422, body: { code: 'UNKNOWN_STATUSES' } });
+      expect(await dbRows(`SELECT 1 FROM connector WHERE name = 'Wrong statuses'`)).toHaveLength(0);
+
+      // Names the ATS offers (in any case) pass, and the connector keeps them.
+      const good = { openStatuses: ['open', 'On Hold'] };
+      expect(
+        await api('POST', '/connectors/test', { type: 'ats-a', config: config(), options: good }),
+      ).toMatchObject({
+        body: { ok: true },
+      });
+      const created = await api('POST', '/connectors', {
+        type: 'ats-a',
+        name: 'Own statuses',
+        config: config(),
+        options: good,
+      });
+      expect(created).toMatchObject({
+        status: 201,
+        body: { options: { openStatuses: ['open', 'On Hold'] } },
+      });
+    });
+
     it('deleting a connector erases its credentials', async () => {
       const created = await api('POST', '/connectors', {
         type: 'ats-a',

@@ -534,6 +534,7 @@ describe('connector-registry admin API', () => {
           status: 'succeeded',
           counts: { fetched: 10, upserted: 4, unchanged: 6, closed: 1 },
           apiCalls: 12,
+          warnings: [{ code: 'UNKNOWN_STATUSES', message: 'ATS-A does not offer “Advertised”.' }],
         }),
       );
       const done = await eventually(
@@ -545,7 +546,12 @@ describe('connector-registry admin API', () => {
         'run succeeded',
       );
       const final = { counts: { fetched: 10, upserted: 4, unchanged: 6, closed: 1 }, apiCalls: 12 };
-      expect(done).toMatchObject({ ...final, finishedAt: expect.any(String), errors: [] });
+      expect(done).toMatchObject({
+        ...final,
+        finishedAt: expect.any(String),
+        errors: [],
+        warnings: [{ code: 'UNKNOWN_STATUSES', message: 'ATS-A does not offer “Advertised”.' }],
+      });
 
       const late = progress(50, 60);
       broker.publish(Exchange.Internal, RoutingKey.RunProgress, late);
@@ -638,6 +644,13 @@ describe('connector-registry admin API', () => {
         '/api/v1/connectors'
       ];
       expect(Object.keys(list.get.responses)).toEqual(expect.arrayContaining(['401', '429']));
+      // A run's warnings are part of its documented shape.
+      const schemas = (document.body.components as { schemas: Record<string, { properties: object }> })
+        .schemas;
+      expect(Object.keys(schemas['RunResponse'].properties)).toEqual(
+        expect.arrayContaining(['warnings', 'errors']),
+      );
+      expect(Object.keys(schemas['RunWarningResponse'].properties)).toEqual(['code', 'message']);
     });
   });
 });

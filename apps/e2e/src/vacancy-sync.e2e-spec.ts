@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { ConsumeMessage } from 'amqplib';
 import { Client } from 'pg';
-import { startAtsASandbox, type RunningAtsASandbox } from '@connector/ats-a-sandbox';
+import { startAtsASandbox, type RunningAtsASandbox, VACANCY_STATUSES } from '@connector/ats-a-sandbox';
 import { startAtsBSandbox, type RunningAtsBSandbox } from '@connector/ats-b-sandbox';
 import { type AtsAVacancy, isLiveAtsAVacancy } from '@connector/ats-clients';
 import {
@@ -45,6 +45,11 @@ const snapshots = new Map<string, ConnectorSnapshot>();
 
 type Data<T> = EventEnvelope<string, T>;
 const parse = <T>(message: ConsumeMessage): Data<T> => JSON.parse(message.content.toString()) as Data<T>;
+
+/** The sandbox's (the vendor's) ids of the statuses the connectors are configured with by name. */
+const OPEN_STATUS_IDS = VACANCY_STATUSES.filter((s) => ['Open', 'Live'].includes(s.Description)).map(
+  (s) => s.Id,
+);
 
 describe('vacancy-sync', () => {
   let database: TestDatabase;
@@ -127,7 +132,7 @@ describe('vacancy-sync', () => {
     const ids: string[] = [];
     for (let id = 1; id <= sandbox.state.vacancyCount(); id++) {
       const vacancy = sandbox.state.getVacancy(id) as unknown as AtsAVacancy | undefined;
-      if (vacancy && isLiveAtsAVacancy(vacancy, ['Open', 'Live'], new Date())) ids.push(String(id));
+      if (vacancy && isLiveAtsAVacancy(vacancy, OPEN_STATUS_IDS, new Date())) ids.push(String(id));
     }
     return ids.sort();
   }
@@ -238,8 +243,10 @@ describe('vacancy-sync', () => {
       expect(pages).toBe(Math.ceil(onSiteOpenCount(atsA) / 100));
       expect(calls['POST /api/contacts/search']).toBeLessThanOrEqual(pages);
       expect(calls['POST /api/companies/search']).toBeLessThanOrEqual(pages);
+      // One more: the status list (dropdown 50) that turns "Open" and "Live" into the ATS's ids.
+      expect(calls['GET /api/options/dropdown/{id}']).toBe(1);
       expect(done.apiCalls).toBe(
-        pages + calls['POST /api/contacts/search'] + calls['POST /api/companies/search'],
+        pages + calls['POST /api/contacts/search'] + calls['POST /api/companies/search'] + 1,
       );
       // progress was visible while it ran
       expect(progress.map((m) => parse<{ runId: string }>(m).data.runId)).toContain(done.runId);
@@ -261,13 +268,118 @@ describe('vacancy-sync', () => {
       expect(done.counts.upserted).toBe(1);
     });
 
-    it('closes exactly the one vacancy taken off the site, on a full listing', async () => {
+    it('closes one vacancy closed and one hidden in the ATS and upserts the one changed, in a default run', async () => {
+      const [closing, hiding, changing] = liveAtsAIds(atsA).slice(10, 13);
+      atsA.state.closeVacancy(Number(closing));
+      atsA.state.unpublish(Number(hiding));
+      atsA.state.updateVacancy(Number(changing), { Title: 'A retitled vacancy' });
+      atsA.state.resetCalls();
+      const { completed: done, upserts, closures } = await run(connectorId); // default mode: changes only
+      expect(upserts.map((u) => [u.externalId, u.title])).toEqual([[changing, 'A retitled vacancy']]);
+      expect(sorted(closures.map((c) => c.externalId))).toEqual(sorted([closing, hiding]));
+      expect(closures.every((c) => c.connectorId === connectorId)).toBe(true);
+      expect(done.counts).toMatchObject({ upserted: 1, closed: 2 });
+      // One listing page of changed vacancies; enrichment only for the live one.
+      const calls = atsACalls(atsA);
+      expect(calls['POST /api/vacancies/search']).toBe(1);
+      expect(calls['POST /api/contacts/search'] ?? 0).toBeLessThanOrEqual(1);
+      expect(calls['POST /api/companies/search'] ?? 0).toBeLessThanOrEqual(1);
+    });
+
+    it('publishes a closed vacancy again when it is open again', async () => {
+      const id = liveAtsAIds(atsA)[20];
+      atsA.state.closeVacancy(Number(id));
+      const closedRun = await run(connectorId);
+      expect(closedRun.closures.map((c) => c.externalId)).toEqual([id]);
+      atsA.state.updateVacancy(Number(id), { VacancyStatus: 'Live' });
+      const reopened = await run(connectorId);
+      expect(reopened.upserts.map((u) => u.externalId)).toEqual([id]);
+      expect(reopened.closures).toEqual([]);
+    });
+
+    it('closes a vacancy deleted in the ATS on the next full listing, by its absence', async () => {
       const id = liveAtsAIds(atsA)[5];
-      atsA.state.unpublish(Number(id));
+      atsA.state.removeVacancy(Number(id));
       const { completed: done, upserts, closures } = await run(connectorId, 'full');
       expect(closures).toEqual([{ connectorId, externalId: id }]);
       expect(upserts).toEqual([]);
       expect(done.counts).toMatchObject({ closed: 1, upserted: 0 });
+    });
+
+    it('closes a published vacancy once its last advertised day has passed, though its record did not change', async () => {
+      // A live vacancy with an advertising end date, not changed lately (no listing will show it again).
+      const id = liveAtsAIds(atsA).find((candidate) => {
+        const v = atsA.state.getVacancy(Number(candidate))!;
+        return v.AdvertisingEndDate !== null && Date.parse(v.ModificationDate) < Date.now() - 3_600_000;
+      })!;
+      const lastDay = atsA.state.getVacancy(Number(id))!.AdvertisingEndDate!.slice(0, 10);
+      // The worker's clock cannot be moved: move the stored last day back to yesterday instead, as if the
+      // days up to its end had passed.
+      const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+      const db = new Client({ connectionString: database.url });
+      await db.connect();
+      const { rows } = await db.query<{ was: string }>(
+        `UPDATE vacancy_state s SET live_until = $3::date FROM vacancy_state old
+          WHERE s.connector_id = $1 AND s.external_id = $2 AND old.connector_id = s.connector_id
+            AND old.external_id = s.external_id AND s.live
+         RETURNING to_char(old.live_until, 'YYYY-MM-DD') AS was`,
+        [connectorId, id, yesterday],
+      );
+      await db.end();
+      expect(rows).toEqual([{ was: lastDay }]); // the run had kept the ATS's last advertised day
+      atsA.state.resetCalls();
+      // Last on this connector: from here its stored state and the ATS disagree about what day it is.
+      const { completed: done, upserts, closures } = await run(connectorId); // default mode: changes only
+      expect(closures).toEqual([{ connectorId, externalId: id }]);
+      expect(upserts).toEqual([]);
+      expect(done.counts).toMatchObject({ closed: 1 });
+      expect(atsACalls(atsA)['POST /api/vacancies/search']).toBe(1); // the one changes-only page, nothing more
+    });
+
+    it('warns on the run about a configured status the ATS does not offer, and lists the others', async () => {
+      const other = await atsAConnector(atsA, { openStatuses: ['Open', 'Live', 'Advertised'] });
+      const { completed: done, upserts } = await run(other);
+      expect(done.status).toBe('succeeded');
+      expect(sorted(upserts.map((u) => u.externalId))).toEqual(liveAtsAIds(atsA));
+      expect(done.warnings).toEqual([
+        { code: 'UNKNOWN_STATUSES', message: expect.stringContaining('“Advertised”') },
+      ]);
+      expect(done.warnings?.[0].message).toContain('It offers: “Draft”, “Open”, “Live”');
+    });
+
+    it('warns when a full listing answers nothing although the ATS has vacancies on its careers site', async () => {
+      // "Filled" is offered, but no filled vacancy is on the careers site any more.
+      const filled = VACANCY_STATUSES.find((st) => st.Description === 'Filled')!.Id;
+      for (let id = 1; id <= atsA.state.vacancyCount(); id++) {
+        const v = atsA.state.getVacancy(id);
+        if (v && v.VacancyStatus.Id === filled && v.IncludeOnSite) atsA.state.unpublish(id);
+      }
+      const other = await atsAConnector(atsA, { openStatuses: ['Filled'] });
+      atsA.state.resetCalls();
+      const { completed: done, upserts } = await run(other);
+      expect(done).toMatchObject({ status: 'succeeded', counts: { fetched: 0, upserted: 0, closed: 0 } });
+      expect(upserts).toEqual([]);
+      expect(done.warnings).toEqual([
+        {
+          code: 'EMPTY_LISTING',
+          message: expect.stringMatching(
+            /statuses “Filled”.*got none, although ATS-A has \d+ vacancies on the careers site/,
+          ),
+        },
+      ]);
+      // The check is one extra call, made only because the listing was empty.
+      expect(atsACalls(atsA)['POST /api/vacancies/search']).toBe(2);
+    });
+
+    it('fails a run none of whose statuses the ATS offers, saying which statuses it does offer', async () => {
+      const other = await atsAConnector(atsA, { openStatuses: ['Advertised'] });
+      const { completed: done, upserts, closures } = await run(other);
+      expect(done.status).toBe('failed');
+      expect(upserts).toEqual([]);
+      expect(closures).toEqual([]);
+      expect(done.warnings).toEqual([
+        { code: 'RUN_FAILED', message: expect.stringMatching(/“Advertised”.*It offers: “Draft”, “Open”/) },
+      ]);
     });
 
     it('answers a mapping preview without publishing anything', async () => {

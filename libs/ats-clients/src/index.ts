@@ -52,7 +52,21 @@ export {
   type AtsASearchPagesOptions,
   type AtsAPage,
 } from './lib/ats-a/ats-a.client';
-export { isLiveAtsAVacancy, DEFAULT_ATS_A_OPEN_STATUSES } from './lib/ats-a/ats-a-vacancy';
+export {
+  atsAAdvertisedUntil,
+  atsAVacancyLiveness,
+  isLiveAtsAVacancy,
+  DEFAULT_ATS_A_OPEN_STATUSES,
+  type AtsALiveness,
+  type AtsANotLiveReason,
+} from './lib/ats-a/ats-a-vacancy';
+export {
+  describeMissingAtsAStatuses,
+  readAtsAPickList,
+  resolveAtsAStatuses,
+  type AtsAPickListValue,
+  type AtsAStatusResolution,
+} from './lib/ats-a/ats-a-statuses';
 export { ATS_A_VACANCY_STATUS_DROPDOWN, ATS_A_MAX_PAGE_SIZE } from './lib/ats-a/ats-a.protocol';
 export type * from './lib/ats-a/ats-a.types';
 

@@ -17,6 +17,7 @@ import { RegistrySchema1763800000001 } from './migrations/1763800000001-registry
 import { DeadLetters1763800000002 } from './migrations/1763800000002-dead-letters';
 import { RunWaitingUntil1763800000003 } from './migrations/1763800000003-run-waiting-until';
 import { ConnectorVersion1763800000010 } from './migrations/1763800000010-connector-version';
+import { RunWarnings1763800000011 } from './migrations/1763800000011-run-warnings';
 import { OAuthModule } from './oauth/oauth.module';
 import { RepositoriesModule } from './repositories/repositories.module';
 import { RunEntity } from './runs/run.entity';
@@ -39,6 +40,7 @@ export class AppModule {
             DeadLetters1763800000002,
             RunWaitingUntil1763800000003,
             ConnectorVersion1763800000010,
+            RunWarnings1763800000011,
             DailyQuotaMigration1764000000000,
           ],
           consumer: {

@@ -3,6 +3,8 @@ import { ATS_ACCESS_MIGRATIONS, AtsAccessModule } from '@connector/ats-access';
 import { Exchange, Queue, RoutingKey } from '@connector/contracts';
 import { ServiceCoreModule } from '@connector/service-kit';
 import { CommonModule } from './common/common.module';
+import { SyncRunWarnings1763700000301 } from './migrations/1763700000301-sync-run-warnings';
+import { VacancyLiveUntil1763700000302 } from './migrations/1763700000302-vacancy-live-until';
 import { VacancySyncTables1763700000300 } from './migrations/1763700000300-vacancy-sync-tables';
 import { PreviewModule } from './preview/preview.module';
 import { RunsModule } from './runs/runs.module';
@@ -29,7 +31,12 @@ export class AppModule {
               { exchange: Exchange.ConnectorEvents, routingKeys: [RoutingKey.ConnectorStatusChanged] },
             ],
           },
-          migrations: [...ATS_ACCESS_MIGRATIONS, VacancySyncTables1763700000300],
+          migrations: [
+            ...ATS_ACCESS_MIGRATIONS,
+            VacancySyncTables1763700000300,
+            SyncRunWarnings1763700000301,
+            VacancyLiveUntil1763700000302,
+          ],
         }),
         CommonModule.forRoot(config),
         AtsAccessModule,

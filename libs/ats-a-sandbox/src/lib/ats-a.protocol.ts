@@ -101,16 +101,44 @@ export type FilterOperation = (typeof FILTER_OPERATIONS)[number];
 /** choice: paging defaults and bounds; RecordsPerPage outside 1..500 is a 400. */
 export const PAGING = { defaultRecordsPerPage: 100, maxRecordsPerPage: 500 } as const;
 
-/** Pick list 50: vacancy statuses (values differ per customer in real life; these are the sandbox's). */
+/**
+ * Pick list 50: vacancy statuses. Labels are per customer and so are their ids; the least convenient reading is
+ * taken: ids neither 1, 2, 3 nor in list order, a label close to an open one ("Open (Internal)"), so a client
+ * that guesses ids or compares labels loosely finds nothing.
+ */
 export const VACANCY_STATUSES: readonly PickListItem[] = [
-  { Id: 1, Description: 'Open' },
-  { Id: 2, Description: 'Live' },
-  { Id: 3, Description: 'On Hold' },
-  { Id: 4, Description: 'Closed' },
-  { Id: 5, Description: 'Filled' },
-  { Id: 6, Description: 'Cancelled' },
-  { Id: 7, Description: 'Draft' },
+  { Id: 14, Description: 'Draft' },
+  { Id: 31, Description: 'Open' },
+  { Id: 7, Description: 'Live' },
+  { Id: 22, Description: 'On Hold' },
+  { Id: 3, Description: 'Closed' },
+  { Id: 45, Description: 'Filled' },
+  { Id: 9, Description: 'Cancelled' },
+  { Id: 18, Description: 'Open (Internal)' },
 ];
+
+/** The status a vacancy added through the admin surface starts with. */
+export const DEFAULT_VACANCY_STATUS = 'Open';
+
+/**
+ * Fields of each record type that hold a pick-list value `{Id, Description}` or a link `{Id}`. ats-a.md
+ * (choice): a filter on one of these compares the Id; a text Value (a Description) matches nothing, no error.
+ * The sub-route `<Field>.Description` compares the text, `<Field>.Id` the id.
+ */
+export const REFERENCE_FIELDS: Record<SearchEntity, readonly string[]> = {
+  vacancies: ['Title', 'VacancyStatus', 'Location', 'Company', 'Contact'],
+  companies: ['CompanyStatus', 'ParentCompany'],
+  contacts: ['Company'],
+  candidates: [],
+  applications: ['Candidate', 'Vacancy'],
+};
+
+/**
+ * How records go over the wire (least convenient readings where ats-a.md is silent): an empty optional value
+ * is left out rather than sent as `null` (a serializer set to ignore nulls), and date-times carry no offset
+ * (a .NET `DateTime` of unspecified kind; the server's clock is UTC).
+ */
+export const WIRE_FORMAT = { emptyValues: 'absent', dateTimes: 'no-offset' } as const;
 
 /** Pick list 193: file types for uploads. */
 export const FILE_TYPES: readonly PickListItem[] = [

@@ -1,6 +1,14 @@
 import { createHash } from 'node:crypto';
 import { Type } from 'class-transformer';
-import { Equals, IsNotEmpty, IsString, MaxLength, ValidateNested } from 'class-validator';
+import {
+  Equals,
+  IsArray,
+  IsNotEmpty,
+  IsOptional,
+  IsString,
+  MaxLength,
+  ValidateNested,
+} from 'class-validator';
 
 /**
  * Requests to auth-gateway (request-reply on `connector.internal`, see RpcClient). Not part of the public
@@ -18,6 +26,8 @@ export const AuthErrorCode = {
   Unreachable: 'UNREACHABLE',
   /** The ATS answered with an error that is not about the credentials. */
   AtsError: 'ATS_ERROR',
+  /** ATS-A does not offer a vacancy status the connector is configured with (the message names those it offers). */
+  UnknownStatuses: 'UNKNOWN_STATUSES',
   /** The OAuth `state` is unknown, used, expired or not this browser's. */
   InvalidState: 'INVALID_STATE',
   NotFound: 'NOT_FOUND',
@@ -30,23 +40,31 @@ export class AtsAConfigDto {
   @IsString() @IsNotEmpty() @MaxLength(500) clientSecret!: string;
 }
 
-/** `auth.connection.test`: get a token and make one cheap read; nothing is stored. */
+/**
+ * `auth.connection.test`: get a token and make one cheap read (the vacancy statuses); nothing is stored.
+ * `openStatuses`: the names the connector is configured with, each of which ATS-A must offer; without them,
+ * at least one of the default names must be offered.
+ */
 export class ConnectionTestRequestDto {
   @Equals('ats-a') type!: 'ats-a';
   @ValidateNested() @Type(() => AtsAConfigDto) config!: AtsAConfigDto;
+  @IsOptional() @IsArray() @IsString({ each: true }) @IsNotEmpty({ each: true }) openStatuses?: string[];
 }
 export type ConnectionTestReply =
   { ok: true } | { ok: false; error: { code: AuthErrorCodeName; message: string } };
 
-/** `auth.credentials.save`: test, then store the ATS-A credentials of a connector (encrypted). */
+/** `auth.credentials.save`: test (as `auth.connection.test`), then store the ATS-A credentials (encrypted). */
 export class CredentialsSaveRequestDto {
   @IsString() @IsNotEmpty() connectorId!: string;
   @Equals('ats-a') type!: 'ats-a';
   @ValidateNested() @Type(() => AtsAConfigDto) config!: AtsAConfigDto;
+  @IsOptional() @IsArray() @IsString({ each: true }) @IsNotEmpty({ each: true }) openStatuses?: string[];
 }
 export interface CredentialsSaveReply {
   /** The address as it will be used: `/api` and trailing slashes removed. */
   baseUrl: string;
+  /** The open status names checked against the ATS: those asked for, or the defaults the ATS offers. */
+  openStatuses: string[];
 }
 
 /** `auth.authorization.start`: an ATS-B login URL whose `state` is bound to this connector and browser. */

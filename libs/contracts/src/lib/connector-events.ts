@@ -94,12 +94,27 @@ export class RunCountsDto {
   @IsInt() @Min(0) closed!: number;
 }
 
+/**
+ * A run that looks wrong says so: e.g. `UNKNOWN_STATUSES`, `EMPTY_LISTING`, `NOTHING_LIVE`. `message` is plain
+ * words for an admin: what the run asked, what it got, what to check.
+ */
+export class RunWarningDto {
+  @IsString() @IsNotEmpty() code!: string;
+  @IsString() @IsNotEmpty() message!: string;
+}
+
 export class RunCompletedDto {
   @IsString() @IsNotEmpty() connectorId!: string;
   @IsString() @IsNotEmpty() runId!: string;
   @IsIn(RUN_STATUSES) status!: RunStatus;
   @ValidateNested() @Type(() => RunCountsDto) counts!: RunCountsDto;
   @IsInt() @Min(0) apiCalls!: number;
+  /** Present when the run found something to warn about; a run with warnings may still have succeeded. */
+  @IsOptional()
+  @IsArray()
+  @ValidateNested({ each: true })
+  @Type(() => RunWarningDto)
+  warnings?: RunWarningDto[];
 }
 
 export class OperationFailedDto {

@@ -43,10 +43,15 @@ function resolve(source: JobMappingSource | undefined, record: Record<string, un
   return text === '' ? (source.default ?? '') : text;
 }
 
+/**
+ * Any ATS value as text, read tolerantly: null, absent and blank text are empty (so the default applies);
+ * text is trimmed; numbers and booleans as written; a pick list by its Description; a list joined.
+ */
 function asText(value: unknown): string {
   if (value === null || value === undefined) return '';
-  if (typeof value === 'string') return value;
-  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  if (typeof value === 'string') return value.trim();
+  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : '';
+  if (typeof value === 'boolean') return String(value);
   if (Array.isArray(value)) return value.map(asText).filter(Boolean).join(', ');
   if (typeof value === 'object' && 'Description' in value) return asText(value.Description);
   return '';

@@ -148,6 +148,32 @@ describe(applyJobMapping.name, () => {
     expect(readPath(atsAVacancy, 'Contact.Company.Name')).toBeUndefined();
   });
 
+  it('reads tolerant values: blank or null text takes the default, text is trimmed, ids as numbers or text', () => {
+    const mapping: JobMapping = {
+      fields: {
+        ...defaultJobMapping('ats-a').fields,
+        salary: { from: 'Salary', default: 'Competitive' },
+        id: { from: 'VacancyId' },
+        statusId: { from: 'VacancyStatus.Id' },
+      },
+    };
+    const record = {
+      ...atsAVacancy,
+      Title: { Id: '7', Description: '  Nurse  ' },
+      Salary: '   ',
+      VacancyId: '12',
+      VacancyStatus: { Id: 31, Description: 'Open' },
+      Location: null,
+    };
+    const mapped = applyJobMapping(mapping, record);
+    expect(mapped).toMatchObject({ title: 'Nurse', location: '', status: 'Open' });
+    expect(mapped.fields).toMatchObject({ salary: 'Competitive', id: '12', statusId: '31' });
+    expect(applyJobMapping(mapping, { ...record, Salary: null, VacancyId: 12 }).fields).toMatchObject({
+      salary: 'Competitive',
+      id: '12',
+    });
+  });
+
   it('does not publish a vacancy whose status or location is outside the publish lists', () => {
     const mapping = defaultJobMapping('ats-a');
     const only = (publish: JobMapping['publish']) => applyJobMapping({ ...mapping, publish }, atsAVacancy);

@@ -4,6 +4,9 @@ import {
   AtsAClient,
   AtsError,
   checkAtsUrlPolicy,
+  DEFAULT_ATS_A_OPEN_STATUSES,
+  describeMissingAtsAStatuses,
+  resolveAtsAStatuses,
   normalizeAtsABaseUrl,
   requestAtsAToken,
   UrlPolicyError,
@@ -19,9 +22,9 @@ import { GatewayError } from './gateway.error';
 export class AtsASetupService {
   constructor(@Inject(AuthGatewayConfig) private readonly config: AuthGatewayConfig) {}
 
-  async test(config: AtsAConfigDto): Promise<ConnectionTestReply> {
+  async test(config: AtsAConfigDto, openStatuses?: string[]): Promise<ConnectionTestReply> {
     try {
-      await this.verify(config);
+      await this.verify(config, openStatuses);
       return { ok: true };
     } catch (error) {
       const failure = error instanceof GatewayError ? error : this.explain(error);
@@ -29,10 +32,15 @@ export class AtsASetupService {
     }
   }
 
-  /** Returns the normalised address and a working token, or throws a GatewayError that explains. */
+  /**
+   * Returns the normalised address, a working token and the open statuses checked against the ATS's list, or
+   * throws a GatewayError that explains. Configured names must all be offered; without any, at least one of
+   * the defaults must be, and those offered are the ones kept.
+   */
   async verify(
     config: AtsAConfigDto,
-  ): Promise<{ baseUrl: string; accessToken: string; expiresInSeconds: number }> {
+    openStatuses?: string[],
+  ): Promise<{ baseUrl: string; accessToken: string; expiresInSeconds: number; openStatuses: string[] }> {
     const timeoutMs = this.config.CONNECTION_TEST_TIMEOUT_MS;
     const deadline = AbortSignal.timeout(timeoutMs);
     const work = async () => {
@@ -49,8 +57,13 @@ export class AtsASetupService {
       try {
         const token = await requestAtsAToken(baseUrl, config.clientId, config.clientSecret, { timeoutMs });
         const client = new AtsAClient({ baseUrl, token: async () => token.accessToken, timeoutMs });
-        await client.getVacancyStatuses();
-        return { baseUrl, accessToken: token.accessToken, expiresInSeconds: token.expiresInSeconds };
+        const statuses = await client.getVacancyStatuses();
+        return {
+          baseUrl,
+          accessToken: token.accessToken,
+          expiresInSeconds: token.expiresInSeconds,
+          openStatuses: checkedStatuses(openStatuses, statuses),
+        };
       } catch (error) {
         throw this.explain(error);
       }
@@ -99,4 +112,20 @@ export class AtsASetupService {
     }
     return new GatewayError(AuthErrorCode.AtsError, (error as Error).message ?? String(error));
   }
+}
+
+/** The open status names a connector may use with this ATS, or a GatewayError naming the statuses it offers. */
+function checkedStatuses(configured: string[] | undefined, dropdown: unknown[]): string[] {
+  const names = configured && configured.length > 0 ? configured : [...DEFAULT_ATS_A_OPEN_STATUSES];
+  const resolved = resolveAtsAStatuses(names, dropdown);
+  const usable =
+    configured && configured.length > 0 ? resolved.missing.length === 0 : resolved.ids.length > 0;
+  if (!usable) {
+    const missing = configured && configured.length > 0 ? resolved.missing : names;
+    throw new GatewayError(
+      AuthErrorCode.UnknownStatuses,
+      describeMissingAtsAStatuses(missing, resolved.offered),
+    );
+  }
+  return names.filter((name) => !resolved.missing.includes(name));
 }

@@ -32,15 +32,15 @@ export class CredentialsController {
 
   @MessagePattern(RoutingKey.AuthConnectionTest)
   test(@Payload() request: EventEnvelope<string, ConnectionTestRequestDto>): Promise<ConnectionTestReply> {
-    return this.atsA.test(request.data.config);
+    return this.atsA.test(request.data.config, request.data.openStatuses);
   }
 
   @MessagePattern(RoutingKey.AuthCredentialsSave)
   async save(
     @Payload() request: EventEnvelope<string, CredentialsSaveRequestDto>,
   ): Promise<CredentialsSaveReply> {
-    const { connectorId, config } = request.data;
-    const verified = await this.atsA.verify(config);
+    const { connectorId, config, openStatuses } = request.data;
+    const verified = await this.atsA.verify(config, openStatuses);
     const expiresAt = new Date(Date.now() + verified.expiresInSeconds * 1000 - 60_000);
     await this.credentials.store({
       connectorId,
@@ -54,7 +54,7 @@ export class CredentialsController {
         expiresAt,
       },
     });
-    return { baseUrl: verified.baseUrl };
+    return { baseUrl: verified.baseUrl, openStatuses: verified.openStatuses };
   }
 
   @MessagePattern(RoutingKey.AuthCredentialsErase)

@@ -27,19 +27,30 @@ export class AuthGatewayClient {
     this.timeoutMs = config.AUTH_GATEWAY_TIMEOUT_MS;
   }
 
-  testConnection(accountId: string, config: AtsAConfigDto): Promise<ConnectionTestReply> {
-    return this.request(RoutingKey.AuthConnectionTest, accountId, { type: 'ats-a', config: { ...config } });
+  /** `openStatuses`: names the ATS must offer (without them, one of the defaults must be). */
+  testConnection(
+    accountId: string,
+    config: AtsAConfigDto,
+    openStatuses?: string[],
+  ): Promise<ConnectionTestReply> {
+    return this.request(RoutingKey.AuthConnectionTest, accountId, {
+      type: 'ats-a',
+      config: { ...config },
+      ...(openStatuses ? { openStatuses } : {}),
+    });
   }
 
   saveCredentials(
     accountId: string,
     connectorId: string,
     config: AtsAConfigDto,
+    openStatuses?: string[],
   ): Promise<CredentialsSaveReply> {
     return this.request(RoutingKey.AuthCredentialsSave, accountId, {
       connectorId,
       type: 'ats-a',
       config: { ...config },
+      ...(openStatuses ? { openStatuses } : {}),
     });
   }
 

@@ -20,6 +20,8 @@ export function atsProblemCode(code: string): RegistryErrorCode | undefined {
       return RegistryErrorCode.AtsUnreachable;
     case AuthErrorCode.AtsError:
       return RegistryErrorCode.AtsError;
+    case AuthErrorCode.UnknownStatuses:
+      return RegistryErrorCode.UnknownStatuses;
     default:
       return undefined;
   }

@@ -22,6 +22,16 @@ export class RunCountsResponse {
   @ApiProperty({ minimum: 0 }) closed!: number;
 }
 
+export class RunWarningResponse {
+  @ApiProperty({
+    example: 'UNKNOWN_STATUSES',
+    description: 'UNKNOWN_STATUSES, EMPTY_LISTING, NOTHING_LIVE, RUN_FAILED…',
+  })
+  code!: string;
+  @ApiProperty({ description: 'plain words for an admin: what the run asked, what it got, what to check' })
+  message!: string;
+}
+
 export class RunResponse {
   @ApiProperty() id!: string;
   @ApiProperty() connectorId!: string;
@@ -30,6 +40,11 @@ export class RunResponse {
   @ApiProperty({ type: RunCountsResponse }) counts!: RunCountsResponse;
   @ApiProperty({ minimum: 0, description: 'ATS API calls the run used' }) apiCalls!: number;
   @ApiProperty({ type: [String] }) errors!: string[];
+  @ApiProperty({
+    type: [RunWarningResponse],
+    description: 'a run that looks wrong says so, even when it succeeded; empty when there is nothing to say',
+  })
+  warnings!: RunWarningResponse[];
   @ApiProperty({ format: 'date-time' }) queuedAt!: string;
   @ApiPropertyOptional({ format: 'date-time' }) startedAt?: string;
   @ApiPropertyOptional({ format: 'date-time' }) finishedAt?: string;
@@ -38,7 +53,8 @@ export class RunResponse {
     description: 'while the run waits for ATS budget (the daily limit is spent, or the ATS answered 429)',
   })
   waitingForBudgetUntil?: string;
-  @ApiPropertyOptional({ example: 'waiting for ATS budget until 2026-11-22T00:00:00.000Z' }) progress?: string;
+  @ApiPropertyOptional({ example: 'waiting for ATS budget until 2026-11-22T00:00:00.000Z' })
+  progress?: string;
 }
 
 export class RunListResponse {

@@ -16,6 +16,7 @@ export enum RegistryErrorCode {
   InvalidUrl = 'INVALID_URL',
   AtsUnreachable = 'ATS_UNREACHABLE',
   AtsError = 'ATS_ERROR',
+  UnknownStatuses = 'UNKNOWN_STATUSES',
   DependencyUnavailable = 'DEPENDENCY_UNAVAILABLE',
   Internal = 'INTERNAL',
 }
@@ -71,6 +72,7 @@ export function httpStatusOf(code: RegistryErrorCode): number {
     case RegistryErrorCode.InvalidUrl:
     case RegistryErrorCode.AtsUnreachable:
     case RegistryErrorCode.AtsError:
+    case RegistryErrorCode.UnknownStatuses:
       return 422;
     case RegistryErrorCode.DependencyUnavailable:
       return 503;

@@ -57,7 +57,9 @@ describe(ConnectorsService.name, () => {
       listByAccount: jest.fn().mockResolvedValue([]),
     };
     gateway = {
-      saveCredentials: jest.fn().mockResolvedValue({ baseUrl: 'https://acme.example' }),
+      saveCredentials: jest
+        .fn()
+        .mockResolvedValue({ baseUrl: 'https://acme.example', openStatuses: ['Open', 'Live'] }),
       eraseCredentials: jest.fn().mockResolvedValue(null),
       testConnection: jest.fn().mockResolvedValue({ ok: true }),
     };
@@ -80,7 +82,7 @@ describe(ConnectorsService.name, () => {
   describe('create', () => {
     it('saves an ATS-A connector as connected, with only the non-secret config and mapping v1', async () => {
       const view = await sut.create(admin, { type: 'ats-a', name: 'A', config: atsAConfig });
-      expect(gateway.saveCredentials).toHaveBeenCalledWith('acct_a', view.id, atsAConfig);
+      expect(gateway.saveCredentials).toHaveBeenCalledWith('acct_a', view.id, atsAConfig, undefined);
       expect(view).toMatchObject({
         status: 'connected',
         config: { baseUrl: 'https://acme.example', clientId: 'client' },
@@ -91,6 +93,36 @@ describe(ConnectorsService.name, () => {
       expect(saved.id).toBe(view.id);
       expect(mapping.fields.title).toEqual({ from: 'Title' });
       expect(createdBy).toBe(admin.adminId);
+    });
+
+    it('has the gateway check the open statuses given, and keeps them', async () => {
+      gateway.saveCredentials.mockResolvedValue({
+        baseUrl: 'https://acme.example',
+        openStatuses: ['Advertised'],
+      });
+      const view = await sut.create(admin, {
+        type: 'ats-a',
+        name: 'A',
+        config: atsAConfig,
+        options: { openStatuses: ['Advertised'], dailyCallLimit: 500 },
+      });
+      expect(gateway.saveCredentials).toHaveBeenCalledWith('acct_a', view.id, atsAConfig, ['Advertised']);
+      expect(view.options).toMatchObject({ openStatuses: ['Advertised'], dailyCallLimit: 500 });
+    });
+
+    it('saves nothing when the ATS does not offer a configured status, and answers 422 UNKNOWN_STATUSES', async () => {
+      gateway.saveCredentials.mockRejectedValue(
+        new RpcError('UNKNOWN_STATUSES', 'ATS-A does not offer “Nope”'),
+      );
+      await expect(
+        sut.create(admin, {
+          type: 'ats-a',
+          name: 'A',
+          config: atsAConfig,
+          options: { openStatuses: ['Nope'] },
+        }),
+      ).rejects.toMatchObject({ code: RegistryErrorCode.UnknownStatuses });
+      expect(connectors.insertWithMapping).not.toHaveBeenCalled();
     });
 
     it('saves nothing when the gateway says AUTH_FAILED, and answers 422 with its message', async () => {

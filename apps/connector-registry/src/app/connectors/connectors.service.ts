@@ -23,7 +23,7 @@ import { ConnectorEntity } from './connector.entity';
 import { applyReportedStatus, changeStatusByAdmin, type StatusState } from './connector-status';
 import { type ConnectorView, snapshotVersion, toConnectorView, toSnapshot } from './connector.view';
 import type { CreateConnectorDto, TestConnectionDto, UpdateConnectorDto } from './dto/connector-requests.dto';
-import type { ConnectionTestResult } from './kinds/connector-kind';
+import type { ConnectionTestResult, ConnectorKind } from './kinds/connector-kind';
 import { ConnectorKinds } from './kinds/connector-kinds';
 
 /** Connector set-up, configuration and status: the admin API's connectors and the workers' lookups. */
@@ -43,14 +43,16 @@ export class ConnectorsService {
 
   /** Nothing is saved. */
   test(admin: AdminIdentity, dto: TestConnectionDto): Promise<ConnectionTestResult> {
-    return this.kinds.of(dto.type).test(admin.accountId, dto.config);
+    const kind = this.kinds.of(dto.type);
+    return kind.test(admin.accountId, dto.config, this.validOptions(kind, dto.options));
   }
 
   async create(admin: AdminIdentity, dto: CreateConnectorDto): Promise<ConnectorView> {
     const kind = this.kinds.of(dto.type);
     const id = randomUUID();
     // ATS-A: the gateway tests and stores the credentials first; a refusal throws and nothing is saved.
-    const initial = await kind.prepare(admin.accountId, id, dto.config);
+    const options = this.validOptions(kind, dto.options);
+    const initial = await kind.prepare(admin.accountId, id, dto.config, options);
     const now = new Date();
     const connector = Object.assign(new ConnectorEntity(), {
       id,
@@ -60,7 +62,7 @@ export class ConnectorsService {
       status: initial.status,
       statusBeforeDisable: null,
       statusChangedAt: now,
-      options: initial.options,
+      options: { ...initial.options, ...options },
       config: initial.config,
       createdAt: now,
       updatedAt: now,
@@ -204,6 +206,11 @@ export class ConnectorsService {
       // Saved all the same; workers see it when their snapshot expires (seconds).
       this.logger.error(`could not announce the change of ${connectorId}: ${(error as Error).message}`);
     }
+  }
+
+  /** Options given with a test or a create, checked like a PATCH's; only the values given. */
+  private validOptions(kind: ConnectorKind, options: Record<string, unknown> | undefined) {
+    return options ? definedOnly(validateAs(kind.optionsClass, options, 'options')) : undefined;
   }
 
   private checkAdminStatus(state: StatusState, wanted: 'disabled' | 'connected'): void {

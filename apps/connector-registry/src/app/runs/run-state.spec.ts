@@ -7,6 +7,7 @@ const queued: RunState = {
   counts: EMPTY_COUNTS,
   apiCalls: 0,
   errors: [],
+  warnings: [],
   startedAt: null,
   finishedAt: null,
 };
@@ -61,6 +62,23 @@ describe(nextRunState.name, () => {
       finishedAt: at,
     });
   });
+
+  it('keeps the warnings a completed run reports, and none when it reports none', () => {
+    const warning = { code: 'UNKNOWN_STATUSES', message: 'ATS-A does not offer “Advertised”.' };
+    const counts = { fetched: 1, upserted: 1, unchanged: 0, closed: 0 };
+    const done = nextRunState(queued, {
+      kind: 'completed',
+      status: 'succeeded',
+      counts,
+      apiCalls: 3,
+      warnings: [warning],
+      at,
+    });
+    expect(done).toMatchObject({ status: 'succeeded', warnings: [warning] });
+    expect(
+      nextRunState(queued, { kind: 'completed', status: 'succeeded', counts, apiCalls: 3, at })?.warnings,
+    ).toEqual([]);
+  });
 });
 
 describe('a run waiting for ATS budget', () => {
@@ -72,6 +90,7 @@ describe('a run waiting for ATS budget', () => {
       counts: { ...EMPTY_COUNTS },
       apiCalls: 0,
       errors: [],
+      warnings: [],
       startedAt: null,
       finishedAt: null,
     };

@@ -1,11 +1,12 @@
 import type { RunStatus } from '@connector/contracts';
-import type { RunCounts } from './run.entity';
+import type { RunCounts, RunWarning } from './run.entity';
 
 export interface RunState {
   status: RunStatus;
   counts: RunCounts;
   apiCalls: number;
   errors: string[];
+  warnings: RunWarning[];
   startedAt: Date | null;
   finishedAt: Date | null;
   /** Set while the run waits for ATS budget: when it goes on by itself (progress, not failure). */
@@ -21,7 +22,14 @@ export type RunEvent =
       at: Date;
       waitingUntil?: Date;
     }
-  | { kind: 'completed'; status: RunStatus; counts: RunCounts; apiCalls: number; at: Date }
+  | {
+      kind: 'completed';
+      status: RunStatus;
+      counts: RunCounts;
+      apiCalls: number;
+      warnings?: RunWarning[];
+      at: Date;
+    }
   | { kind: 'request_failed'; reason: string; at: Date };
 
 export const EMPTY_COUNTS: RunCounts = { fetched: 0, upserted: 0, unchanged: 0, closed: 0 };
@@ -66,6 +74,7 @@ export function nextRunState(state: RunState, event: RunEvent): RunState | undef
         status: event.status,
         counts: { ...event.counts },
         apiCalls: Math.max(state.apiCalls, event.apiCalls),
+        warnings: event.warnings ? event.warnings.map((w) => ({ code: w.code, message: w.message })) : [],
         startedAt: state.startedAt ?? event.at,
         finishedAt: event.at,
         waitingUntil: null,

@@ -1,6 +1,11 @@
 import { Column, Entity, Index, PrimaryColumn, UpdateDateColumn } from 'typeorm';
 import type { RunMode, RunStatus } from '@connector/contracts';
 
+export interface RunWarning {
+  code: string;
+  message: string;
+}
+
 export interface RunCounts {
   fetched: number;
   upserted: number;
@@ -24,6 +29,8 @@ export class RunEntity {
   @Column('jsonb') counts!: RunCounts;
   @Column('int', { name: 'api_calls' }) apiCalls!: number;
   @Column('jsonb') errors!: string[];
+  /** What the run warns about in plain words (it may still have succeeded). */
+  @Column('jsonb', { default: () => `'[]'` }) warnings!: RunWarning[];
   @Column('timestamptz', { name: 'queued_at' }) queuedAt!: Date;
   @Column('timestamptz', { name: 'started_at', nullable: true }) startedAt!: Date | null;
   @Column('timestamptz', { name: 'finished_at', nullable: true }) finishedAt!: Date | null;

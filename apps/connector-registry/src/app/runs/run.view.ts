@@ -1,5 +1,5 @@
 import type { RunMode, RunStatus } from '@connector/contracts';
-import type { RunCounts, RunEntity } from './run.entity';
+import type { RunCounts, RunEntity, RunWarning } from './run.entity';
 
 /** A run as the admin API shows it. */
 export interface RunView {
@@ -10,6 +10,7 @@ export interface RunView {
   counts: RunCounts;
   apiCalls: number;
   errors: string[];
+  warnings: RunWarning[];
   queuedAt: string;
   startedAt?: string;
   finishedAt?: string;
@@ -28,6 +29,7 @@ export function toRunView(run: RunEntity): RunView {
     counts: run.counts,
     apiCalls: run.apiCalls,
     errors: run.errors,
+    warnings: run.warnings ?? [],
     queuedAt: run.queuedAt.toISOString(),
     ...(run.startedAt ? { startedAt: run.startedAt.toISOString() } : {}),
     ...(run.finishedAt ? { finishedAt: run.finishedAt.toISOString() } : {}),

@@ -46,6 +46,7 @@ export class RunsController {
   }
 
   @Get(':runId')
+  @ApiOperation({ summary: 'One run: status, counts, API calls, errors, warnings, times' })
   @ApiResponse({ status: 200, description: 'the run', type: RunResponse })
   @ApiResponse({ status: 404, description: 'NOT_FOUND', type: ErrorResponse })
   get(

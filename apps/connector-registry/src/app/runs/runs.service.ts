@@ -51,6 +51,7 @@ export class RunsService {
       counts: { ...EMPTY_COUNTS },
       apiCalls: 0,
       errors: [],
+      warnings: [],
       queuedAt: new Date(),
       startedAt: null,
       finishedAt: null,
@@ -113,6 +114,7 @@ export class RunsService {
       status: data.status,
       counts: { ...data.counts },
       apiCalls: data.apiCalls,
+      ...(data.warnings ? { warnings: data.warnings } : {}),
       at: new Date(event.occurredAt),
     });
   }
@@ -156,6 +158,7 @@ export class RunsService {
       counts: { fetched: 0, upserted: 0, unchanged: 0, closed: 0 },
       apiCalls: 0,
       errors: [],
+      warnings: [],
       queuedAt: event.at,
       startedAt: null,
       finishedAt: null,

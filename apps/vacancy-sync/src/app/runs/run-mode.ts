@@ -17,8 +17,8 @@ export type ModeDecision = { mode: 'full' } | { mode: 'incremental'; since: Date
 
 /**
  * Full when asked, when nothing succeeded before, or when the last full listing is older than the connector's
- * full-sync interval (only a full listing can notice closed vacancies); otherwise incremental from the last
- * successful start minus an overlap.
+ * full-sync interval (only a full listing notices deleted vacancies and ones whose advertising began without a
+ * change to their record); otherwise incremental from the last successful start minus an overlap.
  */
 export function decideRunMode(input: ModeInputs): ModeDecision {
   const { requested, lastSuccessStartedAt, lastFullStartedAt, now } = input;

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
-import type { RunCountsDto, RunMode } from '@connector/contracts';
+import type { RunCountsDto, RunMode, RunWarningDto } from '@connector/contracts';
 import { RunLeaseLostError } from './run-lease-lost.error';
 import type { RunPhase, RunTrigger, SyncConnector, SyncRun, SyncRunStatus } from './sync-run';
 
@@ -24,7 +24,10 @@ export interface RunDelta {
   upserted?: number;
   unchanged?: number;
   closed?: number;
+  read?: number;
   apiCalls?: number;
+  /** Added to the run's warnings (one of each code and message is kept). */
+  warnings?: RunWarningDto[];
 }
 
 /**
@@ -162,7 +165,10 @@ export class SyncRunRepository {
     await m.query(
       `UPDATE sync_run SET fetched = fetched + $2, upserted = upserted + $3, unchanged = unchanged + $4,
               closed = closed + $5, api_calls = api_calls + $6,
-              after_position = coalesce($7, after_position), phase = coalesce($8, phase), attempts = 0
+              after_position = coalesce($7, after_position), phase = coalesce($8, phase), attempts = 0,
+              read_records = read_records + $9,
+              warnings = warnings || (SELECT coalesce(jsonb_agg(w), '[]'::jsonb) FROM jsonb_array_elements($10::jsonb) w
+                                       WHERE NOT warnings @> jsonb_build_array(w))
         WHERE run_id = $1`,
       [
         runId,
@@ -173,6 +179,8 @@ export class SyncRunRepository {
         delta.apiCalls ?? 0,
         cursor?.after ?? null,
         cursor?.phase ?? null,
+        delta.read ?? 0,
+        JSON.stringify(delta.warnings ?? []),
       ],
     );
   }
@@ -300,6 +308,8 @@ function toRun(row: Row): SyncRun {
     phase: row.phase as RunPhase,
     after: Number(row.after_position),
     counts,
+    read: Number(row.read_records ?? 0),
+    warnings: Array.isArray(row.warnings) ? (row.warnings as RunWarningDto[]) : [],
     apiCalls: Number(row.api_calls),
     attempts: Number(row.attempts),
     resumeAt: date(row.resume_at),

@@ -13,6 +13,7 @@ import { type JobMapping, validateJobMapping } from '@connector/job-mapping';
 import { MessagePublisher, RpcError } from '@connector/messaging';
 import { VACANCY_SYNC_CONFIG } from '../common/common.module';
 import { EnrichmentCache } from '../sources/enrichment-cache';
+import { SourceRefusedError } from '../sources/vacancy-source';
 import { VacancySources } from '../sources/vacancy-sources';
 import { buildVacancyUpsert, type VacancyUpsert } from '../vacancies/vacancy-content';
 import { diffPage, mayClose } from '../vacancies/vacancy-diff';
@@ -22,8 +23,9 @@ import { CallCounter } from './call-counter';
 import { decideRunFailure } from './run-failure';
 import { RunLeaseLostError } from './run-lease-lost.error';
 import { decideRunMode } from './run-mode';
+import { runWarnings } from './run-warnings';
 import type { SyncRun } from './sync-run';
-import { SyncRunRepository } from './sync-run.repository';
+import { type RunDelta, SyncRunRepository } from './sync-run.repository';
 import { type SyncOptions, syncOptionsOf } from './sync-options';
 
 /** Closures published per step of the closing phase. */
@@ -96,7 +98,7 @@ export class SyncRunService {
         }
         if (error instanceof StopRequested) return 'stopped';
         const decision =
-          error instanceof RunRefused
+          error instanceof RunRefused || error instanceof SourceRefusedError
             ? ({ action: 'fail', reason: error.message } as const)
             : decideRunFailure(error, {
                 connectorId: run.connectorId,
@@ -193,28 +195,52 @@ export class SyncRunService {
     );
     let current = run;
     for await (const page of pages) {
-      const vacancies = page.vacancies
-        .map((v) => buildVacancyUpsert(connector.id, connector.type, scope.mapping, v))
-        .filter((v): v is VacancyUpsert => v !== undefined);
-      const published = await this.states.published(
-        connector.id,
-        vacancies.map((v) => v.externalId),
+      const built = page.vacancies.map((v) => ({
+        externalId: v.externalId,
+        upsert: buildVacancyUpsert(connector.id, connector.type, scope.mapping, v),
+      }));
+      const vacancies = built.map((b) => b.upsert).filter((v): v is VacancyUpsert => v !== undefined);
+      const liveUntil = new Map(
+        page.vacancies.flatMap((v) => (v.liveUntil ? [[v.externalId, v.liveUntil] as const] : [])),
       );
+      // Not live by the ATS's fields, or left out by the mapping's publish lists: closed if published.
+      const liveIds = new Set(vacancies.map((v) => v.externalId));
+      const notLive = [
+        ...new Set([...page.closed, ...built.filter((b) => !b.upsert).map((b) => b.externalId)]),
+      ].filter((id) => !liveIds.has(id));
+      const published = await this.states.published(connector.id, [...liveIds, ...notLive]);
       const diff = diffPage(vacancies, published);
-      await Promise.all(
-        diff.upserts.map((data) =>
+      const closing = notLive.filter((id) => published.get(id)?.live === true);
+      await Promise.all([
+        ...diff.upserts.map((data) =>
           this.publish(Exchange.ConnectorEvents, current, RoutingKey.VacancyUpserted, data),
         ),
-      );
+        ...closing.map((externalId) =>
+          this.publish(Exchange.ConnectorEvents, current, RoutingKey.VacancyClosed, {
+            connectorId: connector.id,
+            externalId,
+          }),
+        ),
+      ]);
       const apiCalls = calls.pending();
       const delta = {
         fetched: diff.upserts.length + diff.unchanged.length,
         upserted: diff.upserts.length,
         unchanged: diff.unchanged.length,
+        closed: closing.length,
+        read: page.read,
         apiCalls,
+        ...(page.warnings && page.warnings.length > 0 ? { warnings: page.warnings } : {}),
       };
       await this.runs.inLease(current.runId, scope.owner, this.config.RUN_LEASE_TTL_MS, async (m) => {
-        await this.states.markSeen(m, connector.id, current.runId, [...diff.upserts, ...diff.unchanged]);
+        await this.states.markSeen(
+          m,
+          connector.id,
+          current.runId,
+          [...diff.upserts, ...diff.unchanged],
+          liveUntil,
+        );
+        if (closing.length > 0) await this.states.markClosed(m, connector.id, closing);
         await this.runs.advance(m, current.runId, delta, { after: page.after });
       });
       calls.markWritten(apiCalls);
@@ -222,6 +248,9 @@ export class SyncRunService {
       await this.progress(current, calls);
       if (scope.shouldStop()) throw new StopRequested();
     }
+    // Whatever the mode: what was published and whose advertising has ended since is closed now (its record
+    // did not change when the day passed, so a changes-only listing does not show it).
+    current = await this.closeExpired(current, scope);
     // The listing is complete: only now may a full run close what it did not see.
     if (!mayClose({ mode: current.mode ?? 'incremental', listingComplete: true })) return current;
     await this.runs.inLease(current.runId, scope.owner, this.config.RUN_LEASE_TTL_MS, (m) =>
@@ -231,9 +260,19 @@ export class SyncRunService {
   }
 
   private async close(run: SyncRun, scope: RunScope): Promise<SyncRun> {
+    return this.closeAll(run, scope, () => this.states.notSeenBy(run.connectorId, run.runId, CLOSE_BATCH));
+  }
+
+  private async closeExpired(run: SyncRun, scope: RunScope): Promise<SyncRun> {
+    const today = new Date().toISOString().slice(0, 10);
+    return this.closeAll(run, scope, () => this.states.expired(run.connectorId, today, CLOSE_BATCH));
+  }
+
+  /** Closes batch after batch of what `next` finds, each batch published and then committed with the lease. */
+  private async closeAll(run: SyncRun, scope: RunScope, next: () => Promise<string[]>): Promise<SyncRun> {
     let current = run;
     for (;;) {
-      const gone = await this.states.notSeenBy(run.connectorId, run.runId, CLOSE_BATCH);
+      const gone = await next();
       if (gone.length === 0) return current;
       await Promise.all(
         gone.map((externalId) =>
@@ -259,12 +298,18 @@ export class SyncRunService {
     calls: CallCounter,
     options: SyncOptions | undefined,
   ): Promise<void> {
+    // A failed run says why in the same words an admin reads warnings in (run.completed has no error field).
+    const warnings =
+      status === 'succeeded'
+        ? runWarnings(run)
+        : [...run.warnings, { code: 'RUN_FAILED', message: error ?? 'the run failed' }];
     const data: RunCompletedDto = {
       connectorId: run.connectorId,
       runId: run.runId,
       status,
       counts: run.counts,
       apiCalls: run.apiCalls + calls.pending(),
+      ...(warnings.length > 0 ? { warnings } : {}),
     };
     await this.publish(Exchange.ConnectorEvents, run, RoutingKey.RunCompleted, data);
     const pending = calls.pending();
@@ -277,7 +322,8 @@ export class SyncRunService {
     );
     calls.markWritten(pending);
     this.logger.log(
-      `${run.runId}: ${status} ${JSON.stringify(run.counts)} apiCalls=${data.apiCalls}${error ? `: ${error}` : ''}`,
+      `${run.runId}: ${status} ${JSON.stringify(run.counts)} apiCalls=${data.apiCalls}${error ? `: ${error}` : ''}` +
+        (warnings.length > 0 ? ` warnings=${warnings.map((w) => w.code).join(',')}` : ''),
     );
   }
 
@@ -325,16 +371,14 @@ function mappingOf(connector: ConnectorSnapshot): JobMapping {
   return connector.mapping.mapping as unknown as JobMapping;
 }
 
-function withDelta(
-  run: SyncRun,
-  delta: { fetched?: number; upserted?: number; unchanged?: number; closed?: number; apiCalls?: number },
-  cursor: { after?: number } = {},
-): SyncRun {
+function withDelta(run: SyncRun, delta: RunDelta, cursor: { after?: number } = {}): SyncRun {
   return {
     ...run,
     after: cursor.after ?? run.after,
     attempts: 0,
     apiCalls: run.apiCalls + (delta.apiCalls ?? 0),
+    read: run.read + (delta.read ?? 0),
+    warnings: [...run.warnings, ...(delta.warnings ?? [])],
     counts: {
       fetched: run.counts.fetched + (delta.fetched ?? 0),
       upserted: run.counts.upserted + (delta.upserted ?? 0),

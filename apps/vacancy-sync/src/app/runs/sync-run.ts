@@ -1,4 +1,4 @@
-import type { RunCountsDto, RunMode } from '@connector/contracts';
+import type { RunCountsDto, RunMode, RunWarningDto } from '@connector/contracts';
 
 export const OPEN_RUN_STATUSES = ['queued', 'running', 'paused'] as const;
 export type SyncRunStatus = (typeof OPEN_RUN_STATUSES)[number] | 'succeeded' | 'failed';
@@ -20,6 +20,9 @@ export interface SyncRun {
   /** The source's position after the last page handled (0: nothing yet). */
   after: number;
   counts: RunCountsDto;
+  /** Records the ATS returned, live or not. */
+  read: number;
+  warnings: RunWarningDto[];
   apiCalls: number;
   attempts: number;
   resumeAt?: Date;

@@ -1,63 +1,58 @@
-import type { AtsACompany, AtsAContact } from '@connector/ats-clients';
+import { readDate, readId, readObject, readText } from '@connector/ats-clients';
 import type { VacancyCompanyDto, VacancyContactDto } from '@connector/contracts';
 
-/** ATS-A contact → the contract's contact (absent values left out). */
-export function atsAContact(contact: AtsAContact): VacancyContactDto {
+/**
+ * ATS-A contact → the contract's contact (absent values left out), or undefined without a readable id.
+ * Read tolerantly: ids as numbers or text, empty values `null`, absent or blank.
+ */
+export function atsAContact(record: unknown): VacancyContactDto | undefined {
+  const contact = readObject(record);
+  const externalId = readId(contact?.['ContactId']);
+  if (!contact || externalId === undefined) return undefined;
   return compact({
-    externalId: String(contact.ContactId),
-    name: joined([contact.FirstName, contact.Surname], ' '),
-    email: contact.Email,
-    phone: contact.Telephone ?? contact.Mobile,
-    jobTitle: contact.JobTitle,
-  });
+    externalId,
+    name: joined([readText(contact['FirstName']), readText(contact['Surname'])], ' '),
+    email: readText(contact['Email']),
+    phone: readText(contact['Telephone']) ?? readText(contact['Mobile']),
+    jobTitle: readText(contact['JobTitle']),
+  }) as VacancyContactDto;
 }
 
 /** ATS-A company → the contract's company: one-line address, web links, switchboard contact. */
-export function atsACompany(company: AtsACompany): VacancyCompanyDto {
-  const address = company.Address
+export function atsACompany(record: unknown): VacancyCompanyDto | undefined {
+  const company = readObject(record);
+  if (!company) return undefined;
+  const name = readText(company['Name']);
+  if (name === undefined) return undefined;
+  const postal = readObject(company['Address']);
+  const address = postal
     ? joined(
-        [
-          company.Address.Address1,
-          company.Address.Address2,
-          company.Address.Town,
-          company.Address.County,
-          company.Address.PostCode,
-          company.Address.Country,
-        ],
+        ['Address1', 'Address2', 'Town', 'County', 'PostCode', 'Country'].map((f) => readText(postal[f])),
         ', ',
       )
     : undefined;
-  const links = compact({ website: company.Website, linkedIn: company.LinkedIn }) as Record<string, string>;
-  const contact = compact({ phone: company.Telephone, email: company.Email });
+  const links = compact({ website: readText(company['Website']), linkedIn: readText(company['LinkedIn']) });
+  const contact = compact({ phone: readText(company['Telephone']), email: readText(company['Email']) });
   return {
-    name: company.Name,
+    name,
     ...(address ? { address } : {}),
     links,
     ...(Object.keys(contact).length > 0 ? { contact } : {}),
   };
 }
 
-/** ATS-A dates without a zone are UTC. */
-export function atsADate(value: string | null | undefined, fallback: Date): string {
-  if (!value) return fallback.toISOString();
-  const zoneless = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?)?$/.test(value);
-  const ms = Date.parse(zoneless && value.length > 10 ? `${value}Z` : value);
-  return Number.isNaN(ms) ? fallback.toISOString() : new Date(ms).toISOString();
+/** An ATS-A date as ISO 8601 UTC (a date-time without offset is UTC), or the fallback when unreadable. */
+export function atsADate(value: unknown, fallback: Date): string {
+  return (readDate(value) ?? fallback).toISOString();
 }
 
-function joined(parts: ReadonlyArray<string | null | undefined>, separator: string): string | undefined {
-  const text = parts
-    .map((part) => part?.trim())
-    .filter(Boolean)
-    .join(separator);
+function joined(parts: ReadonlyArray<string | undefined>, separator: string): string | undefined {
+  const text = parts.filter(Boolean).join(separator);
   return text === '' ? undefined : text;
 }
 
-function compact<T extends Record<string, string | null | undefined>>(value: T): { [K in keyof T]?: string } {
-  const out: { [K in keyof T]?: string } = {};
-  for (const key of Object.keys(value) as Array<keyof T>) {
-    const v = value[key];
-    if (typeof v === 'string' && v.trim() !== '') out[key] = v;
-  }
+function compact(value: Record<string, string | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, v] of Object.entries(value)) if (v !== undefined) out[key] = v;
   return out;
 }

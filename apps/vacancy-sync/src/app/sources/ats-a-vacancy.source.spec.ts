@@ -2,16 +2,17 @@ import { listingFilters } from './ats-a-vacancy.source';
 import { atsACompany, atsAContact, atsADate } from './ats-a-records';
 
 describe('ATS-A listing', () => {
-  it('asks the ATS for open, on-site vacancies, modified since the anchor on incremental runs', () => {
-    expect(listingFilters({ openStatuses: ['Open', 'Live'] })).toEqual([
-      { Route: 'Vacancy.VacancyStatus', Operation: 'In', Value: ['Open', 'Live'] },
+  it('asks a full listing for open, on-site vacancies by status Id, never by status name', () => {
+    expect(listingFilters({ openStatusIds: [31, 7] })).toEqual([
+      { Route: 'Vacancy.VacancyStatus', Operation: 'In', Value: [31, 7] },
       { Route: 'Vacancy.IncludeOnSite', Operation: 'Equals', Value: true },
     ]);
-    expect(listingFilters({ openStatuses: ['Open'], since: new Date('2026-11-21T10:00:00Z') })[2]).toEqual({
-      Route: 'Vacancy.ModificationDate',
-      Operation: 'GreaterThan',
-      Value: '2026-11-21T10:00:00.000Z',
-    });
+  });
+
+  it('asks a changes-only listing for every vacancy modified since the anchor, whatever its status', () => {
+    expect(listingFilters({ openStatusIds: [31], since: new Date('2026-11-21T10:00:00Z') })).toEqual([
+      { Route: 'Vacancy.ModificationDate', Operation: 'GreaterThan', Value: '2026-11-21T10:00:00.000Z' },
+    ]);
   });
 
   it('turns contacts and companies into the contract shapes, leaving out empty values', () => {

@@ -1,19 +1,28 @@
 import { Injectable } from '@nestjs/common';
 import { AtsClientFactory, type ClientOptions } from '@connector/ats-access';
 import {
+  atsAAdvertisedUntil,
   type AtsAClient,
-  type AtsACompany,
-  type AtsAContact,
   type AtsAFilter,
-  type AtsAVacancy,
-  isLiveAtsAVacancy,
+  atsAVacancyLiveness,
+  describeMissingAtsAStatuses,
+  readAtsAPickList,
+  readId,
+  readInt,
+  readObject,
 } from '@connector/ats-clients';
-import type { ConnectorSnapshot } from '@connector/contracts';
+import type { ConnectorSnapshot, RunWarningDto } from '@connector/contracts';
 import type { SourceVacancy } from '../vacancies/vacancy-content';
 import { atsACompany, atsAContact, atsADate } from './ats-a-records';
+import { AtsAOpenStatuses } from './ats-a-open-statuses';
 import { EnrichmentCache, idsToFetch } from './enrichment-cache';
 import { readAhead } from './read-ahead';
-import type { ListingOptions, SourcePage, VacancySource } from './vacancy-source';
+import {
+  type ListingOptions,
+  type SourcePage,
+  SourceRefusedError,
+  type VacancySource,
+} from './vacancy-source';
 
 /** ats-a.md: 100 a page keeps each enrichment call to one page of ids. */
 export const ATS_A_PAGE_SIZE = 100;
@@ -37,16 +46,23 @@ const VACANCY_BLOCKS = [
   'ModificationDate',
 ];
 
+type AtsARecord = Record<string, unknown>;
+
 /**
- * ATS-A: `vacancies/search` page by page (open statuses and IncludeOnSite filtered by the ATS, the advertising
- * dates checked here), then one `contacts/search` and one `companies/search` per page with `In` on the ids the
- * run has not fetched yet.
+ * ATS-A: the open status names are turned into the ATS's ids (dropdown 50, cached per connector), then
+ * `vacancies/search` page by page. A full listing asks for open, on-site vacancies; a changes-only listing
+ * asks for every vacancy modified since the anchor, whatever its status, and decides here which are live and
+ * which are not any more (closed status, hidden, advertising ended or not started). Live ones are enriched
+ * with one `contacts/search` and one `companies/search` per page (`In` on ids the run has not fetched yet).
  */
 @Injectable()
 export class AtsAVacancySource implements VacancySource {
   readonly atsType = 'ats-a' as const;
 
-  constructor(private readonly clients: AtsClientFactory) {}
+  constructor(
+    private readonly clients: AtsClientFactory,
+    private readonly statuses: AtsAOpenStatuses,
+  ) {}
 
   async *listLive(
     connector: ConnectorSnapshot,
@@ -54,102 +70,169 @@ export class AtsAVacancySource implements VacancySource {
     clientOptions: ClientOptions,
   ): AsyncGenerator<SourcePage, void, undefined> {
     const client = this.clients.atsA(connector, clientOptions);
-    const contacts = cacheOf<AtsAContact>(options, 'ats-a:contacts');
-    const companies = cacheOf<AtsACompany>(options, 'ats-a:companies');
+    const resolved = await this.statuses.resolve(connector.id, client, options.openStatuses);
+    if (resolved.ids.length === 0) {
+      throw new SourceRefusedError(describeMissingAtsAStatuses(resolved.missing, resolved.offered));
+    }
+    const warnings: RunWarningDto[] =
+      resolved.missing.length > 0
+        ? [
+            {
+              code: 'UNKNOWN_STATUSES',
+              message: `${describeMissingAtsAStatuses(resolved.missing, resolved.offered)} This run listed the vacancies with the other open statuses only.`,
+            },
+          ]
+        : [];
+    const contacts = cacheOf(options, 'ats-a:contacts');
+    const companies = cacheOf(options, 'ats-a:companies');
     const pageSize = options.pageSize ?? ATS_A_PAGE_SIZE;
     const pages = readAhead(
-      client.searchPages<AtsAVacancy>('vacancies', {
+      client.searchPages<AtsARecord>('vacancies', {
         pageSize,
         startPage: options.after + 1,
-        filters: listingFilters(options),
+        filters: listingFilters({ since: options.since, openStatusIds: resolved.ids }),
         responseBlocks: VACANCY_BLOCKS,
       }),
     );
+    let pagesSeen = 0;
     for await (const page of pages) {
-      const live = page.records.filter((v) => isLiveAtsAVacancy(v, options.openStatuses, options.now));
-      // One call per resource for the page, both at once.
+      pagesSeen += 1;
+      const { live, closed } = splitByLiveness(page.records, resolved.ids, options.now);
+      // One call per resource for the page, both at once, for live vacancies only.
       await Promise.all([
-        this.enrich(
-          client,
-          'contacts',
-          'Contact.ContactId',
-          live.map((v) => v.Contact?.Id),
-          contacts,
-          (c) => c.ContactId,
-        ),
-        this.enrich(
-          client,
-          'companies',
-          'Company.CompanyId',
-          live.map((v) => v.Company?.Id),
-          companies,
-          (c) => c.CompanyId,
-        ),
+        this.enrich(client, 'contacts', 'Contact.ContactId', live, 'Contact', contacts, 'ContactId'),
+        this.enrich(client, 'companies', 'Company.CompanyId', live, 'Company', companies, 'CompanyId'),
       ]);
       yield {
         after: page.page,
         read: page.records.length,
         vacancies: live.map((v) => toSourceVacancy(v, contacts, companies, options.now)),
-        closed: [],
+        closed,
+        ...(pagesSeen === 1 && warnings.length > 0 ? { warnings } : {}),
       };
     }
+    if (pagesSeen > 0 || options.after > 0) return;
+    // Nothing at all from the start of a complete listing: see whether the ATS holds any advertised vacancy.
+    if (!options.since) {
+      const onSite = await countOnSite(client);
+      if (onSite > 0) {
+        warnings.push({
+          code: 'EMPTY_LISTING',
+          message:
+            `The run asked ATS-A for vacancies with the statuses ${quoted(options.openStatuses)} that are on the ` +
+            `careers site and got none, although ATS-A has ${onSite} vacanc${onSite === 1 ? 'y' : 'ies'} on the ` +
+            `careers site with other statuses. Check the connector's open statuses against the statuses your ` +
+            `recruiters use in ATS-A.`,
+        });
+      }
+    }
+    if (warnings.length > 0) yield { after: 0, read: 0, vacancies: [], closed: [], warnings };
   }
 
-  private async enrich<T>(
+  private async enrich(
     client: AtsAClient,
     resource: 'contacts' | 'companies',
     route: string,
-    ids: Array<number | undefined>,
-    cache: EnrichmentCache<T>,
-    idOf: (record: T) => number,
+    vacancies: AtsARecord[],
+    link: 'Contact' | 'Company',
+    cache: EnrichmentCache<AtsARecord>,
+    idField: 'ContactId' | 'CompanyId',
   ): Promise<void> {
+    const ids = vacancies.map((v) => linkId(v[link]));
     for (const batch of idsToFetch(ids, cache, ATS_A_PAGE_SIZE)) {
-      const result = await client.search<T>(resource, {
+      const result = await client.search<unknown>(resource, {
         Paging: { RecordsPerPage: batch.length, RequestedPage: 1 },
         Filters: [{ Route: route, Operation: 'In', Value: batch }],
       });
-      for (const record of result.Records) cache.set(idOf(record), record);
+      for (const item of result.Records) {
+        const record = readObject(item);
+        const id = readInt(record?.[idField]);
+        if (record && id !== undefined) cache.set(id, record);
+      }
     }
   }
 }
 
-function cacheOf<T>(options: ListingOptions, name: string): EnrichmentCache<T> {
+/** Live vacancies (to publish) and the external ids of the others (to close when published). */
+export function splitByLiveness(
+  records: readonly unknown[],
+  openStatusIds: readonly number[],
+  now: Date,
+): { live: AtsARecord[]; closed: string[] } {
+  const live: AtsARecord[] = [];
+  const closed: string[] = [];
+  for (const item of records) {
+    const record = readObject(item);
+    const externalId = readId(record?.['VacancyId']);
+    if (!record || externalId === undefined) continue; // not identifiable: nothing to publish or close
+    if (atsAVacancyLiveness(record, openStatusIds, now).live) live.push(record);
+    else closed.push(externalId);
+  }
+  return { live, closed };
+}
+
+function cacheOf(options: ListingOptions, name: string): EnrichmentCache<AtsARecord> {
   const existing = options.caches?.get(name);
-  if (existing) return existing as EnrichmentCache<T>;
-  const cache = new EnrichmentCache<T>(ATS_A_ENRICHMENT_CACHE);
+  if (existing) return existing as EnrichmentCache<AtsARecord>;
+  const cache = new EnrichmentCache<AtsARecord>(ATS_A_ENRICHMENT_CACHE);
   options.caches?.set(name, cache as EnrichmentCache<unknown>);
   return cache;
 }
 
-export function listingFilters(options: Pick<ListingOptions, 'since' | 'openStatuses'>): AtsAFilter[] {
+/**
+ * A full listing asks the ATS for open, on-site vacancies (by status Id: a status name matches nothing); a
+ * changes-only listing asks for everything modified since the anchor, so it also sees what was closed or hidden.
+ */
+export function listingFilters(options: { since?: Date; openStatusIds: readonly number[] }): AtsAFilter[] {
+  if (options.since) {
+    return [
+      { Route: 'Vacancy.ModificationDate', Operation: 'GreaterThan', Value: options.since.toISOString() },
+    ];
+  }
   return [
-    { Route: 'Vacancy.VacancyStatus', Operation: 'In', Value: [...options.openStatuses] },
+    { Route: 'Vacancy.VacancyStatus', Operation: 'In', Value: [...options.openStatusIds] },
     { Route: 'Vacancy.IncludeOnSite', Operation: 'Equals', Value: true },
-    ...(options.since
-      ? [
-          {
-            Route: 'Vacancy.ModificationDate',
-            Operation: 'GreaterThan' as const,
-            Value: options.since.toISOString(),
-          },
-        ]
-      : []),
   ];
 }
 
-function toSourceVacancy(
-  vacancy: AtsAVacancy,
-  contacts: EnrichmentCache<AtsAContact>,
-  companies: EnrichmentCache<AtsACompany>,
+/** How many vacancies the ATS has on its careers site, whatever their status: one call, one record. */
+async function countOnSite(client: AtsAClient): Promise<number> {
+  const result = await client.search<unknown>('vacancies', {
+    Paging: { RecordsPerPage: 1, RequestedPage: 1 },
+    Filters: [{ Route: 'Vacancy.IncludeOnSite', Operation: 'Equals', Value: true }],
+    ResponseBlocks: ['VacancyId'],
+  });
+  return result.TotalPages; // one record a page: the number of pages is the number of matches
+}
+
+function linkId(value: unknown): number | undefined {
+  return readAtsAPickList(value).id;
+}
+
+function quoted(list: readonly string[]): string {
+  return list.map((s) => `“${s}”`).join(', ');
+}
+
+/** The vacancy as the job mapping reads it: Company and Contact replaced by the enriched records. */
+export function toSourceVacancy(
+  vacancy: AtsARecord,
+  contacts: EnrichmentCache<AtsARecord>,
+  companies: EnrichmentCache<AtsARecord>,
   now: Date,
 ): SourceVacancy {
-  const contact = vacancy.Contact ? contacts.get(vacancy.Contact.Id) : undefined;
-  const company = vacancy.Company ? companies.get(vacancy.Company.Id) : undefined;
+  const contactId = linkId(vacancy['Contact']);
+  const companyId = linkId(vacancy['Company']);
+  const contactRecord = contactId !== undefined ? contacts.get(contactId) : undefined;
+  const companyRecord = companyId !== undefined ? companies.get(companyId) : undefined;
+  const contact = atsAContact(contactRecord);
+  const company = atsACompany(companyRecord);
+  const liveUntil = atsAAdvertisedUntil(vacancy);
   return {
-    externalId: String(vacancy.VacancyId),
-    record: { ...vacancy, Contact: contact ?? null, Company: company ?? null },
-    ...(contact ? { contact: atsAContact(contact) } : {}),
-    ...(company ? { company: atsACompany(company) } : {}),
-    updatedAt: atsADate(vacancy.ModificationDate, now),
+    externalId: readId(vacancy['VacancyId']) as string,
+    record: { ...vacancy, Contact: contactRecord ?? null, Company: companyRecord ?? null },
+    ...(contact ? { contact } : {}),
+    ...(company ? { company } : {}),
+    updatedAt: atsADate(vacancy['ModificationDate'], now),
+    ...(liveUntil ? { liveUntil } : {}),
   };
 }

@@ -1,4 +1,4 @@
-import type { AtsType, ConnectorSnapshot } from '@connector/contracts';
+import type { AtsType, ConnectorSnapshot, RunWarningDto } from '@connector/contracts';
 import type { ClientOptions } from '@connector/ats-access';
 import type { SourceVacancy } from '../vacancies/vacancy-content';
 import type { EnrichmentCache } from './enrichment-cache';
@@ -8,6 +8,7 @@ export interface ListingOptions {
   since?: Date;
   /** Where a paused listing goes on: the `after` of the last page handled (0: from the start). */
   after: number;
+  /** ATS-A: the status names that count as open (the source turns them into the ATS's ids). */
   openStatuses: readonly string[];
   now: Date;
   /** Records per listing page; sources use their protocol's maximum sensible page when not given. */
@@ -28,6 +29,19 @@ export interface SourcePage {
    * expired, deleted): certain knowledge, so a published one is closed at once, in any kind of run.
    */
   closed: string[];
+  /** Something about the listing the admin should know (unknown status names, an empty listing...). */
+  warnings?: RunWarningDto[];
+}
+
+/**
+ * The connector's configuration cannot work with this ATS (e.g. none of its open statuses exists there): the
+ * run fails at once with this message, closing nothing.
+ */
+export class SourceRefusedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'SourceRefusedError';
+  }
 }
 
 /**

@@ -11,6 +11,11 @@ export interface SourceVacancy {
   company?: VacancyCompanyDto;
   /** When the ATS last changed it (ISO 8601). */
   updatedAt: string;
+  /**
+   * The last UTC day (YYYY-MM-DD) the ATS advertises it, when it says: any later run closes it then, even one
+   * that does not see it again (its record does not change when the day passes).
+   */
+  liveUntil?: string;
 }
 
 export type VacancyUpsert = VacancyUpsertedDto;

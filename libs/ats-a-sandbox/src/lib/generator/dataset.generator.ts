@@ -28,15 +28,22 @@ const DAY_MS = 86_400_000;
 const NO_LOCATION = 255;
 // Independent random streams per record kind, so changing one generator does not shift the others.
 const STREAM = { vacancyCore: 1, vacancyText: 2, company: 3, contact: 4 } as const;
-const STATUS_WEIGHTS: readonly [number, number][] = [
-  [1, 0.45],
-  [2, 0.2],
-  [3, 0.08],
-  [4, 0.12],
-  [5, 0.08],
-  [6, 0.04],
-  [7, 0.03],
+/** How often each status occurs, by label; `status[i]` holds 1 + the status's position in VACANCY_STATUSES. */
+const STATUS_WEIGHTS: readonly [string, number][] = [
+  ['Open', 0.43],
+  ['Live', 0.2],
+  ['On Hold', 0.08],
+  ['Closed', 0.12],
+  ['Filled', 0.08],
+  ['Cancelled', 0.04],
+  ['Draft', 0.03],
+  ['Open (Internal)', 0.02],
 ];
+const STATUS_POSITIONS: readonly [number, number][] = STATUS_WEIGHTS.map(([label, weight]) => {
+  const position = VACANCY_STATUSES.findIndex((s) => s.Description === label);
+  if (position < 0) throw new Error(`sandbox: no vacancy status ${label}`);
+  return [position + 1, weight];
+});
 
 export function utcMidnight(ms: number): number {
   return Math.floor(ms / DAY_MS) * DAY_MS;
@@ -214,11 +221,11 @@ export class GeneratedDataset {
 
 function weightedStatus(roll: number): number {
   let acc = 0;
-  for (const [id, weight] of STATUS_WEIGHTS) {
+  for (const [position, weight] of STATUS_POSITIONS) {
     acc += weight;
-    if (roll < acc) return id;
+    if (roll < acc) return position;
   }
-  return STATUS_WEIGHTS[0][0];
+  return STATUS_POSITIONS[0][0];
 }
 
 function isoOrNull(ms: number): string | null {

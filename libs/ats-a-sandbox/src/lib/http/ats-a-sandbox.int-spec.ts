@@ -216,14 +216,45 @@ describe('ATS-A sandbox over HTTP', () => {
       expect(await res.json()).toEqual({ error_message: expect.stringContaining('RecordsPerPage') });
     });
 
-    it('lists vacancy statuses in dropdown 50', async () => {
+    it('lists vacancy statuses in dropdown 50 (per-customer ids), counted as a call', async () => {
+      const before = sandbox.state.callCounts().byEndpoint['GET /api/options/dropdown/{id}'] ?? 0;
       const res = await fetch(api('/options/dropdown/50'), { headers: { authorization: `Bearer ${token}` } });
-      expect(await res.json()).toEqual(
+      const statuses = (await res.json()) as Array<{ Id: number; Description: string }>;
+      expect(statuses).toEqual(
         expect.arrayContaining([
-          { Id: 1, Description: 'Open' },
-          { Id: 2, Description: 'Live' },
+          { Id: 31, Description: 'Open' },
+          { Id: 7, Description: 'Live' },
+          { Id: 3, Description: 'Closed' },
         ]),
       );
+      expect(sandbox.state.callCounts().byEndpoint['GET /api/options/dropdown/{id}']).toBe(before + 1);
+      expect(res.headers.get('x-ratelimit-remaining')).toEqual(expect.any(String));
+    });
+
+    it('filters statuses by Id; a status name there matches nothing, the Description sub-route matches text', async () => {
+      const count = async (filter: Json) =>
+        // One record a page: TotalPages is the number of matches.
+        (
+          (await (
+            await post(api('/vacancies/search'), { Paging: { RecordsPerPage: 1 }, Filters: [filter] }, token)
+          ).json()) as { TotalPages: number }
+        ).TotalPages;
+      expect(await count({ Route: 'Vacancy.VacancyStatus', Operation: 'In', Value: ['Open', 'Live'] })).toBe(
+        0,
+      );
+      const byId = await count({ Route: 'Vacancy.VacancyStatus', Operation: 'In', Value: [31, 7] });
+      expect(byId).toBeGreaterThan(0);
+      const open = await count({
+        Route: 'Vacancy.VacancyStatus.Description',
+        Operation: 'Equals',
+        Value: 'Open',
+      });
+      const live = await count({
+        Route: 'Vacancy.VacancyStatus.Description',
+        Operation: 'Equals',
+        Value: 'Live',
+      });
+      expect(open + live).toBe(byId);
     });
   });
 
@@ -281,7 +312,8 @@ describe('ATS-A sandbox over HTTP', () => {
         expect.objectContaining({
           CandidateId,
           Mobile: '+44 7700 900000',
-          EmploymentHistory: candidate.EmploymentHistory,
+          // Empty values come back left out (the sandbox's wire format), not as null.
+          EmploymentHistory: [{ Employer: '東京 Trading', JobTitle: 'Analyst', StartDate: '2020-01' }],
         }),
       ]);
     });

@@ -1,6 +1,6 @@
 import { SandboxError } from '../sandbox.error';
 import { MapStore } from '../store/record-source';
-import { SearchEngine, parseSearchBody } from './search.engine';
+import { SearchEngine, parseSearchBody, toWire } from './search.engine';
 
 interface Row {
   ContactId: number;
@@ -89,6 +89,31 @@ describe(SearchEngine.name, () => {
     expect(
       search({ Filters: [{ Route: 'Contact.Email', Operation: 'Equals', Value: null }] }).Records.length,
     ).toBe(7);
+  });
+
+  it('compares a link by its Id only: a text value (even a numeric one) matches nothing, with no error', () => {
+    expect(
+      search({ Filters: [{ Route: 'Contact.Company', Operation: 'In', Value: ['101'] }] }).TotalPages,
+    ).toBe(0);
+    expect(
+      search({ Filters: [{ Route: 'Contact.Company', Operation: 'Equals', Value: { Id: 101 } }] }).TotalPages,
+    ).toBeGreaterThan(0);
+  });
+
+  it('leaves empty values out and writes date-times without offset, as the vendor serializes them', () => {
+    const result = search({ Paging: { RecordsPerPage: 1, RequestedPage: 1 } });
+    expect(result.Records[0]).toEqual({
+      ContactId: 1,
+      FirstName: 'Łukasz',
+      ModificationDate: '2026-01-01T00:00:00',
+    });
+    expect(
+      toWire({ A: null, B: '2026-01-02T03:04:05.120Z', C: [{ D: null, E: 'x' }], F: '2026-01-02' }),
+    ).toEqual({
+      B: '2026-01-02T03:04:05.120',
+      C: [{ E: 'x' }],
+      F: '2026-01-02',
+    });
   });
 
   it('returns only the ResponseBlocks asked for, plus the id', () => {

@@ -2,7 +2,9 @@ import {
   ENTITY_FIELDS,
   FILTER_OPERATIONS,
   PAGING,
+  REFERENCE_FIELDS,
   SEARCH_ENTITIES,
+  WIRE_FORMAT,
   type FilterOperation,
   type SearchEntity,
 } from '../ats-a.protocol';
@@ -27,6 +29,8 @@ interface CompiledFilter {
   subPath: string[];
   operation: FilterOperation;
   operands: Operand[];
+  /** A pick list or link compared as a whole: only its Id matches (ats-a.md choice). */
+  reference: boolean;
 }
 
 export interface ParsedSearch {
@@ -122,7 +126,10 @@ function compileFilter(entity: SearchEntity, filter: unknown, index: number): Co
       throw validation(`${where}.Value cannot be compared with ${op}`);
     }
   }
-  return { field, subPath, operation: op, operands };
+  const reference =
+    REFERENCE_FIELDS[entity].includes(field) &&
+    (subPath.length === 0 || (subPath.length === 1 && subPath[0] === 'Id'));
+  return { field, subPath: reference ? [] : subPath, operation: op, operands, reference };
 }
 
 function toOperand(value: unknown, isDate: boolean, where: string): Operand {
@@ -186,18 +193,21 @@ function order(raw: unknown, operand: Operand, caseInsensitive: boolean): number
       return n === null ? null : compare(n, operand.n);
     }
     case 'string': {
-      if (isPlainObject(raw) && typeof raw['Description'] === 'string') {
-        // Pick lists match by description when the filter gives text, by id when it gives a number.
-        if (!Number.isNaN(operand.n)) return compare(raw['Id'] as number, operand.n);
-        raw = raw['Description'];
-      }
       if (typeof raw === 'string') {
         return caseInsensitive ? compare(raw.toLowerCase(), operand.lower) : compare(raw, operand.s);
       }
-      const n = numericOf(raw);
+      const n = typeof raw === 'number' ? raw : null;
       return n === null || Number.isNaN(operand.n) ? null : compare(n, operand.n);
     }
   }
+}
+
+/** A pick list or link: the filter's Id (a number or `{Id}`) against the record's Id; anything else, nothing. */
+function orderReference(raw: unknown, operand: Operand): number | null {
+  if (operand.kind === 'null') return raw === null || raw === undefined ? 0 : null;
+  if (operand.kind !== 'number') return null; // a Description, a numeric text, a boolean: no match, no error
+  const n = numericOf(raw);
+  return n === null ? null : compare(n, operand.n);
 }
 
 function numericOf(raw: unknown): number | null {
@@ -208,15 +218,17 @@ function numericOf(raw: unknown): number | null {
 
 function matches(raw: unknown, filter: CompiledFilter): boolean {
   const value = filter.subPath.length ? navigate(raw, filter.subPath) : raw;
+  const orderOf = (operand: Operand, caseInsensitive: boolean) =>
+    filter.reference ? orderReference(value, operand) : order(value, operand, caseInsensitive);
   switch (filter.operation) {
     case 'Equals':
     case 'In':
       // choice: text equality ignores case, like the vendor's SQL Server collation.
-      return filter.operands.some((operand) => order(value, operand, true) === 0);
+      return filter.operands.some((operand) => orderOf(operand, true) === 0);
     case 'GreaterThan':
-      return order(value, filter.operands[0], false) === 1;
+      return orderOf(filter.operands[0], false) === 1;
     case 'LessThan':
-      return order(value, filter.operands[0], false) === -1;
+      return orderOf(filter.operands[0], false) === -1;
   }
 }
 
@@ -294,12 +306,32 @@ function project(
   record: Record<string, unknown>,
   blocks: string[] | null,
 ): Record<string, unknown> {
-  if (!blocks) return record;
+  if (!blocks) return toWire(record) as Record<string, unknown>;
   const idField = SEARCH_ENTITIES[entity].idField;
   // choice: the id is always returned, so a client can always tell records apart.
   const projected: Record<string, unknown> = { [idField]: record[idField] };
   for (const block of blocks) projected[block] = record[block];
-  return projected;
+  return toWire(projected) as Record<string, unknown>;
+}
+
+const UTC_DATE_TIME = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(\.\d+)?Z$/;
+
+/** A record as the vendor's serializer writes it (WIRE_FORMAT): nulls left out, date-times without offset. */
+export function toWire(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(toWire);
+  if (isPlainObject(value)) {
+    const out: Record<string, unknown> = {};
+    for (const [key, field] of Object.entries(value)) {
+      if (field === null && WIRE_FORMAT.emptyValues === 'absent') continue;
+      out[key] = toWire(field);
+    }
+    return out;
+  }
+  if (typeof value === 'string' && WIRE_FORMAT.dateTimes === 'no-offset') {
+    const match = UTC_DATE_TIME.exec(value);
+    if (match) return match[2] && match[2] !== '.000' ? `${match[1]}${match[2]}` : match[1];
+  }
+  return value;
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

@@ -27,7 +27,7 @@ describe(VacancyStore.name, () => {
     expect(Date.parse(second.ModificationDate)).toBeGreaterThan(now);
     expect(second.VacancyStatus.Description).toBe('Closed');
     expect(second.Location).toEqual({ Id: 203, Description: 'Łódź' });
-    expect(store.field(3, 'VacancyStatus')).toEqual({ Id: 4, Description: 'Closed' });
+    expect(store.field(3, 'VacancyStatus')).toEqual({ Id: 3, Description: 'Closed' });
   });
 
   it('adds after the generated ids and hides removed ones', () => {

@@ -1,4 +1,10 @@
-import { ID_BASE, VACANCY_STATUSES, type Link, type PickListItem } from '../ats-a.protocol';
+import {
+  DEFAULT_VACANCY_STATUS,
+  ID_BASE,
+  VACANCY_STATUSES,
+  type Link,
+  type PickListItem,
+} from '../ats-a.protocol';
 import type { Vacancy } from '../ats-a.records';
 import type { GeneratedDataset } from '../generator/dataset.generator';
 import { JOB_TITLES, LOCATIONS } from '../generator/sample.words';
@@ -122,7 +128,8 @@ export class VacancyStore implements RecordSource<Vacancy> {
     const base: Vacancy = {
       VacancyId: this.nextId++,
       Title: JOB_TITLES[0],
-      VacancyStatus: VACANCY_STATUSES[0],
+      VacancyStatus:
+        VACANCY_STATUSES.find((s) => s.Description === DEFAULT_VACANCY_STATUS) ?? VACANCY_STATUSES[0],
       Location: null,
       Company: null,
       Contact: null,

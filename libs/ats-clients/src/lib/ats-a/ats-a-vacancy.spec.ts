@@ -1,35 +1,64 @@
-import { isLiveAtsAVacancy, DEFAULT_ATS_A_OPEN_STATUSES } from './ats-a-vacancy';
+import { atsAVacancyLiveness, isLiveAtsAVacancy } from './ats-a-vacancy';
 
 const now = new Date('2026-03-10T12:00:00Z');
+const OPEN = 31;
+const LIVE = 7;
+const open = [OPEN, LIVE];
 const live = {
-  VacancyStatus: { Id: 1, Description: 'Open' },
+  VacancyStatus: { Id: OPEN, Description: 'Open' },
   IncludeOnSite: true,
   DatePosted: '2026-03-01T00:00:00Z',
   AdvertisingEndDate: '2026-03-31T00:00:00Z',
 };
 
-describe(isLiveAtsAVacancy.name, () => {
+describe(atsAVacancyLiveness.name, () => {
   it.each([
     ['open, on site, within dates', {}, true],
-    ['Live status', { VacancyStatus: { Id: 2, Description: 'Live' } }, true],
-    ['status in another case', { VacancyStatus: { Id: 1, Description: ' open ' } }, true],
-    ['closed status', { VacancyStatus: { Id: 4, Description: 'Closed' } }, false],
-    ['not on site', { IncludeOnSite: false }, false],
-    ['no dates: open-ended', { DatePosted: null, AdvertisingEndDate: null }, true],
+    ['the other open status', { VacancyStatus: { Id: LIVE, Description: 'Live' } }, true],
+    ['status id as text', { VacancyStatus: { Id: '31', Description: 'Open' } }, true],
+    ['status label changed, id the same', { VacancyStatus: { Id: OPEN, Description: 'Advertised' } }, true],
+    ['open label, another id', { VacancyStatus: { Id: 3, Description: 'Open' } }, false],
+    ['no status', { VacancyStatus: null }, false],
+    ['IncludeOnSite 1', { IncludeOnSite: 1 }, true],
+    ['IncludeOnSite "true"', { IncludeOnSite: 'true' }, true],
+    ['IncludeOnSite "1"', { IncludeOnSite: '1' }, true],
+    ['IncludeOnSite false', { IncludeOnSite: false }, false],
+    ['IncludeOnSite 0', { IncludeOnSite: 0 }, false],
+    ['IncludeOnSite absent', { IncludeOnSite: undefined }, false],
+    ['no dates (null): open-ended', { DatePosted: null, AdvertisingEndDate: null }, true],
+    ['no dates (empty text): open-ended', { DatePosted: '', AdvertisingEndDate: '' }, true],
     ['posted later', { DatePosted: '2026-03-11T00:00:00Z' }, false],
     ['posted today, later in the day', { DatePosted: '2026-03-10T18:00:00Z' }, true],
     ['advert ended yesterday', { AdvertisingEndDate: '2026-03-09T23:59:59Z' }, false],
     ['advert ends today (midnight)', { AdvertisingEndDate: '2026-03-10T00:00:00Z' }, true],
-    ['date without zone', { DatePosted: '2026-03-10', AdvertisingEndDate: '2026-03-10T00:00:00' }, true],
+    ['dates without offset', { DatePosted: '2026-03-10', AdvertisingEndDate: '2026-03-10T00:00:00' }, true],
+    ['date with another offset', { AdvertisingEndDate: '2026-03-10T01:00:00+02:00' }, false],
     ['unreadable date', { AdvertisingEndDate: 'soon' }, false],
   ])('%s → %s', (_name, change, expected) => {
-    expect(isLiveAtsAVacancy({ ...live, ...change }, DEFAULT_ATS_A_OPEN_STATUSES, now)).toBe(expected);
+    expect(isLiveAtsAVacancy({ ...live, ...change }, open, now)).toBe(expected);
   });
 
-  it('uses the configured open statuses', () => {
-    const onHold = { ...live, VacancyStatus: { Id: 3, Description: 'On Hold' } };
-    expect(isLiveAtsAVacancy(onHold, ['Open'], now)).toBe(false);
-    expect(isLiveAtsAVacancy(onHold, ['On Hold'], now)).toBe(true);
+  it('says why a vacancy is not live', () => {
+    expect(atsAVacancyLiveness({ ...live, VacancyStatus: { Id: 3 } }, open, now)).toEqual({
+      live: false,
+      reason: 'status',
+    });
+    expect(atsAVacancyLiveness({ ...live, IncludeOnSite: false }, open, now)).toEqual({
+      live: false,
+      reason: 'hidden',
+    });
+    expect(atsAVacancyLiveness({ ...live, DatePosted: '2026-04-01' }, open, now)).toEqual({
+      live: false,
+      reason: 'not-yet-advertised',
+    });
+    expect(atsAVacancyLiveness({ ...live, AdvertisingEndDate: '2026-03-01' }, open, now)).toEqual({
+      live: false,
+      reason: 'advertising-ended',
+    });
+  });
+
+  it('uses the open status ids it is given', () => {
+    expect(isLiveAtsAVacancy(live, [LIVE], now)).toBe(false);
     expect(isLiveAtsAVacancy(live, [], now)).toBe(false);
   });
 });

@@ -197,7 +197,7 @@ describe(AtsAClient.name, () => {
   it('reads the vacancy statuses (the connection test read)', async () => {
     const client = new AtsAClient({ baseUrl: sandbox.url, token: tokenSource(sandbox.url).token });
     const statuses = await client.getVacancyStatuses();
-    expect(statuses).toContainEqual({ Id: 1, Description: 'Open' });
+    expect(statuses).toContainEqual({ Id: 31, Description: 'Open' });
   });
 
   describe('writes', () => {

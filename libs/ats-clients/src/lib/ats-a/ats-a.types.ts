@@ -1,4 +1,8 @@
-/** ATS-A records as the search endpoints return them (ats-a.md); a missing optional value is `null`. */
+/**
+ * ATS-A records as ats-a.md documents them. Real instances differ in representation (an empty value `null` or
+ * left out, ids as numbers or text, booleans as 1/"true", dates with or without offset), so readers go
+ * through the tolerant readers (`read/tolerant-read.ts`); these types say what to expect, not a guarantee.
+ */
 
 /** A pick-list value, e.g. VacancyStatus `{Id: 1, Description: 'Open'}`. */
 export interface AtsAPickList {
@@ -12,12 +16,12 @@ export interface AtsALink {
 }
 
 export interface AtsAAddress {
-  Address1: string | null;
-  Address2: string | null;
-  Town: string | null;
-  County: string | null;
-  PostCode: string | null;
-  Country: string | null;
+  Address1?: string | null;
+  Address2?: string | null;
+  Town?: string | null;
+  County?: string | null;
+  PostCode?: string | null;
+  Country?: string | null;
 }
 
 /** Dates are ISO 8601 strings. Fields not asked for in ResponseBlocks are absent. */
@@ -25,15 +29,15 @@ export interface AtsAVacancy {
   VacancyId: number;
   Title: AtsAPickList;
   VacancyStatus: AtsAPickList;
-  Location: AtsAPickList | null;
-  Company: AtsALink | null;
-  Contact: AtsALink | null;
-  Salary: string | null;
-  Description: string | null;
-  Requirements: string | null;
-  IncludeOnSite: boolean;
-  DatePosted: string | null;
-  AdvertisingEndDate: string | null;
+  Location?: AtsAPickList | null;
+  Company?: AtsALink | null;
+  Contact?: AtsALink | null;
+  Salary?: string | null;
+  Description?: string | null;
+  Requirements?: string | null;
+  IncludeOnSite: boolean | number | string;
+  DatePosted?: string | null;
+  AdvertisingEndDate?: string | null;
   CreationDate: string;
   ModificationDate: string;
 }
@@ -41,24 +45,24 @@ export interface AtsAVacancy {
 export interface AtsACompany {
   CompanyId: number;
   Name: string;
-  CompanyStatus: AtsAPickList | null;
-  ParentCompany: AtsALink | null;
-  Address: AtsAAddress | null;
-  Website: string | null;
-  LinkedIn: string | null;
-  Telephone: string | null;
-  Email: string | null;
+  CompanyStatus?: AtsAPickList | null;
+  ParentCompany?: AtsALink | null;
+  Address?: AtsAAddress | null;
+  Website?: string | null;
+  LinkedIn?: string | null;
+  Telephone?: string | null;
+  Email?: string | null;
 }
 
 export interface AtsAContact {
   ContactId: number;
   FirstName: string;
   Surname: string;
-  Email: string | null;
-  Telephone: string | null;
-  Mobile: string | null;
-  JobTitle: string | null;
-  Company: AtsALink | null;
+  Email?: string | null;
+  Telephone?: string | null;
+  Mobile?: string | null;
+  JobTitle?: string | null;
+  Company?: AtsALink | null;
 }
 
 export interface AtsAEmploymentHistory {

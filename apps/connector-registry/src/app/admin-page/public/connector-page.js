@@ -206,7 +206,10 @@ function Overview({ connector, reload, onAuthorized, clearConfirmation }) {
       if (wasActive.current && latest) {
         wasActive.current = false;
         announce(
-          `Run ${runStatusLabel(latest.status).toLowerCase()}: ${latest.counts.fetched} fetched, ${latest.counts.upserted} new or changed.`,
+          `Run ${runStatusLabel(latest.status).toLowerCase()}: ${latest.counts.fetched} fetched, ${latest.counts.upserted} new or changed.` +
+            (latest.warnings && latest.warnings.length
+              ? ` Worth checking: ${latest.warnings[0].message}`
+              : ''),
         );
         void loadFailures();
         void reload();
@@ -333,6 +336,11 @@ function RunProgress({ run }) {
         ? view`<div class="problem"><p class="problem-title">What went wrong</p><ul>${run.errors.map((e) => view`<li>${e}</li>`)}</ul></div>`
         : null
     }
+    ${
+      run.warnings && run.warnings.length
+        ? view`<div class="warning run-warnings" role="status"><p class="problem-title">Worth checking</p><ul>${run.warnings.map((w) => view`<li data-warning=${w.code}>${w.message}</li>`)}</ul></div>`
+        : null
+    }
   </div>`;
 }
 
@@ -347,7 +355,8 @@ function RunsTable({ runs }) {
         <td>${run.mode === 'full' ? 'Full' : 'Changes'}</td>
         <td><span class=${`run-badge run-${run.status}`}>${runStatusLabel(run.status)}</span>
           ${run.waitingForBudgetUntil ? view`<br /><span class="hint">waiting for ATS budget until ${formatTime(run.waitingForBudgetUntil)}</span>` : null}
-          ${run.errors && run.errors.length && !run.waitingForBudgetUntil ? view`<br /><span class="hint">${run.errors[0]}</span>` : null}</td>
+          ${run.errors && run.errors.length && !run.waitingForBudgetUntil ? view`<br /><span class="hint">${run.errors[0]}</span>` : null}
+          ${run.warnings && run.warnings.length ? view`<br /><span class="hint run-warning">Worth checking: ${run.warnings.map((w) => w.message).join(' ')}</span>` : null}</td>
         ${COUNT_LABELS.map(([key]) => view`<td class="num">${run.counts[key]}</td>`)}
         <td class="num">${run.apiCalls}</td>
       </tr>`,

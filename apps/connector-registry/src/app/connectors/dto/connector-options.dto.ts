@@ -31,8 +31,14 @@ export class CommonOptionsDto {
 }
 
 export class AtsAOptionsDto extends CommonOptionsDto {
-  /** Which vacancy statuses count as open; they differ per customer. */
-  @ApiPropertyOptional({ type: [String], default: ['Open', 'Live'] })
+  /** Which vacancy statuses count as open, by name; they differ per customer. */
+  @ApiPropertyOptional({
+    type: [String],
+    default: ['Open', 'Live'],
+    description:
+      'vacancy status names as ATS-A lists them (GET /api/options/dropdown/50; case ignored). Each must be ' +
+      'offered by the ATS: the connection test and create refuse others (UNKNOWN_STATUSES); a run warns',
+  })
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(50)

@@ -9,6 +9,15 @@ export class TestConnectionDto {
     string,
     unknown
   >;
+  @ApiPropertyOptional({
+    description:
+      'the options the connector will have (AtsAOptionsDto / AtsBOptionsDto). ATS-A: every name in ' +
+      'openStatuses must be a vacancy status the ATS offers (else ok:false, code UNKNOWN_STATUSES); without ' +
+      'openStatuses, one of the defaults (Open, Live) must be',
+  })
+  @IsOptional()
+  @IsObject()
+  options?: Record<string, unknown>;
 }
 
 export class CreateConnectorDto {
@@ -19,6 +28,14 @@ export class CreateConnectorDto {
   })
   @IsObject()
   config!: Record<string, unknown>;
+  @ApiPropertyOptional({
+    description:
+      'options (AtsAOptionsDto / AtsBOptionsDto); ATS-A: openStatuses must all be offered by the ATS ' +
+      '(else 422 UNKNOWN_STATUSES); without them the defaults the ATS offers are kept',
+  })
+  @IsOptional()
+  @IsObject()
+  options?: Record<string, unknown>;
 }
 
 export const ADMIN_STATUSES = ['disabled', 'connected'] as const;

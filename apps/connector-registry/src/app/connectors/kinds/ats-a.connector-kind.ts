@@ -26,10 +26,14 @@ export class AtsAConnectorKind implements ConnectorKind {
     };
   }
 
-  async test(accountId: string, config: unknown): Promise<ConnectionTestResult> {
+  async test(
+    accountId: string,
+    config: unknown,
+    options?: Record<string, unknown>,
+  ): Promise<ConnectionTestResult> {
     const input = validateAs(AtsAConfigInputDto, config, 'config');
     try {
-      const reply = await this.gateway.testConnection(accountId, input);
+      const reply = await this.gateway.testConnection(accountId, input, openStatusesOf(options));
       return reply.ok
         ? { ok: true }
         : { ok: false, error: { code: reply.error.code, message: reply.error.message } };
@@ -42,29 +46,57 @@ export class AtsAConnectorKind implements ConnectorKind {
     }
   }
 
-  async prepare(accountId: string, connectorId: string, config: unknown): Promise<InitialState> {
+  async prepare(
+    accountId: string,
+    connectorId: string,
+    config: unknown,
+    options?: Record<string, unknown>,
+  ): Promise<InitialState> {
     const input = validateAs(AtsAConfigInputDto, config, 'config');
-    const saved = await this.save(accountId, connectorId, input);
-    return { status: 'connected', config: saved, options: this.defaultOptions(), credentialsStored: true };
+    const saved = await this.save(accountId, connectorId, input, openStatusesOf(options));
+    // The open statuses kept are the ones checked against the ATS: the configured ones, or the defaults it offers.
+    return {
+      status: 'connected',
+      config: { baseUrl: saved.baseUrl, clientId: input.clientId },
+      options: { ...this.defaultOptions(), openStatuses: saved.openStatuses },
+      credentialsStored: true,
+    };
   }
 
   async changeConfig(connector: ConnectorEntity, patch: unknown): Promise<ConfigChange> {
     const input = validateAs(AtsAConfigPatchDto, patch, 'config');
-    const config = await this.save(connector.accountId, connector.id, {
-      baseUrl: input.baseUrl ?? String(connector.config.baseUrl ?? ''),
-      clientId: input.clientId ?? String(connector.config.clientId ?? ''),
-      clientSecret: input.clientSecret,
-    });
-    return { config, connected: true };
+    const clientId = input.clientId ?? String(connector.config.clientId ?? '');
+    const saved = await this.save(
+      connector.accountId,
+      connector.id,
+      {
+        baseUrl: input.baseUrl ?? String(connector.config.baseUrl ?? ''),
+        clientId,
+        clientSecret: input.clientSecret,
+      },
+      openStatusesOf(connector.options),
+    );
+    return { config: { baseUrl: saved.baseUrl, clientId }, connected: true };
   }
 
-  /** Only what is not secret is kept: the address as the gateway will use it, and the client id. */
-  private async save(accountId: string, connectorId: string, input: AtsAConfigInputDto) {
+  /** Only what is not secret is kept: the address as the gateway will use it (and the client id). */
+  private async save(
+    accountId: string,
+    connectorId: string,
+    input: AtsAConfigInputDto,
+    openStatuses: string[] | undefined,
+  ) {
     try {
-      const reply = await this.gateway.saveCredentials(accountId, connectorId, input);
-      return { baseUrl: reply.baseUrl, clientId: input.clientId };
+      return await this.gateway.saveCredentials(accountId, connectorId, input, openStatuses);
     } catch (error) {
       throw dependencyError(error, SERVICE);
     }
   }
+}
+
+function openStatusesOf(options: Record<string, unknown> | undefined): string[] | undefined {
+  const value = options?.['openStatuses'];
+  return Array.isArray(value) && value.every((s) => typeof s === 'string') && value.length > 0
+    ? (value as string[])
+    : undefined;
 }

@@ -28,10 +28,18 @@ export interface ConnectorKind {
   /** Whether it connects through an interactive login (`POST /connectors/{id}/authorize`). */
   readonly authorizedByLogin: boolean;
   defaultOptions(): Record<string, unknown>;
-  /** The set-up flow's connection test; throws a RegistryException when it cannot be run at all. */
-  test(accountId: string, config: unknown): Promise<ConnectionTestResult>;
+  /**
+   * The set-up flow's connection test; throws a RegistryException when it cannot be run at all. `options`
+   * (validated) are the ones the connector will have, for checks that depend on them (ATS-A open statuses).
+   */
+  test(accountId: string, config: unknown, options?: Record<string, unknown>): Promise<ConnectionTestResult>;
   /** Validates the create request's `config` and decides the new connector's first state. */
-  prepare(accountId: string, connectorId: string, config: unknown): Promise<InitialState>;
+  prepare(
+    accountId: string,
+    connectorId: string,
+    config: unknown,
+    options?: Record<string, unknown>,
+  ): Promise<InitialState>;
   /** Validates a PATCH of `config` and applies it (may re-save credentials through the gateway). */
   changeConfig(connector: ConnectorEntity, patch: unknown): Promise<ConfigChange>;
 }
