@@ -155,39 +155,23 @@ export class RabbitMqServer extends Server implements CustomTransportStrategy {
           `${envelope.type} ${envelope.id} waits ${decision.delayMs} ms (not an attempt): ${(error as Error).message}`,
         );
         await this.settle(channel, message, () =>
-          this.publisher.publishRaw(
-            '',
-            retryQueueName(this.options.queue, decision.delayMs),
-            message.content,
-            {
-              messageId: message.properties.messageId as string | undefined,
-              headers: {
-                ...headers,
-                [Header.Attempt]: attempt,
-                [Header.Deferrals]: Number(headers[Header.Deferrals] ?? 0) + 1,
-                [Header.OriginalRoutingKey]: routingKey,
-              },
-            },
-          ),
+          this.sendBackLater(message, decision.delayMs, {
+            ...headers,
+            [Header.Attempt]: attempt,
+            [Header.Deferrals]: Number(headers[Header.Deferrals] ?? 0) + 1,
+            [Header.OriginalRoutingKey]: routingKey,
+          }),
         );
       } else if (decision.action === 'retry') {
         this.logger.warn(
           `${envelope.type} ${envelope.id} attempt ${attempt} failed, retry in ${decision.delayMs} ms: ${(error as Error).message}`,
         );
         await this.settle(channel, message, () =>
-          this.publisher.publishRaw(
-            '',
-            retryQueueName(this.options.queue, decision.delayMs),
-            message.content,
-            {
-              messageId: message.properties.messageId as string | undefined,
-              headers: {
-                ...headers,
-                [Header.Attempt]: decision.nextAttempt,
-                [Header.OriginalRoutingKey]: routingKey,
-              },
-            },
-          ),
+          this.sendBackLater(message, decision.delayMs, {
+            ...headers,
+            [Header.Attempt]: decision.nextAttempt,
+            [Header.OriginalRoutingKey]: routingKey,
+          }),
         );
       } else {
         await this.settle(channel, message, () =>
@@ -259,6 +243,18 @@ export class RabbitMqServer extends Server implements CustomTransportStrategy {
       await new Promise((resolve) => setTimeout(resolve, 1_000));
       nack(channel, message);
     }
+  }
+
+  /** A copy into the retry queue of `delayMs`, whose TTL sends it back to the main queue. */
+  private sendBackLater(
+    message: ConsumeMessage,
+    delayMs: number,
+    headers: Record<string, unknown>,
+  ): Promise<void> {
+    return this.publisher.publishRaw('', retryQueueName(this.options.queue, delayMs), message.content, {
+      messageId: message.properties.messageId as string | undefined,
+      headers,
+    });
   }
 
   private async deadLetter(
