@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
-import type { AppliedMark } from '../common/event-order';
+import type { AppliedMark } from '@connector/exactly-once';
 import type { SentState } from './candidate-sink';
 
 export interface CandidateLink extends AppliedMark {

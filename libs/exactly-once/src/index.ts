@@ -1,0 +1,3 @@
+export * from './lib/candidate-locks';
+export * from './lib/event-order';
+export * from './lib/write-once';
