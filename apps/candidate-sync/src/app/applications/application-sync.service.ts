@@ -10,9 +10,8 @@ import {
 } from '@connector/messaging';
 import { CandidateLinkRepository } from '../candidates/candidate-link.repository';
 import { hashOf } from '../candidates/field-diff';
-import { CandidateLocks } from '../common/candidate-locks';
+import { CandidateLocks, type SyncOutcome, syncInOrder, writeOnce } from '@connector/exactly-once';
 import { targetOf, waitForAuthorization } from '../common/connector-targets';
-import { orderOf } from '../common/event-order';
 import { SyncedEvents } from '../common/synced-events';
 import { changedAnswers, sentAnswersOf, toQuestions } from './application-answers';
 import { type ApplicationKey, ApplicationLinkRepository } from './application-link.repository';
@@ -20,8 +19,6 @@ import type { ApplicationSink } from './application-sink';
 import { ApplicationSinks } from './application-sinks';
 
 export type ApplicationEvent = EventEnvelope<string, ApplicationDataDto>;
-
-type Outcome = { action: 'created' | 'updated'; externalId: string } | { action: 'unchanged'; why: string };
 
 /**
  * An application into the connector of each vacancy it names: one ATS application per (candidate,
@@ -110,7 +107,7 @@ export class ApplicationSyncService {
     sink: ApplicationSink,
     key: ApplicationKey,
     event: ApplicationEvent,
-  ): Promise<Outcome> {
+  ): Promise<SyncOutcome> {
     const candidate = await this.candidates.find(connector.id, key.candidateId);
     if (!candidate?.externalId) {
       // Its candidate may be waiting for budget: then this waits as long, without using up attempts.
@@ -130,46 +127,47 @@ export class ApplicationSyncService {
     const questions = toQuestions(event.data.answers);
     const contentHash = hashOf(questions);
     const link = await this.applications.find(key);
-    switch (orderOf(event, contentHash, link)) {
-      case 'stale':
-        return { action: 'unchanged', why: 'older than the answers the ATS has; skipped' };
-      case 'duplicate':
-        return { action: 'unchanged', why: 'same answers as the event applied; skipped' };
-      case 'replayed':
-        if (link?.externalId) {
-          return {
-            action: link.createdEventId === event.id ? 'created' : 'updated',
-            externalId: link.externalId,
-          };
-        }
-        break;
-      case 'apply':
-        break;
-    }
-
-    let externalId = link?.externalId ?? undefined;
-    let sent = link?.answers ?? {};
-    let createdEventId = link?.createdEventId ?? null;
-    if (!externalId && link?.state === 'pending') {
-      externalId = await sink.findExisting(candidate.externalId, key.vacancyExternalId);
-      if (externalId) {
+    const candidateExternalId = candidate.externalId;
+    return syncInOrder({ event, contentHash, link, skipped: SKIPPED }, async () => {
+      const written = await writeOnce(
+        link,
+        {
+          claim: () => this.applications.markPending(key, event.data.applicationId, event.id),
+          // A found application's answers are unknown: every answer is sent.
+          link: (linked) =>
+            this.applications.link(
+              key,
+              linked.externalId,
+              linked.how === 'created' ? sentAnswersOf(questions) : {},
+            ),
+        },
+        {
+          findExisting: () => sink.findExisting(candidateExternalId, key.vacancyExternalId),
+          create: async () => ({
+            externalId: await sink.create(candidateExternalId, key.vacancyExternalId, questions),
+          }),
+        },
+      );
+      if (written.how === 'found') {
         this.logger.warn(
-          `application ${key.candidateId}/${key.vacancyExternalId} found as ${externalId} after an unsure create`,
+          `application ${key.candidateId}/${key.vacancyExternalId} found as ${written.externalId} after an unsure create`,
         );
-        sent = {}; // its answers are unknown: send them all
-        await this.applications.link(key, externalId, sent);
       }
-    }
-    if (!externalId) {
-      await this.applications.markPending(key, event.data.applicationId, event.id);
-      externalId = await sink.create(candidate.externalId, key.vacancyExternalId, questions);
-      sent = sentAnswersOf(questions);
-      createdEventId = event.id;
-      await this.applications.link(key, externalId, sent);
-    }
-    const changed = changedAnswers(questions, sent);
-    if (changed.length > 0) await sink.updateAnswers(externalId, changed);
-    await this.applications.applied(key, event, contentHash, sentAnswersOf(questions));
-    return { action: createdEventId === event.id ? 'created' : 'updated', externalId };
+      const sent =
+        written.how === 'linked'
+          ? (link?.answers ?? {})
+          : written.how === 'found'
+            ? {}
+            : sentAnswersOf(questions);
+      const changed = changedAnswers(questions, sent);
+      if (changed.length > 0) await sink.updateAnswers(written.externalId, changed);
+      await this.applications.applied(key, event, contentHash, sentAnswersOf(questions));
+      return written;
+    });
   }
 }
+
+const SKIPPED = {
+  stale: 'older than the answers the ATS has; skipped',
+  duplicate: 'same answers as the event applied; skipped',
+};

@@ -2,18 +2,21 @@ import { Injectable, Logger } from '@nestjs/common';
 import { ConnectorDirectory, toMessageError } from '@connector/ats-access';
 import type { CandidateDataDto, ConnectorSnapshot, EventEnvelope } from '@connector/contracts';
 import { combinedFailure, type MessageHandlingError, TransientMessageError } from '@connector/messaging';
-import { CandidateLocks } from '../common/candidate-locks';
+import {
+  CandidateLocks,
+  type SyncOutcome,
+  syncInOrder,
+  type Written,
+  writeOnce,
+} from '@connector/exactly-once';
 import { targetOf, waitForAuthorization } from '../common/connector-targets';
-import { orderOf } from '../common/event-order';
 import { SyncedEvents } from '../common/synced-events';
-import { CandidateLinkRepository } from './candidate-link.repository';
-import { NOTHING_SENT } from './candidate-sink';
+import { type CandidateLink, CandidateLinkRepository } from './candidate-link.repository';
+import { NOTHING_SENT, type SentState } from './candidate-sink';
 import { CandidateSinks } from './candidate-sinks';
 import { hashOf } from './field-diff';
 
 export type CandidateEvent = EventEnvelope<string, CandidateDataDto>;
-
-type Outcome = { action: 'created' | 'updated'; externalId: string } | { action: 'unchanged'; why: string };
 
 /**
  * A candidate's profile into every connector of the account, exactly once per connector: work on one
@@ -75,57 +78,56 @@ export class CandidateSyncService {
     });
   }
 
-  private async applyLocked(connector: ConnectorSnapshot, event: CandidateEvent): Promise<Outcome> {
+  private async applyLocked(connector: ConnectorSnapshot, event: CandidateEvent): Promise<SyncOutcome> {
     const { candidateId } = event.data;
     const contentHash = hashOf(event.data);
     const link = await this.links.find(connector.id, candidateId);
-    const order = orderOf(event, contentHash, link);
-    switch (order) {
-      case 'stale':
-        return { action: 'unchanged', why: 'older than the state the ATS has; skipped' };
-      case 'duplicate':
-        return { action: 'unchanged', why: 'same content as the event applied; skipped' };
-      case 'replayed':
-        // Applied before, but the synced event may not have gone out: say it again.
-        if (link?.externalId) {
-          return {
-            action: link.createdEventId === event.id ? 'created' : 'updated',
-            externalId: link.externalId,
-          };
-        }
-        break;
-      case 'apply':
-        break;
-    }
-
-    const sink = this.sinks.for(connector, event.id);
-    let externalId = link?.externalId ?? undefined;
-    let sent = link?.sent ?? NOTHING_SENT;
-    let createdEventId = link?.createdEventId ?? null;
-    if (!externalId && link?.state === 'pending') {
-      // An earlier create may have landed without us hearing the answer.
-      externalId = await sink.findExisting(event.data);
-      if (externalId) {
+    return syncInOrder({ event, contentHash, link, skipped: SKIPPED }, async () => {
+      const sink = this.sinks.for(connector, event.id);
+      const written = await writeOnce(
+        link,
+        {
+          claim: () => this.links.markPending(connector.id, candidateId, event.accountId, event.id),
+          link: (linked) =>
+            linked.how === 'created'
+              ? this.links.link(connector.id, candidateId, linked.externalId, linked.created.sent, event.id)
+              : // What the found record holds is unknown: every field is sent.
+                this.links.link(
+                  connector.id,
+                  candidateId,
+                  linked.externalId,
+                  NOTHING_SENT,
+                  link?.createdEventId ?? null,
+                ),
+        },
+        { findExisting: () => sink.findExisting(event.data), create: () => sink.create(event.data) },
+      );
+      if (written.how === 'found') {
         this.logger.warn(
-          `candidate ${candidateId} found in ${connector.id} as ${externalId} after an unsure create`,
+          `candidate ${candidateId} found in ${connector.id} as ${written.externalId} after an unsure create`,
         );
-        sent = NOTHING_SENT; // what it holds is unknown: send every field
-        await this.links.link(connector.id, candidateId, externalId, sent, createdEventId);
       }
-    }
-    if (!externalId) {
-      await this.links.markPending(connector.id, candidateId, event.accountId, event.id);
-      const created = await sink.create(event.data);
-      externalId = created.externalId;
-      sent = created.sent;
-      createdEventId = event.id;
-      await this.links.link(connector.id, candidateId, externalId, sent, createdEventId);
-    }
-    const id = externalId;
-    sent = await sink.update(id, event.data, sent, (progress) =>
-      this.links.saveSent(connector.id, candidateId, progress),
-    );
-    await this.links.applied(connector.id, candidateId, event, contentHash, sent);
-    return { action: createdEventId === event.id ? 'created' : 'updated', externalId: id };
+      const sent = await sink.update(written.externalId, event.data, sentBefore(written, link), (progress) =>
+        this.links.saveSent(connector.id, candidateId, progress),
+      );
+      await this.links.applied(connector.id, candidateId, event, contentHash, sent);
+      return written;
+    });
+  }
+}
+
+const SKIPPED = {
+  stale: 'older than the state the ATS has; skipped',
+  duplicate: 'same content as the event applied; skipped',
+};
+
+function sentBefore(written: Written<{ sent: SentState }>, link: CandidateLink | undefined): SentState {
+  switch (written.how) {
+    case 'created':
+      return written.created.sent;
+    case 'found':
+      return NOTHING_SENT;
+    case 'linked':
+      return link?.sent ?? NOTHING_SENT;
   }
 }

@@ -1,6 +1,7 @@
 import { type DynamicModule, Global, Module } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { CandidateLocks } from '@connector/exactly-once';
 import { CandidateSyncConfig } from '../candidate-sync.config';
-import { CandidateLocks } from './candidate-locks';
 import { SyncedEvents } from './synced-events';
 
 /**
@@ -12,7 +13,16 @@ export class CommonModule {
   static forRoot(config: CandidateSyncConfig): DynamicModule {
     return {
       module: CommonModule,
-      providers: [{ provide: CandidateSyncConfig, useValue: config }, CandidateLocks, SyncedEvents],
+      providers: [
+        { provide: CandidateSyncConfig, useValue: config },
+        {
+          provide: CandidateLocks,
+          useFactory: (dataSource: DataSource) =>
+            new CandidateLocks(dataSource, { namespace: 'candidate-sync', waitMs: config.LOCK_WAIT_MS }),
+          inject: [DataSource],
+        },
+        SyncedEvents,
+      ],
       exports: [CandidateSyncConfig, CandidateLocks, SyncedEvents],
     };
   }

@@ -1,6 +1,7 @@
 import { type DynamicModule, Global, Module } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { CandidateLocks } from '@connector/exactly-once';
 import { DocumentServiceConfig } from '../document-service.config';
-import { CandidateLocks } from './candidate-locks';
 import { DocumentEvents } from './document-events';
 
 /**
@@ -12,7 +13,16 @@ export class CommonModule {
   static forRoot(config: DocumentServiceConfig): DynamicModule {
     return {
       module: CommonModule,
-      providers: [{ provide: DocumentServiceConfig, useValue: config }, CandidateLocks, DocumentEvents],
+      providers: [
+        { provide: DocumentServiceConfig, useValue: config },
+        {
+          provide: CandidateLocks,
+          useFactory: (dataSource: DataSource) =>
+            new CandidateLocks(dataSource, { namespace: 'document-service', waitMs: config.LOCK_WAIT_MS }),
+          inject: [DataSource],
+        },
+        DocumentEvents,
+      ],
       exports: [DocumentServiceConfig, CandidateLocks, DocumentEvents],
     };
   }

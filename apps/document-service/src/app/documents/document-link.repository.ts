@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
+import { type LinkKey, LinkTable } from '@connector/exactly-once';
 
 export interface DocumentKey {
   connectorId: string;
@@ -17,43 +18,36 @@ export interface DocumentLink {
 /** Every read and write of `document_link`: one row per file per candidate per connector. */
 @Injectable()
 export class DocumentLinkRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  private readonly table: LinkTable;
+
+  constructor(@InjectDataSource() dataSource: DataSource) {
+    this.table = new LinkTable(dataSource, 'document_link');
+  }
 
   async find(key: DocumentKey): Promise<DocumentLink | undefined> {
-    const rows = (await this.dataSource.query(
-      `SELECT "document_id", "external_id", "state" FROM "document_link"
-       WHERE "connector_id" = $1 AND "candidate_id" = $2 AND "sha256" = $3`,
-      [key.connectorId, key.candidateId, key.sha256],
-    )) as Array<{ document_id: string; external_id: string | null; state: 'pending' | 'linked' }>;
-    const row = rows[0];
+    const row = await this.table.find<{
+      document_id: string;
+      external_id: string | null;
+      state: 'pending' | 'linked';
+    }>(columnsOf(key));
     return row && { documentId: row.document_id, externalId: row.external_id, state: row.state };
   }
 
-  /** The claim, committed before the upload. */
+  /** The claim, committed before the upload; a claim taken again keeps its first document id. */
   async markPending(key: DocumentKey, documentId: string): Promise<void> {
-    await this.dataSource.query(
-      `INSERT INTO "document_link" ("connector_id", "candidate_id", "sha256", "document_id", "state")
-       VALUES ($1, $2, $3, $4, 'pending')
-       ON CONFLICT ("connector_id", "candidate_id", "sha256") DO UPDATE SET "updated_at" = now()
-       WHERE "document_link"."external_id" IS NULL`,
-      [key.connectorId, key.candidateId, key.sha256, documentId],
-    );
+    await this.table.claim(columnsOf(key), { document_id: documentId });
   }
 
   async link(key: DocumentKey, externalId: string): Promise<void> {
-    await this.dataSource.query(
-      `UPDATE "document_link" SET "external_id" = $4, "state" = 'linked', "updated_at" = now()
-       WHERE "connector_id" = $1 AND "candidate_id" = $2 AND "sha256" = $3`,
-      [key.connectorId, key.candidateId, key.sha256, externalId],
-    );
+    await this.table.link(columnsOf(key), externalId);
   }
 
   /** The upload surely did not happen (refused before or without sending): free the claim. */
   async release(key: DocumentKey): Promise<void> {
-    await this.dataSource.query(
-      `DELETE FROM "document_link"
-       WHERE "connector_id" = $1 AND "candidate_id" = $2 AND "sha256" = $3 AND "external_id" IS NULL`,
-      [key.connectorId, key.candidateId, key.sha256],
-    );
+    await this.table.release(columnsOf(key));
   }
+}
+
+function columnsOf(key: DocumentKey): LinkKey {
+  return { connector_id: key.connectorId, candidate_id: key.candidateId, sha256: key.sha256 };
 }

@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { AtsError } from '@connector/ats-clients';
 import { ConnectorDirectory, AUTHORIZATION_WAIT_MS, toMessageError } from '@connector/ats-access';
 import type { ConnectorSnapshot, DocumentDataDto, EventEnvelope } from '@connector/contracts';
+import { CandidateLocks, writeOnce } from '@connector/exactly-once';
 import {
   combinedFailure,
   type MessageHandlingError,
@@ -10,7 +10,6 @@ import {
   TransientMessageError,
 } from '@connector/messaging';
 import { CandidateRefRepository } from '../candidate-refs/candidate-ref.repository';
-import { CandidateLocks } from '../common/candidate-locks';
 import { DocumentEvents } from '../common/document-events';
 import { DocumentServiceConfig } from '../document-service.config';
 import { downloadDocument } from './document-download';
@@ -159,31 +158,27 @@ export class DocumentSyncService {
               externalId: link.externalId,
             };
       }
-      if (link?.state === 'pending') {
-        const existing = await sink.findExisting(candidateExternalId, document);
-        if (existing === CANNOT_TELL) {
-          throw new PermanentMessageError(
-            `an earlier upload of this file to ${connector.type} ended without an answer and the ATS cannot be asked ` +
-              'whether it landed; not uploaded again so it is never attached twice (check the candidate in the ATS)',
-            connector.id,
-          );
-        }
-        if (existing) {
-          await this.links.link(key, existing);
-          return { action: 'uploaded', externalId: existing };
-        }
-      }
-      await this.links.markPending(key, document.documentId);
-      let externalId: string;
-      try {
-        externalId = await sink.upload(candidateExternalId, document, content);
-      } catch (error) {
-        // Only an upload that may have landed keeps its claim (ATS-A could never tell us).
-        if (!(error instanceof AtsError && error.ambiguous)) await this.links.release(key);
-        throw error;
-      }
-      await this.links.link(key, externalId);
-      return { action: 'uploaded', externalId };
+      const written = await writeOnce(
+        link,
+        {
+          claim: () => this.links.markPending(key, document.documentId),
+          link: (linked) => this.links.link(key, linked.externalId),
+          release: () => this.links.release(key),
+        },
+        {
+          findExisting: async () => {
+            const existing = await sink.findExisting(candidateExternalId, document);
+            if (existing !== CANNOT_TELL) return existing;
+            throw new PermanentMessageError(
+              `an earlier upload of this file to ${connector.type} ended without an answer and the ATS cannot be asked ` +
+                'whether it landed; not uploaded again so it is never attached twice (check the candidate in the ATS)',
+              connector.id,
+            );
+          },
+          create: async () => ({ externalId: await sink.upload(candidateExternalId, document, content) }),
+        },
+      );
+      return { action: 'uploaded', externalId: written.externalId };
     });
     await this.report(connector, event, outcome);
   }
