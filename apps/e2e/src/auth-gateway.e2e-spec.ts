@@ -230,6 +230,25 @@ describe('auth-gateway', () => {
       expect(works.status).toBe(200);
     });
 
+    it("answers another account's credentials, erase and save requests as if the connector did not exist", async () => {
+      const connectorId = randomUUID();
+      await request(RoutingKey.AuthCredentialsSave, { connectorId, type: 'ats-a', config: atsAConfig() });
+      const forged = <T>(type: string, data: object) =>
+        rpc.request<T>(createEvent(type, 'acct_forger', data), 20_000);
+      await expect(forged(RoutingKey.CredentialsRequested, { connectorId })).rejects.toMatchObject({
+        code: 'NOT_FOUND',
+      });
+      await expect(
+        forged(RoutingKey.AuthCredentialsSave, { connectorId, type: 'ats-a', config: atsAConfig() }),
+      ).rejects.toMatchObject({ code: 'NOT_FOUND' });
+      await forged(RoutingKey.AuthCredentialsErase, { connectorId });
+      // The owner's credentials are untouched by all of it.
+      await expect(request(RoutingKey.CredentialsRequested, { connectorId })).resolves.toMatchObject({
+        type: 'ats-a',
+        baseUrl: atsA.url,
+      });
+    });
+
     it('never erases a secret ATS-A refuses (a maintenance page): auth_failed, then connected again by itself', async () => {
       // A proxy in front of ATS-A that answers 401 while "under maintenance".
       let maintenance = false;

@@ -27,7 +27,7 @@ export class CredentialsController {
 
   @MessagePattern(RoutingKey.CredentialsRequested)
   access(@Payload() request: EventEnvelope<string, CredentialsRequestedDto>): Promise<AtsAccess> {
-    return this.credentials.getAccess(request.data.connectorId, request.data.rejected);
+    return this.credentials.getAccessFor(request.accountId, request.data.connectorId, request.data.rejected);
   }
 
   @MessagePattern(RoutingKey.AuthConnectionTest)
@@ -40,6 +40,8 @@ export class CredentialsController {
     @Payload() request: EventEnvelope<string, CredentialsSaveRequestDto>,
   ): Promise<CredentialsSaveReply> {
     const { connectorId, config, openStatuses } = request.data;
+    // A connector id already stored for another account is not this request's to overwrite.
+    await this.credentials.requireOwner(request.accountId, connectorId);
     const verified = await this.atsA.verify(config, openStatuses);
     const expiresAt = new Date(Date.now() + verified.expiresInSeconds * 1000 - 60_000);
     await this.credentials.store({
@@ -61,8 +63,9 @@ export class CredentialsController {
   async erase(
     @Payload() request: EventEnvelope<string, CredentialsEraseRequestDto>,
   ): Promise<{ erased: true }> {
-    await this.credentials.erase(request.data.connectorId);
-    await this.states.forget(request.data.connectorId);
+    if (await this.credentials.eraseFor(request.accountId, request.data.connectorId)) {
+      await this.states.forget(request.data.connectorId);
+    }
     return { erased: true };
   }
 
@@ -70,7 +73,8 @@ export class CredentialsController {
   @EventPattern(RoutingKey.ConnectorStatusChanged)
   async statusChanged(@Payload() event: EventEnvelope<string, ConnectorStatusChangedDto>): Promise<void> {
     if (event.data.reason !== 'deleted') return;
-    await this.credentials.erase(event.data.connectorId);
-    await this.states.forget(event.data.connectorId);
+    if (await this.credentials.eraseFor(event.accountId, event.data.connectorId)) {
+      await this.states.forget(event.data.connectorId);
+    }
   }
 }

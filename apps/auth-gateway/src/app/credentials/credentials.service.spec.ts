@@ -20,6 +20,9 @@ class MemoryCredentials {
   save = async (row: ConnectorCredentialEntity) => {
     this.row = { ...row };
   };
+  delete = async () => {
+    this.row = null;
+  };
   withConnectorLock = async <T>(_id: string, work: (locked: LockedCredential) => Promise<T>) =>
     work({
       find: this.find,
@@ -83,6 +86,27 @@ describe(CredentialsService.name, () => {
     accessToken: `at-${refreshToken}`,
     refreshToken,
     expiresInSeconds: 600,
+  });
+
+  it("gives another account's request nothing: an unknown connector, no renewal, no erasure", async () => {
+    const sut = build();
+    await storeAtsB(sut);
+    await expect(sut.getAccessFor('acct_other', 'c1')).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    expect(oauth.refresh).not.toHaveBeenCalled();
+    await expect(sut.requireOwner('acct_other', 'c1')).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(sut.eraseFor('acct_other', 'c1')).resolves.toBe(false);
+    expect(storedSecret()).toBe('rt-1');
+  });
+
+  it("serves and erases the connector's own account", async () => {
+    const sut = build();
+    await storeAtsB(sut);
+    oauth.refresh.mockResolvedValue(tokens('rt-2'));
+    oauth.login.mockResolvedValue({ bhRestToken: 'bh', restUrl: 'https://rest/x/' });
+    await expect(sut.getAccessFor('acct', 'c1')).resolves.toMatchObject({ type: 'ats-b', bhRestToken: 'bh' });
+    await expect(sut.requireOwner('acct', 'c-new')).resolves.toBeUndefined();
+    await expect(sut.eraseFor('acct', 'c1')).resolves.toBe(true);
+    expect(store.row).toBeFalsy();
   });
 
   it('records the in-flight marker before the refresh token is spent, and clears it with the rotated one', async () => {

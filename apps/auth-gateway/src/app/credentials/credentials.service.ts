@@ -39,6 +39,39 @@ export class CredentialsService {
     @Inject(AuthGatewayConfig) private readonly config: Pick<AuthGatewayConfig, 'ATS_A_RECHECK_SECONDS'>,
   ) {}
 
+  /**
+   * What a worker asked for over the broker: only for a connector of the account the request names. Another
+   * account's connector answers as an unknown one, so a forged request learns nothing, not even existence.
+   */
+  async getAccessFor(accountId: string, connectorId: string, rejected?: string): Promise<AtsAccess> {
+    await this.requireOwner(accountId, connectorId);
+    return this.getAccess(connectorId, rejected);
+  }
+
+  /**
+   * Erases a connector's credentials when they belong to `accountId`; false (and nothing erased) when they
+   * belong to another account.
+   */
+  async eraseFor(accountId: string, connectorId: string): Promise<boolean> {
+    const row = await this.repository.find(connectorId);
+    if (row && row.accountId !== accountId) {
+      this.logger.warn(`refused to erase connector ${connectorId}'s credentials for another account`);
+      return false;
+    }
+    if (row) await this.erase(connectorId);
+    return true;
+  }
+
+  /** Throws NOT_FOUND unless the connector's stored credentials belong to `accountId` (or none are stored). */
+  async requireOwner(accountId: string, connectorId: string): Promise<void> {
+    const row = await this.repository.find(connectorId);
+    if (row && row.accountId !== accountId) {
+      this.logger.warn(`a request of account ${accountId} named connector ${connectorId} of another account`);
+      throw new GatewayError(AuthErrorCode.NotFound, `no credentials for connector ${connectorId}`);
+    }
+  }
+
+  /** For the gateway's own jobs; requests from the broker go through `getAccessFor`. */
   async getAccess(connectorId: string, rejected?: string): Promise<AtsAccess> {
     const key = `${connectorId}:${rejected ?? ''}`;
     const pending = this.inFlight.get(key);
