@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { chromium, type Browser, type Page } from 'playwright-core';
@@ -20,11 +21,15 @@ import {
 /**
  * The admin page in a real browser (Debian's chromium driven by playwright-core): sign-in, both set-up flows
  * with the ATS-B login popup, the Mapping tab and a Run, against the registry, auth-gateway and vacancy-sync
- * as processes and the ATS sandboxes. Each step is saved as a screenshot under docs/screenshots/.
+ * as processes and the ATS sandboxes. Each step is saved as a screenshot: into a temporary folder, or into
+ * docs/screenshots/ when run with UPDATE_SCREENSHOTS=1 (so a plain test run leaves the tree as it was).
  */
 // `npm test` makes sure there is one (tools/ensure-chromium.ts); CHROMIUM_PATH may name another.
 const CHROMIUM = findChromium() ?? '/usr/bin/chromium';
-const SHOTS = join(WORKSPACE_ROOT, 'docs', 'screenshots');
+const SHOTS =
+  process.env.UPDATE_SCREENSHOTS === '1'
+    ? join(WORKSPACE_ROOT, 'docs', 'screenshots')
+    : mkdtempSync(join(tmpdir(), 'admin-page-shots-'));
 const KEY = `key-${randomBytes(6).toString('hex')}`;
 const CLIENT_SECRET = `ats-a-secret-${randomBytes(8).toString('hex')}`;
 const USER_PASSWORD = `pass-${randomBytes(6).toString('hex')}`;
