@@ -1,5 +1,6 @@
 import { createEvent, Exchange, RoutingKey } from '@connector/contracts';
 import {
+  adminApi,
   createTestDatabase,
   createTestVhost,
   eventually,
@@ -22,12 +23,11 @@ describe('failures: list and replay dead letters', () => {
   let broker: TestBroker;
   const previousRabbitUrl = process.env.RABBITMQ_URL;
 
+  const registryApi = adminApi({ baseUrl: () => `${registry.url}/api/v1`, key: 'key-a' });
+  // Status and body only: the assertions compare whole answers.
   const api = async (method: string, path: string, key = 'key-a') => {
-    const response = await fetch(`${registry.url}/api/v1${path}`, {
-      method,
-      headers: { authorization: `Bearer ${key}` },
-    });
-    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+    const { status, body } = await registryApi(method, path, { key });
+    return { status, body };
   };
 
   beforeAll(async () => {

@@ -4,6 +4,7 @@ import { Client } from 'pg';
 import { type ConnectorSnapshot, createEvent, Exchange, RoutingKey } from '@connector/contracts';
 import { RabbitConnection, RpcClient, RpcError } from '@connector/messaging';
 import {
+  adminApi,
   createTestDatabase,
   createTestVhost,
   eventually,
@@ -23,13 +24,6 @@ import {
 const KEY_A = 'key-a';
 const KEY_B = 'key-b';
 
-interface Answer {
-  status: number;
-  body: Record<string, unknown>;
-  headers: Headers;
-  text: string;
-}
-
 describe('connector-registry admin API', () => {
   let database: TestDatabase;
   let db: Client;
@@ -40,30 +34,7 @@ describe('connector-registry admin API', () => {
   let rpc: RpcClient;
   const previousRabbitUrl = process.env.RABBITMQ_URL;
 
-  async function api(
-    method: string,
-    path: string,
-    options: { key?: string | null; body?: unknown; raw?: string } = {},
-  ): Promise<Answer> {
-    const key = options.key === undefined ? KEY_A : options.key;
-    const response = await fetch(`${service.url}${path}`, {
-      method,
-      redirect: 'manual',
-      headers: {
-        ...(key ? { authorization: `Bearer ${key}` } : {}),
-        ...(options.body !== undefined || options.raw ? { 'content-type': 'application/json' } : {}),
-      },
-      body: options.raw ?? (options.body === undefined ? undefined : JSON.stringify(options.body)),
-    });
-    const text = await response.text();
-    let body: Record<string, unknown> = {};
-    try {
-      body = text ? (JSON.parse(text) as Record<string, unknown>) : {};
-    } catch {
-      /* HTML */
-    }
-    return { status: response.status, body, headers: response.headers, text };
-  }
+  const api = adminApi({ baseUrl: () => service.url, key: KEY_A });
 
   const createAtsB = async (name = 'ATS-B', key = KEY_A) => {
     const answer = await api('POST', '/api/v1/connectors', {

@@ -5,3 +5,7 @@ export * from './lib/eventually';
 export * from './lib/service-process';
 export * from './lib/test-vhost';
 export * from './lib/chromium';
+export * from './lib/admin-api';
+export * from './lib/event-lookup';
+export * from './lib/file-server';
+export * from './lib/connector-snapshot';
