@@ -7,8 +7,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { startAtsASandbox, type RunningAtsASandbox } from '@connector/ats-a-sandbox';
 import { startAtsBSandbox, type RunningAtsBSandbox } from '@connector/ats-b-sandbox';
 import {
-  createTestDatabase,
-  createTestVhost,
+  createSuiteInfrastructure,
   findChromium,
   freePort,
   startService,
@@ -16,6 +15,7 @@ import {
   type ServiceProcess,
   type TestDatabase,
   type TestVhost,
+  type SuiteInfrastructure,
 } from '@connector/testing';
 
 /**
@@ -47,7 +47,7 @@ describe('the admin page in a browser', () => {
   let browser: Browser;
   let page: Page;
   const pageErrors: string[] = [];
-  const previousRabbitUrl = process.env.RABBITMQ_URL;
+  let infra: SuiteInfrastructure;
 
   const shot = (name: string, target: Page = page) =>
     target.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
@@ -89,9 +89,8 @@ describe('the admin page in a browser', () => {
 
   beforeAll(async () => {
     mkdirSync(SHOTS, { recursive: true });
-    vhost = await createTestVhost('e2e_admin_page');
-    process.env.RABBITMQ_URL = vhost.url;
-    database = await createTestDatabase('e2e_admin_page');
+    infra = await createSuiteInfrastructure('e2e_admin_page');
+    ({ vhost, database } = infra);
     atsA = await startAtsASandbox({
       clients: [{ clientId: 'demo-client', clientSecret: CLIENT_SECRET }],
       seed: { vacancies: 12, seed: 4 },
@@ -150,9 +149,7 @@ describe('the admin page in a browser', () => {
     await Promise.all(services.map((service) => service.stop()));
     await atsA?.close();
     await atsB?.close();
-    await database?.drop();
-    await vhost?.drop();
-    process.env.RABBITMQ_URL = previousRabbitUrl;
+    await infra?.drop();
   });
 
   it('signs in with the API key; a wrong key says so; no data without it', async () => {

@@ -13,17 +13,16 @@ import {
 import { deadLetterQueueName, RabbitConnection, RpcClient } from '@connector/messaging';
 import {
   connectorSnapshot,
-  createTestDatabase,
-  createTestVhost,
+  createSuiteInfrastructure,
   eventsOf,
   eventually,
   rabbitUrl,
   startService,
   type ServiceProcess,
   type TestDatabase,
-  type TestVhost,
   TestBroker,
   waitForEvent,
+  type SuiteInfrastructure,
 } from '@connector/testing';
 import {
   authorizeAtsB,
@@ -98,14 +97,12 @@ describe('candidate-sync', () => {
   const atsACandidates = (email: string) => atsA.state.candidates().filter((c) => c.Email === email);
   const atsBCandidates = (email: string) => atsB.state.candidates().filter((c) => c.email === email);
 
-  let vhost: TestVhost;
-  const previousRabbitUrl = process.env.RABBITMQ_URL;
+  let infra: SuiteInfrastructure;
 
   beforeAll(async () => {
     // A RabbitMQ vhost of its own: no other suite's or developer's services take this suite's messages.
-    vhost = await createTestVhost('e2e_candidates');
-    process.env.RABBITMQ_URL = vhost.url;
-    database = await createTestDatabase('e2e_candidates');
+    infra = await createSuiteInfrastructure('e2e_candidates');
+    ({ database } = infra);
     atsA = await startAtsASandbox({
       clients: [{ clientId: 'demo-client', clientSecret: CLIENT_SECRET }],
       seed: { vacancies: 20 },
@@ -163,9 +160,7 @@ describe('candidate-sync', () => {
     }
     await atsA?.close();
     await atsB?.close();
-    await database?.drop();
-    await vhost?.drop();
-    process.env.RABBITMQ_URL = previousRabbitUrl;
+    await infra?.drop();
   });
 
   describe('one process', () => {

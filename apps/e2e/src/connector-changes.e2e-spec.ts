@@ -4,8 +4,7 @@ import { driveLoginForm, startAtsBSandbox, type RunningAtsBSandbox } from '@conn
 import { createEvent, Exchange, RoutingKey } from '@connector/contracts';
 import {
   adminApi,
-  createTestDatabase,
-  createTestVhost,
+  createSuiteInfrastructure,
   type FileServer,
   startFileServer,
   startService,
@@ -14,6 +13,7 @@ import {
   TestBroker,
   type TestVhost,
   waitForEvent,
+  type SuiteInfrastructure,
 } from '@connector/testing';
 
 /**
@@ -35,7 +35,7 @@ describe('connector changes reach every worker at once', () => {
   let files: FileServer;
   let registry: ServiceProcess;
   const processes: ServiceProcess[] = [];
-  const previousRabbitUrl = process.env.RABBITMQ_URL;
+  let infra: SuiteInfrastructure;
 
   const registryApi = adminApi({ baseUrl: () => `${registry.url}/api/v1`, key: KEY });
   const api = (method: string, path: string, body?: unknown) => registryApi(method, path, { body });
@@ -60,9 +60,8 @@ describe('connector changes reach every worker at once', () => {
   };
 
   beforeAll(async () => {
-    vhost = await createTestVhost('e2e_changes');
-    process.env.RABBITMQ_URL = vhost.url;
-    database = await createTestDatabase('e2e_changes');
+    infra = await createSuiteInfrastructure('e2e_changes');
+    ({ vhost, database } = infra);
     atsB = await startAtsBSandbox({ users: [{ username: 'recruiter', password: USER_PASSWORD }] });
     files = await startFileServer();
     broker = await TestBroker.connect();
@@ -90,9 +89,7 @@ describe('connector changes reach every worker at once', () => {
     await broker?.close();
     await files?.close();
     await atsB?.close();
-    await database?.drop();
-    await vhost?.drop();
-    process.env.RABBITMQ_URL = previousRabbitUrl;
+    await infra?.drop();
   });
 
   it('PATCH sendSmartCv true, then a Smart CV right after the 200: it is uploaded', async () => {

@@ -4,12 +4,12 @@ import { startAtsASandbox, type RunningAtsASandbox } from '@connector/ats-a-sand
 import { driveLoginForm, startAtsBSandbox, type RunningAtsBSandbox } from '@connector/ats-b-sandbox';
 import {
   adminApi,
-  createTestDatabase,
-  createTestVhost,
+  createSuiteInfrastructure,
   startService,
   type ServiceProcess,
   type TestDatabase,
   type TestVhost,
+  type SuiteInfrastructure,
 } from '@connector/testing';
 
 /**
@@ -29,7 +29,7 @@ describe('connector set-up through the admin API', () => {
   let registry: ServiceProcess;
   let gateway: ServiceProcess;
   const responses: string[] = [];
-  const previousRabbitUrl = process.env.RABBITMQ_URL;
+  let infra: SuiteInfrastructure;
 
   const registryApi = adminApi({
     baseUrl: () => `${registry.url}/api/v1`,
@@ -50,9 +50,8 @@ describe('connector set-up through the admin API', () => {
   }
 
   beforeAll(async () => {
-    vhost = await createTestVhost('e2e_setup');
-    process.env.RABBITMQ_URL = vhost.url;
-    database = await createTestDatabase('e2e_setup');
+    infra = await createSuiteInfrastructure('e2e_setup');
+    ({ vhost, database } = infra);
     atsA = await startAtsASandbox({
       clients: [{ clientId: 'acme-id', clientSecret: CLIENT_SECRET }],
       seed: { vacancies: 3 },
@@ -76,9 +75,7 @@ describe('connector set-up through the admin API', () => {
     await Promise.all([registry?.stop(), gateway?.stop()]);
     await atsA?.close();
     await atsB?.close();
-    await database?.drop();
-    await vhost?.drop();
-    process.env.RABBITMQ_URL = previousRabbitUrl;
+    await infra?.drop();
   });
 
   describe('ATS-A', () => {

@@ -13,8 +13,7 @@ import {
 import { deadLetterQueueName, RabbitConnection, RpcClient } from '@connector/messaging';
 import {
   connectorSnapshot,
-  createTestDatabase,
-  createTestVhost,
+  createSuiteInfrastructure,
   eventsOf,
   eventually,
   type FileServer,
@@ -23,9 +22,9 @@ import {
   startService,
   type ServiceProcess,
   type TestDatabase,
-  type TestVhost,
   TestBroker,
   waitForEvent,
+  type SuiteInfrastructure,
 } from '@connector/testing';
 import {
   authorizeAtsB,
@@ -133,14 +132,12 @@ describe('document-service', () => {
   const filesInB = (candidateExternalId: number) =>
     atsB.state.files().filter((f) => f.candidateId === candidateExternalId);
 
-  let vhost: TestVhost;
-  const previousRabbitUrl = process.env.RABBITMQ_URL;
+  let infra: SuiteInfrastructure;
 
   beforeAll(async () => {
     // A RabbitMQ vhost of its own: no other suite's or developer's services take this suite's messages.
-    vhost = await createTestVhost('e2e_documents');
-    process.env.RABBITMQ_URL = vhost.url;
-    database = await createTestDatabase('e2e_documents');
+    infra = await createSuiteInfrastructure('e2e_documents');
+    ({ database } = infra);
     atsA = await startAtsASandbox({
       clients: [{ clientId: 'demo-client', clientSecret: CLIENT_SECRET }],
       seed: { vacancies: 5 },
@@ -215,9 +212,7 @@ describe('document-service', () => {
     await files?.close();
     await atsA?.close();
     await atsB?.close();
-    await database?.drop();
-    await vhost?.drop();
-    process.env.RABBITMQ_URL = previousRabbitUrl;
+    await infra?.drop();
   });
 
   it('uploads a CV to both ATSs once, whatever the redeliveries and re-sends of the same file', async () => {

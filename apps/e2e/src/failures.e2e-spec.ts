@@ -1,14 +1,14 @@
 import { createEvent, Exchange, RoutingKey } from '@connector/contracts';
 import {
   adminApi,
-  createTestDatabase,
-  createTestVhost,
+  createSuiteInfrastructure,
   eventually,
   startService,
   type ServiceProcess,
   TestBroker,
   type TestDatabase,
   type TestVhost,
+  type SuiteInfrastructure,
 } from '@connector/testing';
 
 /**
@@ -21,7 +21,7 @@ describe('failures: list and replay dead letters', () => {
   let registry: ServiceProcess;
   let candidateSync: ServiceProcess;
   let broker: TestBroker;
-  const previousRabbitUrl = process.env.RABBITMQ_URL;
+  let infra: SuiteInfrastructure;
 
   const registryApi = adminApi({ baseUrl: () => `${registry.url}/api/v1`, key: 'key-a' });
   // Status and body only: the assertions compare whole answers.
@@ -31,9 +31,8 @@ describe('failures: list and replay dead letters', () => {
   };
 
   beforeAll(async () => {
-    vhost = await createTestVhost('e2e_failures');
-    process.env.RABBITMQ_URL = vhost.url;
-    database = await createTestDatabase('e2e_failures');
+    infra = await createSuiteInfrastructure('e2e_failures');
+    ({ vhost, database } = infra);
     const env = { DATABASE_URL: database.url, RABBITMQ_URL: vhost.url };
     [registry, candidateSync] = await Promise.all([
       startService('connector-registry', { ...env, ADMIN_API_KEYS: 'acct_a:key-a,acct_b:key-b' }),
@@ -45,9 +44,7 @@ describe('failures: list and replay dead letters', () => {
   afterAll(async () => {
     await Promise.all([registry?.stop(), candidateSync?.stop()]);
     await broker?.close();
-    await database?.drop();
-    await vhost?.drop();
-    process.env.RABBITMQ_URL = previousRabbitUrl;
+    await infra?.drop();
   });
 
   it('keeps a dead-lettered message for its account, and replays it into its queue', async () => {

@@ -5,14 +5,14 @@ import { type ConnectorSnapshot, createEvent, Exchange, RoutingKey } from '@conn
 import { RabbitConnection, RpcClient, RpcError } from '@connector/messaging';
 import {
   adminApi,
-  createTestDatabase,
-  createTestVhost,
+  createSuiteInfrastructure,
   eventually,
   type ServiceProcess,
   startService,
   TestBroker,
   type TestDatabase,
   type TestVhost,
+  type SuiteInfrastructure,
 } from '@connector/testing';
 
 /**
@@ -32,7 +32,7 @@ describe('connector-registry admin API', () => {
   let service: ServiceProcess;
   let connection: RabbitConnection;
   let rpc: RpcClient;
-  const previousRabbitUrl = process.env.RABBITMQ_URL;
+  let infra: SuiteInfrastructure;
 
   const api = adminApi({ baseUrl: () => service.url, key: KEY_A });
 
@@ -69,9 +69,8 @@ describe('connector-registry admin API', () => {
   };
 
   beforeAll(async () => {
-    database = await createTestDatabase('e2e_registry');
-    vhost = await createTestVhost('registry_e2e');
-    process.env.RABBITMQ_URL = vhost.url;
+    infra = await createSuiteInfrastructure('e2e_registry');
+    ({ vhost, database } = infra);
     broker = await TestBroker.connect();
     service = await startService('connector-registry', {
       DATABASE_URL: database.url,
@@ -92,10 +91,7 @@ describe('connector-registry admin API', () => {
     await service?.stop();
     await db?.end();
     await broker?.close();
-    await database?.drop();
-    await vhost?.drop();
-    if (previousRabbitUrl === undefined) delete process.env.RABBITMQ_URL;
-    else process.env.RABBITMQ_URL = previousRabbitUrl;
+    await infra?.drop();
   });
 
   describe('API keys and errors', () => {

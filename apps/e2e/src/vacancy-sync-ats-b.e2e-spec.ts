@@ -15,15 +15,14 @@ import {
 import { defaultJobMapping } from '@connector/job-mapping';
 import { RabbitConnection, RpcClient } from '@connector/messaging';
 import {
-  createTestDatabase,
-  createTestVhost,
+  createSuiteInfrastructure,
   eventually,
   rabbitUrl,
   startService,
   type ServiceProcess,
   TestBroker,
   type TestDatabase,
-  type TestVhost,
+  type SuiteInfrastructure,
 } from '@connector/testing';
 import {
   authorizeAtsB,
@@ -47,7 +46,6 @@ const parse = <T>(message: ConsumeMessage): Data<T> => JSON.parse(message.conten
  */
 describe('vacancy-sync with ATS-B as its vendor defines it', () => {
   let database: TestDatabase;
-  let vhost: TestVhost;
   let atsB: RunningAtsBSandbox;
   let gateway: ServiceProcess;
   let worker: ServiceProcess;
@@ -58,7 +56,7 @@ describe('vacancy-sync with ATS-B as its vendor defines it', () => {
   let upserted: ConsumeMessage[];
   let closed: ConsumeMessage[];
   let completed: ConsumeMessage[];
-  const previousRabbitUrl = process.env.RABBITMQ_URL;
+  let infra: SuiteInfrastructure;
 
   async function atsBConnector(): Promise<string> {
     const connectorId = randomUUID();
@@ -110,9 +108,8 @@ describe('vacancy-sync with ATS-B as its vendor defines it', () => {
   }
 
   beforeAll(async () => {
-    vhost = await createTestVhost('e2e_vacancy_sync_ats_b');
-    process.env.RABBITMQ_URL = vhost.url;
-    database = await createTestDatabase('e2e_vacancy_sync_ats_b');
+    infra = await createSuiteInfrastructure('e2e_vacancy_sync_ats_b');
+    ({ database } = infra);
     atsB = await startAtsBSandbox({ seed: { jobs: JOBS, seed: 11 } });
 
     broker = await TestBroker.connect();
@@ -140,9 +137,7 @@ describe('vacancy-sync with ATS-B as its vendor defines it', () => {
     await registryStub?.close();
     await broker?.close();
     await atsB?.close();
-    await database?.drop();
-    await vhost?.drop();
-    process.env.RABBITMQ_URL = previousRabbitUrl;
+    await infra?.drop();
   }, 60_000);
 
   describe('one connector, run after run', () => {

@@ -18,15 +18,14 @@ import {
 import { defaultJobMapping } from '@connector/job-mapping';
 import { RabbitConnection, RpcClient } from '@connector/messaging';
 import {
-  createTestDatabase,
-  createTestVhost,
+  createSuiteInfrastructure,
   eventually,
   rabbitUrl,
   startService,
   type ServiceProcess,
   TestBroker,
   type TestDatabase,
-  type TestVhost,
+  type SuiteInfrastructure,
 } from '@connector/testing';
 import {
   authorizeAtsB,
@@ -149,14 +148,12 @@ describe('vacancy-sync', () => {
   const sorted = (ids: string[]) => [...ids].sort();
   const atsACalls = (sandbox: RunningAtsASandbox) => sandbox.state.callCounts().byEndpoint;
 
-  let vhost: TestVhost;
-  const previousRabbitUrl = process.env.RABBITMQ_URL;
+  let infra: SuiteInfrastructure;
 
   beforeAll(async () => {
     // A RabbitMQ vhost of its own: no other suite's or developer's services take this suite's messages.
-    vhost = await createTestVhost('e2e_vacancy_sync');
-    process.env.RABBITMQ_URL = vhost.url;
-    database = await createTestDatabase('e2e_vacancy_sync');
+    infra = await createSuiteInfrastructure('e2e_vacancy_sync');
+    ({ database } = infra);
     const clients = [{ clientId: 'demo-client', clientSecret: CLIENT_SECRET }];
     atsA = await startAtsASandbox({ clients, seed: { vacancies: 450, seed: 3 } });
     atsAQuota = await startAtsASandbox({
@@ -204,9 +201,7 @@ describe('vacancy-sync', () => {
     await atsA?.close();
     await atsAQuota?.close();
     await atsB?.close();
-    await database?.drop();
-    await vhost?.drop();
-    process.env.RABBITMQ_URL = previousRabbitUrl;
+    await infra?.drop();
   }, 60_000);
 
   describe('ATS-A', () => {

@@ -9,3 +9,4 @@ export * from './lib/admin-api';
 export * from './lib/event-lookup';
 export * from './lib/file-server';
 export * from './lib/connector-snapshot';
+export * from './lib/suite-infrastructure';
