@@ -10,3 +10,4 @@ export * from './lib/event-lookup';
 export * from './lib/file-server';
 export * from './lib/connector-snapshot';
 export * from './lib/suite-infrastructure';
+export * from './lib/vacancy-runs';

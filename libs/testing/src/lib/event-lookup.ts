@@ -4,11 +4,14 @@ import { eventually } from './eventually';
 
 export type CapturedEvent = EventEnvelope<string, Record<string, unknown>>;
 
+/** A tapped message's event envelope. */
+export function parseEvent<T = Record<string, unknown>>(message: ConsumeMessage): EventEnvelope<string, T> {
+  return JSON.parse(message.content.toString()) as EventEnvelope<string, T>;
+}
+
 /** The events of one routing key among messages a suite tapped, parsed. */
 export function eventsOf(messages: readonly ConsumeMessage[], type: string): CapturedEvent[] {
-  return messages
-    .filter((m) => m.fields.routingKey === type)
-    .map((m) => JSON.parse(m.content.toString()) as CapturedEvent);
+  return messages.filter((m) => m.fields.routingKey === type).map((m) => parseEvent(m));
 }
 
 /**
