@@ -66,7 +66,7 @@ function pascal(type: string): string {
   return id.charAt(0).toUpperCase() + id.slice(1);
 }
 
-export function asyncApiDocument(): Record<string, unknown> {
+function asyncApiDocument(): Record<string, unknown> {
   const types = (Object.keys(MESSAGE_DATA) as MessageType[]).filter((type) =>
     PUBLIC_EXCHANGES.includes(MESSAGE_EXCHANGE[type]),
   );

@@ -1,11 +1,14 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const root = join(__dirname, '..');
 
-/** Files written into a project for the time of the test, linted the way `npm run lint` sees them. */
+/**
+ * Sources linted the way `npm run lint` sees them, as if they were files of candidate-sync. They are never
+ * written: ESLint's `lintText` lints them under the path given, so a test run leaves `apps/` untouched.
+ */
 const probes = {
   appImportsApp:
     "import { VacancySyncConfig } from '../../vacancy-sync/src/app/vacancy-sync.config';\nexport const probe = VacancySyncConfig;\n",
@@ -17,41 +20,55 @@ const probes = {
 type Probe = keyof typeof probes;
 const pathOf = (probe: Probe) => join(root, 'apps/candidate-sync/src', `boundary-probe-${probe}.ts`);
 
+// ESLint's flat config is ESM, which Jest cannot load in-process: a child Node runs ESLint's API instead.
+const lintScript = `
+import { readFileSync, writeFileSync } from 'node:fs';
+import { ESLint } from 'eslint';
+const { probes, report } = JSON.parse(readFileSync(0, 'utf8'));
+// The type-aware parser knows only files on disk; the boundary rule needs no types, and runs alone.
+const eslint = new ESLint({
+  overrideConfig: { files: ['**/*.ts'], languageOptions: { parserOptions: { projectService: false } } },
+  ruleFilter: ({ ruleId }) => ruleId === '@nx/enforce-module-boundaries',
+});
+const results = [];
+for (const { filePath, text } of probes) results.push(...(await eslint.lintText(text, { filePath })));
+writeFileSync(report, JSON.stringify(results));
+`;
+
 describe('module boundaries', () => {
   const messages = new Map<Probe, string[]>();
 
   beforeAll(() => {
     const names = Object.keys(probes) as Probe[];
-    names.forEach((probe) => writeFileSync(pathOf(probe), probes[probe]));
-    try {
-      // The ESLint CLI (its flat config is ESM, which Jest cannot load in-process). The report goes to a file:
-      // on a fresh checkout Nx may print notices on stdout while it builds the project graph.
-      const report = join(mkdtempSync(join(tmpdir(), 'boundaries-')), 'report.json');
-      // The boundary rule reads Nx's project graph and is skipped without one: build it first, as `npm run lint` does.
-      spawnSync(join(root, 'node_modules/.bin/nx'), ['show', 'projects'], {
-        cwd: root,
-        env: { ...process.env, NX_DAEMON: 'false' },
-      });
-      spawnSync(
-        join(root, 'node_modules/.bin/eslint'),
-        ['--format', 'json', '--output-file', report, ...names.map(pathOf)],
-        { cwd: root },
+    // The report goes to a file: on a fresh checkout Nx may print notices on stdout while it builds the graph.
+    const report = join(mkdtempSync(join(tmpdir(), 'boundaries-')), 'report.json');
+    // The boundary rule reads Nx's project graph and is skipped without one: build it first, as `npm run lint` does.
+    spawnSync(join(root, 'node_modules/.bin/nx'), ['show', 'projects'], {
+      cwd: root,
+      env: { ...process.env, NX_DAEMON: 'false' },
+    });
+    const lint = spawnSync(process.execPath, ['--input-type=module', '-e', lintScript], {
+      cwd: root,
+      input: JSON.stringify({
+        report,
+        probes: names.map((probe) => ({ filePath: pathOf(probe), text: probes[probe] })),
+      }),
+      encoding: 'utf8',
+    });
+    if (lint.status !== 0) throw new Error(`ESLint did not run: ${lint.stderr}`);
+    const results = JSON.parse(readFileSync(report, 'utf8')) as Array<{
+      filePath: string;
+      messages: Array<{ ruleId: string; message: string }>;
+    }>;
+    for (const probe of names) {
+      const result = results.find((r) => r.filePath === pathOf(probe));
+      // A parse error would hide the rule's verdict: let it fail the test with its own words.
+      messages.set(
+        probe,
+        (result?.messages ?? [])
+          .filter((m) => m.ruleId === '@nx/enforce-module-boundaries' || m.ruleId === null)
+          .map((m) => m.message),
       );
-      const results = JSON.parse(readFileSync(report, 'utf8')) as Array<{
-        filePath: string;
-        messages: Array<{ ruleId: string; message: string }>;
-      }>;
-      for (const probe of names) {
-        const result = results.find((r) => r.filePath === pathOf(probe));
-        messages.set(
-          probe,
-          (result?.messages ?? [])
-            .filter((m) => m.ruleId === '@nx/enforce-module-boundaries')
-            .map((m) => m.message),
-        );
-      }
-    } finally {
-      names.forEach((probe) => rmSync(pathOf(probe), { force: true }));
     }
   }, 60_000);
 

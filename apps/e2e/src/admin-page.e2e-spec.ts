@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { startAtsASandbox, type RunningAtsASandbox } from '@connector/ats-a-sandbox';
 import { startAtsBSandbox, type RunningAtsBSandbox } from '@connector/ats-b-sandbox';
 import {
-  createTestDatabase,
-  createTestVhost,
+  createSuiteInfrastructure,
   findChromium,
   freePort,
   startService,
@@ -15,16 +15,21 @@ import {
   type ServiceProcess,
   type TestDatabase,
   type TestVhost,
+  type SuiteInfrastructure,
 } from '@connector/testing';
 
 /**
  * The admin page in a real browser (Debian's chromium driven by playwright-core): sign-in, both set-up flows
  * with the ATS-B login popup, the Mapping tab and a Run, against the registry, auth-gateway and vacancy-sync
- * as processes and the ATS sandboxes. Each step is saved as a screenshot under docs/screenshots/.
+ * as processes and the ATS sandboxes. Each step is saved as a screenshot: into a temporary folder, or into
+ * docs/screenshots/ when run with UPDATE_SCREENSHOTS=1 (so a plain test run leaves the tree as it was).
  */
 // `npm test` makes sure there is one (tools/ensure-chromium.ts); CHROMIUM_PATH may name another.
 const CHROMIUM = findChromium() ?? '/usr/bin/chromium';
-const SHOTS = join(WORKSPACE_ROOT, 'docs', 'screenshots');
+const SHOTS =
+  process.env.UPDATE_SCREENSHOTS === '1'
+    ? join(WORKSPACE_ROOT, 'docs', 'screenshots')
+    : mkdtempSync(join(tmpdir(), 'admin-page-shots-'));
 const KEY = `key-${randomBytes(6).toString('hex')}`;
 const CLIENT_SECRET = `ats-a-secret-${randomBytes(8).toString('hex')}`;
 const USER_PASSWORD = `pass-${randomBytes(6).toString('hex')}`;
@@ -42,7 +47,7 @@ describe('the admin page in a browser', () => {
   let browser: Browser;
   let page: Page;
   const pageErrors: string[] = [];
-  const previousRabbitUrl = process.env.RABBITMQ_URL;
+  let infra: SuiteInfrastructure;
 
   const shot = (name: string, target: Page = page) =>
     target.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
@@ -84,9 +89,8 @@ describe('the admin page in a browser', () => {
 
   beforeAll(async () => {
     mkdirSync(SHOTS, { recursive: true });
-    vhost = await createTestVhost('e2e_admin_page');
-    process.env.RABBITMQ_URL = vhost.url;
-    database = await createTestDatabase('e2e_admin_page');
+    infra = await createSuiteInfrastructure('e2e_admin_page');
+    ({ vhost, database } = infra);
     atsA = await startAtsASandbox({
       clients: [{ clientId: 'demo-client', clientSecret: CLIENT_SECRET }],
       seed: { vacancies: 12, seed: 4 },
@@ -145,9 +149,7 @@ describe('the admin page in a browser', () => {
     await Promise.all(services.map((service) => service.stop()));
     await atsA?.close();
     await atsB?.close();
-    await database?.drop();
-    await vhost?.drop();
-    process.env.RABBITMQ_URL = previousRabbitUrl;
+    await infra?.drop();
   });
 
   it('signs in with the API key; a wrong key says so; no data without it', async () => {

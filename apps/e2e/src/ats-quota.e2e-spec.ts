@@ -6,15 +6,14 @@ import { type ConnectorSnapshot, createEvent, Exchange, Queue, RoutingKey } from
 import { defaultJobMapping } from '@connector/job-mapping';
 import { deadLetterQueueName, RabbitConnection, RpcClient } from '@connector/messaging';
 import {
-  createTestDatabase,
-  createTestVhost,
+  createSuiteInfrastructure,
   eventually,
   rabbitUrl,
   startService,
   type ServiceProcess,
   TestBroker,
   type TestDatabase,
-  type TestVhost,
+  type SuiteInfrastructure,
 } from '@connector/testing';
 import {
   type ConnectorDirectoryStub,
@@ -36,7 +35,6 @@ const OTHER_SECRET = `other-${randomBytes(8).toString('hex')}`;
 
 describe('ATS-A daily quota', () => {
   let database: TestDatabase;
-  let vhost: TestVhost;
   let broker: TestBroker;
   let connection: RabbitConnection;
   let rpc: RpcClient;
@@ -47,7 +45,7 @@ describe('ATS-A daily quota', () => {
   const sandboxes: RunningAtsASandbox[] = [];
   const processes: ServiceProcess[] = [];
   const connectors = new Map<string, ConnectorSnapshot>();
-  const previousRabbitUrl = process.env.RABBITMQ_URL;
+  let infra: SuiteInfrastructure;
 
   async function customerSystem(
     dailyLimit: number,
@@ -145,9 +143,8 @@ describe('ATS-A daily quota', () => {
     ).rows[0];
 
   beforeAll(async () => {
-    vhost = await createTestVhost('e2e_quota');
-    process.env.RABBITMQ_URL = vhost.url;
-    database = await createTestDatabase('e2e_quota');
+    infra = await createSuiteInfrastructure('e2e_quota');
+    ({ database } = infra);
     pool = new Pool({ connectionString: database.url, max: 2 });
     atsB = await startAtsBSandbox({});
     broker = await TestBroker.connect();
@@ -189,9 +186,7 @@ describe('ATS-A daily quota', () => {
     await Promise.all(sandboxes.map((s) => s.close()));
     await atsB?.close();
     await pool?.end();
-    await database?.drop();
-    await vhost?.drop();
-    process.env.RABBITMQ_URL = previousRabbitUrl;
+    await infra?.drop();
   });
 
   it('puts a burst of 1 500 candidates into the ATS within minutes, within a limit of 2 000, while the scheduled sync runs', async () => {

@@ -16,15 +16,14 @@ import {
 } from '@connector/contracts';
 import { RabbitConnection, RpcClient } from '@connector/messaging';
 import {
-  createTestDatabase,
-  createTestVhost,
+  createSuiteInfrastructure,
   eventually,
   rabbitUrl,
   startService,
   type ServiceProcess,
   type TestDatabase,
-  type TestVhost,
   TestBroker,
+  type SuiteInfrastructure,
 } from '@connector/testing';
 
 const ACCOUNT = 'acct_gateway';
@@ -76,14 +75,12 @@ describe('auth-gateway', () => {
       .filter((e) => e.data.connectorId === connectorId)
       .map((e) => e.data.status);
 
-  let vhost: TestVhost;
-  const previousRabbitUrl = process.env.RABBITMQ_URL;
+  let infra: SuiteInfrastructure;
 
   beforeAll(async () => {
     // A vhost of its own: gateways other suites run on this broker must not answer this suite's requests.
-    vhost = await createTestVhost('e2e_gateway');
-    process.env.RABBITMQ_URL = vhost.url;
-    database = await createTestDatabase('e2e_gateway');
+    infra = await createSuiteInfrastructure('e2e_gateway');
+    ({ database } = infra);
     atsA = await startAtsASandbox({
       clients: [{ clientId: 'demo-client', clientSecret: CLIENT_SECRET }],
       seed: { vacancies: 5 },
@@ -123,9 +120,7 @@ describe('auth-gateway', () => {
     await atsA?.close();
     await atsB?.close();
     silentServer?.close();
-    await database?.drop();
-    await vhost?.drop();
-    process.env.RABBITMQ_URL = previousRabbitUrl;
+    await infra?.drop();
   });
 
   describe('ATS-A set-up', () => {

@@ -6,22 +6,23 @@ import {
   type CandidateDataDto,
   type ConnectorSnapshot,
   createEvent,
-  type EventEnvelope,
   Exchange,
   Queue,
   RoutingKey,
 } from '@connector/contracts';
 import { deadLetterQueueName, RabbitConnection, RpcClient } from '@connector/messaging';
 import {
-  createTestDatabase,
-  createTestVhost,
+  connectorSnapshot,
+  createSuiteInfrastructure,
+  eventsOf,
   eventually,
   rabbitUrl,
   startService,
   type ServiceProcess,
   type TestDatabase,
-  type TestVhost,
   TestBroker,
+  waitForEvent,
+  type SuiteInfrastructure,
 } from '@connector/testing';
 import {
   authorizeAtsB,
@@ -40,22 +41,8 @@ const ACCOUNT = 'acct_candidates';
 const CLIENT_SECRET = `secret-${randomBytes(8).toString('hex')}`;
 const connectors = new Map<string, ConnectorSnapshot>();
 
-const snapshot = (
-  id: string,
-  type: 'ats-a' | 'ats-b',
-  config: Record<string, unknown>,
-  options: Record<string, unknown> = {},
-): ConnectorSnapshot => ({
-  id,
-  accountId: ACCOUNT,
-  type,
-  name: `${type} test`,
-  status: 'connected',
-  options: { dailyCallLimit: 1_000_000, ...options },
-  config,
-  mapping: { version: 1, mapping: {} },
-  updatedAt: new Date().toISOString(),
-});
+const snapshot = (id: string, type: 'ats-a' | 'ats-b', config: Record<string, unknown>) =>
+  connectorSnapshot({ id, accountId: ACCOUNT, type, config });
 
 describe('candidate-sync', () => {
   let database: TestDatabase;
@@ -104,32 +91,18 @@ describe('candidate-sync', () => {
       ...overrides,
     };
   };
-  const events = (type: string) =>
-    out
-      .filter((m) => m.fields.routingKey === type)
-      .map((m) => JSON.parse(m.content.toString()) as EventEnvelope<string, Record<string, unknown>>);
+  const events = (type: string) => eventsOf(out, type);
   const eventFor = (type: string, sourceId: string, match: Record<string, unknown> = {}) =>
-    eventually(
-      () =>
-        events(type).find(
-          (e) =>
-            e.correlationId === sourceId &&
-            Object.entries(match).every(([key, value]) => e.data[key] === value),
-        ),
-      20_000,
-      `${type} for ${sourceId} ${JSON.stringify(match)}`,
-    );
+    waitForEvent(() => out, type, sourceId, match);
   const atsACandidates = (email: string) => atsA.state.candidates().filter((c) => c.Email === email);
   const atsBCandidates = (email: string) => atsB.state.candidates().filter((c) => c.email === email);
 
-  let vhost: TestVhost;
-  const previousRabbitUrl = process.env.RABBITMQ_URL;
+  let infra: SuiteInfrastructure;
 
   beforeAll(async () => {
     // A RabbitMQ vhost of its own: no other suite's or developer's services take this suite's messages.
-    vhost = await createTestVhost('e2e_candidates');
-    process.env.RABBITMQ_URL = vhost.url;
-    database = await createTestDatabase('e2e_candidates');
+    infra = await createSuiteInfrastructure('e2e_candidates');
+    ({ database } = infra);
     atsA = await startAtsASandbox({
       clients: [{ clientId: 'demo-client', clientSecret: CLIENT_SECRET }],
       seed: { vacancies: 20 },
@@ -187,9 +160,7 @@ describe('candidate-sync', () => {
     }
     await atsA?.close();
     await atsB?.close();
-    await database?.drop();
-    await vhost?.drop();
-    process.env.RABBITMQ_URL = previousRabbitUrl;
+    await infra?.drop();
   });
 
   describe('one process', () => {

@@ -1,17 +1,19 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
 import type { ConsumeMessage } from 'amqplib';
 import { driveLoginForm, startAtsBSandbox, type RunningAtsBSandbox } from '@connector/ats-b-sandbox';
-import { createEvent, type EventEnvelope, Exchange, RoutingKey } from '@connector/contracts';
+import { createEvent, Exchange, RoutingKey } from '@connector/contracts';
 import {
-  createTestDatabase,
-  createTestVhost,
-  eventually,
+  adminApi,
+  createSuiteInfrastructure,
+  type FileServer,
+  startFileServer,
   startService,
   type ServiceProcess,
   type TestDatabase,
   TestBroker,
   type TestVhost,
+  waitForEvent,
+  type SuiteInfrastructure,
 } from '@connector/testing';
 
 /**
@@ -30,45 +32,21 @@ describe('connector changes reach every worker at once', () => {
   let atsB: RunningAtsBSandbox;
   let broker: TestBroker;
   let out: ConsumeMessage[];
-  let files: Server;
-  let filesUrl: string;
+  let files: FileServer;
   let registry: ServiceProcess;
   const processes: ServiceProcess[] = [];
-  const served = new Map<string, Buffer>();
-  const previousRabbitUrl = process.env.RABBITMQ_URL;
+  let infra: SuiteInfrastructure;
 
-  const api = async (method: string, path: string, body?: unknown) => {
-    const response = await fetch(`${registry.url}/api/v1${path}`, {
-      method,
-      headers: { authorization: `Bearer ${KEY}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-      body: body ? JSON.stringify(body) : undefined,
-    });
-    const text = await response.text();
-    return {
-      status: response.status,
-      headers: response.headers,
-      body: (text ? JSON.parse(text) : {}) as Record<string, unknown>,
-    };
-  };
+  const registryApi = adminApi({ baseUrl: () => `${registry.url}/api/v1`, key: KEY });
+  const api = (method: string, path: string, body?: unknown) => registryApi(method, path, { body });
   const publish = (type: string, data: object) => {
     const event = createEvent(type, ACCOUNT, data);
     broker.publish(Exchange.PlatformEvents, type, event);
     return event;
   };
-  const eventFor = (type: string, sourceId: string) =>
-    eventually(
-      () =>
-        out
-          .filter((m) => m.fields.routingKey === type)
-          .map((m) => JSON.parse(m.content.toString()) as EventEnvelope<string, Record<string, unknown>>)
-          .find((e) => e.correlationId === sourceId),
-      30_000,
-      `${type} for ${sourceId}`,
-    );
+  const eventFor = (type: string, sourceId: string) => waitForEvent(() => out, type, sourceId, {}, 30_000);
   const smartCv = (candidateId: string) => {
     const content = Buffer.from(`%PDF-1.7 smart CV ${randomUUID()}`);
-    const path = `/files/${randomUUID()}`;
-    served.set(path, content);
     return {
       documentId: `doc-${randomUUID().slice(0, 8)}`,
       candidateId,
@@ -77,23 +55,15 @@ describe('connector changes reach every worker at once', () => {
       contentType: 'application/pdf',
       sizeBytes: content.length,
       sha256: createHash('sha256').update(content).digest('hex'),
-      url: `${filesUrl}${path}`,
+      url: files.serve(content),
     };
   };
 
   beforeAll(async () => {
-    vhost = await createTestVhost('e2e_changes');
-    process.env.RABBITMQ_URL = vhost.url;
-    database = await createTestDatabase('e2e_changes');
+    infra = await createSuiteInfrastructure('e2e_changes');
+    ({ vhost, database } = infra);
     atsB = await startAtsBSandbox({ users: [{ username: 'recruiter', password: USER_PASSWORD }] });
-    files = createServer((request, response) => {
-      const content = served.get(request.url ?? '');
-      if (!content) return void response.writeHead(404).end();
-      response.writeHead(200, { 'content-type': 'application/pdf', 'content-length': content.length });
-      response.end(content);
-    });
-    await new Promise<void>((resolve) => files.listen(0, '127.0.0.1', resolve));
-    filesUrl = `http://127.0.0.1:${(files.address() as { port: number }).port}`;
+    files = await startFileServer();
     broker = await TestBroker.connect();
     out = await broker.tap(Exchange.ConnectorEvents, '#');
 
@@ -117,11 +87,9 @@ describe('connector changes reach every worker at once', () => {
   afterAll(async () => {
     await Promise.all(processes.map((p) => p.stop()));
     await broker?.close();
-    files?.close();
+    await files?.close();
     await atsB?.close();
-    await database?.drop();
-    await vhost?.drop();
-    process.env.RABBITMQ_URL = previousRabbitUrl;
+    await infra?.drop();
   });
 
   it('PATCH sendSmartCv true, then a Smart CV right after the 200: it is uploaded', async () => {

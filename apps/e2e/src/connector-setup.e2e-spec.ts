@@ -3,12 +3,13 @@ import { Client } from 'pg';
 import { startAtsASandbox, type RunningAtsASandbox } from '@connector/ats-a-sandbox';
 import { driveLoginForm, startAtsBSandbox, type RunningAtsBSandbox } from '@connector/ats-b-sandbox';
 import {
-  createTestDatabase,
-  createTestVhost,
+  adminApi,
+  createSuiteInfrastructure,
   startService,
   type ServiceProcess,
   type TestDatabase,
   type TestVhost,
+  type SuiteInfrastructure,
 } from '@connector/testing';
 
 /**
@@ -20,13 +21,6 @@ const OTHER_KEY = `key-${randomBytes(6).toString('hex')}`;
 const CLIENT_SECRET = `ats-a-secret-${randomBytes(8).toString('hex')}`;
 const USER_PASSWORD = `pass-${randomBytes(6).toString('hex')}`;
 
-interface Answer {
-  status: number;
-  body: Record<string, unknown>;
-  headers: Headers;
-  text: string;
-}
-
 describe('connector set-up through the admin API', () => {
   let vhost: TestVhost;
   let database: TestDatabase;
@@ -35,23 +29,15 @@ describe('connector set-up through the admin API', () => {
   let registry: ServiceProcess;
   let gateway: ServiceProcess;
   const responses: string[] = [];
-  const previousRabbitUrl = process.env.RABBITMQ_URL;
+  let infra: SuiteInfrastructure;
 
-  async function api(method: string, path: string, body?: unknown, key: string = KEY): Promise<Answer> {
-    const response = await fetch(`${registry.url}/api/v1${path}`, {
-      method,
-      headers: { authorization: `Bearer ${key}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-      body: body ? JSON.stringify(body) : undefined,
-    });
-    const text = await response.text();
-    responses.push(text);
-    return {
-      status: response.status,
-      text,
-      headers: response.headers,
-      body: text ? (JSON.parse(text) as Record<string, unknown>) : {},
-    };
-  }
+  const registryApi = adminApi({
+    baseUrl: () => `${registry.url}/api/v1`,
+    key: KEY,
+    seen: (text) => responses.push(text),
+  });
+  const api = (method: string, path: string, body?: unknown, key: string = KEY) =>
+    registryApi(method, path, { body, key });
 
   async function dbRows(sql: string): Promise<unknown[]> {
     const db = new Client({ connectionString: database.url });
@@ -64,9 +50,8 @@ describe('connector set-up through the admin API', () => {
   }
 
   beforeAll(async () => {
-    vhost = await createTestVhost('e2e_setup');
-    process.env.RABBITMQ_URL = vhost.url;
-    database = await createTestDatabase('e2e_setup');
+    infra = await createSuiteInfrastructure('e2e_setup');
+    ({ vhost, database } = infra);
     atsA = await startAtsASandbox({
       clients: [{ clientId: 'acme-id', clientSecret: CLIENT_SECRET }],
       seed: { vacancies: 3 },
@@ -90,9 +75,7 @@ describe('connector set-up through the admin API', () => {
     await Promise.all([registry?.stop(), gateway?.stop()]);
     await atsA?.close();
     await atsB?.close();
-    await database?.drop();
-    await vhost?.drop();
-    process.env.RABBITMQ_URL = previousRabbitUrl;
+    await infra?.drop();
   });
 
   describe('ATS-A', () => {

@@ -1,5 +1,4 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
 import type { ConsumeMessage } from 'amqplib';
 import { startAtsASandbox, type RunningAtsASandbox } from '@connector/ats-a-sandbox';
 import { startAtsBSandbox, type RunningAtsBSandbox } from '@connector/ats-b-sandbox';
@@ -7,22 +6,25 @@ import {
   type ConnectorSnapshot,
   createEvent,
   type DocumentDataDto,
-  type EventEnvelope,
   Exchange,
   Queue,
   RoutingKey,
 } from '@connector/contracts';
 import { deadLetterQueueName, RabbitConnection, RpcClient } from '@connector/messaging';
 import {
-  createTestDatabase,
-  createTestVhost,
+  connectorSnapshot,
+  createSuiteInfrastructure,
+  eventsOf,
   eventually,
+  type FileServer,
   rabbitUrl,
+  startFileServer,
   startService,
   type ServiceProcess,
   type TestDatabase,
-  type TestVhost,
   TestBroker,
+  waitForEvent,
+  type SuiteInfrastructure,
 } from '@connector/testing';
 import {
   authorizeAtsB,
@@ -50,17 +52,7 @@ const snapshot = (
   type: 'ats-a' | 'ats-b',
   config: Record<string, unknown>,
   options: Record<string, unknown> = {},
-): ConnectorSnapshot => ({
-  id,
-  accountId,
-  type,
-  name: `${type} test`,
-  status: 'connected',
-  options: { dailyCallLimit: 1_000_000, ...options },
-  config,
-  mapping: { version: 1, mapping: {} },
-  updatedAt: new Date().toISOString(),
-});
+) => connectorSnapshot({ id, accountId, type, config, options });
 
 const sha256 = (content: Buffer) => createHash('sha256').update(content).digest('hex');
 
@@ -75,9 +67,7 @@ describe('document-service', () => {
   let rpc: RpcClient;
   let broker: TestBroker;
   let out: ConsumeMessage[];
-  let files: Server;
-  let filesUrl: string;
-  const served = new Map<string, { content: Buffer; chunked: boolean }>();
+  let files: FileServer;
   const processes: ServiceProcess[] = [];
   let documentService: ServiceProcess;
   const atsAId = `conn-a-${randomUUID().slice(0, 8)}`;
@@ -89,21 +79,9 @@ describe('document-service', () => {
     broker.publish(Exchange.PlatformEvents, type, event);
     return event;
   };
-  const events = (type: string) =>
-    out
-      .filter((m) => m.fields.routingKey === type)
-      .map((m) => JSON.parse(m.content.toString()) as EventEnvelope<string, Record<string, unknown>>);
+  const events = (type: string) => eventsOf(out, type);
   const eventFor = (type: string, sourceId: string, match: Record<string, unknown> = {}) =>
-    eventually(
-      () =>
-        events(type).find(
-          (e) =>
-            e.correlationId === sourceId &&
-            Object.entries(match).every(([key, value]) => e.data[key] === value),
-        ),
-      20_000,
-      `${type} for ${sourceId} ${JSON.stringify(match)}`,
-    );
+    waitForEvent(() => out, type, sourceId, match);
   /** A candidate in the account's ATSs, as candidate-sync puts it there. */
   const candidateInAts = async (accountId = ACCOUNT) => {
     const id = randomUUID().slice(0, 8);
@@ -137,8 +115,7 @@ describe('document-service', () => {
     } = {},
   ): DocumentDataDto => {
     const content = options.content ?? Buffer.from(`%PDF-1.7 ${kind} of ${candidateId} ${randomUUID()}`);
-    const path = `/files/${randomUUID()}`;
-    served.set(path, { content, chunked: options.chunked ?? false });
+    const url = files.serve(content, { chunked: options.chunked });
     return {
       documentId: `doc-${randomUUID().slice(0, 8)}`,
       candidateId,
@@ -147,7 +124,7 @@ describe('document-service', () => {
       contentType: options.contentType ?? 'application/pdf',
       sizeBytes: options.sizeBytes ?? content.length,
       sha256: options.sha256 ?? sha256(content),
-      url: `${filesUrl}${path}`,
+      url,
     };
   };
   const filesInA = (candidateExternalId: number) =>
@@ -155,39 +132,19 @@ describe('document-service', () => {
   const filesInB = (candidateExternalId: number) =>
     atsB.state.files().filter((f) => f.candidateId === candidateExternalId);
 
-  let vhost: TestVhost;
-  const previousRabbitUrl = process.env.RABBITMQ_URL;
+  let infra: SuiteInfrastructure;
 
   beforeAll(async () => {
     // A RabbitMQ vhost of its own: no other suite's or developer's services take this suite's messages.
-    vhost = await createTestVhost('e2e_documents');
-    process.env.RABBITMQ_URL = vhost.url;
-    database = await createTestDatabase('e2e_documents');
+    infra = await createSuiteInfrastructure('e2e_documents');
+    ({ database } = infra);
     atsA = await startAtsASandbox({
       clients: [{ clientId: 'demo-client', clientSecret: CLIENT_SECRET }],
       seed: { vacancies: 5 },
       dailyLimit: 1_000_000,
     });
     atsB = await startAtsBSandbox({});
-    files = createServer((request, response) => {
-      const file = served.get(request.url ?? '');
-      if (!file) {
-        response.writeHead(404).end();
-        return;
-      }
-      if (file.chunked) {
-        // No Content-Length: only counting while streaming can stop an oversized file.
-        response.writeHead(200, { 'content-type': 'application/pdf' });
-        for (let i = 0; i < file.content.length; i += 8192)
-          response.write(file.content.subarray(i, i + 8192));
-        response.end();
-        return;
-      }
-      response.writeHead(200, { 'content-type': 'application/pdf', 'content-length': file.content.length });
-      response.end(file.content);
-    });
-    await new Promise<void>((resolve) => files.listen(0, '127.0.0.1', resolve));
-    filesUrl = `http://127.0.0.1:${(files.address() as { port: number }).port}`;
+    files = await startFileServer();
 
     broker = await TestBroker.connect();
     await broker.deleteQueuesIfPresent([
@@ -252,12 +209,10 @@ describe('document-service', () => {
     if (broker) {
       await broker.close();
     }
-    files?.close();
+    await files?.close();
     await atsA?.close();
     await atsB?.close();
-    await database?.drop();
-    await vhost?.drop();
-    process.env.RABBITMQ_URL = previousRabbitUrl;
+    await infra?.drop();
   });
 
   it('uploads a CV to both ATSs once, whatever the redeliveries and re-sends of the same file', async () => {

@@ -1,13 +1,14 @@
 import { createEvent, Exchange, RoutingKey } from '@connector/contracts';
 import {
-  createTestDatabase,
-  createTestVhost,
+  adminApi,
+  createSuiteInfrastructure,
   eventually,
   startService,
   type ServiceProcess,
   TestBroker,
   type TestDatabase,
   type TestVhost,
+  type SuiteInfrastructure,
 } from '@connector/testing';
 
 /**
@@ -20,20 +21,18 @@ describe('failures: list and replay dead letters', () => {
   let registry: ServiceProcess;
   let candidateSync: ServiceProcess;
   let broker: TestBroker;
-  const previousRabbitUrl = process.env.RABBITMQ_URL;
+  let infra: SuiteInfrastructure;
 
+  const registryApi = adminApi({ baseUrl: () => `${registry.url}/api/v1`, key: 'key-a' });
+  // Status and body only: the assertions compare whole answers.
   const api = async (method: string, path: string, key = 'key-a') => {
-    const response = await fetch(`${registry.url}/api/v1${path}`, {
-      method,
-      headers: { authorization: `Bearer ${key}` },
-    });
-    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+    const { status, body } = await registryApi(method, path, { key });
+    return { status, body };
   };
 
   beforeAll(async () => {
-    vhost = await createTestVhost('e2e_failures');
-    process.env.RABBITMQ_URL = vhost.url;
-    database = await createTestDatabase('e2e_failures');
+    infra = await createSuiteInfrastructure('e2e_failures');
+    ({ vhost, database } = infra);
     const env = { DATABASE_URL: database.url, RABBITMQ_URL: vhost.url };
     [registry, candidateSync] = await Promise.all([
       startService('connector-registry', { ...env, ADMIN_API_KEYS: 'acct_a:key-a,acct_b:key-b' }),
@@ -45,9 +44,7 @@ describe('failures: list and replay dead letters', () => {
   afterAll(async () => {
     await Promise.all([registry?.stop(), candidateSync?.stop()]);
     await broker?.close();
-    await database?.drop();
-    await vhost?.drop();
-    process.env.RABBITMQ_URL = previousRabbitUrl;
+    await infra?.drop();
   });
 
   it('keeps a dead-lettered message for its account, and replays it into its queue', async () => {

@@ -3,8 +3,7 @@ import { Client } from 'pg';
 import { createEvent, Exchange, RoutingKey } from '@connector/contracts';
 import { RabbitConnection, RpcClient } from '@connector/messaging';
 import {
-  createTestDatabase,
-  createTestVhost,
+  createSuiteInfrastructure,
   eventually,
   freePort,
   rabbitUrl,
@@ -12,8 +11,8 @@ import {
   startService,
   type ServiceProcess,
   type TestDatabase,
-  type TestVhost,
   TestBroker,
+  type SuiteInfrastructure,
 } from '@connector/testing';
 
 const SERVICES = [
@@ -71,13 +70,11 @@ describe('the five services', () => {
     ENCRYPTION_KEYS: `k1:${randomBytes(32).toString('base64')}`,
   });
 
-  let vhost: TestVhost;
-  const previousRabbitUrl = process.env.RABBITMQ_URL;
+  let infra: SuiteInfrastructure;
 
   beforeAll(async () => {
-    vhost = await createTestVhost('e2e_foundation');
-    process.env.RABBITMQ_URL = vhost.url;
-    database = await createTestDatabase('e2e_foundation');
+    infra = await createSuiteInfrastructure('e2e_foundation');
+    ({ database } = infra);
     broker = await TestBroker.connect();
     // Started together, as `npm start` does: their migrations must not race.
     const started = await Promise.all(SERVICES.map((name) => startService(name, env())));
@@ -90,9 +87,7 @@ describe('the five services', () => {
     await Promise.all([...running.values()].map((service) => service.stop()));
     await db?.end();
     await broker?.close();
-    await database?.drop();
-    await vhost?.drop();
-    process.env.RABBITMQ_URL = previousRabbitUrl;
+    await infra?.drop();
   });
 
   it('all report ready on /health, checking RabbitMQ and Postgres', async () => {

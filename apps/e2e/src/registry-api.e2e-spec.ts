@@ -4,14 +4,15 @@ import { Client } from 'pg';
 import { type ConnectorSnapshot, createEvent, Exchange, RoutingKey } from '@connector/contracts';
 import { RabbitConnection, RpcClient, RpcError } from '@connector/messaging';
 import {
-  createTestDatabase,
-  createTestVhost,
+  adminApi,
+  createSuiteInfrastructure,
   eventually,
   type ServiceProcess,
   startService,
   TestBroker,
   type TestDatabase,
   type TestVhost,
+  type SuiteInfrastructure,
 } from '@connector/testing';
 
 /**
@@ -23,13 +24,6 @@ import {
 const KEY_A = 'key-a';
 const KEY_B = 'key-b';
 
-interface Answer {
-  status: number;
-  body: Record<string, unknown>;
-  headers: Headers;
-  text: string;
-}
-
 describe('connector-registry admin API', () => {
   let database: TestDatabase;
   let db: Client;
@@ -38,32 +32,9 @@ describe('connector-registry admin API', () => {
   let service: ServiceProcess;
   let connection: RabbitConnection;
   let rpc: RpcClient;
-  const previousRabbitUrl = process.env.RABBITMQ_URL;
+  let infra: SuiteInfrastructure;
 
-  async function api(
-    method: string,
-    path: string,
-    options: { key?: string | null; body?: unknown; raw?: string } = {},
-  ): Promise<Answer> {
-    const key = options.key === undefined ? KEY_A : options.key;
-    const response = await fetch(`${service.url}${path}`, {
-      method,
-      redirect: 'manual',
-      headers: {
-        ...(key ? { authorization: `Bearer ${key}` } : {}),
-        ...(options.body !== undefined || options.raw ? { 'content-type': 'application/json' } : {}),
-      },
-      body: options.raw ?? (options.body === undefined ? undefined : JSON.stringify(options.body)),
-    });
-    const text = await response.text();
-    let body: Record<string, unknown> = {};
-    try {
-      body = text ? (JSON.parse(text) as Record<string, unknown>) : {};
-    } catch {
-      /* HTML */
-    }
-    return { status: response.status, body, headers: response.headers, text };
-  }
+  const api = adminApi({ baseUrl: () => service.url, key: KEY_A });
 
   const createAtsB = async (name = 'ATS-B', key = KEY_A) => {
     const answer = await api('POST', '/api/v1/connectors', {
@@ -98,9 +69,8 @@ describe('connector-registry admin API', () => {
   };
 
   beforeAll(async () => {
-    database = await createTestDatabase('e2e_registry');
-    vhost = await createTestVhost('registry_e2e');
-    process.env.RABBITMQ_URL = vhost.url;
+    infra = await createSuiteInfrastructure('e2e_registry');
+    ({ vhost, database } = infra);
     broker = await TestBroker.connect();
     service = await startService('connector-registry', {
       DATABASE_URL: database.url,
@@ -121,10 +91,7 @@ describe('connector-registry admin API', () => {
     await service?.stop();
     await db?.end();
     await broker?.close();
-    await database?.drop();
-    await vhost?.drop();
-    if (previousRabbitUrl === undefined) delete process.env.RABBITMQ_URL;
-    else process.env.RABBITMQ_URL = previousRabbitUrl;
+    await infra?.drop();
   });
 
   describe('API keys and errors', () => {

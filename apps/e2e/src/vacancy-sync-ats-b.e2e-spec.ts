@@ -1,29 +1,19 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { ConsumeMessage } from 'amqplib';
 import { startAtsBSandbox, type RunningAtsBSandbox } from '@connector/ats-b-sandbox';
-import {
-  type ConnectorSnapshot,
-  createEvent,
-  type EventEnvelope,
-  Exchange,
-  Queue,
-  RoutingKey,
-  type RunCompletedDto,
-  type VacancyClosedDto,
-  type VacancyUpsertedDto,
-} from '@connector/contracts';
+import { type ConnectorSnapshot, Queue } from '@connector/contracts';
 import { defaultJobMapping } from '@connector/job-mapping';
 import { RabbitConnection, RpcClient } from '@connector/messaging';
 import {
-  createTestDatabase,
-  createTestVhost,
-  eventually,
+  createSuiteInfrastructure,
   rabbitUrl,
   startService,
   type ServiceProcess,
   TestBroker,
   type TestDatabase,
-  type TestVhost,
+  type SuiteInfrastructure,
+  requestRun,
+  tapVacancyRuns,
+  type VacancyRunTaps,
 } from '@connector/testing';
 import {
   authorizeAtsB,
@@ -38,16 +28,12 @@ const JOBS = 600;
 /** What connector-registry would answer; the registry itself is not part of this test. */
 const snapshots = new Map<string, ConnectorSnapshot>();
 
-type Data<T> = EventEnvelope<string, T>;
-const parse = <T>(message: ConsumeMessage): Data<T> => JSON.parse(message.content.toString()) as Data<T>;
-
 /**
  * vacancy-sync against the ATS-B sandbox in its vendor-faithful form (isPublic an Integer, to-one
  * associations as ids unless asked, empty fields null or absent), over real HTTP, RabbitMQ and Postgres.
  */
 describe('vacancy-sync with ATS-B as its vendor defines it', () => {
   let database: TestDatabase;
-  let vhost: TestVhost;
   let atsB: RunningAtsBSandbox;
   let gateway: ServiceProcess;
   let worker: ServiceProcess;
@@ -55,10 +41,8 @@ describe('vacancy-sync with ATS-B as its vendor defines it', () => {
   let connection: RabbitConnection;
   let rpc: RpcClient;
   let broker: TestBroker;
-  let upserted: ConsumeMessage[];
-  let closed: ConsumeMessage[];
-  let completed: ConsumeMessage[];
-  const previousRabbitUrl = process.env.RABBITMQ_URL;
+  let taps: VacancyRunTaps;
+  let infra: SuiteInfrastructure;
 
   async function atsBConnector(): Promise<string> {
     const connectorId = randomUUID();
@@ -78,26 +62,7 @@ describe('vacancy-sync with ATS-B as its vendor defines it', () => {
   }
 
   /** Publishes run.requested like the registry (no mode: the run's default) and waits for its run.completed. */
-  async function run(connectorId: string) {
-    const runId = randomUUID();
-    const event = createEvent(RoutingKey.RunRequested, ACCOUNT, { connectorId, runId });
-    broker.publish(Exchange.Internal, RoutingKey.RunRequested, event);
-    const done = await eventually(
-      () => completed.map((m) => parse<RunCompletedDto>(m)).find((e) => e.data.runId === runId),
-      60_000,
-      `run.completed of ${runId}`,
-    );
-    const ofRun = <T>(messages: ConsumeMessage[]) =>
-      messages
-        .map((m) => parse<T>(m))
-        .filter((e) => e.correlationId === event.id)
-        .map((e) => e.data);
-    return {
-      completed: done.data,
-      upserts: ofRun<VacancyUpsertedDto>(upserted),
-      closures: ofRun<VacancyClosedDto>(closed),
-    };
-  }
+  const run = (connectorId: string) => requestRun(broker, taps, { accountId: ACCOUNT, connectorId });
 
   /** Open, published (isPublic 1) and not deleted, read from the sandbox's own records. */
   function liveJobIds(): string[] {
@@ -110,16 +75,13 @@ describe('vacancy-sync with ATS-B as its vendor defines it', () => {
   }
 
   beforeAll(async () => {
-    vhost = await createTestVhost('e2e_vacancy_sync_ats_b');
-    process.env.RABBITMQ_URL = vhost.url;
-    database = await createTestDatabase('e2e_vacancy_sync_ats_b');
+    infra = await createSuiteInfrastructure('e2e_vacancy_sync_ats_b');
+    ({ database } = infra);
     atsB = await startAtsBSandbox({ seed: { jobs: JOBS, seed: 11 } });
 
     broker = await TestBroker.connect();
     await broker.deleteQueuesIfPresent([Queue.ConnectorRegistry, Queue.VacancySync, Queue.AuthGateway]);
-    upserted = await broker.tap(Exchange.ConnectorEvents, RoutingKey.VacancyUpserted);
-    closed = await broker.tap(Exchange.ConnectorEvents, RoutingKey.VacancyClosed);
-    completed = await broker.tap(Exchange.ConnectorEvents, RoutingKey.RunCompleted);
+    taps = await tapVacancyRuns(broker);
     registryStub = await startConnectorDirectoryStub(snapshots);
 
     const env = { DATABASE_URL: database.url, RABBITMQ_URL: rabbitUrl() };
@@ -140,9 +102,7 @@ describe('vacancy-sync with ATS-B as its vendor defines it', () => {
     await registryStub?.close();
     await broker?.close();
     await atsB?.close();
-    await database?.drop();
-    await vhost?.drop();
-    process.env.RABBITMQ_URL = previousRabbitUrl;
+    await infra?.drop();
   }, 60_000);
 
   describe('one connector, run after run', () => {

@@ -7,26 +7,28 @@ import { type AtsAVacancy, isLiveAtsAVacancy } from '@connector/ats-clients';
 import {
   type ConnectorSnapshot,
   createEvent,
-  type EventEnvelope,
   Exchange,
   Queue,
   RoutingKey,
   type RunCompletedDto,
-  type VacancyClosedDto,
   type VacancyUpsertedDto,
 } from '@connector/contracts';
 import { defaultJobMapping } from '@connector/job-mapping';
 import { RabbitConnection, RpcClient } from '@connector/messaging';
 import {
-  createTestDatabase,
-  createTestVhost,
+  createSuiteInfrastructure,
   eventually,
   rabbitUrl,
   startService,
   type ServiceProcess,
   TestBroker,
   type TestDatabase,
-  type TestVhost,
+  type SuiteInfrastructure,
+  parseEvent,
+  requestRun,
+  runOutcome,
+  tapVacancyRuns,
+  type VacancyRunTaps,
 } from '@connector/testing';
 import {
   authorizeAtsB,
@@ -42,9 +44,6 @@ const QUOTA_WINDOW_SECONDS = 5;
 
 /** What connector-registry would answer; the registry itself is not part of this test. */
 const snapshots = new Map<string, ConnectorSnapshot>();
-
-type Data<T> = EventEnvelope<string, T>;
-const parse = <T>(message: ConsumeMessage): Data<T> => JSON.parse(message.content.toString()) as Data<T>;
 
 /** The sandbox's (the vendor's) ids of the statuses the connectors are configured with by name. */
 const OPEN_STATUS_IDS = VACANCY_STATUSES.filter((s) => ['Open', 'Live'].includes(s.Description)).map(
@@ -63,8 +62,8 @@ describe('vacancy-sync', () => {
   let rpc: RpcClient;
   let broker: TestBroker;
   let upserted: ConsumeMessage[];
-  let closed: ConsumeMessage[];
   let completed: ConsumeMessage[];
+  let taps: VacancyRunTaps;
   let progress: ConsumeMessage[];
 
   const request = <T>(type: string, data: object, timeoutMs = 20_000) =>
@@ -99,34 +98,10 @@ describe('vacancy-sync', () => {
   }
 
   /** Publishes run.requested like the registry and waits for its run.completed; returns what the run published. */
-  async function run(connectorId: string, mode?: 'full' | 'incremental', timeoutMs = 60_000) {
-    const runId = randomUUID();
-    const event = createEvent(RoutingKey.RunRequested, ACCOUNT, {
-      connectorId,
-      runId,
-      ...(mode ? { mode } : {}),
-    });
-    broker.publish(Exchange.Internal, RoutingKey.RunRequested, event);
-    return outcomeOf(event.id, runId, timeoutMs);
-  }
-
-  async function outcomeOf(requestId: string, runId: string, timeoutMs = 60_000) {
-    const done = await eventually(
-      () => completed.map((m) => parse<RunCompletedDto>(m)).find((e) => e.data.runId === runId),
-      timeoutMs,
-      `run.completed of ${runId}`,
-    );
-    const ofRun = <T>(messages: ConsumeMessage[]) =>
-      messages
-        .map((m) => parse<T>(m))
-        .filter((e) => e.correlationId === requestId)
-        .map((e) => e.data);
-    return {
-      completed: done.data,
-      upserts: ofRun<VacancyUpsertedDto>(upserted),
-      closures: ofRun<VacancyClosedDto>(closed),
-    };
-  }
+  const run = (connectorId: string, mode?: 'full' | 'incremental', timeoutMs = 60_000) =>
+    requestRun(broker, taps, { accountId: ACCOUNT, connectorId, mode }, timeoutMs);
+  const outcomeOf = (requestId: string, runId: string, timeoutMs = 60_000) =>
+    runOutcome(taps, requestId, runId, timeoutMs);
 
   function liveAtsAIds(sandbox: RunningAtsASandbox): string[] {
     const ids: string[] = [];
@@ -149,14 +124,12 @@ describe('vacancy-sync', () => {
   const sorted = (ids: string[]) => [...ids].sort();
   const atsACalls = (sandbox: RunningAtsASandbox) => sandbox.state.callCounts().byEndpoint;
 
-  let vhost: TestVhost;
-  const previousRabbitUrl = process.env.RABBITMQ_URL;
+  let infra: SuiteInfrastructure;
 
   beforeAll(async () => {
     // A RabbitMQ vhost of its own: no other suite's or developer's services take this suite's messages.
-    vhost = await createTestVhost('e2e_vacancy_sync');
-    process.env.RABBITMQ_URL = vhost.url;
-    database = await createTestDatabase('e2e_vacancy_sync');
+    infra = await createSuiteInfrastructure('e2e_vacancy_sync');
+    ({ database } = infra);
     const clients = [{ clientId: 'demo-client', clientSecret: CLIENT_SECRET }];
     atsA = await startAtsASandbox({ clients, seed: { vacancies: 450, seed: 3 } });
     atsAQuota = await startAtsASandbox({
@@ -170,9 +143,8 @@ describe('vacancy-sync', () => {
     broker = await TestBroker.connect();
     // No registry may answer lookups but the stub; no leftover queue may hold this suite's messages.
     await broker.deleteQueuesIfPresent([Queue.ConnectorRegistry, Queue.VacancySync, Queue.AuthGateway]);
-    upserted = await broker.tap(Exchange.ConnectorEvents, RoutingKey.VacancyUpserted);
-    closed = await broker.tap(Exchange.ConnectorEvents, RoutingKey.VacancyClosed);
-    completed = await broker.tap(Exchange.ConnectorEvents, RoutingKey.RunCompleted);
+    taps = await tapVacancyRuns(broker);
+    ({ upserted, completed } = taps);
     progress = await broker.tap(Exchange.Internal, RoutingKey.RunProgress);
 
     registryStub = await startConnectorDirectoryStub(snapshots);
@@ -204,9 +176,7 @@ describe('vacancy-sync', () => {
     await atsA?.close();
     await atsAQuota?.close();
     await atsB?.close();
-    await database?.drop();
-    await vhost?.drop();
-    process.env.RABBITMQ_URL = previousRabbitUrl;
+    await infra?.drop();
   }, 60_000);
 
   describe('ATS-A', () => {
@@ -249,7 +219,7 @@ describe('vacancy-sync', () => {
         pages + calls['POST /api/contacts/search'] + calls['POST /api/companies/search'] + 1,
       );
       // progress was visible while it ran
-      expect(progress.map((m) => parse<{ runId: string }>(m).data.runId)).toContain(done.runId);
+      expect(progress.map((m) => parseEvent<{ runId: string }>(m).data.runId)).toContain(done.runId);
     });
 
     it('publishes nothing when nothing changed', async () => {
@@ -488,7 +458,7 @@ describe('vacancy-sync', () => {
       const scheduled = await eventually(
         () =>
           completed
-            .map((m) => parse<RunCompletedDto>(m).data)
+            .map((m) => parseEvent<RunCompletedDto>(m).data)
             .find((d) => d.connectorId === connectorId && d.runId !== first.completed.runId),
         20_000,
         'a scheduled run',
@@ -504,7 +474,10 @@ describe('vacancy-sync', () => {
         createEvent(RoutingKey.ConnectorStatusChanged, ACCOUNT, { connectorId, status: 'connected' }),
       );
       const firstRun = await eventually(
-        () => completed.map((m) => parse<RunCompletedDto>(m).data).find((d) => d.connectorId === connectorId),
+        () =>
+          completed
+            .map((m) => parseEvent<RunCompletedDto>(m).data)
+            .find((d) => d.connectorId === connectorId),
         20_000,
         'a first scheduled run',
       );

@@ -5,7 +5,6 @@ export * from './lib/rabbitmq.connection';
 export * from './lib/message-publisher';
 export * from './lib/rabbitmq.context';
 export * from './lib/rabbitmq.server';
-export * from './lib/rabbitmq.client';
 export * from './lib/messaging.module';
 export * from './lib/connect-consumer';
 export * from './lib/rpc';

@@ -3,7 +3,7 @@
  *
  *   // once per service: add RateLimitBucketMigration1763700000000 to the TypeORM migrations
  *   const limiter = new PostgresRateLimiter(dataSource); // or a pg.Pool
- *   limiter.configure(`ats-a:${connectorId}`, dailyQuotaBucket(10_000, { burst: 100, reserveFraction: 0.2 }));
+ *   limiter.configure(`ats-b:${connectorId}`, { capacity: 100, refillPerSecond: 25, reserve: 20 });
  *   await limiter.acquire(key, 1, { priority: 'high', maxWaitMs: 30_000 }); // pushes
  *   await limiter.acquire(key, 1, { priority: 'normal', maxWaitMs: 0 });    // syncs: requeue at error.retryAt
  *   await limiter.pauseUntil(key, resetAt);                                 // on a 429 from the ATS
@@ -13,14 +13,7 @@
  *   await quota.acquire(key, 1, { limit: 10_000 }, { priority: 'push', maxWaitMs: 10_000 });
  *   await quota.observe(key, { limit: 10_000 }, { limit, remaining, resetAt }); // every answer's headers
  */
-export {
-  SECONDS_PER_DAY,
-  assertValidConfig,
-  dailyQuotaBucket,
-  type BucketConfig,
-  type DailyQuotaOptions,
-  type Priority,
-} from './lib/token-bucket';
+export { assertValidConfig, type BucketConfig, type Priority } from './lib/token-bucket';
 export {
   systemClock,
   type AcquireOptions,

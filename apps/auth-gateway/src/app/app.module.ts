@@ -1,7 +1,8 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { Exchange, Queue, RoutingKey } from '@connector/contracts';
 import { ServiceCoreModule } from '@connector/service-kit';
-import { SERVICE_NAME, AuthGatewayConfig } from './auth-gateway.config';
+import { SERVICE_NAME, type AuthGatewayConfig } from './auth-gateway.config';
+import { CommonModule } from './common/common.module';
 import { ConnectorCredentialEntity } from './credentials/connector-credential.entity';
 import { CredentialsModule } from './credentials/credentials.module';
 import { AuthGatewayTables1763700000100 } from './migrations/1763700000100-auth-gateway-tables';
@@ -44,18 +45,9 @@ export class AppModule {
             ],
           },
         }),
-        {
-          module: ConfigHolder,
-          global: true,
-          providers: [{ provide: AuthGatewayConfig, useValue: config }],
-          exports: [AuthGatewayConfig],
-        },
+        CommonModule.forRoot(config),
         CredentialsModule,
       ],
     };
   }
 }
-
-/** Makes the validated config injectable everywhere in the service. */
-@Module({})
-class ConfigHolder {}

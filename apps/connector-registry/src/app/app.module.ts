@@ -3,8 +3,6 @@ import { DailyQuotaMigration1764000000000 } from '@connector/rate-limiter';
 import { Exchange, Queue, RoutingKey } from '@connector/contracts';
 import { ServiceCoreModule } from '@connector/service-kit';
 import { AdminPageModule } from './admin-page/admin-page.module';
-import { AuthModule } from './auth/auth.module';
-import { ClientsModule } from './clients/clients.module';
 import { CommonModule } from './common/common.module';
 import { ConnectorEntity } from './connectors/connector.entity';
 import { ConnectorsModule } from './connectors/connectors.module';
@@ -19,7 +17,6 @@ import { RunWaitingUntil1763800000003 } from './migrations/1763800000003-run-wai
 import { ConnectorVersion1763800000010 } from './migrations/1763800000010-connector-version';
 import { RunWarnings1763800000011 } from './migrations/1763800000011-run-warnings';
 import { OAuthModule } from './oauth/oauth.module';
-import { RepositoriesModule } from './repositories/repositories.module';
 import { RunEntity } from './runs/run.entity';
 import { RunsModule } from './runs/runs.module';
 import { SERVICE_NAME, type ConnectorRegistryConfig } from './connector-registry.config';
@@ -68,9 +65,6 @@ export class AppModule {
           },
         }),
         CommonModule.forRoot(config),
-        RepositoriesModule,
-        ClientsModule,
-        AuthModule,
         ConnectorsModule,
         MappingModule,
         RunsModule,

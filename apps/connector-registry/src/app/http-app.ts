@@ -3,7 +3,7 @@ import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swag
 import { RegistryExceptionFilter } from './common/registry-exception.filter';
 import { createValidationPipe } from './common/validation';
 
-export const API_DOCS_PATH = 'api/docs';
+const API_DOCS_PATH = 'api/docs';
 
 /**
  * The HTTP side of the registry: validation (unknown fields refused), the one error shape, and OpenAPI at

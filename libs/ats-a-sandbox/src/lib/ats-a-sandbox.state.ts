@@ -11,9 +11,6 @@ import { GeneratedStore, MapStore, type RecordSource } from './store/record-sour
 import { VacancyStore, type VacancyPatch } from './store/vacancy.store';
 import { validateApplication, validateApplicationPatch, validateCandidate } from './writes/write.validators';
 
-/** Largest data set a seed may ask for. */
-export const MAX_VACANCIES = 900_000;
-
 export interface CallCounts {
   total: number;
   byEndpoint: Record<string, number>;

@@ -49,7 +49,7 @@ const FIRST = ['Anna', 'José', 'Zoë', 'Łukasz', 'Søren', 'Chloé', 'Mehmet',
 const LAST = ['de Vries', 'García', 'Müller', 'Kowalski', "O'Brien", 'Nakamura', 'Øster', 'Dubois', 'Smith'];
 
 /** The record with its null fields left out when `omit` (the other way an instance sends an empty field). */
-export function emptied<T extends object>(record: T, omit: boolean): T {
+function emptied<T extends object>(record: T, omit: boolean): T {
   if (!omit) return record;
   return Object.fromEntries(Object.entries(record).filter(([, v]) => v !== null)) as T;
 }

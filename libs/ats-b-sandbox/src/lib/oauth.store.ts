@@ -284,7 +284,7 @@ function checkPkce(pkce: PkceChallenge | undefined, verifier: string | undefined
 }
 
 /** One customer (corporation) per user; the corpToken is stable so restUrl survives restarts. */
-export function corpTokenOf(username: string): string {
+function corpTokenOf(username: string): string {
   return createHash('sha256').update(username).digest('hex').slice(0, 6);
 }
 

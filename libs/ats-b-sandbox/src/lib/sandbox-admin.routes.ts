@@ -53,7 +53,7 @@ function fits(kind: PatchKind, value: unknown): boolean {
 }
 
 /** Shallow type check of an admin job body; the admin surface trusts its callers beyond that. */
-export function parseJobPatch(body: unknown): JobOrderPatch {
+function parseJobPatch(body: unknown): JobOrderPatch {
   if (body === undefined || body === null) return {};
   if (typeof body !== 'object' || Array.isArray(body)) throw AtsBError.badRequest('Body must be a JSON object');
   for (const [key, value] of Object.entries(body)) {

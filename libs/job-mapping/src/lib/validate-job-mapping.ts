@@ -1,4 +1,4 @@
-import { type JobMapping, type MappingAtsType, REQUIRED_TARGETS } from './job-mapping.types';
+import { type MappingAtsType, REQUIRED_TARGETS } from './job-mapping.types';
 import { KNOWN_SOURCE_PATHS } from './source-paths';
 
 export const MAX_EXTRA_FIELDS = 50;
@@ -18,10 +18,6 @@ export function validateJobMapping(atsType: MappingAtsType, mapping: unknown): s
   errors.push(...validateFields(atsType, mapping.fields));
   if (mapping.publish !== undefined) errors.push(...validatePublish(mapping.publish));
   return errors;
-}
-
-export function isValidJobMapping(atsType: MappingAtsType, mapping: unknown): mapping is JobMapping {
-  return validateJobMapping(atsType, mapping).length === 0;
 }
 
 function validateFields(atsType: MappingAtsType, fields: unknown): string[] {

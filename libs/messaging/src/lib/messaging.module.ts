@@ -7,9 +7,7 @@ import {
   type OnApplicationShutdown,
   type ModuleMetadata,
 } from '@nestjs/common';
-import { Exchange } from '@connector/contracts';
 import { MessagePublisher } from './message-publisher';
-import { RabbitMqClient } from './rabbitmq.client';
 import { RabbitConnection } from './rabbitmq.connection';
 import { type ConsumerOptions, RabbitMqServer } from './rabbitmq.server';
 import { RpcClient } from './rpc';
@@ -29,8 +27,6 @@ export interface MessagingModuleAsyncOptions extends Pick<ModuleMetadata, 'impor
 }
 
 export const MESSAGING_OPTIONS = Symbol('MESSAGING_OPTIONS');
-/** Injection token of the RabbitMqClient that emits to `connector.events`. */
-export const CONNECTOR_EVENTS_CLIENT = Symbol('CONNECTOR_EVENTS_CLIENT');
 
 /** Closes the consumer first (drain in-flight work), then the publisher and the connection. */
 @Injectable()
@@ -85,25 +81,13 @@ export class MessagingModule {
             new RabbitMqServer(c, p, o.consumer ?? { queue: `${o.serviceName}.unused`, bindings: [] }),
         },
         {
-          provide: CONNECTOR_EVENTS_CLIENT,
-          inject: [MessagePublisher],
-          useFactory: (p: MessagePublisher) => new RabbitMqClient(p, Exchange.ConnectorEvents),
-        },
-        {
           provide: RpcClient,
           inject: [RabbitConnection],
           useFactory: (c: RabbitConnection) => new RpcClient(c),
         },
         MessagingLifecycle,
       ],
-      exports: [
-        MESSAGING_OPTIONS,
-        RabbitConnection,
-        MessagePublisher,
-        RabbitMqServer,
-        RpcClient,
-        CONNECTOR_EVENTS_CLIENT,
-      ],
+      exports: [MESSAGING_OPTIONS, RabbitConnection, MessagePublisher, RabbitMqServer, RpcClient],
     };
   }
 }

@@ -53,10 +53,3 @@ export async function runMigrations(dataSource: DataSource): Promise<string[]> {
     await runner.release();
   }
 }
-
-/** A connected DataSource with its migrations applied (CLI, tests, and the Nest module's factory). */
-export async function openDataSource(options: PersistenceOptions, migrate = true): Promise<DataSource> {
-  const dataSource = await new DataSource(dataSourceOptions(options)).initialize();
-  if (migrate && !options.synchronize) await runMigrations(dataSource);
-  return dataSource;
-}

@@ -1,6 +1,5 @@
 import {
   assertValidConfig,
-  dailyQuotaBucket,
   exceedsCapacity,
   msUntilAvailable,
   refill,
@@ -54,28 +53,5 @@ describe('token-bucket', () => {
     expect(() => assertValidConfig({ capacity: 0, refillPerSecond: 1, reserve: 0 })).toThrow(RangeError);
     expect(() => assertValidConfig({ capacity: 5, refillPerSecond: 0, reserve: 0 })).toThrow(RangeError);
     expect(() => assertValidConfig({ capacity: 5, refillPerSecond: 1, reserve: 5 })).toThrow(RangeError);
-  });
-
-  describe(dailyQuotaBucket.name, () => {
-    it('refills quota / 86 400 per second with the given burst and reserve', () => {
-      expect(dailyQuotaBucket(10_000, { burst: 50, reserveFraction: 0.2 })).toEqual({
-        capacity: 50,
-        refillPerSecond: 10_000 / 86_400,
-        reserve: 10,
-      });
-    });
-
-    it('defaults to a burst of 1% of the quota and a 20% reserve', () => {
-      expect(dailyQuotaBucket(10_000)).toEqual({
-        capacity: 100,
-        refillPerSecond: 10_000 / 86_400,
-        reserve: 20,
-      });
-    });
-
-    it('rejects a quota or reserve fraction out of range', () => {
-      expect(() => dailyQuotaBucket(0)).toThrow(RangeError);
-      expect(() => dailyQuotaBucket(100, { reserveFraction: 1 })).toThrow(RangeError);
-    });
   });
 });

@@ -24,8 +24,6 @@ export interface BucketState {
 export type TakeResult =
   { granted: true; state: BucketState } | { granted: false; state: BucketState; retryAfterMs: number };
 
-export const SECONDS_PER_DAY = 86_400;
-
 /** Throws on a config that could never work, so a typo fails at configure time and not on the first call. */
 export function assertValidConfig(config: BucketConfig): void {
   const { capacity, refillPerSecond, reserve } = config;
@@ -97,34 +95,4 @@ export function tryTake(
 /** A full bucket, as a key starts. */
 export function fullBucket(config: BucketConfig, now: number): BucketState {
   return { tokens: config.capacity, updatedAt: now };
-}
-
-export interface DailyQuotaOptions {
-  /** Largest burst; defaults to 1% of the quota (at least 1). */
-  burst?: number;
-  /** Share of the burst kept for high priority, 0..1; defaults to 0.2. */
-  reserveFraction?: number;
-}
-
-/**
- * A daily quota as a bucket refilled evenly over the day, so a sync cannot spend the whole day by 9am.
- * Worst case within one UTC day is burst + quota (full bucket at midnight plus a day of refill), hence a
- * small default burst; the 429 pause (pauseUntil) is the backstop for the rest.
- */
-export function dailyQuotaBucket(quotaPerDay: number, options: DailyQuotaOptions = {}): BucketConfig {
-  if (!(Number.isFinite(quotaPerDay) && quotaPerDay > 0)) {
-    throw new RangeError(`quotaPerDay must be > 0, got ${quotaPerDay}`);
-  }
-  const capacity = options.burst ?? Math.max(1, Math.floor(quotaPerDay / 100));
-  const reserveFraction = options.reserveFraction ?? 0.2;
-  if (!(reserveFraction >= 0 && reserveFraction < 1)) {
-    throw new RangeError(`reserveFraction must be >= 0 and < 1, got ${reserveFraction}`);
-  }
-  const config = {
-    capacity,
-    refillPerSecond: quotaPerDay / SECONDS_PER_DAY,
-    reserve: capacity * reserveFraction,
-  };
-  assertValidConfig(config);
-  return config;
 }

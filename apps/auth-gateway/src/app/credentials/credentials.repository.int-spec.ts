@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import type { DataSource } from 'typeorm';
-import { openDataSource } from '@connector/persistence';
+import { DataSource } from 'typeorm';
+import { dataSourceOptions, runMigrations } from '@connector/persistence';
 import { createTestDatabase, type TestDatabase } from '@connector/testing';
 import { AuthGatewayTables1763700000100 } from '../migrations/1763700000100-auth-gateway-tables';
 import { CredentialRefreshMarker1763700000110 } from '../migrations/1763700000110-credential-refresh-marker';
@@ -20,12 +20,15 @@ describe(CredentialsRepository.name, () => {
   beforeAll(async () => {
     database = await createTestDatabase('gateway_repository');
     // As the service opens it (its own migrations table), so `npm run reseal` below finds the schema done.
-    dataSource = await openDataSource({
-      url: database.url,
-      service: 'auth-gateway',
-      entities: [ConnectorCredentialEntity, OAuthStateEntity],
-      migrations: [AuthGatewayTables1763700000100, CredentialRefreshMarker1763700000110],
-    });
+    dataSource = await new DataSource(
+      dataSourceOptions({
+        url: database.url,
+        service: 'auth-gateway',
+        entities: [ConnectorCredentialEntity, OAuthStateEntity],
+        migrations: [AuthGatewayTables1763700000100, CredentialRefreshMarker1763700000110],
+      }),
+    ).initialize();
+    await runMigrations(dataSource);
     sut = new CredentialsRepository(dataSource);
   });
 

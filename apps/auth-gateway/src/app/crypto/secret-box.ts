@@ -12,7 +12,7 @@ export interface SealedSecret {
 
 const TAG_BYTES = 16;
 
-export class SecretBoxError extends Error {
+class SecretBoxError extends Error {
   override name = 'SecretBoxError';
 }
 

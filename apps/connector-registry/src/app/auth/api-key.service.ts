@@ -1,6 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { REGISTRY_CONFIG } from '../common/registry-config';
-import { type ConnectorRegistryConfig, strictApiKeys } from '../connector-registry.config';
+import { ConnectorRegistryConfig, strictApiKeys } from '../connector-registry.config';
 import { type AdminIdentity, type ApiKeyEntry, identify, parseApiKeys } from './api-keys';
 import { FailedKeyAttempts } from './failed-key-attempts';
 
@@ -16,7 +15,7 @@ export class ApiKeyService {
   private readonly adminIdSecret: string;
   readonly failures = new FailedKeyAttempts();
 
-  constructor(@Inject(REGISTRY_CONFIG) config: KeysConfig) {
+  constructor(@Inject(ConnectorRegistryConfig) config: KeysConfig) {
     this.entries = parseApiKeys(config.ADMIN_API_KEYS, { strict: strictApiKeys(config) });
     // Production requires its own (config validation); local and test mode share this one.
     this.adminIdSecret = config.ADMIN_ID_SECRET || 'local-admin-id-secret';

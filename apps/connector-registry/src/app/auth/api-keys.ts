@@ -16,7 +16,7 @@ export class ApiKeysFormatError extends Error {}
 
 const ACCOUNT_ID = /^[A-Za-z0-9_.-]{1,100}$/;
 /** Outside local and test mode a key must be long and random enough that guessing it is hopeless. */
-export const MIN_KEY_LENGTH = 32;
+const MIN_KEY_LENGTH = 32;
 const MIN_DISTINCT_CHARACTERS = 8;
 /** Keys published in this repository (README, npm start): never accepted in production. */
 const DEMO_KEYS = new Set(['demo-admin-key']);

@@ -4,7 +4,7 @@ export interface FailedAttemptsPolicy {
   windowMs: number;
 }
 
-export const DEFAULT_FAILED_ATTEMPTS_POLICY: FailedAttemptsPolicy = { maxFailures: 10, windowMs: 60_000 };
+const DEFAULT_FAILED_ATTEMPTS_POLICY: FailedAttemptsPolicy = { maxFailures: 10, windowMs: 60_000 };
 /** Addresses remembered at most; the oldest windows go first, so a flood cannot grow memory. */
 const MAX_TRACKED = 10_000;
 

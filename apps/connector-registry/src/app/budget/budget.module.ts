@@ -4,8 +4,11 @@ import type { DataSource } from 'typeorm';
 import { PostgresDailyQuota } from '@connector/rate-limiter';
 import { BudgetController } from './budget.controller';
 import { BudgetService, REGISTRY_QUOTA } from './budget.service';
+import { AuthModule } from '../auth/auth.module';
+import { RepositoriesModule } from '../repositories/repositories.module';
 
 @Module({
+  imports: [AuthModule, RepositoriesModule],
   controllers: [BudgetController],
   providers: [
     BudgetService,

@@ -9,8 +9,7 @@ import {
   RoutingKey,
 } from '@connector/contracts';
 import { RpcClient } from '@connector/messaging';
-import { REGISTRY_CONFIG } from '../common/registry-config';
-import type { ConnectorRegistryConfig } from '../connector-registry.config';
+import { ConnectorRegistryConfig } from '../connector-registry.config';
 
 /**
  * Requests to auth-gateway, which owns every ATS secret. Failures surface as `RpcError` (its `code` is an
@@ -22,7 +21,7 @@ export class AuthGatewayClient {
 
   constructor(
     private readonly rpc: RpcClient,
-    @Inject(REGISTRY_CONFIG) config: Pick<ConnectorRegistryConfig, 'AUTH_GATEWAY_TIMEOUT_MS'>,
+    @Inject(ConnectorRegistryConfig) config: Pick<ConnectorRegistryConfig, 'AUTH_GATEWAY_TIMEOUT_MS'>,
   ) {
     this.timeoutMs = config.AUTH_GATEWAY_TIMEOUT_MS;
   }

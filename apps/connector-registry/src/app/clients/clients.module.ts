@@ -1,9 +1,8 @@
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { AuthGatewayClient } from './auth-gateway.client';
 import { VacancySyncClient } from './vacancy-sync.client';
 
 /** The services the registry asks (request-reply over RabbitMQ). */
-@Global()
 @Module({
   providers: [AuthGatewayClient, VacancySyncClient],
   exports: [AuthGatewayClient, VacancySyncClient],

@@ -2,8 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { createEvent, RoutingKey } from '@connector/contracts';
 import { RpcClient } from '@connector/messaging';
 import type { JobMapping } from '@connector/job-mapping';
-import { REGISTRY_CONFIG } from '../common/registry-config';
-import type { ConnectorRegistryConfig } from '../connector-registry.config';
+import { ConnectorRegistryConfig } from '../connector-registry.config';
 
 /** Requests to vacancy-sync: a mapping applied to a few live vacancies, nothing published. */
 @Injectable()
@@ -12,7 +11,7 @@ export class VacancySyncClient {
 
   constructor(
     private readonly rpc: RpcClient,
-    @Inject(REGISTRY_CONFIG) config: Pick<ConnectorRegistryConfig, 'VACANCY_SYNC_TIMEOUT_MS'>,
+    @Inject(ConnectorRegistryConfig) config: Pick<ConnectorRegistryConfig, 'VACANCY_SYNC_TIMEOUT_MS'>,
   ) {
     this.timeoutMs = config.VACANCY_SYNC_TIMEOUT_MS;
   }

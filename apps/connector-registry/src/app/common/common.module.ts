@@ -1,6 +1,5 @@
 import { type DynamicModule, Global, Module } from '@nestjs/common';
-import type { ConnectorRegistryConfig } from '../connector-registry.config';
-import { REGISTRY_CONFIG } from './registry-config';
+import { ConnectorRegistryConfig } from '../connector-registry.config';
 
 /** What every feature shares: the validated config (RpcClient and the publisher come from MessagingModule). */
 @Global()
@@ -9,8 +8,8 @@ export class CommonModule {
   static forRoot(config: ConnectorRegistryConfig): DynamicModule {
     return {
       module: CommonModule,
-      providers: [{ provide: REGISTRY_CONFIG, useValue: config }],
-      exports: [REGISTRY_CONFIG],
+      providers: [{ provide: ConnectorRegistryConfig, useValue: config }],
+      exports: [ConnectorRegistryConfig],
     };
   }
 }

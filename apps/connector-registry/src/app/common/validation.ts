@@ -9,7 +9,7 @@ export interface FieldProblem {
   problems: string[];
 }
 
-export function describeValidationErrors(errors: ValidationError[], prefix = ''): FieldProblem[] {
+function describeValidationErrors(errors: ValidationError[], prefix = ''): FieldProblem[] {
   return errors.flatMap((error) => {
     const field = prefix ? `${prefix}.${error.property}` : error.property;
     const own = Object.values(error.constraints ?? {});
@@ -18,7 +18,7 @@ export function describeValidationErrors(errors: ValidationError[], prefix = '')
   });
 }
 
-export function validationFailed(problems: FieldProblem[]): RegistryException {
+function validationFailed(problems: FieldProblem[]): RegistryException {
   return new RegistryException(
     RegistryErrorCode.ValidationFailed,
     `Invalid request: ${problems.map((p) => p.field).join(', ')}`,

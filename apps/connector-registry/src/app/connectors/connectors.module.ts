@@ -4,9 +4,12 @@ import { ConnectorMessagesController } from './connector-messages.controller';
 import { ConnectorsController } from './connectors.controller';
 import { ConnectorsService } from './connectors.service';
 import { ConnectorKinds } from './kinds/connector-kinds';
+import { AuthModule } from '../auth/auth.module';
+import { RepositoriesModule } from '../repositories/repositories.module';
+import { ClientsModule } from '../clients/clients.module';
 
 @Module({
-  imports: [BudgetModule],
+  imports: [BudgetModule, AuthModule, RepositoriesModule, ClientsModule],
   controllers: [ConnectorsController, ConnectorMessagesController],
   providers: [ConnectorsService, ConnectorKinds],
   exports: [ConnectorsService, ConnectorKinds],

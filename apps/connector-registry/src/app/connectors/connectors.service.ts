@@ -247,7 +247,7 @@ export class ConnectorsService {
 }
 
 /** An RPC error reply carries `code` (see RabbitMqServer.answer). */
-export class ConnectorNotFoundError extends Error {
+class ConnectorNotFoundError extends Error {
   readonly code = 'NOT_FOUND';
   constructor(connectorId: string) {
     super(`connector ${connectorId} not found`);

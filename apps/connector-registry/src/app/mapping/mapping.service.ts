@@ -16,7 +16,7 @@ export interface MappingView {
   createdBy: string;
 }
 
-export const DEFAULT_PREVIEW_LIMIT = 5;
+const DEFAULT_PREVIEW_LIMIT = 5;
 
 /** A connector's job mapping: versioned (every save kept), validated per ATS type, previewed live. */
 @Injectable()

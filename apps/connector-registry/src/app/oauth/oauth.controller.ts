@@ -5,8 +5,7 @@ import { OAUTH_CALLBACK_PATH } from '@connector/contracts';
 import { Admin } from '../auth/admin.decorator';
 import type { AdminIdentity } from '../auth/api-keys';
 import { ApiController } from '../common/api';
-import { REGISTRY_CONFIG } from '../common/registry-config';
-import type { ConnectorRegistryConfig } from '../connector-registry.config';
+import { ConnectorRegistryConfig } from '../connector-registry.config';
 import { clearedNonceCookie, nonceCookie, readNonce } from './oauth-cookie';
 import { oauthProblemPage } from './oauth-page.html';
 import { OAuthService } from './oauth.service';
@@ -23,7 +22,7 @@ function isHttps(config: Config, request: Request): boolean {
 export class AuthorizeController {
   constructor(
     private readonly oauth: OAuthService,
-    @Inject(REGISTRY_CONFIG) private readonly config: Config,
+    @Inject(ConnectorRegistryConfig) private readonly config: Config,
   ) {}
 
   @Post()
@@ -48,7 +47,7 @@ export class AuthorizeController {
 export class OAuthCallbackController {
   constructor(
     private readonly oauth: OAuthService,
-    @Inject(REGISTRY_CONFIG) private readonly config: Config,
+    @Inject(ConnectorRegistryConfig) private readonly config: Config,
   ) {}
 
   @Get(OAUTH_CALLBACK_PATH)

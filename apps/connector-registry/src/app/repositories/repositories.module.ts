@@ -1,10 +1,9 @@
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { ConnectorRepository } from './connector.repository';
 import { JobMappingRepository } from './job-mapping.repository';
 import { RunRepository } from './run.repository';
 
 /** Every database access of the registry, behind injectable repositories (mocked in unit tests). */
-@Global()
 @Module({
   providers: [ConnectorRepository, JobMappingRepository, RunRepository],
   exports: [ConnectorRepository, JobMappingRepository, RunRepository],

@@ -5,7 +5,7 @@ import { type DataSource, In, type Repository } from 'typeorm';
 import { RunEntity } from '../runs/run.entity';
 import { isUniqueViolation } from './job-mapping.repository';
 
-export const ACTIVE_RUN_INDEX = 'uq_run_connector_active';
+const ACTIVE_RUN_INDEX = 'uq_run_connector_active';
 
 export type InsertRunResult = { inserted: true } | { inserted: false; activeRunId: string | undefined };
 

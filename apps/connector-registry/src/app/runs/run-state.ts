@@ -34,7 +34,7 @@ export type RunEvent =
 
 export const EMPTY_COUNTS: RunCounts = { fetched: 0, upserted: 0, unchanged: 0, closed: 0 };
 
-export function isFinished(status: RunStatus): boolean {
+function isFinished(status: RunStatus): boolean {
   switch (status) {
     case 'queued':
     case 'running':

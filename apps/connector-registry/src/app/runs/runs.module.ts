@@ -3,9 +3,11 @@ import { ConnectorsModule } from '../connectors/connectors.module';
 import { RunMessagesController } from './run-messages.controller';
 import { RunsController } from './runs.controller';
 import { RunsService } from './runs.service';
+import { AuthModule } from '../auth/auth.module';
+import { RepositoriesModule } from '../repositories/repositories.module';
 
 @Module({
-  imports: [ConnectorsModule],
+  imports: [ConnectorsModule, AuthModule, RepositoriesModule],
   controllers: [RunsController, RunMessagesController],
   providers: [RunsService],
 })

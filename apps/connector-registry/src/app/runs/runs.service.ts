@@ -19,7 +19,7 @@ import { RunEntity } from './run.entity';
 import { EMPTY_COUNTS, nextRunState, type RunEvent } from './run-state';
 import { type RunView, toRunView } from './run.view';
 
-export const DEFAULT_RUN_LIST_LIMIT = 20;
+const DEFAULT_RUN_LIST_LIMIT = 20;
 
 /** "Run": a data fetch vacancy-sync does for a connector, and its history. */
 @Injectable()

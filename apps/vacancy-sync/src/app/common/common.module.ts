@@ -1,7 +1,5 @@
 import { type DynamicModule, Global, Module } from '@nestjs/common';
-import type { VacancySyncConfig } from '../vacancy-sync.config';
-
-export const VACANCY_SYNC_CONFIG = Symbol('VACANCY_SYNC_CONFIG');
+import { VacancySyncConfig } from '../vacancy-sync.config';
 
 /** The validated config for every feature (the RpcClient comes from MessagingModule). */
 @Global()
@@ -10,8 +8,8 @@ export class CommonModule {
   static forRoot(config: VacancySyncConfig): DynamicModule {
     return {
       module: CommonModule,
-      providers: [{ provide: VACANCY_SYNC_CONFIG, useValue: config }],
-      exports: [VACANCY_SYNC_CONFIG],
+      providers: [{ provide: VacancySyncConfig, useValue: config }],
+      exports: [VacancySyncConfig],
     };
   }
 }

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { type BeforeApplicationShutdown, Inject, Injectable, Logger } from '@nestjs/common';
-import { VACANCY_SYNC_CONFIG } from '../common/common.module';
-import type { VacancySyncConfig } from '../vacancy-sync.config';
+import { VacancySyncConfig } from '../vacancy-sync.config';
 import { SyncRunService } from './sync-run.service';
 import { SyncRunRepository } from './sync-run.repository';
 
@@ -23,7 +22,7 @@ export class RunDriver implements BeforeApplicationShutdown {
   constructor(
     private readonly runs: SyncRunRepository,
     private readonly executor: SyncRunService,
-    @Inject(VACANCY_SYNC_CONFIG) private readonly config: VacancySyncConfig,
+    @Inject(VacancySyncConfig) private readonly config: VacancySyncConfig,
   ) {}
 
   /** Starts driving a connector unless this process already does or is at its concurrency. */

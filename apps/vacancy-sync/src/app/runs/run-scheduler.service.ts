@@ -6,8 +6,7 @@ import {
   Logger,
   type OnApplicationBootstrap,
 } from '@nestjs/common';
-import { VACANCY_SYNC_CONFIG } from '../common/common.module';
-import type { VacancySyncConfig } from '../vacancy-sync.config';
+import { VacancySyncConfig } from '../vacancy-sync.config';
 import { RunDriver } from './run-driver.service';
 import { SyncRunRepository } from './sync-run.repository';
 
@@ -27,7 +26,7 @@ export class RunScheduler implements OnApplicationBootstrap, BeforeApplicationSh
   constructor(
     private readonly runs: SyncRunRepository,
     private readonly driver: RunDriver,
-    @Inject(VACANCY_SYNC_CONFIG) private readonly config: VacancySyncConfig,
+    @Inject(VacancySyncConfig) private readonly config: VacancySyncConfig,
   ) {}
 
   onApplicationBootstrap(): void {

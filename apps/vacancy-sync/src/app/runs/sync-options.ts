@@ -1,7 +1,7 @@
 import { DEFAULT_ATS_A_OPEN_STATUSES } from '@connector/ats-clients';
 
-export const DEFAULT_SYNC_INTERVAL_MINUTES = 15;
-export const DEFAULT_FULL_SYNC_EVERY_HOURS = 24;
+const DEFAULT_SYNC_INTERVAL_MINUTES = 15;
+const DEFAULT_FULL_SYNC_EVERY_HOURS = 24;
 
 /** What a connector's `options` say about syncing, with the defaults filled in. */
 export interface SyncOptions {

@@ -11,14 +11,13 @@ import {
 } from '@connector/contracts';
 import { type JobMapping, validateJobMapping } from '@connector/job-mapping';
 import { MessagePublisher, RpcError } from '@connector/messaging';
-import { VACANCY_SYNC_CONFIG } from '../common/common.module';
 import { EnrichmentCache } from '../sources/enrichment-cache';
 import { SourceRefusedError } from '../sources/vacancy-source';
 import { VacancySources } from '../sources/vacancy-sources';
 import { buildVacancyUpsert, type VacancyUpsert } from '../vacancies/vacancy-content';
 import { diffPage, mayClose } from '../vacancies/vacancy-diff';
 import { VacancyStateRepository } from '../vacancies/vacancy-state.repository';
-import type { VacancySyncConfig } from '../vacancy-sync.config';
+import { VacancySyncConfig } from '../vacancy-sync.config';
 import { CallCounter } from './call-counter';
 import { decideRunFailure } from './run-failure';
 import { RunLeaseLostError } from './run-lease-lost.error';
@@ -64,7 +63,7 @@ export class SyncRunService {
     private readonly sources: VacancySources,
     private readonly directory: ConnectorDirectory,
     private readonly publisher: MessagePublisher,
-    @Inject(VACANCY_SYNC_CONFIG) private readonly config: VacancySyncConfig,
+    @Inject(VacancySyncConfig) private readonly config: VacancySyncConfig,
   ) {}
 
   async execute(head: SyncRun, owner: string, shouldStop: () => boolean): Promise<RunOutcome> {

@@ -1,7 +1,6 @@
 import type { RunCountsDto, RunMode, RunWarningDto } from '@connector/contracts';
 
-export const OPEN_RUN_STATUSES = ['queued', 'running', 'paused'] as const;
-export type SyncRunStatus = (typeof OPEN_RUN_STATUSES)[number] | 'succeeded' | 'failed';
+export type SyncRunStatus = 'queued' | 'running' | 'paused' | 'succeeded' | 'failed';
 export type RunTrigger = 'requested' | 'scheduled';
 /** listing: pages being read; closing: the complete full listing is done, closures being published. */
 export type RunPhase = 'listing' | 'closing';

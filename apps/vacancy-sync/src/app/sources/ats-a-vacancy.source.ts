@@ -25,9 +25,9 @@ import {
 } from './vacancy-source';
 
 /** ats-a.md: 100 a page keeps each enrichment call to one page of ids. */
-export const ATS_A_PAGE_SIZE = 100;
+const ATS_A_PAGE_SIZE = 100;
 /** Contacts / companies remembered per run; beyond that the least recently used is fetched again if needed. */
-export const ATS_A_ENRICHMENT_CACHE = 5_000;
+const ATS_A_ENRICHMENT_CACHE = 5_000;
 
 const VACANCY_BLOCKS = [
   'VacancyId',

@@ -30,7 +30,7 @@ export class SeededRandom {
 }
 
 /** Mixes several integers into one 32-bit seed, so (seed, index, stream) triples give independent sequences. */
-export function hashInts(parts: readonly number[]): number {
+function hashInts(parts: readonly number[]): number {
   let h = 0x811c9dc5;
   for (const part of parts) {
     h = Math.imul(h ^ (part | 0), 0x01000193);

@@ -157,7 +157,7 @@ function toOperand(value: unknown, isDate: boolean, where: string): Operand {
 }
 
 /** choice: a date without a zone designator is UTC (the vendor's server time), never the caller's local time. */
-export function parseUtc(value: string): number {
+function parseUtc(value: string): number {
   const zoneless = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/.test(value);
   return Date.parse(zoneless ? `${value}Z` : value);
 }

@@ -132,7 +132,7 @@ function linkId(value: unknown, where: string): number {
   return id as number;
 }
 
-export function validateQuestions(value: unknown): ApplicationQuestion[] {
+function validateQuestions(value: unknown): ApplicationQuestion[] {
   if (value === undefined || value === null) return [];
   if (!Array.isArray(value)) throw validation('Questions must be an array');
   return value.map((raw, i) => {

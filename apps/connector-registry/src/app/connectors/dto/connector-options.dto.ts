@@ -14,7 +14,7 @@ import {
 } from 'class-validator';
 
 /** Options every connector has. All optional: PATCH merges them into the current ones. */
-export class CommonOptionsDto {
+class CommonOptionsDto {
   @ApiPropertyOptional({ default: 15, minimum: 1, maximum: 1440 })
   @IsOptional()
   @IsInt()

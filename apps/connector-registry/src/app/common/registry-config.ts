@@ -1,2 +1,0 @@
-/** Injection token of the validated ConnectorRegistryConfig. */
-export const REGISTRY_CONFIG = Symbol('REGISTRY_CONFIG');
