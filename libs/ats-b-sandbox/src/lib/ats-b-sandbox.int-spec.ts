@@ -14,13 +14,25 @@ async function json<T = Record<string, unknown>>(res: Response): Promise<T> {
   return (await res.json()) as T;
 }
 
-function authorizeUrl(sb: RunningAtsBSandbox, state = 'st-1', redirect = REDIRECT, clientId = CLIENT.client_id): string {
-  const q = new URLSearchParams({ client_id: clientId, response_type: 'code', redirect_uri: redirect, state });
+function authorizeUrl(
+  sb: RunningAtsBSandbox,
+  state = 'st-1',
+  redirect = REDIRECT,
+  clientId = CLIENT.client_id,
+): string {
+  const q = new URLSearchParams({
+    client_id: clientId,
+    response_type: 'code',
+    redirect_uri: redirect,
+    state,
+  });
   return `${sb.oauthUrl}/authorize?${q}`;
 }
 
 async function codeFor(sb: RunningAtsBSandbox): Promise<string> {
-  const location = new URL(await driveLoginForm(authorizeUrl(sb), { username: 'recruiter', password: 'recruiter-pass' }));
+  const location = new URL(
+    await driveLoginForm(authorizeUrl(sb), { username: 'recruiter', password: 'recruiter-pass' }),
+  );
   return location.searchParams.get('code')!;
 }
 
@@ -30,16 +42,24 @@ async function token(sb: RunningAtsBSandbox, params: Record<string, string>): Pr
 
 async function connect(sb: RunningAtsBSandbox): Promise<Connected> {
   const code = await codeFor(sb);
-  const tokens = await json<TokenResponse>(await token(sb, { grant_type: 'authorization_code', code, redirect_uri: REDIRECT }));
+  const tokens = await json<TokenResponse>(
+    await token(sb, { grant_type: 'authorization_code', code, redirect_uri: REDIRECT }),
+  );
   const login = await json<{ BhRestToken: string; restUrl: string }>(
-    await fetch(`${sb.restLoginUrl}/login?version=*&access_token=${encodeURIComponent(tokens.access_token)}`, { method: 'POST' }),
+    await fetch(
+      `${sb.restLoginUrl}/login?version=*&access_token=${encodeURIComponent(tokens.access_token)}`,
+      { method: 'POST' },
+    ),
   );
   return { tokens, restUrl: login.restUrl, bhRestToken: login.BhRestToken };
 }
 
 function api(c: Connected) {
   return (path: string, init: RequestInit & { json?: unknown } = {}): Promise<Response> => {
-    const headers: Record<string, string> = { BhRestToken: c.bhRestToken, ...(init.headers as Record<string, string>) };
+    const headers: Record<string, string> = {
+      BhRestToken: c.bhRestToken,
+      ...(init.headers as Record<string, string>),
+    };
     let body = init.body;
     if (init.json !== undefined) {
       headers['content-type'] = 'application/json';
@@ -76,7 +96,12 @@ describe('ATS-B sandbox over HTTP', () => {
       expect(html).toMatch(/<button type="submit"/);
       expect(html).toContain('name="state" value="csrf-123"');
 
-      const location = new URL(await driveLoginForm(authorizeUrl(sb, 'csrf-123'), { username: 'recruiter', password: 'recruiter-pass' }));
+      const location = new URL(
+        await driveLoginForm(authorizeUrl(sb, 'csrf-123'), {
+          username: 'recruiter',
+          password: 'recruiter-pass',
+        }),
+      );
       expect(`${location.origin}${location.pathname}`).toBe(REDIRECT);
       expect(location.searchParams.get('state')).toBe('csrf-123');
       const code = location.searchParams.get('code')!;
@@ -84,9 +109,16 @@ describe('ATS-B sandbox over HTTP', () => {
       const tokenRes = await token(sb, { grant_type: 'authorization_code', code, redirect_uri: REDIRECT });
       expect(tokenRes.status).toBe(200);
       const tokens = await json<TokenResponse>(tokenRes);
-      expect(tokens).toEqual({ access_token: expect.any(String), token_type: 'Bearer', expires_in: 600, refresh_token: expect.any(String) });
+      expect(tokens).toEqual({
+        access_token: expect.any(String),
+        token_type: 'Bearer',
+        expires_in: 600,
+        refresh_token: expect.any(String),
+      });
 
-      const loginRes = await fetch(`${sb.restLoginUrl}/login?version=*&access_token=${tokens.access_token}`, { method: 'POST' });
+      const loginRes = await fetch(`${sb.restLoginUrl}/login?version=*&access_token=${tokens.access_token}`, {
+        method: 'POST',
+      });
       const login = await json<{ BhRestToken: string; restUrl: string }>(loginRes);
       expect(login.restUrl).toMatch(new RegExp(`^${sb.url}/rest-services/[a-z0-9]+/$`));
 
@@ -97,7 +129,10 @@ describe('ATS-B sandbox over HTTP', () => {
 
       // Query parameter and cookie carry the token too.
       expect((await fetch(`${login.restUrl}ping?BhRestToken=${login.BhRestToken}`)).status).toBe(200);
-      expect((await fetch(`${login.restUrl}ping`, { headers: { cookie: `BhRestToken=${login.BhRestToken}` } })).status).toBe(200);
+      expect(
+        (await fetch(`${login.restUrl}ping`, { headers: { cookie: `BhRestToken=${login.BhRestToken}` } }))
+          .status,
+      ).toBe(200);
 
       expect(sb.state.callCounts()).toMatchObject({
         'GET /oauth/authorize': 2,
@@ -115,7 +150,9 @@ describe('ATS-B sandbox over HTTP', () => {
         const url = new URL(authorizeUrl(sb, 'st-pkce'));
         url.searchParams.set('code_challenge', challenge);
         url.searchParams.set('code_challenge_method', 'S256');
-        const back = new URL(await driveLoginForm(url.toString(), { username: 'recruiter', password: 'recruiter-pass' }));
+        const back = new URL(
+          await driveLoginForm(url.toString(), { username: 'recruiter', password: 'recruiter-pass' }),
+        );
         expect(back.searchParams.get('state')).toBe('st-pkce');
         return back.searchParams.get('code')!;
       };
@@ -141,12 +178,20 @@ describe('ATS-B sandbox over HTTP', () => {
     });
 
     it('shows the page again with an error on bad credentials, and never redirects to an unregistered address', async () => {
-      const body = new URLSearchParams({ client_id: CLIENT.client_id, redirect_uri: REDIRECT, state: 's', username: 'recruiter', password: 'nope' });
+      const body = new URLSearchParams({
+        client_id: CLIENT.client_id,
+        redirect_uri: REDIRECT,
+        state: 's',
+        username: 'recruiter',
+        password: 'nope',
+      });
       const bad = await fetch(`${sb.oauthUrl}/authorize`, { method: 'POST', body, redirect: 'manual' });
       expect(bad.status).toBe(401);
       expect(await bad.text()).toMatch(/role="alert">Invalid username or password/);
 
-      const unknownClient = await fetch(authorizeUrl(sb, 's', REDIRECT, 'someone-else'), { redirect: 'manual' });
+      const unknownClient = await fetch(authorizeUrl(sb, 's', REDIRECT, 'someone-else'), {
+        redirect: 'manual',
+      });
       expect(unknownClient.status).toBe(400);
       expect(unknownClient.headers.get('location')).toBeNull();
 
@@ -164,7 +209,9 @@ describe('ATS-B sandbox over HTTP', () => {
 
     it('refuses a code used twice', async () => {
       const code = await codeFor(sb);
-      expect((await token(sb, { grant_type: 'authorization_code', code, redirect_uri: REDIRECT })).status).toBe(200);
+      expect(
+        (await token(sb, { grant_type: 'authorization_code', code, redirect_uri: REDIRECT })).status,
+      ).toBe(200);
       const again = await token(sb, { grant_type: 'authorization_code', code, redirect_uri: REDIRECT });
       expect(again.status).toBe(400);
       expect(await json(again)).toMatchObject({ error: 'invalid_grant' });
@@ -185,21 +232,33 @@ describe('ATS-B sandbox over HTTP', () => {
       // Form body is accepted as well as the query string.
       const viaForm = await fetch(`${sb.oauthUrl}/token`, {
         method: 'POST',
-        body: new URLSearchParams({ ...CLIENT, grant_type: 'refresh_token', refresh_token: rotated.refresh_token }),
+        body: new URLSearchParams({
+          ...CLIENT,
+          grant_type: 'refresh_token',
+          refresh_token: rotated.refresh_token,
+        }),
       });
       expect(viaForm.status).toBe(200);
       expect(sb.state.callCounts()['POST /oauth/token refresh_token']).toBe(3);
     });
 
     it('answers 401 invalid_client to a bad client secret', async () => {
-      const res = await token(sb, { grant_type: 'refresh_token', refresh_token: 'x', client_secret: 'wrong' });
+      const res = await token(sb, {
+        grant_type: 'refresh_token',
+        refresh_token: 'x',
+        client_secret: 'wrong',
+      });
       expect(res.status).toBe(401);
       expect(await json(res)).toMatchObject({ error: 'invalid_client' });
     });
 
     it('rejectNextRefresh (admin HTTP) → invalid_grant for the next refresh', async () => {
       const { tokens } = await connect(sb);
-      await fetch(`${sb.url}/__sandbox/faults`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ rejectNextRefresh: true }) });
+      await fetch(`${sb.url}/__sandbox/faults`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ rejectNextRefresh: true }),
+      });
       const res = await token(sb, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token });
       expect(res.status).toBe(400);
       expect(await json(res)).toMatchObject({ error: 'invalid_grant' });
@@ -208,7 +267,10 @@ describe('ATS-B sandbox over HTTP', () => {
     it('refuses login with a bad access token', async () => {
       const res = await fetch(`${sb.restLoginUrl}/login?version=*&access_token=nope`, { method: 'POST' });
       expect(res.status).toBe(401);
-      expect(await json(res)).toMatchObject({ errorCode: 401, errorMessageKey: 'errors.authentication.invalidOAuthToken' });
+      expect(await json(res)).toMatchObject({
+        errorCode: 401,
+        errorMessageKey: 'errors.authentication.invalidOAuthToken',
+      });
     });
   });
 
@@ -251,7 +313,9 @@ describe('ATS-B sandbox over HTTP', () => {
       const seen: number[] = [];
       let total = -1;
       for (let start = 0; total < 0 || start < total; start += 500) {
-        const res = await call(`search/JobOrder?query=${encodeURIComponent('isOpen:1 AND isDeleted:0')}&fields=id&start=${start}&count=500&sort=id`);
+        const res = await call(
+          `search/JobOrder?query=${encodeURIComponent('isOpen:1 AND isDeleted:0')}&fields=id&start=${start}&count=500&sort=id`,
+        );
         const page = await json<{ total: number; start: number; count: number; data: { id: number }[] }>(res);
         expect(page.start).toBe(start);
         expect(page.count).toBe(page.data.length);
@@ -271,11 +335,17 @@ describe('ATS-B sandbox over HTTP', () => {
 
     it('caps count at 500 and supports isPublic and an incremental dateLastModified range', async () => {
       const call = api(await connect(sb));
-      const big = await json<{ count: number }>(await call('search/JobOrder?query=isDeleted:0&fields=id&count=1000'));
+      const big = await json<{ count: number }>(
+        await call('search/JobOrder?query=isDeleted:0&fields=id&count=1000'),
+      );
       expect(big.count).toBe(500);
 
       const from = Date.now();
-      const ids = (await json<{ data: { id: number }[] }>(await call('search/JobOrder?query=isOpen:1+AND+isDeleted:0+AND+isPublic:1&fields=id&count=3'))).data.map((d) => d.id);
+      const ids = (
+        await json<{ data: { id: number }[] }>(
+          await call('search/JobOrder?query=isOpen:1+AND+isDeleted:0+AND+isPublic:1&fields=id&count=3'),
+        )
+      ).data.map((d) => d.id);
       const patched = await fetch(`${sb.url}/__sandbox/jobs/${ids[0]}`, {
         method: 'PATCH',
         headers: { 'content-type': 'application/json' },
@@ -283,10 +353,16 @@ describe('ATS-B sandbox over HTTP', () => {
       });
       expect(patched.status).toBe(200);
       const added = await json<{ id: number }>(
-        await fetch(`${sb.url}/__sandbox/jobs`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ title: 'Fresh' }) }),
+        await fetch(`${sb.url}/__sandbox/jobs`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ title: 'Fresh' }),
+        }),
       );
       const query = encodeURIComponent(`isOpen:1 AND isDeleted:0 AND dateLastModified:[${from} TO *]`);
-      const changed = await json<{ total: number; data: { id: number; title: string }[] }>(await call(`search/JobOrder?query=${query}&fields=id,title&count=500`));
+      const changed = await json<{ total: number; data: { id: number; title: string }[] }>(
+        await call(`search/JobOrder?query=${query}&fields=id,title&count=500`),
+      );
       expect(changed.data).toEqual([
         { id: ids[0], title: 'Renamed' },
         { id: added.id, title: 'Fresh' },
@@ -300,20 +376,36 @@ describe('ATS-B sandbox over HTTP', () => {
       expect(await json(noFields)).toMatchObject({ errorCode: 400 });
 
       const one = await json<{ data: Record<string, unknown> }>(
-        await call('entity/JobOrder/1?fields=id,title,address,publicDescription,description,skillList,employmentType,status,isOpen,isPublic,dateLastModified,clientCorporation,clientContact'),
+        await call(
+          'entity/JobOrder/1?fields=id,title,address,publicDescription,description,skillList,employmentType,status,isOpen,isPublic,dateLastModified,clientCorporation,clientContact',
+        ),
       );
-      expect(one.data).toMatchObject({ id: 1, title: expect.any(String), isOpen: expect.any(Boolean), dateLastModified: expect.any(Number) });
+      expect(one.data).toMatchObject({
+        id: 1,
+        title: expect.any(String),
+        isOpen: expect.any(Boolean),
+        dateLastModified: expect.any(Number),
+      });
       // isPublic is an Integer at the vendor; a to-one association without sub-fields is its id only.
       expect([0, 1]).toContain(one.data['isPublic']);
       expect(one.data['clientCorporation']).toEqual({ id: expect.any(Number) });
-      const withName = await json<{ data: Record<string, unknown> }>(await call('entity/JobOrder/1?fields=clientCorporation(id,name)'));
-      expect(withName.data['clientCorporation']).toEqual({ id: expect.any(Number), name: expect.any(String) });
+      const withName = await json<{ data: Record<string, unknown> }>(
+        await call('entity/JobOrder/1?fields=clientCorporation(id,name)'),
+      );
+      expect(withName.data['clientCorporation']).toEqual({
+        id: expect.any(Number),
+        name: expect.any(String),
+      });
 
-      const many = await json<{ data: { id: number }[] }>(await call('entity/JobOrder/3,999999,2?fields=id,clientContact(id,firstName)'));
+      const many = await json<{ data: { id: number }[] }>(
+        await call('entity/JobOrder/3,999999,2?fields=id,clientContact(id,firstName)'),
+      );
       expect(many.data.map((d) => d.id)).toEqual([3, 2]);
 
       const ids = Array.from({ length: 500 }, (_, i) => 1234 - i);
-      const bulk = await json<{ data: { id: number }[] }>(await call(`entity/JobOrder/${ids.join(',')}?fields=id,title`));
+      const bulk = await json<{ data: { id: number }[] }>(
+        await call(`entity/JobOrder/${ids.join(',')}?fields=id,title`),
+      );
       expect(bulk.data.map((d) => d.id)).toEqual(ids);
       expect((await call('entity/JobOrder/999999?fields=id')).status).toBe(404);
       expect((await call('entity/JobOrder/1?fields=id,bogus')).status).toBe(400);
@@ -329,17 +421,32 @@ describe('ATS-B sandbox over HTTP', () => {
 
     it('closes, deletes, retitles and unpublishes, each bumping dateLastModified; a changes-only search sees them all', async () => {
       const call = api(await connect(sb));
-      const open = (await json<{ data: { id: number }[] }>(await call('search/JobOrder?query=isOpen:1+AND+isDeleted:0+AND+isPublic:1&fields=id&count=4'))).data.map((d) => d.id);
+      const open = (
+        await json<{ data: { id: number }[] }>(
+          await call('search/JobOrder?query=isOpen:1+AND+isDeleted:0+AND+isPublic:1&fields=id&count=4'),
+        )
+      ).data.map((d) => d.id);
       const [a, b, c, d] = open as [number, number, number, number];
       const from = Date.now();
-      expect(await json(await admin(`/jobs/${a}/close`))).toMatchObject({ id: a, isOpen: false, status: 'Closed' });
+      expect(await json(await admin(`/jobs/${a}/close`))).toMatchObject({
+        id: a,
+        isOpen: false,
+        status: 'Closed',
+      });
       expect(await json(await admin(`/jobs/${b}/delete`))).toMatchObject({ id: b, isDeleted: true });
-      expect(await json(await admin(`/jobs/${c}`, 'PATCH', { title: 'Retitled' }))).toMatchObject({ id: c, title: 'Retitled' });
+      expect(await json(await admin(`/jobs/${c}`, 'PATCH', { title: 'Retitled' }))).toMatchObject({
+        id: c,
+        title: 'Retitled',
+      });
       expect(await json(await admin(`/jobs/${d}/unpublish`))).toMatchObject({ id: d, isPublic: 0 });
       expect((await admin(`/jobs/${d}`, 'PATCH', { isPublic: true })).status).toBe(400);
 
-      const changed = await json<{ data: { id: number; isOpen: boolean; isDeleted: boolean; isPublic: number }[] }>(
-        await call(`search/JobOrder?query=${encodeURIComponent(`dateLastModified:[${from} TO *]`)}&fields=id,isOpen,isDeleted,isPublic&count=10`),
+      const changed = await json<{
+        data: { id: number; isOpen: boolean; isDeleted: boolean; isPublic: number }[];
+      }>(
+        await call(
+          `search/JobOrder?query=${encodeURIComponent(`dateLastModified:[${from} TO *]`)}&fields=id,isOpen,isDeleted,isPublic&count=10`,
+        ),
       );
       expect(changed.data).toEqual([
         { id: a, isOpen: false, isDeleted: false, isPublic: 1 },
@@ -348,7 +455,9 @@ describe('ATS-B sandbox over HTTP', () => {
         { id: d, isOpen: true, isDeleted: false, isPublic: 0 },
       ]);
       const openOnly = await json<{ data: { id: number }[] }>(
-        await call(`search/JobOrder?query=${encodeURIComponent(`isOpen:1 AND isDeleted:0 AND dateLastModified:[${from} TO *]`)}&fields=id`),
+        await call(
+          `search/JobOrder?query=${encodeURIComponent(`isOpen:1 AND isDeleted:0 AND dateLastModified:[${from} TO *]`)}&fields=id`,
+        ),
       );
       expect(openOnly.data.map((r) => r.id)).toEqual([c, d]);
       expect((await call('search/JobOrder?query=isPublic:true&fields=id')).status).toBe(400);
@@ -360,32 +469,89 @@ describe('ATS-B sandbox over HTTP', () => {
       const call = api(await connect(sb));
       const created = await call('entity/Candidate', {
         method: 'PUT',
-        json: { firstName: 'Zoë', lastName: 'Østergaard', name: 'Zoë Østergaard', email: 'zoe@example.com', status: 'New Lead', address: { city: 'Malmö', countryID: 2360 } },
+        json: {
+          firstName: 'Zoë',
+          lastName: 'Østergaard',
+          name: 'Zoë Østergaard',
+          email: 'zoe@example.com',
+          status: 'New Lead',
+          address: { city: 'Malmö', countryID: 2360 },
+        },
       });
       expect(created.status).toBe(200);
-      const c = await json<{ changedEntityType: string; changedEntityId: number; changeType: string; data: object }>(created);
-      expect(c).toMatchObject({ changedEntityType: 'Candidate', changeType: 'INSERT', data: { name: 'Zoë Østergaard' } });
+      const c = await json<{
+        changedEntityType: string;
+        changedEntityId: number;
+        changeType: string;
+        data: object;
+      }>(created);
+      expect(c).toMatchObject({
+        changedEntityType: 'Candidate',
+        changeType: 'INSERT',
+        data: { name: 'Zoë Østergaard' },
+      });
       const id = c.changedEntityId;
 
-      const updated = await json(await call(`entity/Candidate/${id}`, { method: 'POST', json: { mobile: '+46 70 123' } }));
-      expect(updated).toEqual({ changedEntityType: 'Candidate', changedEntityId: id, changeType: 'UPDATE', data: { mobile: '+46 70 123' } });
+      const updated = await json(
+        await call(`entity/Candidate/${id}`, { method: 'POST', json: { mobile: '+46 70 123' } }),
+      );
+      expect(updated).toEqual({
+        changedEntityType: 'Candidate',
+        changedEntityId: id,
+        changeType: 'UPDATE',
+        data: { mobile: '+46 70 123' },
+      });
 
       const wh = await call('entity/CandidateWorkHistory', {
         method: 'PUT',
-        json: { candidate: { id }, companyName: 'Acme', title: 'Dev', startDate: Date.UTC(2019, 0, 1), endDate: null, comments: 'Did things' },
+        json: {
+          candidate: { id },
+          companyName: 'Acme',
+          title: 'Dev',
+          startDate: Date.UTC(2019, 0, 1),
+          endDate: null,
+          comments: 'Did things',
+        },
       });
-      expect(await json(wh)).toMatchObject({ changedEntityType: 'CandidateWorkHistory', changeType: 'INSERT' });
+      expect(await json(wh)).toMatchObject({
+        changedEntityType: 'CandidateWorkHistory',
+        changeType: 'INSERT',
+      });
       const ed = await call('entity/CandidateEducation', {
         method: 'PUT',
-        json: { candidate: { id }, school: 'KTH', degree: 'MSc', major: 'CS', startDate: Date.UTC(2012, 8, 1), endDate: Date.UTC(2014, 5, 1) },
+        json: {
+          candidate: { id },
+          school: 'KTH',
+          degree: 'MSc',
+          major: 'CS',
+          startDate: Date.UTC(2012, 8, 1),
+          endDate: Date.UTC(2014, 5, 1),
+        },
       });
       expect(ed.status).toBe(200);
-      expect((await call('entity/CandidateEducation', { method: 'PUT', json: { candidate: { id: 99999 }, school: 'X' } })).status).toBe(400);
+      expect(
+        (
+          await call('entity/CandidateEducation', {
+            method: 'PUT',
+            json: { candidate: { id: 99999 }, school: 'X' },
+          })
+        ).status,
+      ).toBe(400);
 
-      const read = await json<{ data: Record<string, unknown> }>(await call(`entity/Candidate/${id}?fields=id,name,mobile,address`));
-      expect(read.data).toMatchObject({ id, name: 'Zoë Østergaard', mobile: '+46 70 123', address: { city: 'Malmö', countryID: 2360 } });
+      const read = await json<{ data: Record<string, unknown> }>(
+        await call(`entity/Candidate/${id}?fields=id,name,mobile,address`),
+      );
+      expect(read.data).toMatchObject({
+        id,
+        name: 'Zoë Østergaard',
+        mobile: '+46 70 123',
+        address: { city: 'Malmö', countryID: 2360 },
+      });
 
-      const admin = await json<{ total: number; data: { workHistories: unknown[]; educations: unknown[] }[] }>(await fetch(`${sb.url}/__sandbox/candidates`));
+      const admin = await json<{
+        total: number;
+        data: { workHistories: unknown[]; educations: unknown[] }[];
+      }>(await fetch(`${sb.url}/__sandbox/candidates`));
       expect(admin.total).toBe(1);
       expect(admin.data[0]!.workHistories).toHaveLength(1);
       expect(admin.data[0]!.educations).toHaveLength(1);
@@ -393,13 +559,21 @@ describe('ATS-B sandbox over HTTP', () => {
 
     it('refuses unknown fields and missing required ones with messages', async () => {
       const call = api(await connect(sb));
-      const res = await call('entity/Candidate', { method: 'PUT', json: { firstName: 'A', lastName: 'B', favouriteColour: 'blue' } });
+      const res = await call('entity/Candidate', {
+        method: 'PUT',
+        json: { firstName: 'A', lastName: 'B', favouriteColour: 'blue' },
+      });
       expect(res.status).toBe(400);
-      const body = await json<{ errorCode: number; messages: { propertyName: string; severity: string; type: string; detailMessage: string }[] }>(res);
+      const body = await json<{
+        errorCode: number;
+        messages: { propertyName: string; severity: string; type: string; detailMessage: string }[];
+      }>(res);
       expect(body.errorCode).toBe(400);
       expect(body.messages.map((m) => m.propertyName).sort()).toEqual(['favouriteColour', 'name', 'status']);
       expect(sb.state.candidates()).toHaveLength(0);
-      expect((await call('entity/Candidate/12345', { method: 'POST', json: { name: 'x' } })).status).toBe(404);
+      expect((await call('entity/Candidate/12345', { method: 'POST', json: { name: 'x' } })).status).toBe(
+        404,
+      );
     });
 
     it('counts duplicates (same email twice)', async () => {
@@ -408,7 +582,9 @@ describe('ATS-B sandbox over HTTP', () => {
         await call('entity/Candidate', { method: 'PUT', json: { name: 'D', status: 'New Lead', email } });
       }
       expect(sb.state.duplicates().byEmail).toBe(1);
-      const admin = await json<{ duplicates: { byEmail: number } }>(await fetch(`${sb.url}/__sandbox/candidates`));
+      const admin = await json<{ duplicates: { byEmail: number } }>(
+        await fetch(`${sb.url}/__sandbox/candidates`),
+      );
       expect(admin.duplicates.byEmail).toBe(1);
     });
   });
@@ -418,29 +594,56 @@ describe('ATS-B sandbox over HTTP', () => {
     let candidateId: number;
     beforeEach(async () => {
       call = api(await connect(sb));
-      const c = await json<{ changedEntityId: number }>(await call('entity/Candidate', { method: 'PUT', json: { name: 'F', status: 'New Lead' } }));
+      const c = await json<{ changedEntityId: number }>(
+        await call('entity/Candidate', { method: 'PUT', json: { name: 'F', status: 'New Lead' } }),
+      );
       candidateId = c.changedEntityId;
     });
-    const upload = (json: Record<string, unknown>) => call(`file/Candidate/${candidateId}`, { method: 'PUT', json });
+    const upload = (json: Record<string, unknown>) =>
+      call(`file/Candidate/${candidateId}`, { method: 'PUT', json });
     const pdf = Buffer.from('%PDF-1.4 hello');
-    const good = { externalID: 'doc-1', fileContent: pdf.toString('base64'), fileType: 'SAMPLE', name: 'cv.pdf', contentType: 'application/pdf', description: 'CV', type: 'Resume' };
+    const good = {
+      externalID: 'doc-1',
+      fileContent: pdf.toString('base64'),
+      fileType: 'SAMPLE',
+      name: 'cv.pdf',
+      contentType: 'application/pdf',
+      description: 'CV',
+      type: 'Resume',
+    };
 
     it('stores a JSON upload with its sha256 and size, and lists it', async () => {
       const res = await upload(good);
       expect(res.status).toBe(200);
       const { fileId } = await json<{ fileId: number }>(res);
       const [file] = sb.state.files();
-      expect(file).toMatchObject({ id: fileId, candidateId, fileSize: pdf.length, sha256: createHash('sha256').update(pdf).digest('hex'), type: 'Resume' });
-      const list = await json(await call(`entity/Candidate/${candidateId}/fileAttachments?fields=id,name,type,externalID`));
+      expect(file).toMatchObject({
+        id: fileId,
+        candidateId,
+        fileSize: pdf.length,
+        sha256: createHash('sha256').update(pdf).digest('hex'),
+        type: 'Resume',
+      });
+      const list = await json(
+        await call(`entity/Candidate/${candidateId}/fileAttachments?fields=id,name,type,externalID`),
+      );
       expect(list).toEqual({ data: [{ id: fileId, name: 'cv.pdf', type: 'Resume', externalID: 'doc-1' }] });
     });
 
     it('accepts the multipart raw variant', async () => {
       const form = new FormData();
       form.append('file', new Blob([pdf], { type: 'application/pdf' }), 'smart.pdf');
-      const res = await call(`file/Candidate/${candidateId}/raw?externalID=doc-2&fileType=SAMPLE&type=Smart%20CV`, { method: 'PUT', body: form });
+      const res = await call(
+        `file/Candidate/${candidateId}/raw?externalID=doc-2&fileType=SAMPLE&type=Smart%20CV`,
+        { method: 'PUT', body: form },
+      );
       expect(res.status).toBe(200);
-      expect(sb.state.files()[0]).toMatchObject({ name: 'smart.pdf', type: 'Smart CV', via: 'multipart', fileSize: pdf.length });
+      expect(sb.state.files()[0]).toMatchObject({
+        name: 'smart.pdf',
+        type: 'Smart CV',
+        via: 'multipart',
+        fileSize: pdf.length,
+      });
     });
 
     it('refuses executables and scripts, long names, missing properties and oversized files', async () => {
@@ -457,10 +660,24 @@ describe('ATS-B sandbox over HTTP', () => {
       expect(await json(tooBig)).toMatchObject({ errorCode: 413 });
       const form = new FormData();
       form.append('file', new Blob([Buffer.alloc(10 * 1024 * 1024 + 1)]), 'big.pdf');
-      expect((await call(`file/Candidate/${candidateId}/raw?externalID=big&fileType=SAMPLE`, { method: 'PUT', body: form })).status).toBe(413);
+      expect(
+        (
+          await call(`file/Candidate/${candidateId}/raw?externalID=big&fileType=SAMPLE`, {
+            method: 'PUT',
+            body: form,
+          })
+        ).status,
+      ).toBe(413);
       const exe = new FormData();
       exe.append('file', new Blob([pdf]), 'tool.exe');
-      expect((await call(`file/Candidate/${candidateId}/raw?externalID=exe&fileType=SAMPLE`, { method: 'PUT', body: exe })).status).toBe(400);
+      expect(
+        (
+          await call(`file/Candidate/${candidateId}/raw?externalID=exe&fileType=SAMPLE`, {
+            method: 'PUT',
+            body: exe,
+          })
+        ).status,
+      ).toBe(400);
       expect(sb.state.files()).toHaveLength(0);
     });
   });
@@ -475,7 +692,10 @@ describe('ATS-B sandbox over HTTP', () => {
         expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429]);
         const res = await call('ping');
         expect(res.headers.get('retry-after')).toBe('1');
-        expect(await json(res)).toMatchObject({ errorCode: 429, errorMessage: expect.stringContaining('wait 1 second then retry') });
+        expect(await json(res)).toMatchObject({
+          errorCode: 429,
+          errorMessage: expect.stringContaining('wait 1 second then retry'),
+        });
       } finally {
         await limited.close();
       }
@@ -489,16 +709,24 @@ describe('ATS-B sandbox over HTTP', () => {
         body: JSON.stringify({ timeoutAfterWrite: { 'PUT entity/Candidate': 1 }, timeoutMs: 300 }),
       });
       expect(faults.status).toBe(200);
-      await expect(call('entity/Candidate', { method: 'PUT', json: { name: 'Ghost', status: 'New Lead' } })).rejects.toThrow();
+      await expect(
+        call('entity/Candidate', { method: 'PUT', json: { name: 'Ghost', status: 'New Lead' } }),
+      ).rejects.toThrow();
       expect(sb.state.candidates().map((c) => c.name)).toEqual(['Ghost']);
       // One-shot: the retry gets its answer (and, without idempotency on the client, makes a duplicate).
-      expect((await call('entity/Candidate', { method: 'PUT', json: { name: 'Ghost', status: 'New Lead' } })).status).toBe(200);
+      expect(
+        (await call('entity/Candidate', { method: 'PUT', json: { name: 'Ghost', status: 'New Lead' } }))
+          .status,
+      ).toBe(200);
     });
 
     it('injects errors per endpoint and forced 429s; admin shows calls', async () => {
       const call = api(await connect(sb));
       sb.state.setFaults({ errorRate: { 'PUT entity/Candidate': 1 }, errorStatus: 503 });
-      const failed = await call('entity/Candidate', { method: 'PUT', json: { name: 'X', status: 'New Lead' } });
+      const failed = await call('entity/Candidate', {
+        method: 'PUT',
+        json: { name: 'X', status: 'New Lead' },
+      });
       expect(failed.status).toBe(503);
       expect(sb.state.candidates()).toHaveLength(0);
       expect((await call('ping')).status).toBe(200);
@@ -506,7 +734,9 @@ describe('ATS-B sandbox over HTTP', () => {
       expect((await call('ping')).status).toBe(429);
       expect((await call('ping')).status).toBe(200);
 
-      const calls = await json<{ total: number; counts: Record<string, number> }>(await fetch(`${sb.url}/__sandbox/calls`));
+      const calls = await json<{ total: number; counts: Record<string, number> }>(
+        await fetch(`${sb.url}/__sandbox/calls`),
+      );
       expect(calls.counts['PUT entity/Candidate']).toBe(1);
       expect(calls.total).toBe(sb.state.totalCalls());
       await fetch(`${sb.url}/__sandbox/calls/reset`, { method: 'POST' });
@@ -516,9 +746,15 @@ describe('ATS-B sandbox over HTTP', () => {
     it('revokeRefreshTokens and reseeding over the admin surface', async () => {
       const { tokens } = await connect(sb);
       await fetch(`${sb.url}/__sandbox/refresh-tokens/revoke`, { method: 'POST' });
-      expect((await token(sb, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token })).status).toBe(400);
+      expect(
+        (await token(sb, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token })).status,
+      ).toBe(400);
 
-      const seeded = await fetch(`${sb.url}/__sandbox/seed`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jobs: 10, seed: 3 }) });
+      const seeded = await fetch(`${sb.url}/__sandbox/seed`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ jobs: 10, seed: 3 }),
+      });
       expect(seeded.status).toBe(200);
       expect(sb.state.jobs.size).toBe(10);
       await fetch(`${sb.url}/__sandbox/reset`, { method: 'POST' });

@@ -46,7 +46,15 @@ export interface ResolvedOptions {
   logger: boolean;
 }
 
-export const DEFAULT_CANDIDATE_STATUSES = ['New Lead', 'Active', 'Submitted', 'Interviewing', 'Placed', 'Inactive', 'Archive'];
+export const DEFAULT_CANDIDATE_STATUSES = [
+  'New Lead',
+  'Active',
+  'Submitted',
+  'Interviewing',
+  'Placed',
+  'Inactive',
+  'Archive',
+];
 export const DEFAULT_FILE_TYPES = ['Resume', 'Cover Letter', 'Smart CV', 'Other'];
 
 export function resolveOptions(o: AtsBSandboxOptions = {}): ResolvedOptions {

@@ -29,7 +29,12 @@ export interface RunningAtsBSandbox {
 /** Builds the fastify app without listening; `baseUrl` is read per request so it can be set after listen. */
 export async function buildAtsBSandboxApp(ctx: SandboxContext, logger = false): Promise<FastifyInstance> {
   // Long id lists (`entity/JobOrder/1,2,…` up to 500 ids) sit in one path parameter; fastify's default is 100 chars.
-  const app = Fastify({ logger, forceCloseConnections: true, bodyLimit: 1024 * 1024, routerOptions: { maxParamLength: 8192 } });
+  const app = Fastify({
+    logger,
+    forceCloseConnections: true,
+    bodyLimit: 1024 * 1024,
+    routerOptions: { maxParamLength: 8192 },
+  });
   // Bullhorn clients often send Content-Type: application/json with no body (login, ping): accept it.
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
@@ -47,15 +52,27 @@ export async function buildAtsBSandboxApp(ctx: SandboxContext, logger = false): 
   app.setErrorHandler((error: FastifyError | AtsBError | OAuthError, _request, reply) => {
     if (error instanceof AtsBError) return reply.code(error.status).send(error.toBody());
     if (error instanceof OAuthError) {
-      return reply.code(error.status).header('cache-control', 'no-store').send({ error: error.error, error_description: error.description });
+      return reply
+        .code(error.status)
+        .header('cache-control', 'no-store')
+        .send({ error: error.error, error_description: error.description });
     }
     const status = typeof error.statusCode === 'number' && error.statusCode >= 400 ? error.statusCode : 500;
     if (status >= 500) app.log.error(error);
-    const key = status === 413 ? 'errors.requestTooLarge' : status >= 500 ? 'errors.internal' : 'errors.badRequest';
-    return reply.code(status).send({ errorMessage: status >= 500 ? 'Internal server error' : error.message, errorMessageKey: key, errorCode: status });
+    const key =
+      status === 413 ? 'errors.requestTooLarge' : status >= 500 ? 'errors.internal' : 'errors.badRequest';
+    return reply.code(status).send({
+      errorMessage: status >= 500 ? 'Internal server error' : error.message,
+      errorMessageKey: key,
+      errorCode: status,
+    });
   });
   app.setNotFoundHandler((request, reply) =>
-    reply.code(404).send({ errorMessage: `No such resource: ${request.method} ${request.url.split('?')[0]}`, errorMessageKey: 'errors.notFound', errorCode: 404 }),
+    reply.code(404).send({
+      errorMessage: `No such resource: ${request.method} ${request.url.split('?')[0]}`,
+      errorMessageKey: 'errors.notFound',
+      errorCode: 404,
+    }),
   );
 
   registerRequestPipeline(app, ctx);

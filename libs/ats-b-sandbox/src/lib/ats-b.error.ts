@@ -25,7 +25,12 @@ export class AtsBError extends Error {
   }
 
   toBody(): AtsBErrorBody {
-    return { errorMessage: this.message, errorMessageKey: this.errorMessageKey, errorCode: this.status, ...this.extra };
+    return {
+      errorMessage: this.message,
+      errorMessageKey: this.errorMessageKey,
+      errorCode: this.status,
+      ...this.extra,
+    };
   }
 
   static badRequest(message: string, key = 'errors.badRequest'): AtsBError {
@@ -33,11 +38,15 @@ export class AtsBError extends Error {
   }
 
   static notFound(entity: string, id: number | string): AtsBError {
-    return new AtsBError(404, 'errors.entityNotFound', `Entity not found: ${entity} ${id}`, { entityName: entity });
+    return new AtsBError(404, 'errors.entityNotFound', `Entity not found: ${entity} ${id}`, {
+      entityName: entity,
+    });
   }
 
   static invalidField(entity: string, field: string): AtsBError {
-    return new AtsBError(400, 'errors.invalidField', `Invalid field '${field}' for entity '${entity}'`, { entityName: entity });
+    return new AtsBError(400, 'errors.invalidField', `Invalid field '${field}' for entity '${entity}'`, {
+      entityName: entity,
+    });
   }
 
   static cannotPersist(entity: string, messages: ValidationMessage[]): AtsBError {

@@ -26,14 +26,27 @@ export function registerCandidateFileRoutes(app: FastifyInstance, ctx: SandboxCo
   const fileTypes = ctx.state.options.fileTypes;
   const base = '/rest-services/:corpToken';
 
-  const checkMeta = (meta: { externalID?: unknown; fileType?: unknown; name?: unknown; type?: unknown }): void => {
-    const missing = (['externalID', 'fileType', 'name'] as const).filter((k) => typeof meta[k] !== 'string' || meta[k] === '');
+  const checkMeta = (meta: {
+    externalID?: unknown;
+    fileType?: unknown;
+    name?: unknown;
+    type?: unknown;
+  }): void => {
+    const missing = (['externalID', 'fileType', 'name'] as const).filter(
+      (k) => typeof meta[k] !== 'string' || meta[k] === '',
+    );
     if (missing.length > 0) {
-      throw AtsBError.badRequest(`Missing required file properties: ${missing.join(', ')}`, 'errors.file.missingProperty');
+      throw AtsBError.badRequest(
+        `Missing required file properties: ${missing.join(', ')}`,
+        'errors.file.missingProperty',
+      );
     }
     checkFileName(meta.name as string);
     if (meta.type !== undefined && meta.type !== null && !fileTypes.includes(meta.type as string)) {
-      throw AtsBError.badRequest(`Unknown file type '${String(meta.type)}' (allowed: ${fileTypes.join(', ')})`, 'errors.file.invalidType');
+      throw AtsBError.badRequest(
+        `Unknown file type '${String(meta.type)}' (allowed: ${fileTypes.join(', ')})`,
+        'errors.file.invalidType',
+      );
     }
   };
 
@@ -47,11 +60,27 @@ export function registerCandidateFileRoutes(app: FastifyInstance, ctx: SandboxCo
         throw AtsBError.badRequest('The request body must be a JSON object', 'errors.malformedRequest');
       }
       const b = body as Record<string, unknown>;
-      const known = ['externalID', 'fileContent', 'fileType', 'name', 'contentType', 'description', 'type', 'fileExtension'];
+      const known = [
+        'externalID',
+        'fileContent',
+        'fileType',
+        'name',
+        'contentType',
+        'description',
+        'type',
+        'fileExtension',
+      ];
       const unknown = Object.keys(b).filter((k) => !known.includes(k));
-      if (unknown.length > 0) throw AtsBError.badRequest(`Unknown file properties: ${unknown.join(', ')}`, 'errors.file.invalidProperty');
+      if (unknown.length > 0)
+        throw AtsBError.badRequest(
+          `Unknown file properties: ${unknown.join(', ')}`,
+          'errors.file.invalidProperty',
+        );
       if (typeof b['fileContent'] !== 'string' || b['fileContent'] === '') {
-        throw AtsBError.badRequest('Missing required file properties: fileContent', 'errors.file.missingProperty');
+        throw AtsBError.badRequest(
+          'Missing required file properties: fileContent',
+          'errors.file.missingProperty',
+        );
       }
       checkMeta(b);
       store.require(id);
@@ -71,47 +100,59 @@ export function registerCandidateFileRoutes(app: FastifyInstance, ctx: SandboxCo
     },
   );
 
-  app.put(`${base}/file/Candidate/:id/raw`, { config: { dataCall: true, callKey: 'PUT file/Candidate/raw' } }, async (request, reply) => {
-    const id = parseId((request.params as { id: string }).id, 'Candidate');
-    const q = queryOf(request);
-    if (!request.isMultipart()) throw AtsBError.badRequest('Expected multipart/form-data with a part named file', 'errors.file.notMultipart');
-    store.require(id);
-    let part;
-    try {
-      // One byte over the limit so an oversized file is seen as such rather than silently cut.
-      part = await request.file({ limits: { fileSize: MAX_FILE_BYTES + 1, files: 1 } });
-    } catch (err) {
-      throw AtsBError.badRequest(`Malformed multipart body: ${(err as Error).message}`, 'errors.file.malformedMultipart');
-    }
-    if (!part || part.fieldname !== 'file') throw AtsBError.badRequest('Missing multipart part named file', 'errors.file.missingProperty');
-    let content: Buffer;
-    try {
-      content = await part.toBuffer();
-    } catch (err) {
-      if ((err as { statusCode?: number }).statusCode === 413) checkFileSize(MAX_FILE_BYTES + 1);
-      throw err;
-    }
-    if (part.file.truncated) checkFileSize(MAX_FILE_BYTES + 1);
-    const meta = {
-      externalID: q['externalID'],
-      fileType: q['fileType'],
-      name: q['name'] ?? part.filename,
-      type: q['type'],
-    };
-    checkMeta(meta);
-    checkFileSize(content.length);
-    const file: NewFile = {
-      externalID: meta.externalID as string,
-      fileType: meta.fileType as string,
-      name: meta.name,
-      contentType: q['contentType'] ?? part.mimetype ?? null,
-      description: q['description'] ?? null,
-      type: q['type'] ?? null,
-      content,
-      via: 'multipart',
-    };
-    return answer(ctx, request, reply, 200, { fileId: store.addFile(id, file).id });
-  });
+  app.put(
+    `${base}/file/Candidate/:id/raw`,
+    { config: { dataCall: true, callKey: 'PUT file/Candidate/raw' } },
+    async (request, reply) => {
+      const id = parseId((request.params as { id: string }).id, 'Candidate');
+      const q = queryOf(request);
+      if (!request.isMultipart())
+        throw AtsBError.badRequest(
+          'Expected multipart/form-data with a part named file',
+          'errors.file.notMultipart',
+        );
+      store.require(id);
+      let part;
+      try {
+        // One byte over the limit so an oversized file is seen as such rather than silently cut.
+        part = await request.file({ limits: { fileSize: MAX_FILE_BYTES + 1, files: 1 } });
+      } catch (err) {
+        throw AtsBError.badRequest(
+          `Malformed multipart body: ${(err as Error).message}`,
+          'errors.file.malformedMultipart',
+        );
+      }
+      if (!part || part.fieldname !== 'file')
+        throw AtsBError.badRequest('Missing multipart part named file', 'errors.file.missingProperty');
+      let content: Buffer;
+      try {
+        content = await part.toBuffer();
+      } catch (err) {
+        if ((err as { statusCode?: number }).statusCode === 413) checkFileSize(MAX_FILE_BYTES + 1);
+        throw err;
+      }
+      if (part.file.truncated) checkFileSize(MAX_FILE_BYTES + 1);
+      const meta = {
+        externalID: q['externalID'],
+        fileType: q['fileType'],
+        name: q['name'] ?? part.filename,
+        type: q['type'],
+      };
+      checkMeta(meta);
+      checkFileSize(content.length);
+      const file: NewFile = {
+        externalID: meta.externalID as string,
+        fileType: meta.fileType as string,
+        name: meta.name,
+        contentType: q['contentType'] ?? part.mimetype ?? null,
+        description: q['description'] ?? null,
+        type: q['type'] ?? null,
+        content,
+        via: 'multipart',
+      };
+      return answer(ctx, request, reply, 200, { fileId: store.addFile(id, file).id });
+    },
+  );
 
   app.get(
     `${base}/entity/Candidate/:id/fileAttachments`,
@@ -121,7 +162,9 @@ export function registerCandidateFileRoutes(app: FastifyInstance, ctx: SandboxCo
       store.require(id);
       const fields = parseFields(queryOf(request)['fields'], 'CandidateFileAttachment');
       return {
-        data: store.filesOf(id).map((f) => projectFields(f, fields, FILE_ATTACHMENT_SCHEMA, 'CandidateFileAttachment')),
+        data: store
+          .filesOf(id)
+          .map((f) => projectFields(f, fields, FILE_ATTACHMENT_SCHEMA, 'CandidateFileAttachment')),
       };
     },
   );

@@ -1,6 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { AtsBError } from './ats-b.error';
-import { CANDIDATE_RULES, EDUCATION_RULES, validateEntityBody, WORK_HISTORY_RULES, type EntityRules } from './candidate.validation';
+import {
+  CANDIDATE_RULES,
+  EDUCATION_RULES,
+  validateEntityBody,
+  WORK_HISTORY_RULES,
+  type EntityRules,
+} from './candidate.validation';
 import { parseFields, projectFields, type FieldSchema } from './field-selection';
 import { answer, intParam, parseId, parseIdList, queryOf, type SandboxContext } from './sandbox.context';
 import { matchesTerm, parseSearchQuery } from './search-query';
@@ -42,7 +48,12 @@ const EDUCATION_SCHEMA: FieldSchema = {
   dateAdded: true,
 };
 
-const changed = (entity: string, id: number, changeType: 'INSERT' | 'UPDATE' | 'DELETE', data: unknown): object => ({
+const changed = (
+  entity: string,
+  id: number,
+  changeType: 'INSERT' | 'UPDATE' | 'DELETE',
+  data: unknown,
+): object => ({
   changedEntityType: entity,
   changedEntityId: id,
   changeType,
@@ -56,42 +67,79 @@ export function registerCandidateRoutes(app: FastifyInstance, ctx: SandboxContex
   const data = { dataCall: true };
   const base = '/rest-services/:corpToken';
 
-  app.put(`${base}/entity/Candidate`, { config: { ...data, callKey: 'PUT entity/Candidate' } }, async (request, reply) => {
-    const values = validateEntityBody(CANDIDATE_RULES, request.body, 'insert', { allowedStatuses: statuses });
-    const c = store.insert(values);
-    return answer(ctx, request, reply, 200, changed('Candidate', c.id, 'INSERT', values));
-  });
+  app.put(
+    `${base}/entity/Candidate`,
+    { config: { ...data, callKey: 'PUT entity/Candidate' } },
+    async (request, reply) => {
+      const values = validateEntityBody(CANDIDATE_RULES, request.body, 'insert', {
+        allowedStatuses: statuses,
+      });
+      const c = store.insert(values);
+      return answer(ctx, request, reply, 200, changed('Candidate', c.id, 'INSERT', values));
+    },
+  );
 
-  app.post(`${base}/entity/Candidate/:id`, { config: { ...data, callKey: 'POST entity/Candidate' } }, async (request, reply) => {
-    const id = parseId((request.params as { id: string }).id, 'Candidate');
-    const body = request.body as Record<string, unknown> | undefined;
-    // Bullhorn tolerates the record's own id in an update body; anything else is a change it would reject.
-    if (body && typeof body === 'object' && 'id' in body) {
-      if (body['id'] !== id) throw AtsBError.badRequest('id in the body does not match the URL', 'errors.idMismatch');
-      delete body['id'];
-    }
-    store.require(id);
-    const values = validateEntityBody(CANDIDATE_RULES, body, 'update', { allowedStatuses: statuses });
-    store.update(id, values);
-    return answer(ctx, request, reply, 200, changed('Candidate', id, 'UPDATE', values));
-  });
+  app.post(
+    `${base}/entity/Candidate/:id`,
+    { config: { ...data, callKey: 'POST entity/Candidate' } },
+    async (request, reply) => {
+      const id = parseId((request.params as { id: string }).id, 'Candidate');
+      const body = request.body as Record<string, unknown> | undefined;
+      // Bullhorn tolerates the record's own id in an update body; anything else is a change it would reject.
+      if (body && typeof body === 'object' && 'id' in body) {
+        if (body['id'] !== id)
+          throw AtsBError.badRequest('id in the body does not match the URL', 'errors.idMismatch');
+        delete body['id'];
+      }
+      store.require(id);
+      const values = validateEntityBody(CANDIDATE_RULES, body, 'update', { allowedStatuses: statuses });
+      store.update(id, values);
+      return answer(ctx, request, reply, 200, changed('Candidate', id, 'UPDATE', values));
+    },
+  );
 
-  app.get(`${base}/entity/Candidate/:ids`, { config: { ...data, callKey: 'GET entity/Candidate' } }, async (request) => {
-    const { ids, multi } = parseIdList((request.params as { ids: string }).ids);
-    const fields = parseFields(queryOf(request)['fields'], 'Candidate');
-    return getMany('Candidate', ids, multi, (id) => store.get(id), (c) => projectFields(c, fields, CANDIDATE_SCHEMA, 'Candidate'));
-  });
+  app.get(
+    `${base}/entity/Candidate/:ids`,
+    { config: { ...data, callKey: 'GET entity/Candidate' } },
+    async (request) => {
+      const { ids, multi } = parseIdList((request.params as { ids: string }).ids);
+      const fields = parseFields(queryOf(request)['fields'], 'Candidate');
+      return getMany(
+        'Candidate',
+        ids,
+        multi,
+        (id) => store.get(id),
+        (c) => projectFields(c, fields, CANDIDATE_SCHEMA, 'Candidate'),
+      );
+    },
+  );
 
-  app.get(`${base}/search/Candidate`, { config: { ...data, callKey: 'GET search/Candidate' } }, async (request) => {
-    const q = queryOf(request);
-    const terms = parseSearchQuery(q['query'], { id: 'number', email: 'text', name: 'text', firstName: 'text', lastName: 'text', phone: 'text', isDeleted: 'bool' });
-    const fields = parseFields(q['fields'], 'Candidate');
-    const start = intParam(q['start'], 'start', 0);
-    const count = Math.min(intParam(q['count'], 'count', 20), 500);
-    const all = store.search((c) => terms.every((t) => matchesTerm(t, (f) => (c as unknown as Record<string, unknown>)[f])));
-    const page = all.slice(start, start + count).map((c) => projectFields(c, fields, CANDIDATE_SCHEMA, 'Candidate'));
-    return { total: all.length, start, count: page.length, data: page };
-  });
+  app.get(
+    `${base}/search/Candidate`,
+    { config: { ...data, callKey: 'GET search/Candidate' } },
+    async (request) => {
+      const q = queryOf(request);
+      const terms = parseSearchQuery(q['query'], {
+        id: 'number',
+        email: 'text',
+        name: 'text',
+        firstName: 'text',
+        lastName: 'text',
+        phone: 'text',
+        isDeleted: 'bool',
+      });
+      const fields = parseFields(q['fields'], 'Candidate');
+      const start = intParam(q['start'], 'start', 0);
+      const count = Math.min(intParam(q['count'], 'count', 20), 500);
+      const all = store.search((c) =>
+        terms.every((t) => matchesTerm(t, (f) => (c as unknown as Record<string, unknown>)[f])),
+      );
+      const page = all
+        .slice(start, start + count)
+        .map((c) => projectFields(c, fields, CANDIDATE_SCHEMA, 'Candidate'));
+      return { total: all.length, start, count: page.length, data: page };
+    },
+  );
 
   const subEntity = (
     name: 'CandidateWorkHistory' | 'CandidateEducation',
@@ -108,33 +156,54 @@ export function registerCandidateRoutes(app: FastifyInstance, ctx: SandboxContex
       const ref = values['candidate'] as { id: number } | undefined;
       if (ref && !store.get(ref.id)) {
         throw AtsBError.cannotPersist(name, [
-          { detailMessage: `Candidate ${ref.id} does not exist`, propertyName: 'candidate', severity: 'ERROR', type: 'INVALID_ASSOCIATION' },
+          {
+            detailMessage: `Candidate ${ref.id} does not exist`,
+            propertyName: 'candidate',
+            severity: 'ERROR',
+            type: 'INVALID_ASSOCIATION',
+          },
         ]);
       }
     };
-    app.put(`${base}/entity/${name}`, { config: { ...data, callKey: `PUT entity/${name}` } }, async (request, reply) => {
-      const values = validateEntityBody(rules, request.body, 'insert');
-      checkCandidate(values);
-      const record = ops.add(values);
-      return answer(ctx, request, reply, 200, changed(name, record.id, 'INSERT', values));
-    });
-    app.post(`${base}/entity/${name}/:id`, { config: { ...data, callKey: `POST entity/${name}` } }, async (request, reply) => {
-      const id = parseId((request.params as { id: string }).id, name);
-      const values = validateEntityBody(rules, request.body, 'update');
-      checkCandidate(values);
-      ops.update(id, values);
-      return answer(ctx, request, reply, 200, changed(name, id, 'UPDATE', values));
-    });
-    app.delete(`${base}/entity/${name}/:id`, { config: { ...data, callKey: `DELETE entity/${name}` } }, async (request, reply) => {
-      const id = parseId((request.params as { id: string }).id, name);
-      ops.remove(id);
-      return answer(ctx, request, reply, 200, changed(name, id, 'DELETE', {}));
-    });
-    app.get(`${base}/entity/${name}/:ids`, { config: { ...data, callKey: `GET entity/${name}` } }, async (request) => {
-      const { ids, multi } = parseIdList((request.params as { ids: string }).ids);
-      const fields = parseFields(queryOf(request)['fields'], name);
-      return getMany(name, ids, multi, ops.get, (r) => projectFields(r, fields, schema, name));
-    });
+    app.put(
+      `${base}/entity/${name}`,
+      { config: { ...data, callKey: `PUT entity/${name}` } },
+      async (request, reply) => {
+        const values = validateEntityBody(rules, request.body, 'insert');
+        checkCandidate(values);
+        const record = ops.add(values);
+        return answer(ctx, request, reply, 200, changed(name, record.id, 'INSERT', values));
+      },
+    );
+    app.post(
+      `${base}/entity/${name}/:id`,
+      { config: { ...data, callKey: `POST entity/${name}` } },
+      async (request, reply) => {
+        const id = parseId((request.params as { id: string }).id, name);
+        const values = validateEntityBody(rules, request.body, 'update');
+        checkCandidate(values);
+        ops.update(id, values);
+        return answer(ctx, request, reply, 200, changed(name, id, 'UPDATE', values));
+      },
+    );
+    app.delete(
+      `${base}/entity/${name}/:id`,
+      { config: { ...data, callKey: `DELETE entity/${name}` } },
+      async (request, reply) => {
+        const id = parseId((request.params as { id: string }).id, name);
+        ops.remove(id);
+        return answer(ctx, request, reply, 200, changed(name, id, 'DELETE', {}));
+      },
+    );
+    app.get(
+      `${base}/entity/${name}/:ids`,
+      { config: { ...data, callKey: `GET entity/${name}` } },
+      async (request) => {
+        const { ids, multi } = parseIdList((request.params as { ids: string }).ids);
+        const fields = parseFields(queryOf(request)['fields'], name);
+        return getMany(name, ids, multi, ops.get, (r) => projectFields(r, fields, schema, name));
+      },
+    );
   };
 
   subEntity('CandidateWorkHistory', WORK_HISTORY_RULES, WORK_HISTORY_SCHEMA, {
@@ -155,13 +224,17 @@ export function registerCandidateRoutes(app: FastifyInstance, ctx: SandboxContex
     ['workHistories', (id: number) => store.workHistoriesOf(id), WORK_HISTORY_SCHEMA],
     ['educations', (id: number) => store.educationsOf(id), EDUCATION_SCHEMA],
   ] as const) {
-    app.get(`${base}/entity/Candidate/:id/${assoc}`, { config: { ...data, callKey: `GET entity/Candidate/${assoc}` } }, async (request) => {
-      const id = parseId((request.params as { id: string }).id, 'Candidate');
-      store.require(id);
-      const fields = parseFields(queryOf(request)['fields'], assoc);
-      const items = list(id).map((r) => projectFields(r, fields, schema, assoc));
-      return { data: items };
-    });
+    app.get(
+      `${base}/entity/Candidate/:id/${assoc}`,
+      { config: { ...data, callKey: `GET entity/Candidate/${assoc}` } },
+      async (request) => {
+        const id = parseId((request.params as { id: string }).id, 'Candidate');
+        store.require(id);
+        const fields = parseFields(queryOf(request)['fields'], assoc);
+        const items = list(id).map((r) => projectFields(r, fields, schema, assoc));
+        return { data: items };
+      },
+    );
   }
 }
 

@@ -89,7 +89,12 @@ export class CandidateStore {
       ...current,
       ...(values as Partial<Candidate>),
       id,
-      address: address === undefined ? current.address : address === null ? null : { ...current.address, ...address },
+      address:
+        address === undefined
+          ? current.address
+          : address === null
+            ? null
+            : { ...current.address, ...address },
       dateLastModified: Math.max(Date.now(), current.dateLastModified + 1),
     };
     this.candidates.set(id, next);
@@ -205,7 +210,12 @@ export class CandidateStore {
   }
 
   view(c: Candidate): CandidateView {
-    return { ...c, workHistories: this.workHistoriesOf(c.id), educations: this.educationsOf(c.id), files: this.filesOf(c.id).map(fileView) };
+    return {
+      ...c,
+      workHistories: this.workHistoriesOf(c.id),
+      educations: this.educationsOf(c.id),
+      files: this.filesOf(c.id).map(fileView),
+    };
   }
 
   get size(): number {
@@ -219,7 +229,9 @@ export class CandidateStore {
       const key = c.email.trim().toLowerCase();
       byEmail.set(key, [...(byEmail.get(key) ?? []), c.id]);
     }
-    const groups = [...byEmail.entries()].filter(([, ids]) => ids.length > 1).map(([email, candidateIds]) => ({ email, candidateIds }));
+    const groups = [...byEmail.entries()]
+      .filter(([, ids]) => ids.length > 1)
+      .map(([email, candidateIds]) => ({ email, candidateIds }));
     return { byEmail: groups.reduce((n, g) => n + g.candidateIds.length - 1, 0), groups };
   }
 }

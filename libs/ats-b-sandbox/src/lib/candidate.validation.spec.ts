@@ -7,7 +7,8 @@ const errorsOf = (fn: () => unknown): { propertyName: string; type: string }[] =
   try {
     fn();
   } catch (err) {
-    if (err instanceof AtsBError) return (err.toBody().messages ?? []).map(({ propertyName, type }) => ({ propertyName, type }));
+    if (err instanceof AtsBError)
+      return (err.toBody().messages ?? []).map(({ propertyName, type }) => ({ propertyName, type }));
     throw err;
   }
   throw new Error('expected a validation error');
@@ -22,7 +23,14 @@ describe('validateEntityBody (Candidate)', () => {
       email: 'z@example.com',
       phone: '+31 20 123',
       mobile: '+31 6 1234',
-      address: { address1: 'Dam 1', address2: null, city: 'Amsterdam', state: 'NH', zip: '1012', countryID: 2359 },
+      address: {
+        address1: 'Dam 1',
+        address2: null,
+        city: 'Amsterdam',
+        state: 'NH',
+        zip: '1012',
+        countryID: 2359,
+      },
       status: 'New Lead',
       source: 'Career site',
     };
@@ -30,11 +38,15 @@ describe('validateEntityBody (Candidate)', () => {
   });
 
   it('requires name and status on insert, not on update', () => {
-    expect(errorsOf(() => validateEntityBody(CANDIDATE_RULES, { firstName: 'A' }, 'insert', statuses))).toEqual([
+    expect(
+      errorsOf(() => validateEntityBody(CANDIDATE_RULES, { firstName: 'A' }, 'insert', statuses)),
+    ).toEqual([
       { propertyName: 'name', type: 'REQUIRED_FIELD_MISSING' },
       { propertyName: 'status', type: 'REQUIRED_FIELD_MISSING' },
     ]);
-    expect(validateEntityBody(CANDIDATE_RULES, { firstName: 'A' }, 'update', statuses)).toEqual({ firstName: 'A' });
+    expect(validateEntityBody(CANDIDATE_RULES, { firstName: 'A' }, 'update', statuses)).toEqual({
+      firstName: 'A',
+    });
   });
 
   it('refuses unknown fields, long values, bad types and unknown statuses', () => {
@@ -65,7 +77,11 @@ describe('validateEntityBody (Candidate)', () => {
   });
 
   it('checks work history dates are epoch ms and candidate is a reference', () => {
-    expect(errorsOf(() => validateEntityBody(WORK_HISTORY_RULES, { candidate: 5, startDate: '2020-01' }, 'insert'))).toEqual([
+    expect(
+      errorsOf(() =>
+        validateEntityBody(WORK_HISTORY_RULES, { candidate: 5, startDate: '2020-01' }, 'insert'),
+      ),
+    ).toEqual([
       { propertyName: 'candidate', type: 'INVALID_TYPE' },
       { propertyName: 'startDate', type: 'INVALID_TYPE' },
     ]);

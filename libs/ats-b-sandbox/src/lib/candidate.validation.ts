@@ -2,7 +2,12 @@ import { AtsBError, type ValidationMessage } from './ats-b.error';
 import type { CandidateAddress } from './sandbox.types';
 
 /** Field rules from ats-b.md: lengths, required fields, allowed keys. Everything else is an unknown field. */
-type Rule = { kind: 'string'; max: number } | { kind: 'date' } | { kind: 'integer' } | { kind: 'address' } | { kind: 'ref' };
+type Rule =
+  | { kind: 'string'; max: number }
+  | { kind: 'date' }
+  | { kind: 'integer' }
+  | { kind: 'address' }
+  | { kind: 'ref' };
 
 const ADDRESS_KEYS: Record<keyof CandidateAddress, Rule> = {
   address1: { kind: 'string', max: 100 },
@@ -79,7 +84,10 @@ export function validateEntityBody(
   extra: { allowedStatuses?: readonly string[] } = {},
 ): Record<string, unknown> {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw AtsBError.badRequest(`The request body must be a JSON object describing a ${rules.entity}`, 'errors.malformedRequest');
+    throw AtsBError.badRequest(
+      `The request body must be a JSON object describing a ${rules.entity}`,
+      'errors.malformedRequest',
+    );
   }
   const record = body as Record<string, unknown>;
   const messages: ValidationMessage[] = [];
@@ -94,7 +102,8 @@ export function validateEntityBody(
   if (mode === 'insert') {
     for (const key of rules.requiredOnInsert) {
       const v = record[key];
-      if (v === undefined || v === null || v === '') messages.push(msg(key, 'REQUIRED_FIELD_MISSING', `${key} is required`));
+      if (v === undefined || v === null || v === '')
+        messages.push(msg(key, 'REQUIRED_FIELD_MISSING', `${key} is required`));
     }
   } else {
     for (const key of rules.requiredOnInsert) {
@@ -104,8 +113,19 @@ export function validateEntityBody(
     }
   }
   const status = record['status'];
-  if (extra.allowedStatuses && typeof status === 'string' && status !== '' && !extra.allowedStatuses.includes(status)) {
-    messages.push(msg('status', 'INVALID_VALUE', `'${status}' is not an allowed status (${extra.allowedStatuses.join(', ')})`));
+  if (
+    extra.allowedStatuses &&
+    typeof status === 'string' &&
+    status !== '' &&
+    !extra.allowedStatuses.includes(status)
+  ) {
+    messages.push(
+      msg(
+        'status',
+        'INVALID_VALUE',
+        `'${status}' is not an allowed status (${extra.allowedStatuses.join(', ')})`,
+      ),
+    );
   }
   if (messages.length > 0) throw AtsBError.cannotPersist(rules.entity, messages);
   return record;
@@ -116,16 +136,20 @@ function checkValue(key: string, value: unknown, rule: Rule, messages: Validatio
   switch (rule.kind) {
     case 'string':
       if (typeof value !== 'string') messages.push(msg(key, 'INVALID_TYPE', `${key} must be a string`));
-      else if (value.length > rule.max) messages.push(msg(key, 'VALUE_TOO_LONG', `${key} exceeds ${rule.max} characters`));
+      else if (value.length > rule.max)
+        messages.push(msg(key, 'VALUE_TOO_LONG', `${key} exceeds ${rule.max} characters`));
       return;
     case 'date':
-      if (typeof value !== 'number' || !Number.isInteger(value)) messages.push(msg(key, 'INVALID_TYPE', `${key} must be an integer (dates are epoch ms)`));
+      if (typeof value !== 'number' || !Number.isInteger(value))
+        messages.push(msg(key, 'INVALID_TYPE', `${key} must be an integer (dates are epoch ms)`));
       return;
     case 'integer':
-      if (typeof value !== 'number' || !Number.isInteger(value)) messages.push(msg(key, 'INVALID_TYPE', `${key} must be an Integer`));
+      if (typeof value !== 'number' || !Number.isInteger(value))
+        messages.push(msg(key, 'INVALID_TYPE', `${key} must be an Integer`));
       return;
     case 'ref': {
-      const id = typeof value === 'object' && value !== null ? (value as Record<string, unknown>)['id'] : undefined;
+      const id =
+        typeof value === 'object' && value !== null ? (value as Record<string, unknown>)['id'] : undefined;
       if (typeof id !== 'number' || !Number.isInteger(id) || Object.keys(value as object).length !== 1) {
         messages.push(msg(key, 'INVALID_TYPE', `${key} must be {"id": <number>}`));
       }
@@ -138,7 +162,8 @@ function checkValue(key: string, value: unknown, rule: Rule, messages: Validatio
       }
       for (const [sub, subValue] of Object.entries(value as Record<string, unknown>)) {
         const subRule = (ADDRESS_KEYS as Record<string, Rule | undefined>)[sub];
-        if (subRule === undefined) messages.push(msg(`${key}.${sub}`, 'INVALID_FIELD', `Invalid field '${key}.${sub}'`));
+        if (subRule === undefined)
+          messages.push(msg(`${key}.${sub}`, 'INVALID_FIELD', `Invalid field '${key}.${sub}'`));
         else checkValue(`${key}.${sub}`, subValue, subRule, messages);
       }
       return;

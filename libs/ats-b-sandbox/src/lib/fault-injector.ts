@@ -44,20 +44,29 @@ export class FaultInjector {
   private rand = mulberry32(42);
 
   get config(): ActiveFaults {
-    return { ...this.active, errorRate: { ...this.active.errorRate }, timeoutAfterWrite: { ...this.active.timeoutAfterWrite } };
+    return {
+      ...this.active,
+      errorRate: { ...this.active.errorRate },
+      timeoutAfterWrite: { ...this.active.timeoutAfterWrite },
+    };
   }
 
   /** Replaces the standing faults (PUT semantics); returns the one-shot actions requested. */
-  set(input: FaultConfig, baseLatencyMs = 0): { expireSessions: boolean; revokeRefreshTokens: boolean; rejectNextRefresh: boolean } {
+  set(
+    input: FaultConfig,
+    baseLatencyMs = 0,
+  ): { expireSessions: boolean; revokeRefreshTokens: boolean; rejectNextRefresh: boolean } {
     const next = NONE();
     next.latencyMs = nonNegative(input.latencyMs ?? baseLatencyMs, 'latencyMs');
     next.jitterMs = nonNegative(input.jitterMs ?? 0, 'jitterMs');
     next.timeoutMs = nonNegative(input.timeoutMs ?? 30_000, 'timeoutMs');
     const status = input.errorStatus ?? 500;
-    if (!Number.isInteger(status) || status < 400 || status > 599) throw AtsBError.badRequest('errorStatus must be 400..599');
+    if (!Number.isInteger(status) || status < 400 || status > 599)
+      throw AtsBError.badRequest('errorStatus must be 400..599');
     next.errorStatus = status;
     for (const [key, rate] of Object.entries(input.errorRate ?? {})) {
-      if (typeof rate !== 'number' || rate < 0 || rate > 1) throw AtsBError.badRequest(`errorRate['${key}'] must be 0..1`);
+      if (typeof rate !== 'number' || rate < 0 || rate > 1)
+        throw AtsBError.badRequest(`errorRate['${key}'] must be 0..1`);
       next.errorRate[key] = rate;
     }
     for (const [key, n] of Object.entries(input.timeoutAfterWrite ?? {})) {
@@ -113,6 +122,7 @@ export class FaultInjector {
 }
 
 function nonNegative(value: unknown, name: string): number {
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) throw AtsBError.badRequest(`${name} must be a non-negative number`);
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0)
+    throw AtsBError.badRequest(`${name} must be a non-negative number`);
   return value;
 }

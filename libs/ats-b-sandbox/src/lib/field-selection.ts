@@ -16,7 +16,8 @@ export function parseFields(raw: string | undefined, entity: string): FieldSelec
       const start = pos;
       while (pos < raw.length && !',()'.includes(raw[pos] as string)) pos++;
       const name = raw.slice(start, pos).trim();
-      if (!/^[A-Za-z_][A-Za-z0-9_]*$|^\*$/.test(name)) throw AtsBError.badRequest(`Malformed fields parameter near '${name}'`);
+      if (!/^[A-Za-z_][A-Za-z0-9_]*$|^\*$/.test(name))
+        throw AtsBError.badRequest(`Malformed fields parameter near '${name}'`);
       let sub: FieldSelection | null = null;
       if (raw[pos] === '(') {
         pos++;
@@ -50,7 +51,12 @@ export type FieldSchema = Record<string, FieldSpec>;
  * Projects a record onto a selection; `id` is always returned, as Bullhorn does. A field the record holds as
  * `null` comes as `null`, one it does not hold is left out (instances send empty fields both ways).
  */
-export function projectFields(record: object, selection: FieldSelection, schema: FieldSchema, entity: string): Record<string, unknown> {
+export function projectFields(
+  record: object,
+  selection: FieldSelection,
+  schema: FieldSchema,
+  entity: string,
+): Record<string, unknown> {
   const source = record as Record<string, unknown>;
   const out: Record<string, unknown> = { id: source['id'] };
   const entries: [string, FieldSelection | null][] =

@@ -12,13 +12,18 @@ export function checkFileName(name: string): void {
   }
   const lower = name.toLowerCase().trim();
   const blocked = BLOCKED_EXTENSIONS.find((ext) => lower.endsWith(ext));
-  if (blocked) throw AtsBError.badRequest(`Files of type ${blocked} are not allowed`, 'errors.file.invalidFileType');
+  if (blocked)
+    throw AtsBError.badRequest(`Files of type ${blocked} are not allowed`, 'errors.file.invalidFileType');
 }
 
 /** Oversized files answer 413 (choice: Bullhorn's docs only state the 10 MB limit). */
 export function checkFileSize(bytes: number): void {
   if (bytes > MAX_FILE_BYTES) {
-    throw new AtsBError(413, 'errors.file.tooLarge', `File exceeds the ${MAX_FILE_BYTES} byte limit (${bytes} bytes)`);
+    throw new AtsBError(
+      413,
+      'errors.file.tooLarge',
+      `File exceeds the ${MAX_FILE_BYTES} byte limit (${bytes} bytes)`,
+    );
   }
   if (bytes === 0) throw AtsBError.badRequest('File is empty', 'errors.file.empty');
 }

@@ -42,10 +42,41 @@ const CITIES: readonly [string, string, string, number][] = [
 const STREETS = ['Keizersgracht 1', 'Bahnhofstrasse 12', 'Rua Augusta 500', 'ul. Floriańska 3', '1 Main St'];
 const EMPLOYMENT = ['Permanent', 'Contract', 'Contract To Hire', 'Fixed Term', 'Temporary'];
 const STATUSES = ['Accepting Candidates', 'Covered', 'Offer Out', 'Placed'];
-const SKILLS = ['TypeScript', 'Java', 'SQL', 'Kubernetes', 'Excel', 'Forklift', 'Deutsch C1', 'Nursing', 'SAP'];
-const COMPANY_WORDS = ['Acme', 'Globex', 'Initech', 'Umbrella', 'Björk & Söhne', 'Nordlicht', 'Øresund', 'Café Zoë'];
+const SKILLS = [
+  'TypeScript',
+  'Java',
+  'SQL',
+  'Kubernetes',
+  'Excel',
+  'Forklift',
+  'Deutsch C1',
+  'Nursing',
+  'SAP',
+];
+const COMPANY_WORDS = [
+  'Acme',
+  'Globex',
+  'Initech',
+  'Umbrella',
+  'Björk & Söhne',
+  'Nordlicht',
+  'Øresund',
+  'Café Zoë',
+];
 const COMPANY_SUFFIX = ['BV', 'GmbH', 'Ltd', 'S.A.', 'Inc.', 'AG', 'Sp. z o.o.'];
-const FIRST = ['Anna', 'José', 'Zoë', 'Łukasz', 'Søren', 'Chloé', 'Mehmet', 'Ngozi', 'Hiroshi', 'Émile', 'Olga'];
+const FIRST = [
+  'Anna',
+  'José',
+  'Zoë',
+  'Łukasz',
+  'Søren',
+  'Chloé',
+  'Mehmet',
+  'Ngozi',
+  'Hiroshi',
+  'Émile',
+  'Olga',
+];
 const LAST = ['de Vries', 'García', 'Müller', 'Kowalski', "O'Brien", 'Nakamura', 'Øster', 'Dubois', 'Smith'];
 
 /** The record with its null fields left out when `omit` (the other way an instance sends an empty field). */
@@ -99,7 +130,9 @@ export class JobOrderGenerator {
         omitEmpty,
       ),
       publicDescription: sparse && rand() < 0.5 ? null : this.html(rand, title, city),
-      description: sparse ? null : `Internal notes for ${title}: budget approved, hiring manager ${contact?.lastName ?? 'n/a'}.`,
+      description: sparse
+        ? null
+        : `Internal notes for ${title}: budget approved, hiring manager ${contact?.lastName ?? 'n/a'}.`,
       skillList: sparse ? null : [...new Set(skills)].join(', '),
       employmentType: sparse && rand() < 0.5 ? null : pick(rand, EMPLOYMENT),
       status: open ? 'Accepting Candidates' : pick(rand, STATUSES.slice(1)),
@@ -130,7 +163,10 @@ export class JobOrderGenerator {
     const rand = mulberry32(mixSeed(this.seed ^ 0xc0ffee, id));
     const firstName = pick(rand, FIRST);
     const lastName = pick(rand, LAST);
-    const slug = `${firstName}.${lastName}`.normalize('NFD').replace(/[^A-Za-z.]/g, '').toLowerCase();
+    const slug = `${firstName}.${lastName}`
+      .normalize('NFD')
+      .replace(/[^A-Za-z.]/g, '')
+      .toLowerCase();
     return {
       id,
       firstName,
@@ -152,8 +188,10 @@ export class JobOrderGenerator {
 
   private html(rand: () => number, title: string, city: string): string {
     const variant = Math.floor(rand() * 3);
-    if (variant === 0) return `<p><strong>${title}</strong> in ${city}.</p><ul><li>Great team &amp; culture</li><li>Hybrid&nbsp;work</li></ul>`;
-    if (variant === 1) return `<div style="font-family:Arial"><h2>${title}</h2><p>Join us in ${city} &mdash; apply today!</p><br></div>`;
+    if (variant === 0)
+      return `<p><strong>${title}</strong> in ${city}.</p><ul><li>Great team &amp; culture</li><li>Hybrid&nbsp;work</li></ul>`;
+    if (variant === 1)
+      return `<div style="font-family:Arial"><h2>${title}</h2><p>Join us in ${city} &mdash; apply today!</p><br></div>`;
     return `<p>${title} &lt;${city}&gt;</p><p><a href="https://example.com/jobs">More</a></p>`;
   }
 }

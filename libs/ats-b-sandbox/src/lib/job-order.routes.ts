@@ -45,24 +45,44 @@ export function registerJobOrderRoutes(app: FastifyInstance, ctx: SandboxContext
     sessionExpires: sessionOf(request).expiresAt,
   }));
 
-  app.get(`${base}/search/JobOrder`, { config: { dataCall: true, callKey: 'GET search/JobOrder' } }, async (request) => {
-    const q = queryOf(request);
-    const terms = parseSearchQuery(q['query'], JOB_SEARCH_FIELDS);
-    const fields = parseFields(q['fields'], 'JobOrder');
-    const start = intParam(q['start'], 'start', 0);
-    const count = Math.min(intParam(q['count'], 'count', DEFAULT_SEARCH_COUNT), MAX_SEARCH_COUNT);
-    const sort = (q['sort'] ?? 'id') as JobSort;
-    if (!SORTS.includes(sort)) throw AtsBError.badRequest(`Unsupported sort '${sort}' (use ${SORTS.join(', ')})`, 'errors.invalidSort');
-    const ids = jobs.search(terms, sort);
-    const page = ids.slice(start, start + count);
-    const idOnly = fields !== '*' && fields.size === 1 && fields.has('id');
-    const data = idOnly ? page.map((id) => ({ id })) : page.map((id) => projectFields(jobs.get(id) as object, fields, JOB_ORDER_SCHEMA, 'JobOrder'));
-    return { total: ids.length, start, count: data.length, data };
-  });
+  app.get(
+    `${base}/search/JobOrder`,
+    { config: { dataCall: true, callKey: 'GET search/JobOrder' } },
+    async (request) => {
+      const q = queryOf(request);
+      const terms = parseSearchQuery(q['query'], JOB_SEARCH_FIELDS);
+      const fields = parseFields(q['fields'], 'JobOrder');
+      const start = intParam(q['start'], 'start', 0);
+      const count = Math.min(intParam(q['count'], 'count', DEFAULT_SEARCH_COUNT), MAX_SEARCH_COUNT);
+      const sort = (q['sort'] ?? 'id') as JobSort;
+      if (!SORTS.includes(sort))
+        throw AtsBError.badRequest(
+          `Unsupported sort '${sort}' (use ${SORTS.join(', ')})`,
+          'errors.invalidSort',
+        );
+      const ids = jobs.search(terms, sort);
+      const page = ids.slice(start, start + count);
+      const idOnly = fields !== '*' && fields.size === 1 && fields.has('id');
+      const data = idOnly
+        ? page.map((id) => ({ id }))
+        : page.map((id) => projectFields(jobs.get(id) as object, fields, JOB_ORDER_SCHEMA, 'JobOrder'));
+      return { total: ids.length, start, count: data.length, data };
+    },
+  );
 
-  app.get(`${base}/entity/JobOrder/:ids`, { config: { dataCall: true, callKey: 'GET entity/JobOrder' } }, async (request) => {
-    const { ids, multi } = parseIdList((request.params as { ids: string }).ids);
-    const fields = parseFields(queryOf(request)['fields'], 'JobOrder');
-    return getMany('JobOrder', ids, multi, (id) => jobs.get(id), (job) => projectFields(job, fields, JOB_ORDER_SCHEMA, 'JobOrder'));
-  });
+  app.get(
+    `${base}/entity/JobOrder/:ids`,
+    { config: { dataCall: true, callKey: 'GET entity/JobOrder' } },
+    async (request) => {
+      const { ids, multi } = parseIdList((request.params as { ids: string }).ids);
+      const fields = parseFields(queryOf(request)['fields'], 'JobOrder');
+      return getMany(
+        'JobOrder',
+        ids,
+        multi,
+        (id) => jobs.get(id),
+        (job) => projectFields(job, fields, JOB_ORDER_SCHEMA, 'JobOrder'),
+      );
+    },
+  );
 }

@@ -33,7 +33,9 @@ describe(JobOrderStore.name, () => {
     const jobs = Array.from({ length: 500 }, (_, i) => store.get(i + 1)!);
     expect(new Set(jobs.map((j) => j.isPublic))).toEqual(new Set([0, 1]));
     expect(jobs.every((j) => typeof j.isOpen === 'boolean' && typeof j.isDeleted === 'boolean')).toBe(true);
-    expect(jobs.every((j) => Number.isInteger(j.dateLastModified) && Number.isInteger(j.address?.countryID ?? 0))).toBe(true);
+    expect(
+      jobs.every((j) => Number.isInteger(j.dateLastModified) && Number.isInteger(j.address?.countryID ?? 0)),
+    ).toBe(true);
     expect(jobs.some((j) => 'clientContact' in j && j.clientContact === null)).toBe(true);
     expect(jobs.some((j) => !('clientContact' in j))).toBe(true);
     expect(jobs.some((j) => j.address && !('address2' in j.address))).toBe(true);
@@ -59,7 +61,10 @@ describe(JobOrderStore.name, () => {
     store.close(b);
     store.close(c, { deleted: true });
     const added = store.add({ title: 'Brand new' });
-    expect(store.search(q(`isOpen:1 AND isDeleted:0 AND dateLastModified:[${from} TO *]`))).toEqual([a, added.id]);
+    expect(store.search(q(`isOpen:1 AND isDeleted:0 AND dateLastModified:[${from} TO *]`))).toEqual([
+      a,
+      added.id,
+    ]);
     const after = store.search(q('isOpen:1 AND isDeleted:0'));
     expect(after).not.toContain(b);
     expect(after).not.toContain(c);

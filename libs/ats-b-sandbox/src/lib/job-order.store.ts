@@ -1,5 +1,11 @@
 import { AtsBError } from './ats-b.error';
-import { DEFAULT_BASE_TIME_MS, FLAG_DELETED, FLAG_OPEN, FLAG_PUBLIC, JobOrderGenerator } from './job-order.generator';
+import {
+  DEFAULT_BASE_TIME_MS,
+  FLAG_DELETED,
+  FLAG_OPEN,
+  FLAG_PUBLIC,
+  JobOrderGenerator,
+} from './job-order.generator';
 import { matchesTerm, type QueryTerm, type SearchFieldKinds } from './search-query';
 import type { JobOrder, JobOrderAddress } from './sandbox.types';
 
@@ -50,7 +56,8 @@ export class JobOrderStore {
   }
 
   seed({ jobs, seed = 1, baseTimeMs = DEFAULT_BASE_TIME_MS }: SeedOptions): void {
-    if (!Number.isInteger(jobs) || jobs < 0 || jobs > 5_000_000) throw AtsBError.badRequest('jobs must be an integer 0..5000000');
+    if (!Number.isInteger(jobs) || jobs < 0 || jobs > 5_000_000)
+      throw AtsBError.badRequest('jobs must be an integer 0..5000000');
     this.generator = new JobOrderGenerator(jobs, seed, baseTimeMs);
     this.flags = new Uint8Array(jobs + 1);
     this.modified = new Float64Array(jobs + 1);
@@ -128,7 +135,10 @@ export class JobOrderStore {
     };
     this.overrides.set(id, job);
     if (id <= this.generator.jobs) {
-      this.flags[id] = (job.isOpen ? FLAG_OPEN : 0) | (job.isPublic === 1 ? FLAG_PUBLIC : 0) | (job.isDeleted ? FLAG_DELETED : 0);
+      this.flags[id] =
+        (job.isOpen ? FLAG_OPEN : 0) |
+        (job.isPublic === 1 ? FLAG_PUBLIC : 0) |
+        (job.isDeleted ? FLAG_DELETED : 0);
       this.modified[id] = job.dateLastModified;
     }
     this.bump();
@@ -137,7 +147,10 @@ export class JobOrderStore {
 
   /** A recruiter closing a job: isOpen false and a closed status (ats-b.md); deleting is soft (isDeleted true). */
   close(id: number, options: { deleted?: boolean } = {}): JobOrder {
-    return this.update(id, options.deleted ? { isDeleted: true } : { isOpen: false, status: 'Closed', dateClosed: Date.now() });
+    return this.update(
+      id,
+      options.deleted ? { isDeleted: true } : { isOpen: false, status: 'Closed', dateClosed: Date.now() },
+    );
   }
 
   /** Ids matching every term, ordered; cached until the next change so paging is cheap and stable. */
@@ -172,10 +185,15 @@ export class JobOrderStore {
     }
     for (let id = n + 1; id < this.nextId; id++) {
       const job = this.overrides.get(id);
-      if (job && terms.every((t) => matchesTerm(t, (field) => (job as unknown as Record<string, unknown>)[field]))) ids.push(id);
+      if (
+        job &&
+        terms.every((t) => matchesTerm(t, (field) => (job as unknown as Record<string, unknown>)[field]))
+      )
+        ids.push(id);
     }
     if (sort !== 'id') {
-      const ts = (id: number): number => (id <= n ? (this.modified[id] as number) : (this.overrides.get(id)?.dateLastModified ?? 0));
+      const ts = (id: number): number =>
+        id <= n ? (this.modified[id] as number) : (this.overrides.get(id)?.dateLastModified ?? 0);
       const cmp: Record<Exclude<JobSort, 'id'>, (a: number, b: number) => number> = {
         '-id': (a, b) => b - a,
         dateLastModified: (a, b) => ts(a) - ts(b) || a - b,

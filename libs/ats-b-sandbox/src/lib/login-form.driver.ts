@@ -2,7 +2,10 @@
  * Drives the sandbox's HTML login like a browser would, with fetch: GET the authorize URL, fill the form,
  * POST it, and return the redirect target (`redirect_uri?code=…&state=…`) without following it.
  */
-export async function driveLoginForm(authorizeUrl: string, credentials: { username: string; password: string }): Promise<string> {
+export async function driveLoginForm(
+  authorizeUrl: string,
+  credentials: { username: string; password: string },
+): Promise<string> {
   const page = await fetch(authorizeUrl, { redirect: 'follow' });
   const html = await page.text();
   if (page.status !== 200) throw new Error(`authorize page answered ${page.status}: ${html.slice(0, 200)}`);
@@ -25,10 +28,14 @@ export async function driveLoginForm(authorizeUrl: string, credentials: { userna
     body: fields.toString(),
   });
   const location = posted.headers.get('location');
-  if (posted.status !== 302 || !location) throw new Error(`login form answered ${posted.status}, expected a 302 redirect`);
+  if (posted.status !== 302 || !location)
+    throw new Error(`login form answered ${posted.status}, expected a 302 redirect`);
   return location;
 }
 
 function unescapeHtml(value: string): string {
-  return value.replace(/&(amp|lt|gt|quot|#39);/g, (_m, e: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'" })[e] as string);
+  return value.replace(
+    /&(amp|lt|gt|quot|#39);/g,
+    (_m, e: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'" })[e] as string,
+  );
 }

@@ -7,14 +7,27 @@ import { answer, queryOf, type Query, type SandboxContext } from './sandbox.cont
 export function registerOAuthRoutes(app: FastifyInstance, ctx: SandboxContext): void {
   const { auth } = ctx.state;
 
-  const authorize = (request: FastifyRequest, reply: FastifyReply, p: Query, submitted: boolean): FastifyReply => {
-    const html = (status: number, body: string): FastifyReply => reply.code(status).type('text/html; charset=utf-8').send(body);
-    if (!auth.isKnownClient(p['client_id'])) return html(400, errorPage('Invalid client', `Unknown client_id '${p['client_id'] ?? ''}'.`));
+  const authorize = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    p: Query,
+    submitted: boolean,
+  ): FastifyReply => {
+    const html = (status: number, body: string): FastifyReply =>
+      reply.code(status).type('text/html; charset=utf-8').send(body);
+    if (!auth.isKnownClient(p['client_id']))
+      return html(400, errorPage('Invalid client', `Unknown client_id '${p['client_id'] ?? ''}'.`));
     const givenRedirect = p['redirect_uri'] || undefined;
     const redirectUri = givenRedirect ?? auth.defaultRedirect();
     // Never redirect to an address the client did not register: show the error here instead.
     if (!redirectUri || !auth.isRedirectAllowed(redirectUri)) {
-      return html(400, errorPage('Invalid redirect_uri', `redirect_uri '${givenRedirect ?? ''}' is not registered for this client.`));
+      return html(
+        400,
+        errorPage(
+          'Invalid redirect_uri',
+          `redirect_uri '${givenRedirect ?? ''}' is not registered for this client.`,
+        ),
+      );
     }
     const clientId = p['client_id'] as string;
     const state = p['state'];
@@ -27,18 +40,34 @@ export function registerOAuthRoutes(app: FastifyInstance, ctx: SandboxContext): 
     if ((p['response_type'] ?? 'code') !== 'code') return back({ error: 'unsupported_response_type' });
     // PKCE (RFC 7636): optional for this confidential client; when sent, checked here and bound to the code.
     const codeChallenge = p['code_challenge'] || undefined;
-    const codeChallengeMethod = codeChallenge ? (p['code_challenge_method'] || 'plain') : undefined;
+    const codeChallengeMethod = codeChallenge ? p['code_challenge_method'] || 'plain' : undefined;
     if (codeChallenge && !isValidPkceChallenge(codeChallenge, codeChallengeMethod)) {
-      return back({ error: 'invalid_request', error_description: 'code_challenge or code_challenge_method is invalid' });
+      return back({
+        error: 'invalid_request',
+        error_description: 'code_challenge or code_challenge_method is invalid',
+      });
     }
     const pkce = codeChallenge ? { codeChallenge, codeChallengeMethod } : {};
-    const attempted = submitted || p['action'] === 'Login' || (p['username'] !== undefined && p['password'] !== undefined);
+    const attempted =
+      submitted || p['action'] === 'Login' || (p['username'] !== undefined && p['password'] !== undefined);
     if (!attempted) return html(200, loginPage({ clientId, redirectUri, state, ...pkce }));
     const username = p['username'];
     if (!auth.checkUser(username, p['password'])) {
-      return html(401, loginPage({ clientId, redirectUri, state, ...pkce, username, error: 'Invalid username or password.' }));
+      return html(
+        401,
+        loginPage({
+          clientId,
+          redirectUri,
+          state,
+          ...pkce,
+          username,
+          error: 'Invalid username or password.',
+        }),
+      );
     }
-    const challenge = codeChallenge ? { challenge: codeChallenge, method: codeChallengeMethod as 'S256' | 'plain' } : undefined;
+    const challenge = codeChallenge
+      ? { challenge: codeChallenge, method: codeChallengeMethod as 'S256' | 'plain' }
+      : undefined;
     return back({ code: auth.issueCode(username as string, clientId, givenRedirect ?? null, challenge) });
   };
 
@@ -56,7 +85,9 @@ export function registerOAuthRoutes(app: FastifyInstance, ctx: SandboxContext): 
       config: {
         callKey: (request) => {
           const grant = tokenParams(request)['grant_type'];
-          return grant === 'authorization_code' || grant === 'refresh_token' ? `POST /oauth/token ${grant}` : 'POST /oauth/token';
+          return grant === 'authorization_code' || grant === 'refresh_token'
+            ? `POST /oauth/token ${grant}`
+            : 'POST /oauth/token';
         },
       },
     },
@@ -77,17 +108,30 @@ export function registerOAuthRoutes(app: FastifyInstance, ctx: SandboxContext): 
           );
         case 'refresh_token':
           return answerToken(ctx, request, reply, () =>
-            auth.refresh({ refreshToken: p['refresh_token'], clientId: p['client_id'], clientSecret: p['client_secret'] }),
+            auth.refresh({
+              refreshToken: p['refresh_token'],
+              clientId: p['client_id'],
+              clientSecret: p['client_secret'],
+            }),
           );
         default:
-          throw new OAuthError(400, grant ? 'unsupported_grant_type' : 'invalid_request', grant ? `grant_type '${grant}' is not supported` : 'grant_type is required');
+          throw new OAuthError(
+            400,
+            grant ? 'unsupported_grant_type' : 'invalid_request',
+            grant ? `grant_type '${grant}' is not supported` : 'grant_type is required',
+          );
       }
     },
   );
 }
 
 /** A token grant may be "applied, then lost" (timeout-after-write) like any other write. */
-function answerToken(ctx: SandboxContext, request: FastifyRequest, reply: FastifyReply, issue: () => unknown): FastifyReply {
+function answerToken(
+  ctx: SandboxContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  issue: () => unknown,
+): FastifyReply {
   return answer(ctx, request, reply, 200, issue());
 }
 

@@ -56,28 +56,50 @@ describe(OAuthStore.name, () => {
 
   it('a refresh token is single use and rotates', () => {
     const store = make();
-    const first = store.exchangeCode({ code: store.issueCode('u', 'c', null), clientId: 'c', clientSecret: 's' });
+    const first = store.exchangeCode({
+      code: store.issueCode('u', 'c', null),
+      clientId: 'c',
+      clientSecret: 's',
+    });
     const second = store.refresh({ refreshToken: first.refresh_token, clientId: 'c', clientSecret: 's' });
     expect(second.refresh_token).not.toBe(first.refresh_token);
-    expect(grantError(() => store.refresh({ refreshToken: first.refresh_token, clientId: 'c', clientSecret: 's' }))).toBe('400 invalid_grant');
-    expect(store.refresh({ refreshToken: second.refresh_token, clientId: 'c', clientSecret: 's' }).access_token).toBeTruthy();
+    expect(
+      grantError(() =>
+        store.refresh({ refreshToken: first.refresh_token, clientId: 'c', clientSecret: 's' }),
+      ),
+    ).toBe('400 invalid_grant');
+    expect(
+      store.refresh({ refreshToken: second.refresh_token, clientId: 'c', clientSecret: 's' }).access_token,
+    ).toBeTruthy();
   });
 
   it('bad client secret → 401 invalid_client, and the token survives it', () => {
     const store = make();
     const t = store.exchangeCode({ code: store.issueCode('u', 'c', null), clientId: 'c', clientSecret: 's' });
-    expect(grantError(() => store.refresh({ refreshToken: t.refresh_token, clientId: 'c', clientSecret: 'x' }))).toBe('401 invalid_client');
-    expect(grantError(() => store.refresh({ refreshToken: t.refresh_token, clientId: 'c', clientSecret: 's' }))).toBe('ok');
+    expect(
+      grantError(() => store.refresh({ refreshToken: t.refresh_token, clientId: 'c', clientSecret: 'x' })),
+    ).toBe('401 invalid_client');
+    expect(
+      grantError(() => store.refresh({ refreshToken: t.refresh_token, clientId: 'c', clientSecret: 's' })),
+    ).toBe('ok');
   });
 
   it('rejectNextRefresh and revocation answer invalid_grant', () => {
     const store = make();
     const t = store.exchangeCode({ code: store.issueCode('u', 'c', null), clientId: 'c', clientSecret: 's' });
     store.rejectNextRefresh();
-    expect(grantError(() => store.refresh({ refreshToken: t.refresh_token, clientId: 'c', clientSecret: 's' }))).toBe('400 invalid_grant');
-    const t2 = store.exchangeCode({ code: store.issueCode('u', 'c', null), clientId: 'c', clientSecret: 's' });
+    expect(
+      grantError(() => store.refresh({ refreshToken: t.refresh_token, clientId: 'c', clientSecret: 's' })),
+    ).toBe('400 invalid_grant');
+    const t2 = store.exchangeCode({
+      code: store.issueCode('u', 'c', null),
+      clientId: 'c',
+      clientSecret: 's',
+    });
     store.revokeRefreshTokens();
-    expect(grantError(() => store.refresh({ refreshToken: t2.refresh_token, clientId: 'c', clientSecret: 's' }))).toBe('400 invalid_grant');
+    expect(
+      grantError(() => store.refresh({ refreshToken: t2.refresh_token, clientId: 'c', clientSecret: 's' })),
+    ).toBe('400 invalid_grant');
   });
 
   it('sessions time out after inactivity; expired access tokens cannot log in', () => {

@@ -4,17 +4,29 @@ import { queryOf, type SandboxContext } from './sandbox.context';
 
 /** `loginInfo` (where the customer's data centre is) and `login` (access token → BhRestToken + restUrl). */
 export function registerRestLoginRoutes(app: FastifyInstance, ctx: SandboxContext): void {
-  app.get('/rest-services/loginInfo', { config: { callKey: 'GET /rest-services/loginInfo' } }, async (request) => {
-    const username = queryOf(request)['username'];
-    if (!username) throw AtsBError.badRequest("Missing required parameter 'username'", 'errors.missingParameter');
-    return { oauthUrl: `${ctx.baseUrl()}/oauth`, restUrl: `${ctx.baseUrl()}/rest-services` };
-  });
+  app.get(
+    '/rest-services/loginInfo',
+    { config: { callKey: 'GET /rest-services/loginInfo' } },
+    async (request) => {
+      const username = queryOf(request)['username'];
+      if (!username)
+        throw AtsBError.badRequest("Missing required parameter 'username'", 'errors.missingParameter');
+      return { oauthUrl: `${ctx.baseUrl()}/oauth`, restUrl: `${ctx.baseUrl()}/rest-services` };
+    },
+  );
 
   const login = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
     const q = queryOf(request);
-    if (!q['version']) throw AtsBError.badRequest("Missing required parameter 'version' (use version=*)", 'errors.missingParameter');
+    if (!q['version'])
+      throw AtsBError.badRequest(
+        "Missing required parameter 'version' (use version=*)",
+        'errors.missingParameter',
+      );
     const session = ctx.state.auth.login(q['access_token']);
-    return reply.send({ BhRestToken: session.token, restUrl: `${ctx.baseUrl()}/rest-services/${session.corpToken}/` });
+    return reply.send({
+      BhRestToken: session.token,
+      restUrl: `${ctx.baseUrl()}/rest-services/${session.corpToken}/`,
+    });
   };
   // Bullhorn accepts both verbs; the docs and this integration use POST.
   app.post('/rest-services/login', { config: { callKey: 'POST /rest-services/login' } }, login);

@@ -6,7 +6,15 @@ import { parseId, type SandboxContext } from './sandbox.context';
 
 export const ADMIN_PREFIX = '/__sandbox';
 
-type PatchKind = 'string' | 'nullableString' | 'boolean' | 'zeroOrOne' | 'nullableInteger' | 'nullableNumber' | 'object' | 'nullableObject';
+type PatchKind =
+  | 'string'
+  | 'nullableString'
+  | 'boolean'
+  | 'zeroOrOne'
+  | 'nullableInteger'
+  | 'nullableNumber'
+  | 'object'
+  | 'nullableObject';
 
 /** Each field in the vendor's own type: isPublic takes 1 or 0 here as at the vendor, never true/false. */
 const JOB_KEYS: Record<keyof JobOrderPatch, PatchKind> = {
@@ -55,11 +63,15 @@ function fits(kind: PatchKind, value: unknown): boolean {
 /** Shallow type check of an admin job body; the admin surface trusts its callers beyond that. */
 function parseJobPatch(body: unknown): JobOrderPatch {
   if (body === undefined || body === null) return {};
-  if (typeof body !== 'object' || Array.isArray(body)) throw AtsBError.badRequest('Body must be a JSON object');
+  if (typeof body !== 'object' || Array.isArray(body))
+    throw AtsBError.badRequest('Body must be a JSON object');
   for (const [key, value] of Object.entries(body)) {
     const kind = (JOB_KEYS as Record<string, PatchKind | undefined>)[key];
     if (kind === undefined) throw AtsBError.badRequest(`Unknown JobOrder field '${key}'`);
-    if (!fits(kind, value)) throw AtsBError.badRequest(`JobOrder field '${key}' must be ${kind === 'zeroOrOne' ? '1 or 0 (an Integer at ATS-B)' : kind}`);
+    if (!fits(kind, value))
+      throw AtsBError.badRequest(
+        `JobOrder field '${key}' must be ${kind === 'zeroOrOne' ? '1 or 0 (an Integer at ATS-B)' : kind}`,
+      );
   }
   return body as JobOrderPatch;
 }
@@ -83,8 +95,10 @@ export function registerSandboxAdminRoutes(app: FastifyInstance, ctx: SandboxCon
   app.post(`${p}/seed`, async (request) => {
     const b = (request.body ?? {}) as { jobs?: unknown; seed?: unknown; baseTimeMs?: unknown };
     if (typeof b.jobs !== 'number') throw AtsBError.badRequest('jobs (number) is required');
-    if (b.seed !== undefined && typeof b.seed !== 'number') throw AtsBError.badRequest('seed must be a number');
-    if (b.baseTimeMs !== undefined && typeof b.baseTimeMs !== 'number') throw AtsBError.badRequest('baseTimeMs must be a number');
+    if (b.seed !== undefined && typeof b.seed !== 'number')
+      throw AtsBError.badRequest('seed must be a number');
+    if (b.baseTimeMs !== undefined && typeof b.baseTimeMs !== 'number')
+      throw AtsBError.badRequest('baseTimeMs must be a number');
     state.seed({ jobs: b.jobs, seed: b.seed, baseTimeMs: b.baseTimeMs });
     return { ok: true, ...state.jobs.seedInfo };
   });
@@ -101,16 +115,24 @@ export function registerSandboxAdminRoutes(app: FastifyInstance, ctx: SandboxCon
     if (!job) throw AtsBError.notFound('JobOrder', id);
     return job;
   });
-  app.post(`${p}/jobs`, async (request, reply) => reply.code(201).send(state.addJob(parseJobPatch(request.body))));
-  app.patch(`${p}/jobs/:id`, async (request) => state.updateJob(idOf(request.params), parseJobPatch(request.body)));
+  app.post(`${p}/jobs`, async (request, reply) =>
+    reply.code(201).send(state.addJob(parseJobPatch(request.body))),
+  );
+  app.patch(`${p}/jobs/:id`, async (request) =>
+    state.updateJob(idOf(request.params), parseJobPatch(request.body)),
+  );
   // What a recruiter does to a job: close it (isOpen false, status Closed), delete it (soft: isDeleted true),
   // take it off the job boards (isPublic 0); each bumps dateLastModified. Retitle with PATCH {title}.
   app.post(`${p}/jobs/:id/close`, async (request) => {
     const b = (request.body ?? {}) as { deleted?: unknown };
     return state.closeJob(idOf(request.params), { deleted: b.deleted === true });
   });
-  app.post(`${p}/jobs/:id/delete`, async (request) => state.closeJob(idOf(request.params), { deleted: true }));
-  app.post(`${p}/jobs/:id/unpublish`, async (request) => state.updateJob(idOf(request.params), { isPublic: 0 }));
+  app.post(`${p}/jobs/:id/delete`, async (request) =>
+    state.closeJob(idOf(request.params), { deleted: true }),
+  );
+  app.post(`${p}/jobs/:id/unpublish`, async (request) =>
+    state.updateJob(idOf(request.params), { isPublic: 0 }),
+  );
 
   app.get(`${p}/candidates`, async () => {
     const data = state.candidates();
@@ -154,7 +176,8 @@ export function registerSandboxAdminRoutes(app: FastifyInstance, ctx: SandboxCon
   // The partner's client secret as the vendor knows it (as after a rotation in the partner portal).
   app.put(`${p}/client-secret`, async (request) => {
     const b = (request.body ?? {}) as { clientSecret?: unknown };
-    if (typeof b.clientSecret !== 'string' || b.clientSecret === '') throw AtsBError.badRequest('clientSecret (string) is required');
+    if (typeof b.clientSecret !== 'string' || b.clientSecret === '')
+      throw AtsBError.badRequest('clientSecret (string) is required');
     state.auth.rotateClientSecret(b.clientSecret);
     return { ok: true };
   });

@@ -35,7 +35,13 @@ export function queryOf(request: FastifyRequest): Query {
  * Sends the answer, unless a timeout-after-write fault is armed for this endpoint: then the write has
  * already happened, and the client gets no answer at all (the connection is held, then dropped).
  */
-export function answer(ctx: SandboxContext, request: FastifyRequest, reply: FastifyReply, status: number, body: unknown): FastifyReply {
+export function answer(
+  ctx: SandboxContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  status: number,
+  body: unknown,
+): FastifyReply {
   const holdMs = ctx.state.faultInjector.takeTimeoutAfterWrite(request.callKey);
   if (holdMs <= 0) return reply.code(status).send(body);
   reply.hijack();
@@ -55,14 +61,16 @@ export function answer(ctx: SandboxContext, request: FastifyRequest, reply: Fast
 export function parseIdList(raw: string): { ids: number[]; multi: boolean } {
   const parts = raw.split(',');
   const ids = parts.map((p) => Number(p.trim()));
-  if (ids.some((n) => !Number.isInteger(n) || n <= 0)) throw AtsBError.badRequest(`Invalid entity id list '${raw}'`, 'errors.invalidId');
+  if (ids.some((n) => !Number.isInteger(n) || n <= 0))
+    throw AtsBError.badRequest(`Invalid entity id list '${raw}'`, 'errors.invalidId');
   if (ids.length > 500) throw AtsBError.badRequest('At most 500 ids per request', 'errors.tooManyIds');
   return { ids, multi: parts.length > 1 };
 }
 
 export function parseId(raw: string, entity: string): number {
   const id = Number(raw);
-  if (!Number.isInteger(id) || id <= 0) throw AtsBError.badRequest(`Invalid ${entity} id '${raw}'`, 'errors.invalidId');
+  if (!Number.isInteger(id) || id <= 0)
+    throw AtsBError.badRequest(`Invalid ${entity} id '${raw}'`, 'errors.invalidId');
   return id;
 }
 

@@ -25,9 +25,13 @@ export type WireOptional<T, K extends keyof T> = { [P in K]?: Wire<NonNullable<T
 /** Fields that are always present but may be `null`. */
 export type WireNullable<T, K extends keyof T> = { [P in K]-?: Wire<NonNullable<T[P]>> | null };
 
-export type JobOrderAddress = WireOptional<Address, 'address1' | 'address2' | 'city' | 'state' | 'zip' | 'countryID'>;
+export type JobOrderAddress = WireOptional<
+  Address,
+  'address1' | 'address2' | 'city' | 'state' | 'zip' | 'countryID'
+>;
 
-export type ClientCorporationRef = WireRequired<ClientCorporation, 'id'> & WireOptional<ClientCorporation, 'name'>;
+export type ClientCorporationRef = WireRequired<ClientCorporation, 'id'> &
+  WireOptional<ClientCorporation, 'name'>;
 
 export type ClientContactRef = WireRequired<ClientContact, 'id'> &
   WireOptional<ClientContact, 'firstName' | 'lastName' | 'email' | 'phone'>;
@@ -36,7 +40,10 @@ export type ClientContactRef = WireRequired<ClientContact, 'id'> &
  * A JobOrder as the vendor's data model has it: `isPublic` Integer (1 published, 0 not; never true/false),
  * `isOpen`/`isDeleted` Boolean, dates epoch ms, `salary`/`payRate` BigDecimal, `countryID` Integer.
  */
-export type JobOrder = WireRequired<VendorJobOrder, 'id' | 'isOpen' | 'isPublic' | 'isDeleted' | 'dateAdded' | 'dateLastModified'> &
+export type JobOrder = WireRequired<
+  VendorJobOrder,
+  'id' | 'isOpen' | 'isPublic' | 'isDeleted' | 'dateAdded' | 'dateLastModified'
+> &
   WireOptional<
     VendorJobOrder,
     | 'title'
@@ -60,8 +67,14 @@ export type JobOrder = WireRequired<VendorJobOrder, 'id' | 'isOpen' | 'isPublic'
 
 export type CandidateAddress = JobOrderAddress;
 
-export type Candidate = WireRequired<VendorCandidate, 'id' | 'name' | 'status' | 'isDeleted' | 'dateAdded' | 'dateLastModified'> &
-  WireNullable<VendorCandidate, 'firstName' | 'lastName' | 'email' | 'phone' | 'mobile' | 'source' | 'dateOfBirth'> & {
+export type Candidate = WireRequired<
+  VendorCandidate,
+  'id' | 'name' | 'status' | 'isDeleted' | 'dateAdded' | 'dateLastModified'
+> &
+  WireNullable<
+    VendorCandidate,
+    'firstName' | 'lastName' | 'email' | 'phone' | 'mobile' | 'source' | 'dateOfBirth'
+  > & {
     address: CandidateAddress | null;
   };
 

@@ -6,12 +6,20 @@ import { AtsBError } from './ats-b.error';
  */
 export type QueryTerm =
   | { kind: 'bool'; field: string; value: boolean }
-  | { kind: 'range'; field: string; from: number | null; to: number | null; fromInclusive: boolean; toInclusive: boolean }
+  | {
+      kind: 'range';
+      field: string;
+      from: number | null;
+      to: number | null;
+      fromInclusive: boolean;
+      toInclusive: boolean;
+    }
   | { kind: 'text'; field: string; value: string };
 
 export type SearchFieldKinds = Record<string, 'bool' | 'number' | 'text'>;
 
-const invalid = (why: string): AtsBError => AtsBError.badRequest(`Invalid search query: ${why}`, 'errors.invalidQuery');
+const invalid = (why: string): AtsBError =>
+  AtsBError.badRequest(`Invalid search query: ${why}`, 'errors.invalidQuery');
 
 export function parseSearchQuery(raw: string | undefined, kinds: SearchFieldKinds): QueryTerm[] {
   if (raw === undefined || raw.trim() === '') throw invalid("the 'query' parameter is required");

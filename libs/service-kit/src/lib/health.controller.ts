@@ -22,7 +22,11 @@ export class HealthController {
   @Get('live')
   @ApiOkResponse({
     description: 'the process answers (liveness)',
-    schema: { type: 'object', properties: { status: { type: 'string', enum: ['ok'] } }, required: ['status'] },
+    schema: {
+      type: 'object',
+      properties: { status: { type: 'string', enum: ['ok'] } },
+      required: ['status'],
+    },
   })
   live(): { status: 'ok' } {
     return { status: 'ok' };
