@@ -211,7 +211,7 @@ export function checkFileBytes(
 export function cleanFileName(fileName: string, maxLength = 255): string {
   let name = fileName
     .normalize('NFC')
-    // eslint-disable-next-line no-control-regex
+    // eslint-disable-next-line no-control-regex -- removing control characters is the point of this pattern
     .replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '')
     .replace(/[/\\]/g, '_')
     .trim()
