@@ -1,8 +1,12 @@
 import fc from 'fast-check';
 import type { AtsClientFactory } from '@connector/ats-access';
-import type { AtsBJobOrder, AtsBJobOrderIdPagesOptions } from '@connector/ats-clients';
+import {
+  ATS_B_JOB_ORDER_FIELDS,
+  type AtsBJobOrder,
+  type AtsBJobOrderIdPagesOptions,
+} from '@connector/ats-clients';
 import type { ConnectorSnapshot } from '@connector/contracts';
-import { defaultJobMapping } from '@connector/job-mapping';
+import { defaultJobMapping, knownSourcePaths } from '@connector/job-mapping';
 import { buildVacancyUpsert } from '../vacancies/vacancy-content';
 import {
   ATS_B_JOB_FIELDS,
@@ -492,5 +496,23 @@ describe('ATS-B mapper, property-based', () => {
       }),
       { numRuns: RUNS },
     );
+  });
+});
+
+// The mapping's list of readable paths and the fields the source asks for are two lists on purpose (what
+// an admin may map vs what a call requests); this keeps them from drifting apart.
+describe('ATS-B fields asked for', () => {
+  it('cover every path a job mapping may read', () => {
+    const asked = new Map<string, string[] | 'all'>();
+    for (const field of ATS_B_JOB_ORDER_FIELDS) {
+      const [, root, subs] = /^(\w+)(?:\(([\w,]+)\))?$/.exec(field) ?? [];
+      asked.set(root, subs ? subs.split(',') : 'all');
+    }
+    const missing = knownSourcePaths('ats-b').filter((path) => {
+      const [root, sub] = path.split('.');
+      const fields = asked.get(root);
+      return fields === undefined || (sub !== undefined && fields !== 'all' && !fields.includes(sub));
+    });
+    expect(missing).toEqual([]);
   });
 });
