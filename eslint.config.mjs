@@ -2,11 +2,41 @@ import nx from '@nx/eslint-plugin';
 import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
 
+const ADMIN_PAGE_JS = 'apps/connector-registry/src/app/admin-page/public/*.js';
+
 export default [
   ...nx.configs['flat/base'],
   ...nx.configs['flat/typescript'],
   prettier,
-  { ignores: ['**/node_modules', '**/dist', '**/tmp', '.nx', 'coverage', '**/*.mjs', '**/*.js'] },
+  ...nx.configs['flat/javascript'],
+  {
+    ignores: [
+      '**/node_modules',
+      '**/dist',
+      '**/tmp',
+      '.nx',
+      'coverage',
+      '**/*.mjs',
+      '**/*.js',
+      `!${ADMIN_PAGE_JS}`,
+    ],
+  },
+  {
+    // The admin page's browser modules: type-checked through their own tsconfig (DOM, JSDoc types).
+    files: [ADMIN_PAGE_JS],
+    languageOptions: {
+      parserOptions: {
+        project: './apps/connector-registry/tsconfig.admin-page.json',
+        tsconfigRootDir: import.meta.dirname,
+      },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { arguments: false } }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      'no-console': 'error',
+    },
+  },
   {
     files: ['**/*.ts'],
     languageOptions: {
@@ -23,8 +53,9 @@ export default [
           depConstraints: [
             { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:lib'] },
             { sourceTag: 'type:lib', onlyDependOnLibsWithTags: ['type:lib'] },
-            { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:lib'] },
+            { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:lib', 'type:chaos'] },
             { sourceTag: 'type:bench', onlyDependOnLibsWithTags: ['type:lib'] },
+            { sourceTag: 'type:chaos', onlyDependOnLibsWithTags: ['type:lib'] },
             { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
             { sourceTag: 'scope:service', onlyDependOnLibsWithTags: ['scope:shared'] },
             { sourceTag: 'scope:sandbox', onlyDependOnLibsWithTags: ['scope:shared', 'scope:sandbox'] },
@@ -52,8 +83,9 @@ export default [
           depConstraints: [
             { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:lib'] },
             { sourceTag: 'type:lib', onlyDependOnLibsWithTags: ['type:lib'] },
-            { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:lib'] },
+            { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:lib', 'type:chaos'] },
             { sourceTag: 'type:bench', onlyDependOnLibsWithTags: ['type:lib'] },
+            { sourceTag: 'type:chaos', onlyDependOnLibsWithTags: ['type:lib'] },
             { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared', 'scope:sandbox'] },
             { sourceTag: 'scope:service', onlyDependOnLibsWithTags: ['scope:shared', 'scope:sandbox'] },
             { sourceTag: 'scope:sandbox', onlyDependOnLibsWithTags: ['scope:shared', 'scope:sandbox'] },

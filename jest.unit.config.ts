@@ -5,6 +5,6 @@ import { preset } from './jest.preset';
 const config: Config = {
   ...preset,
   displayName: 'unit',
-  testMatch: ['<rootDir>/{apps,libs,tools}/**/*.spec.ts'],
+  testMatch: ['<rootDir>/{apps,libs,tools,chaos}/**/*.spec.ts'],
 };
 export default config;

@@ -36,6 +36,8 @@ const SUMMARIES: Partial<Record<MessageType, string>> = {
   'application.submitted': 'An application to one or several vacancies, each as a connector published it.',
   'application.updated': 'An application after verified changes (e.g. its answers).',
   'document.uploaded': 'A CV or other file the connector downloads from `url` and checks against `sha256`.',
+  'candidate.erased':
+    "The platform erased this person: the connector services remove the personal data they hold of them and refuse their later events (the customer's ATS is not touched).",
   'vacancy.upserted':
     'A live vacancy, new or with changed content (mapping applied), enriched with contact and company.',
   'vacancy.closed': 'A vacancy that was live and no longer is.',
@@ -48,6 +50,8 @@ const SUMMARIES: Partial<Record<MessageType, string>> = {
   'operation.unsupported': "A message the connector's ATS cannot take (e.g. applications on ATS-B).",
   'connector.status_changed':
     'A connector was created, authorized, lost its authorization, was enabled, disabled or deleted.',
+  'candidate.erasure_completed':
+    'Every connector service erased what it held of a candidate after `candidate.erased`; counts per kind of record.',
 };
 
 const AMQP_BINDING_VERSION = '0.3.0';

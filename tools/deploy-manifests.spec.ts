@@ -72,6 +72,18 @@ describe('docker-compose.yml', () => {
     }
   });
 
+  it('allows the demo its private network explicitly, for every service that calls out (none by default)', () => {
+    for (const name of ['auth-gateway', ...WORKERS]) {
+      expect([name, compose.services[name]?.environment?.['ALLOW_PRIVATE_ADDRESSES']]).toEqual([
+        name,
+        'private',
+      ]);
+      const Config = CONFIGS[name] as new () => ServiceConfig & { ALLOW_PRIVATE_ADDRESSES?: string };
+      // No environment name turns the guard off: production mode or not, the default is none.
+      expect(new Config().ALLOW_PRIVATE_ADDRESSES).toBe('none');
+    }
+  });
+
   it('lets the workers scale: no host port or container name on them', () => {
     for (const worker of WORKERS) {
       expect(compose.services[worker]?.ports).toBeUndefined();
@@ -183,6 +195,7 @@ describe('Kubernetes manifests (deploy/k8s)', () => {
       }
       expect(config['NODE_ENV']).toBe('production');
       expect(config['MIGRATIONS_RUN']).toBe('false');
+      expect(config['ALLOW_PRIVATE_ADDRESSES']).toBe('none');
     },
   );
 

@@ -5,10 +5,27 @@
  */
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
+import type { BrokerService } from '@connector/messaging';
+import { rabbitmqUrlSecretKey } from './broker-definitions';
 
 const root = join(__dirname, '..');
 const compiled = __filename.endsWith('.js');
-const services = ['connector-registry', 'auth-gateway', 'vacancy-sync', 'candidate-sync', 'document-service'];
+const services: BrokerService[] = [
+  'connector-registry',
+  'auth-gateway',
+  'vacancy-sync',
+  'candidate-sync',
+  'document-service',
+];
+
+/**
+ * Each service opens the broker as its own user, with its own permissions: RABBITMQ_URL_<SERVICE> (e.g.
+ * RABBITMQ_URL_AUTH_GATEWAY) when given, else the one RABBITMQ_URL (local mode).
+ */
+function brokerUrlOf(service: BrokerService): { RABBITMQ_URL?: string } {
+  const url = process.env[rabbitmqUrlSecretKey(service)];
+  return url ? { RABBITMQ_URL: url } : {};
+}
 
 for (const service of services) {
   const run = spawnSync(
@@ -19,7 +36,7 @@ for (const service of services) {
       : ['-r', '@swc-node/register', join('apps', service, 'src', 'main.ts'), '--migrate'],
     {
       cwd: root,
-      env: { ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' },
+      env: { ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn', ...brokerUrlOf(service) },
       stdio: 'inherit',
     },
   );

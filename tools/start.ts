@@ -9,6 +9,16 @@ import { createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync }
 import { join } from 'node:path';
 import amqplib from 'amqplib';
 import { Client } from 'pg';
+import {
+  BROKER_PRINCIPALS,
+  BROKER_SERVICES,
+  type BrokerAccounts,
+  type BrokerService,
+  brokerUrlAs,
+  brokerUsersSetting,
+  newBrokerPassword,
+  setUpBrokerUsers,
+} from '@connector/messaging';
 import { createDemoConnectors, firstAdminKey } from './demo-connectors';
 
 const root = join(__dirname, '..');
@@ -19,20 +29,82 @@ const env = {
   RABBITMQ_URL: process.env.RABBITMQ_URL ?? 'amqp://guest:guest@127.0.0.1:5672',
   ADMIN_API_KEYS: process.env.ADMIN_API_KEYS ?? 'acct_demo:demo-admin-key',
   ENCRYPTION_KEYS: process.env.ENCRYPTION_KEYS ?? localEncryptionKeys(),
+  FIELD_HASH_KEY:
+    process.env.FIELD_HASH_KEY ??
+    localSecret('local-field-hash-key', () => randomBytes(33).toString('base64')),
   // The ATS-B vendor addresses: the sandbox unless the environment names others.
   ATS_B_OAUTH_URL: process.env.ATS_B_OAUTH_URL ?? `${atsBSandbox}/oauth`,
   ATS_B_REST_LOGIN_URL: process.env.ATS_B_REST_LOGIN_URL ?? `${atsBSandbox}/rest-services`,
   ATS_B_REDIRECT_URI: process.env.ATS_B_REDIRECT_URI ?? 'http://127.0.0.1:3000/oauth/ats-b/callback',
+  // Local mode: ATSs (the sandboxes, any simulator) on this machine over plain http. Services default to none.
+  ALLOW_PRIVATE_ADDRESSES: process.env.ALLOW_PRIVATE_ADDRESSES ?? 'loopback',
 };
 
 /** Local mode keeps one generated key in tmp/, so secrets stored by one run open in the next. */
 function localEncryptionKeys(): string {
-  const file = join(root, 'tmp', 'local-encryption-keys');
+  return localSecret('local-encryption-keys', () => `local1:${randomBytes(32).toString('base64')}`);
+}
+
+/** A secret generated once into tmp/<name> and read from there by later runs. */
+function localSecret(name: string, generate: () => string): string {
+  const file = join(root, 'tmp', name);
   if (!existsSync(file)) {
     mkdirSync(join(root, 'tmp'), { recursive: true });
-    writeFileSync(file, `local1:${randomBytes(32).toString('base64')}\n`, { mode: 0o600 });
+    writeFileSync(file, `${generate()}\n`, { mode: 0o600 });
   }
   return readFileSync(file, 'utf8').trim();
+}
+
+/** Local mode keeps the broker users' passwords in tmp/ (0600), so they stay the same from run to run. */
+function localBrokerAccounts(): BrokerAccounts {
+  const file = join(root, 'tmp', 'broker-passwords.json');
+  const stored: Record<string, string> = existsSync(file)
+    ? (JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>)
+    : {};
+  const passwords = Object.fromEntries(
+    BROKER_PRINCIPALS.map((principal) => [principal, stored[principal] ?? newBrokerPassword()]),
+  );
+  mkdirSync(join(root, 'tmp'), { recursive: true });
+  writeFileSync(file, `${JSON.stringify(passwords, null, 2)}\n`, { mode: 0o600 });
+  return Object.fromEntries(
+    BROKER_PRINCIPALS.map((principal) => [principal, { user: principal, password: passwords[principal] }]),
+  ) as BrokerAccounts;
+}
+
+/**
+ * A broker user per service (and one for the platform) with the permissions of production, each service
+ * given its own RABBITMQ_URL. Without the management API or rabbitmqctl, every service shares the given user.
+ */
+async function brokerUsers(): Promise<{ envOf: (service: string) => Record<string, string>; line: string }> {
+  const accounts = localBrokerAccounts();
+  const result = await setUpBrokerUsers({
+    adminUrl: env.RABBITMQ_URL,
+    managementUrl: process.env.RABBITMQ_MANAGEMENT_URL,
+    accounts,
+  });
+  if ('unavailable' in result) {
+    process.stdout.write(
+      `Broker users not created (${result.unavailable}): every service connects as the user of RABBITMQ_URL, ` +
+        'so consumers cannot tell our services apart (local mode only).\n',
+    );
+    return { envOf: () => ({}), line: '(one user for all services)' };
+  }
+  const usersSetting = brokerUsersSetting(
+    Object.fromEntries(BROKER_SERVICES.map((service) => [service, accounts[service].user])) as Record<
+      BrokerService,
+      string
+    >,
+  );
+  return {
+    envOf: (service) => {
+      const account = accounts[service as BrokerService];
+      return {
+        RABBITMQ_URL: brokerUrlAs(env.RABBITMQ_URL, account.user, account.password),
+        RABBITMQ_USERS: usersSetting,
+      };
+    },
+    line: `(a user per service and "platform", set up with the ${result.method}; passwords in tmp/broker-passwords.json)`,
+  };
 }
 
 interface Proc {
@@ -176,6 +248,7 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void stopAll());
   process.on('SIGTERM', () => void stopAll());
 
+  const broker = await brokerUsers();
   const sandboxEnv: Record<string, string> = {};
   if (startSandboxes) {
     process.stdout.write('Starting the ATS sandboxes…\n');
@@ -183,7 +256,7 @@ async function main(): Promise<void> {
     await Promise.all(sandboxes.map((s) => waitReady(s)));
   }
   process.stdout.write('Starting the services (first start compiles TypeScript; give it a few seconds)…\n');
-  for (const service of services) launch(service, sandboxEnv);
+  for (const service of services) launch(service, { ...sandboxEnv, ...broker.envOf(service.name) });
   await Promise.all(services.map((s) => waitReady(s)));
 
   const demo = startSandboxes
@@ -209,7 +282,7 @@ async function main(): Promise<void> {
           `  ATS-B sandbox        http://127.0.0.1:${sandboxes[1].port}   (login recruiter / recruiter-pass)`,
         ]
       : []),
-    `  RabbitMQ             ${redactUrl(env.RABBITMQ_URL)}`,
+    `  RabbitMQ             ${redactUrl(env.RABBITMQ_URL)} ${broker.line}`,
     `  Postgres             ${redactUrl(env.DATABASE_URL)}`,
     '',
     'Logs: tmp/logs/<name>.log. Ctrl-C stops everything.',
