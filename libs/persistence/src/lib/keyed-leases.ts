@@ -1,10 +1,37 @@
 import { randomUUID } from 'node:crypto';
-import type { MigrationInterface, QueryRunner } from 'typeorm';
+import type { DataSource, Repository } from 'typeorm';
+import { KeyedLeaseEntity } from './keyed-lease.entity';
+import { preparedStatements } from './prepared-statements';
+import { rowsOf, type SqlQueryable } from './sql-rows';
 
-/** Anything that runs SQL: a TypeORM DataSource or a pg Pool. */
-export interface LeaseDatabase {
-  query(sql: string, params?: unknown[]): Promise<unknown>;
-}
+/** Releases that end within this long of each other are written in one statement. */
+const RELEASE_BATCH_MS = 5;
+
+const RELEASE_SQL = `DELETE FROM "keyed_lease" WHERE "namespace" = $1
+  AND ("key", "owner") IN (SELECT * FROM unnest($2::text[], $3::text[]))`;
+
+/** A lease lapses this long after it was taken or last renewed; the database clock decides. */
+const EXPIRES = 'clock_timestamp() + make_interval(secs => :ttl)';
+
+/** A lease of a holder that died lapses this long after its last renewal, unless `ttlMs` says otherwise. */
+export const DEFAULT_LEASE_TTL_MS = 60_000;
+
+/**
+ * The lease inserted, or one that lapsed taken over, with the next fencing token, as a CTE named `lease`
+ * (column `token`); a lease still held is left alone and the CTE has no row. For a statement that does more
+ * in the same round trip (KeyedLeases.withLockBy): $1 namespace, $2 key, $3 owner, $4 TTL (s).
+ */
+export const LEASE_CTE = `lease AS (
+  INSERT INTO "keyed_lease" AS kl ("namespace", "key", "owner", "expires_at", "token")
+  VALUES ($1, $2, $3, clock_timestamp() + make_interval(secs => $4::float8), nextval('keyed_lease_token'))
+  ON CONFLICT ("namespace", "key") DO UPDATE
+    SET "owner" = EXCLUDED."owner", "expires_at" = EXCLUDED."expires_at", "token" = EXCLUDED."token"
+    WHERE kl."expires_at" < clock_timestamp()
+  RETURNING kl."token"
+)`;
+
+/** The lease alone. Written by hand: it runs once per message. */
+const ACQUIRE_SQL = `WITH ${LEASE_CTE} SELECT "token" FROM lease`;
 
 /** Someone else held the key's lease for longer than the caller would wait. */
 export class LockTimeoutError extends Error {
@@ -15,6 +42,41 @@ export class LockTimeoutError extends Error {
     super(`lock on ${key} still held by another worker after ${waitedMs} ms`);
     this.name = 'LockTimeoutError';
   }
+}
+
+/** The lease was lost while the work ran (it lapsed and may be someone else's): stop, write nothing more. */
+export class LeaseLostError extends Error {
+  constructor(
+    readonly key: string,
+    why: string,
+  ) {
+    super(`lease on ${key} lost: ${why}`);
+    this.name = 'LeaseLostError';
+  }
+}
+
+/** What the work holding a lease gets. */
+export interface Lease {
+  key: string;
+  /**
+   * The fencing token: every grant of any lease takes the next value of one sequence, so a later holder of a
+   * key always has a larger token than an earlier one. Writes record it and refuse a smaller one.
+   */
+  token: number;
+  /** Aborted (with a LeaseLostError) once the lease is lost: a renewal touched no row or kept failing. */
+  signal: AbortSignal;
+  /**
+   * For the holder's last statement to release the lease in the same round trip (leaseReleaseCte with
+   * `params`); `done()` once that statement succeeded, so the release is not sent again.
+   */
+  release?: { params: [string, string, string]; done(): void };
+}
+
+/** The holder's release as a CTE, for its last statement: $first namespace, then key, then owner. */
+export function leaseReleaseCte(first: number): string {
+  return `released_lease AS (
+  DELETE FROM "keyed_lease" WHERE "namespace" = $${first} AND "key" = $${first + 1} AND "owner" = $${first + 2}
+)`;
 }
 
 export interface KeyedLeasesOptions {
@@ -28,89 +90,153 @@ export interface KeyedLeasesOptions {
  * One worker at a time per key, across processes, without holding a database connection while the work
  * runs (the work calls an ATS): a row in `keyed_lease` taken with one atomic upsert, renewed while the work
  * runs, deleted when it ends, and taken over by another worker only once it has lapsed (its holder died).
+ * A holder that cannot renew in time is told (its signal aborts), and its fencing token lets the records it
+ * writes refuse it once a later holder has been at them.
  */
 export class KeyedLeases {
   private readonly ttlMs: number;
+  private readonly leases: Repository<KeyedLeaseEntity>;
+  /** The statements each message runs (acquire, release), prepared. */
+  private readonly statements: SqlQueryable;
+  private releases: Array<{ key: string; owner: string }> = [];
+  private releasing?: Promise<void>;
 
   constructor(
-    private readonly db: LeaseDatabase,
+    dataSource: DataSource,
     private readonly options: KeyedLeasesOptions,
   ) {
-    this.ttlMs = options.ttlMs ?? 60_000;
+    this.ttlMs = options.ttlMs ?? DEFAULT_LEASE_TTL_MS;
+    this.leases = dataSource.getRepository(KeyedLeaseEntity);
+    this.statements = preparedStatements(dataSource);
   }
 
   /** Runs `work` holding the lease of `key`; LockTimeoutError when it stays taken for `waitMs`. */
-  async withLock<T>(key: string, work: () => Promise<T>, waitMs: number): Promise<T> {
+  async withLock<T>(key: string, work: (lease: Lease) => Promise<T>, waitMs: number): Promise<T> {
+    return this.withLockBy(
+      key,
+      async (params) => {
+        const [granted] = rowsOf(await this.statements.query(ACQUIRE_SQL, params));
+        return granted ? { token: Number(granted['token']), result: undefined } : undefined;
+      },
+      (lease) => work(lease),
+      waitMs,
+    );
+  }
+
+  /**
+   * As withLock, the lease taken by `statement`, which does more in the same round trip: built on LEASE_CTE
+   * with `params` as its $1–$4, it answers the token and its own result when the lease was granted, and
+   * undefined (having done nothing else) while it is held elsewhere. `work` gets the result under the lease.
+   */
+  async withLockBy<R, T>(
+    key: string,
+    statement: (
+      params: [string, string, string, number],
+    ) => Promise<{ token: number; result: R } | undefined>,
+    work: (lease: Lease, result: R) => Promise<T>,
+    waitMs: number,
+  ): Promise<T> {
     const owner = randomUUID();
-    await this.acquire(key, owner, waitMs);
+    const { token, result } = await this.acquire(key, waitMs, () =>
+      statement([this.options.namespace, key, owner, this.ttlMs / 1000]),
+    );
     // Renewed well before it lapses, so a long ATS call never lets a second worker in.
-    const renewal = setInterval(() => void this.renew(key, owner).catch(() => undefined), this.ttlMs / 3);
-    renewal.unref();
+    const renewal = renewWhileHeld(key, this.ttlMs, () => this.renew(key, owner, token));
+    let released = false;
+    const release = {
+      params: [this.options.namespace, key, owner] as [string, string, string],
+      done: () => {
+        released = true;
+        renewal.stop();
+      },
+    };
     try {
-      return await work();
+      return await work({ key, token, signal: renewal.signal, release }, result);
     } finally {
-      clearInterval(renewal);
-      await this.db
-        .query(`DELETE FROM keyed_lease WHERE namespace = $1 AND key = $2 AND owner = $3`, [
-          this.options.namespace,
-          key,
-          owner,
-        ])
-        .catch(() => undefined); // not released: it lapses after ttlMs
+      renewal.stop();
+      // not released: it lapses after ttlMs
+      if (!released) await this.release(key, owner).catch(() => undefined);
     }
   }
 
-  private async acquire(key: string, owner: string, waitMs: number): Promise<void> {
+  /** Deletes the holder's row, together with the other releases of the next few milliseconds. */
+  private release(key: string, owner: string): Promise<void> {
+    this.releases.push({ key, owner });
+    this.releasing ??= new Promise((resolve) => setTimeout(resolve, RELEASE_BATCH_MS)).then(async () => {
+      const batch = this.releases;
+      this.releases = [];
+      this.releasing = undefined;
+      await this.statements.query(RELEASE_SQL, [
+        this.options.namespace,
+        batch.map((r) => r.key),
+        batch.map((r) => r.owner),
+      ]);
+    });
+    return this.releasing;
+  }
+
+  /** Tries `attempt` (one statement) until it grants the lease, pausing longer each time, for `waitMs`. */
+  private async acquire<G>(key: string, waitMs: number, attempt: () => Promise<G | undefined>): Promise<G> {
     const started = Date.now();
     for (let pause = 10; ; pause = Math.min(pause * 2, 200)) {
-      const rows = await this.db.query(
-        `INSERT INTO keyed_lease (namespace, key, owner, expires_at)
-         VALUES ($1, $2, $3, clock_timestamp() + make_interval(secs => $4))
-         ON CONFLICT (namespace, key) DO UPDATE SET owner = EXCLUDED.owner, expires_at = EXCLUDED.expires_at
-           WHERE keyed_lease.expires_at < clock_timestamp()
-         RETURNING owner`,
-        [this.options.namespace, key, owner, this.ttlMs / 1000],
-      );
-      if (rowCount(rows) > 0) return;
+      const granted = await attempt();
+      if (granted) return granted;
       if (Date.now() - started >= waitMs) throw new LockTimeoutError(key, Date.now() - started);
       await new Promise((resolve) => setTimeout(resolve, pause + Math.random() * pause));
     }
   }
 
-  private async renew(key: string, owner: string): Promise<void> {
-    await this.db.query(
-      `UPDATE keyed_lease SET expires_at = clock_timestamp() + make_interval(secs => $4)
-       WHERE namespace = $1 AND key = $2 AND owner = $3`,
-      [this.options.namespace, key, owner, this.ttlMs / 1000],
-    );
+  /** False when the lease is no longer this holder's (it lapsed and was taken over, or removed). */
+  private async renew(key: string, owner: string, token: number): Promise<boolean> {
+    const result = await this.leases
+      .createQueryBuilder()
+      .update()
+      .set({ expiresAt: () => EXPIRES })
+      .where({ namespace: this.options.namespace, key, owner, token: String(token) })
+      .setParameter('ttl', this.ttlMs / 1000)
+      .execute();
+    return (result.affected ?? 0) > 0;
   }
 }
 
-/** TypeORM answers an INSERT … RETURNING with the rows; pg with `{ rows }`. */
-function rowCount(result: unknown): number {
-  // TypeORM answers UPDATE/DELETE with [rows, affected]; INSERT … RETURNING with the rows.
-  if (Array.isArray(result) && result.length === 2 && Array.isArray(result[0])) return result[0].length;
-  if (Array.isArray(result)) return result.length;
-  const rows = (result as { rows?: unknown[] }).rows;
-  return rows?.length ?? 0;
+/** A lease being renewed: `signal` aborts (with a LeaseLostError) once it is lost; `stop` when done. */
+export interface LeaseRenewal {
+  signal: AbortSignal;
+  stop(): void;
 }
 
-/** Shared by the services that use leases; written to be applied more than once. */
-export class KeyedLeaseMigration1763700000002 implements MigrationInterface {
-  name = 'KeyedLeaseMigration1763700000002';
-
-  async up(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query(`
-      CREATE TABLE IF NOT EXISTS "keyed_lease" (
-        "namespace" text NOT NULL,
-        "key" text NOT NULL,
-        "owner" text NOT NULL,
-        "expires_at" timestamptz NOT NULL,
-        PRIMARY KEY ("namespace", "key")
-      )`);
-  }
-
-  async down(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query(`DROP TABLE IF EXISTS "keyed_lease"`);
-  }
+/**
+ * Renews a lease every third of its TTL. A renewal that touches no row (`renew` answers false) means it is
+ * gone; renewals that keep failing (the database is out of reach) give it up before it could lapse unnoticed.
+ */
+export function renewWhileHeld(key: string, ttlMs: number, renew: () => Promise<boolean>): LeaseRenewal {
+  const lost = new AbortController();
+  const every = ttlMs / 3;
+  let confirmedAt = Date.now();
+  let timer: NodeJS.Timeout | undefined;
+  let stopped = false;
+  const giveUp = (why: string) => lost.abort(new LeaseLostError(key, why));
+  const attempt = async () => {
+    try {
+      if (!(await renew())) return giveUp('it lapsed and was taken over, or removed');
+      confirmedAt = Date.now();
+    } catch (error) {
+      if (Date.now() - confirmedAt + every >= ttlMs) {
+        return giveUp(`could not renew it in time: ${(error as Error).message}`);
+      }
+    }
+    if (!stopped) schedule();
+  };
+  const schedule = () => {
+    timer = setTimeout(() => void attempt(), every);
+    timer.unref();
+  };
+  schedule();
+  return {
+    signal: lost.signal,
+    stop: () => {
+      stopped = true;
+      clearTimeout(timer);
+    },
+  };
 }

@@ -13,6 +13,7 @@ export interface PersistenceModuleOptions<Deps extends unknown[]> {
 export class PersistenceModule {
   static forRootAsync<Deps extends unknown[]>(options: PersistenceModuleOptions<Deps>): DynamicModule {
     let runAtStart = true;
+    let shared: PersistenceOptions['shared'] = [];
     return {
       module: PersistenceModule,
       imports: [
@@ -21,12 +22,13 @@ export class PersistenceModule {
           useFactory: (...deps: unknown[]) => {
             const resolved = options.useFactory(...(deps as Deps));
             runAtStart = resolved.migrationsRun;
+            shared = resolved.shared;
             return { ...dataSourceOptions(resolved), retryAttempts: 3, retryDelay: 1_000 };
           },
           dataSourceFactory: async (typeOrmOptions) => {
             if (!typeOrmOptions) throw new Error('TypeORM options missing');
             const dataSource = await new DataSource(typeOrmOptions).initialize();
-            if (runAtStart) await runMigrations(dataSource);
+            if (runAtStart) await runMigrations(dataSource, shared);
             return dataSource;
           },
         }),

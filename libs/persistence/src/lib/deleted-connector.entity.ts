@@ -1,0 +1,11 @@
+import { CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
+
+/**
+ * A connector the registry deleted (`connector.status_changed`, reason `deleted`), as a worker learnt it:
+ * its data there goes after the retention period. Shared by the workers (DELETED_CONNECTOR_SCHEMA).
+ */
+@Entity('deleted_connector')
+export class DeletedConnectorEntity {
+  @PrimaryColumn('text', { name: 'connector_id' }) connectorId!: string;
+  @CreateDateColumn({ name: 'deleted_at', type: 'timestamptz' }) deletedAt!: Date;
+}
