@@ -1,5 +1,6 @@
 export * from './lib/message-errors';
 export * from './lib/retry-policy';
+export * from './lib/time-limit';
 export * from './lib/topology';
 export * from './lib/rabbitmq.connection';
 export * from './lib/message-publisher';
@@ -10,3 +11,7 @@ export * from './lib/connect-consumer';
 export * from './lib/rpc';
 export * from './lib/broadcast';
 export * from './lib/dead-letters';
+export * from './lib/broker-url';
+export * from './lib/broker-permissions';
+export * from './lib/publisher-check';
+export * from './lib/broker-setup';

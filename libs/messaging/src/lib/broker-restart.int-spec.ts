@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import amqplib from 'amqplib';
 import { Controller, type INestApplication, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { EventPattern, Payload } from '@nestjs/microservices';
-import { createEvent, type EventEnvelope, Exchange, RoutingKey } from '@connector/contracts';
+import { createEvent, type EventEnvelope, Exchange, Header, RoutingKey } from '@connector/contracts';
 import { eventually, rabbitUrl, restartBroker, TestBroker } from '@connector/testing';
 import { connectRabbitMqConsumer } from './connect-consumer';
 import { MessagePublisher } from './message-publisher';
@@ -59,6 +60,7 @@ describe('broker restart', () => {
 
   beforeAll(async () => {
     const broker = await TestBroker.connect();
+    await broker.channel.assertExchange(Exchange.PlatformEvents, 'topic', { durable: true });
     await broker.channel.assertQueue(tapQueue, { durable: true, arguments: { 'x-queue-type': 'quorum' } });
     await broker.channel.bindQueue(tapQueue, Exchange.PlatformEvents, RoutingKey.DocumentUploaded);
     await broker.close();
@@ -124,5 +126,57 @@ describe('broker restart', () => {
 
     // The consumer reconnected and took every confirmed message, the ones sent after the restart too.
     await eventually(() => confirmed.every((id) => received.has(id)), 30_000, 'consumer to catch up');
+  }, 120_000);
+
+  it('keeps the messages waiting for a retry, those whose delay ends while it stops or is down too', async () => {
+    // As the consumer sends a failed message back: into the retry queue, to come back after its 500 ms. Sent
+    // until the broker goes away, so that the delays of the last ones end while it stops and while it is down.
+    const connection = await amqplib.connect(rabbitUrl());
+    connection.on('error', () => undefined);
+    const channel = await connection.createConfirmChannel();
+    channel.on('error', () => undefined);
+    let answered: ((confirmed: boolean) => void) | undefined;
+    channel.on('close', () => answered?.(false));
+    const waiting: string[] = [];
+    // The restart begins once 60 are waiting (however fast this machine confirms), and sending goes on.
+    let restarting: Promise<void> | undefined;
+    for (;;) {
+      if (waiting.length === 60) restarting = restartBroker();
+      const event = document();
+      const confirmed = await new Promise<boolean>((resolve) => {
+        answered = resolve;
+        try {
+          channel.publish(
+            '',
+            retryQueueName(consumerQueue, 500),
+            Buffer.from(JSON.stringify(event)),
+            {
+              persistent: true,
+              contentType: 'application/json',
+              messageId: event.id,
+              userId: 'guest',
+              headers: { [Header.Attempt]: 2, [Header.OriginalRoutingKey]: RoutingKey.DocumentUploaded },
+            },
+            (error) => resolve(!error),
+          );
+        } catch {
+          resolve(false);
+        }
+      });
+      if (!confirmed) break;
+      waiting.push(event.id);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    await connection.close().catch(() => undefined);
+    await restarting;
+    expect(restarting).toBeDefined();
+    expect(waiting.length).toBeGreaterThanOrEqual(60);
+
+    await eventually(
+      () => waiting.every((id) => received.has(id)),
+      30_000,
+      'every waiting message handled after the restart',
+    ).catch(() => undefined);
+    expect(waiting.filter((id) => !received.has(id))).toEqual([]);
   }, 120_000);
 });

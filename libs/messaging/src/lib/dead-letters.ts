@@ -1,6 +1,12 @@
 import type { ChannelWrapper } from 'amqp-connection-manager';
 import type { Channel, ConsumeMessage } from 'amqplib';
-import { Header } from '@connector/contracts';
+import {
+  createEvent,
+  type EventEnvelope,
+  Header,
+  type OperationFailedDto,
+  RoutingKey,
+} from '@connector/contracts';
 import type { MessagePublisher } from './message-publisher';
 import type { RabbitConnection } from './rabbitmq.connection';
 
@@ -18,7 +24,16 @@ export interface DeadLetter {
   accountId?: string;
   connectorId?: string;
   type?: string;
+  /** The candidate the message is about (`data.candidateId`), so an erasure finds it. */
+  candidateId?: string;
+  /** The broker user that published it, as its consumer verified it (kept so a replay keeps it too). */
+  publishedBy?: string;
   headers: Record<string, unknown>;
+  /**
+   * Whether `operation.failed` went out for it: the transport reports what it dead-letters; the broker,
+   * dead-lettering at the delivery limit, does not (whoever keeps the dead letter reports it).
+   */
+  reported: boolean;
 }
 
 const DEAD_SUFFIX = '.dead';
@@ -74,13 +89,19 @@ export class DeadLetterCollector {
 
 export function readDeadLetter(queue: string, message: ConsumeMessage): DeadLetter {
   const headers = (message.properties.headers ?? {}) as Record<string, unknown>;
-  let envelope: { id?: unknown; accountId?: unknown; type?: unknown; data?: { connectorId?: unknown } } = {};
+  let envelope: {
+    id?: unknown;
+    accountId?: unknown;
+    type?: unknown;
+    data?: { connectorId?: unknown; candidateId?: unknown };
+  } = {};
   try {
     envelope = JSON.parse(message.content.toString()) as typeof envelope;
   } catch {
     /* not JSON: it is kept as bytes */
   }
   const text = (value: unknown) => (typeof value === 'string' && value ? value : undefined);
+  const byBroker = headers[Header.DeadLetterReasons] === undefined ? brokerDeath(headers) : undefined;
   let reasons: string[] = [];
   try {
     reasons = JSON.parse(String(headers[Header.DeadLetterReasons] ?? '[]')) as string[];
@@ -89,30 +110,89 @@ export function readDeadLetter(queue: string, message: ConsumeMessage): DeadLett
   }
   return {
     queue,
-    routingKey: String(headers[Header.OriginalRoutingKey] ?? message.fields.routingKey),
+    routingKey: String(
+      headers[Header.OriginalRoutingKey] ?? byBroker?.routingKey ?? message.fields.routingKey,
+    ),
     messageId: text(message.properties.messageId) ?? text(envelope?.id),
     body: message.content,
-    reasons,
-    retryable: headers[Header.Retryable] === true,
-    failedAt: new Date(String(headers[Header.FailedAt] ?? new Date().toISOString())),
+    reasons: byBroker ? [byBroker.reason] : reasons,
+    retryable: byBroker ? true : headers[Header.Retryable] === true,
+    failedAt: byBroker?.at ?? new Date(String(headers[Header.FailedAt] ?? new Date().toISOString())),
     accountId: text(envelope?.accountId),
     connectorId: text(headers[Header.ConnectorId]) ?? text(envelope?.data?.connectorId),
     type: text(envelope?.type),
+    candidateId: text(envelope?.data?.candidateId),
+    publishedBy:
+      typeof headers[Header.PublishedBy] === 'string' ? String(headers[Header.PublishedBy]) : undefined,
     headers,
+    reported: !byBroker,
   };
+}
+
+/** What the broker's own dead-lettering (`x-death`, newest first) says: why, when, and from which key. */
+function brokerDeath(
+  headers: Record<string, unknown>,
+): { reason: string; at?: Date; routingKey?: string } | undefined {
+  const deaths = headers['x-death'];
+  const [death] = Array.isArray(deaths) ? (deaths as Array<Record<string, unknown>>) : [];
+  if (!death) return undefined;
+  const keys = death['routing-keys'];
+  const time = death['time'] as { value?: unknown } | number | Date | undefined;
+  const seconds = typeof time === 'object' && time !== null && !(time instanceof Date) ? time.value : time;
+  const at =
+    seconds instanceof Date ? seconds : typeof seconds === 'number' ? new Date(seconds * 1000) : undefined;
+  const reason =
+    death['reason'] === 'delivery_limit'
+      ? `redelivered more often than the delivery limit of ${String(death['queue'])} allows, never settled: ` +
+        'its handler crashed or stopped the consumer each time'
+      : `dead-lettered by the broker from ${String(death['queue'])}: ${String(death['reason'])}`;
+  return {
+    reason,
+    ...(at ? { at } : {}),
+    ...(Array.isArray(keys) && typeof keys[0] === 'string' ? { routingKey: keys[0] } : {}),
+  };
+}
+
+/** `operation.failed` for a dead letter nobody reported (`reported` false: the broker dead-lettered it). */
+export function operationFailedOf(deadLetter: DeadLetter): EventEnvelope<string, OperationFailedDto> {
+  let correlationId: unknown;
+  try {
+    correlationId = (JSON.parse(deadLetter.body.toString()) as { correlationId?: unknown }).correlationId;
+  } catch {
+    /* not JSON: the failure correlates with itself */
+  }
+  const sourceEventId = deadLetter.messageId ?? 'unknown';
+  return createEvent(
+    RoutingKey.OperationFailed,
+    deadLetter.accountId ?? 'unknown',
+    {
+      ...(deadLetter.connectorId ? { connectorId: deadLetter.connectorId } : {}),
+      sourceEventId,
+      sourceType: deadLetter.type ?? deadLetter.routingKey,
+      reason: deadLetter.reasons[0] ?? 'unknown',
+      retryable: deadLetter.retryable,
+      errors: deadLetter.reasons,
+    },
+    { correlationId: typeof correlationId === 'string' ? correlationId : sourceEventId },
+  );
 }
 
 /**
  * Sends a dead letter back to the queue it failed in, as a first attempt, marked as a replay. The consumer
- * handles it like any message (its idempotency makes a replay of something that did land harmless).
+ * handles it like any message (its idempotency makes a replay of something that did land harmless), and
+ * checks it against its original publisher, not the registry that replays it.
  */
 export async function replayDeadLetter(
   publisher: MessagePublisher,
-  deadLetter: Pick<DeadLetter, 'queue' | 'routingKey' | 'messageId' | 'body'>,
+  deadLetter: Pick<DeadLetter, 'queue' | 'routingKey' | 'messageId' | 'body' | 'publishedBy'>,
   replayId: string,
 ): Promise<void> {
   await publisher.publishRaw('', deadLetter.queue, deadLetter.body, {
     messageId: deadLetter.messageId,
-    headers: { [Header.OriginalRoutingKey]: deadLetter.routingKey, [Header.ReplayOf]: replayId },
+    headers: {
+      [Header.OriginalRoutingKey]: deadLetter.routingKey,
+      [Header.ReplayOf]: replayId,
+      ...(deadLetter.publishedBy !== undefined ? { [Header.PublishedBy]: deadLetter.publishedBy } : {}),
+    },
   });
 }

@@ -22,4 +22,12 @@ describe(combinedFailure.name, () => {
     expect(combinedFailure([later, transient])).toBe(transient);
     expect(combinedFailure([later, sooner, permanent])).toBe(sooner);
   });
+
+  it('keeps the longest pause a failure asks for, so an unsure write is not looked up too early', () => {
+    const plain = new TransientMessageError('503', 'c1');
+    const unsure = new TransientMessageError('no answer to the create', 'c2', undefined, 60_000);
+    const short = new TransientMessageError('reset', 'c3', undefined, 5_000);
+    expect(combinedFailure([plain, unsure, short])).toBe(unsure);
+    expect(combinedFailure([plain, new TransientMessageError('503 too', 'c4')])).toBe(plain);
+  });
 });

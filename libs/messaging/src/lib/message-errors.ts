@@ -64,11 +64,14 @@ export function isRetryable(error: unknown): boolean {
 /**
  * One message may fail for several connectors: retry while any failure may pass (the ones done are no-ops
  * next time), dead-letter only when all are permanent. A real failure counts as an attempt before a wait
- * for budget does; when only waits remain, the message waits for the earliest.
+ * for budget does, the one asking for the longest pause first (an unsure write must not be looked up too
+ * early because another connector failed too); when only waits remain, the message waits for the earliest.
  */
 export function combinedFailure(failures: MessageHandlingError[]): MessageHandlingError | undefined {
-  const failure = failures.find((f) => f.retryable && !(f instanceof DeferredMessageError));
-  if (failure) return failure;
+  const notBefore = (f: MessageHandlingError) =>
+    f instanceof TransientMessageError ? (f.notBeforeMs ?? 0) : 0;
+  const retryable = failures.filter((f) => f.retryable && !(f instanceof DeferredMessageError));
+  if (retryable.length > 0) return retryable.reduce((a, b) => (notBefore(b) > notBefore(a) ? b : a));
   const waits = failures.filter((f): f is DeferredMessageError => f instanceof DeferredMessageError);
   if (waits.length > 0) return waits.reduce((a, b) => (b.until < a.until ? b : a));
   return failures[0];

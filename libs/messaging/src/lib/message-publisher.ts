@@ -1,6 +1,8 @@
 import type { ChannelWrapper } from 'amqp-connection-manager';
 import type { ConfirmChannel } from 'amqplib';
-import { type EventEnvelope, validateMessage } from '@connector/contracts';
+import { type EventEnvelope, Exchange, validateMessage } from '@connector/contracts';
+import { injectTraceContext, inSpan, SpanKind } from '@connector/observability';
+import { withCorrelation } from './message-observer';
 import { declareExchanges } from './topology';
 import type { RabbitConnection } from './rabbitmq.connection';
 
@@ -17,8 +19,10 @@ export const DEFAULT_PUBLISH_TIMEOUT_MS = 10_000;
  */
 export class MessagePublisher {
   private readonly channel: ChannelWrapper;
+  private readonly user: string;
 
   constructor(connection: RabbitConnection, timeoutMs = DEFAULT_PUBLISH_TIMEOUT_MS) {
+    this.user = connection.user;
     this.channel = connection.createChannel({
       name: 'publisher',
       confirm: true,
@@ -28,12 +32,20 @@ export class MessagePublisher {
     });
   }
 
-  /** Publishes a contract message; an envelope that breaks the contract is a bug and is refused here. */
-  async publish(exchange: string, envelope: EventEnvelope, options: PublishOptions = {}): Promise<void> {
+  /**
+   * Publishes a contract message. Published while a message is handled, it carries that message's
+   * correlation id unless it names its own. Each message is validated once: one for the platform
+   * (`connector.events`) here, as we write strictly what other teams consume; one between our services by
+   * its consumer (which dead-letters an invalid one with its reasons and reports it).
+   */
+  async publish(exchange: string, message: EventEnvelope, options: PublishOptions = {}): Promise<void> {
+    const envelope = withCorrelation(message);
     const body = Buffer.from(JSON.stringify(envelope));
-    const validation = validateMessage(body, envelope.type);
-    if (!validation.ok) {
-      throw new Error(`refusing to publish an invalid ${envelope.type}: ${validation.errors.join('; ')}`);
+    if (exchange === Exchange.ConnectorEvents) {
+      const validation = validateMessage(body, envelope.type);
+      if (!validation.ok) {
+        throw new Error(`refusing to publish an invalid ${envelope.type}: ${validation.errors.join('; ')}`);
+      }
     }
     await this.publishRaw(exchange, envelope.type, body, {
       messageId: envelope.id,
@@ -41,19 +53,34 @@ export class MessagePublisher {
     });
   }
 
-  /** Publishes bytes as they are (retry and dead-letter copies, replays). */
+  /**
+   * Publishes bytes as they are (retry and dead-letter copies, replays). With tracing on, the trace context
+   * goes along in the `traceparent` header; a copy that has one keeps it, so a retry stays in its trace.
+   */
   async publishRaw(
     exchange: string,
     routingKey: string,
     body: Buffer,
     properties: { messageId?: string; headers?: Record<string, unknown>; contentType?: string } = {},
   ): Promise<void> {
-    await this.channel.publish(exchange, routingKey, body, {
-      persistent: true,
-      contentType: properties.contentType ?? 'application/json',
-      messageId: properties.messageId,
-      headers: properties.headers,
-      timestamp: Math.floor(Date.now() / 1000),
+    const attributes = {
+      'messaging.system': 'rabbitmq',
+      'messaging.operation.type': 'send',
+      'messaging.destination.name': exchange || '(default)',
+      'messaging.rabbitmq.destination.routing_key': routingKey,
+    };
+    await inSpan(`${routingKey} publish`, { kind: SpanKind.PRODUCER, attributes }, async () => {
+      const headers = { ...properties.headers };
+      injectTraceContext(headers);
+      await this.channel.publish(exchange, routingKey, body, {
+        persistent: true,
+        contentType: properties.contentType ?? 'application/json',
+        messageId: properties.messageId,
+        headers,
+        timestamp: Math.floor(Date.now() / 1000),
+        // The broker refuses a user_id other than the connection's, so consumers can trust it.
+        userId: this.user,
+      });
     });
   }
 

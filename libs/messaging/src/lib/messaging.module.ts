@@ -4,12 +4,15 @@ import {
   Inject,
   Injectable,
   Module,
+  type OnApplicationBootstrap,
   type OnApplicationShutdown,
   type ModuleMetadata,
 } from '@nestjs/common';
 import { MessagePublisher } from './message-publisher';
+import { QueueDepthReporter } from './queue-depth';
 import { RabbitConnection } from './rabbitmq.connection';
 import { type ConsumerOptions, RabbitMqServer } from './rabbitmq.server';
+import { DEFAULT_RETRY_DELAYS_MS } from './retry-policy';
 import { RpcClient } from './rpc';
 
 export interface MessagingOptions {
@@ -28,22 +31,31 @@ export interface MessagingModuleAsyncOptions extends Pick<ModuleMetadata, 'impor
 
 export const MESSAGING_OPTIONS = Symbol('MESSAGING_OPTIONS');
 
-/** Closes the consumer first (drain in-flight work), then the publisher and the connection. */
+/**
+ * Starts reporting the queue's depth; at shutdown closes the consumer first (drain in-flight work), then the
+ * publisher and the connection.
+ */
 @Injectable()
-class MessagingLifecycle implements BeforeApplicationShutdown, OnApplicationShutdown {
+class MessagingLifecycle implements OnApplicationBootstrap, BeforeApplicationShutdown, OnApplicationShutdown {
   constructor(
     private readonly connection: RabbitConnection,
     private readonly publisher: MessagePublisher,
     @Inject(MESSAGING_OPTIONS) private readonly options: MessagingOptions,
     private readonly server: RabbitMqServer,
     private readonly rpc: RpcClient,
+    @Inject(QueueDepthReporter) private readonly queueDepth: QueueDepthReporter | null,
   ) {}
+
+  onApplicationBootstrap(): void {
+    this.queueDepth?.start();
+  }
 
   async beforeApplicationShutdown(): Promise<void> {
     if (this.options.consumer) await this.server.close();
   }
 
   async onApplicationShutdown(): Promise<void> {
+    await this.queueDepth?.stop();
     await this.rpc.close().catch(() => undefined);
     await this.publisher.close().catch(() => undefined);
     await this.connection.close();
@@ -52,14 +64,14 @@ class MessagingLifecycle implements BeforeApplicationShutdown, OnApplicationShut
 
 /**
  * RabbitMQ for a service: one connection, a confirming publisher, and (when `consumer` is given) the
- * transport strategy to pass to `app.connectMicroservice({ strategy: app.get(RabbitMqServer) })`.
+ * transport strategy to pass to `app.connectMicroservice({ strategy: app.get(RabbitMqServer) })`. Not global:
+ * a module whose providers publish or ask imports it (through the service's CommonModule).
  */
 @Module({})
 export class MessagingModule {
   static forRootAsync(options: MessagingModuleAsyncOptions): DynamicModule {
     return {
       module: MessagingModule,
-      global: true,
       imports: options.imports ?? [],
       providers: [
         { provide: MESSAGING_OPTIONS, inject: options.inject ?? [], useFactory: options.useFactory },
@@ -84,6 +96,18 @@ export class MessagingModule {
           provide: RpcClient,
           inject: [RabbitConnection],
           useFactory: (c: RabbitConnection) => new RpcClient(c),
+        },
+        {
+          provide: QueueDepthReporter,
+          inject: [RabbitConnection, MESSAGING_OPTIONS],
+          useFactory: (c: RabbitConnection, o: MessagingOptions) =>
+            o.consumer
+              ? new QueueDepthReporter(
+                  c,
+                  o.consumer.queue,
+                  o.consumer.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS,
+                )
+              : null,
         },
         MessagingLifecycle,
       ],

@@ -4,6 +4,7 @@ import amqp, {
   type ChannelWrapper,
   type CreateChannelOpts,
 } from 'amqp-connection-manager';
+import { brokerUserOf } from './broker-url';
 
 export interface RabbitConnectionOptions {
   url: string;
@@ -21,8 +22,11 @@ export class RabbitConnection {
   private readonly logger = new Logger(RabbitConnection.name);
   private readonly manager: AmqpConnectionManager;
   private connectedOnce = false;
+  /** The broker user this connection is opened as: every message published on it says so (`user_id`). */
+  readonly user: string;
 
   constructor(readonly options: RabbitConnectionOptions) {
+    this.user = brokerUserOf(options.url);
     this.manager = amqp.connect([options.url], {
       heartbeatIntervalInSeconds: options.heartbeatSeconds ?? 10,
       reconnectTimeInSeconds: options.reconnectSeconds ?? 1,
@@ -43,7 +47,14 @@ export class RabbitConnection {
   }
 
   createChannel(options: CreateChannelOpts): ChannelWrapper {
-    return this.manager.createChannel(options);
+    const channel = this.manager.createChannel(options);
+    // A setup that fails (the connection closing under it, e.g. a process that stops right after starting)
+    // is emitted as 'error'; unheard, it would crash the process. The wrapper sets the channel up again on
+    // the next connect.
+    channel.on('error', (error: Error) =>
+      this.logger.warn(`RabbitMQ channel ${options.name ?? ''} setup failed: ${error.message}`),
+    );
+    return channel;
   }
 
   /** Resolves when connected; rejects after `timeoutMs` so a caller can say the broker is unreachable. */
@@ -57,6 +68,25 @@ export class RabbitConnection {
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  /**
+   * Declares `queue` with `args` on a channel of its own and says whether the broker took them: false when
+   * the queue exists with other arguments (they never change), which would close a channel in use.
+   */
+  async declaresQueueWith(queue: string, args: Record<string, unknown>): Promise<boolean> {
+    const connection = this.manager.connection;
+    if (!connection) throw new Error('not connected to RabbitMQ');
+    const channel = await connection.createChannel();
+    channel.on('error', () => undefined); // a refused declaration closes this channel: that is the answer
+    try {
+      await channel.assertQueue(queue, { durable: true, arguments: args });
+    } catch (error) {
+      if ((error as { code?: unknown }).code === 406) return false;
+      throw error;
+    }
+    await channel.close().catch(() => undefined);
+    return true;
   }
 
   async close(): Promise<void> {

@@ -2,12 +2,16 @@ import { BaseRpcContext } from '@nestjs/microservices';
 import type { ConsumeMessage } from 'amqplib';
 
 /** What a handler can learn about the message beyond its payload (`@Ctx() ctx: RabbitMqContext`). */
-export class RabbitMqContext extends BaseRpcContext<[ConsumeMessage, number]> {
+export class RabbitMqContext extends BaseRpcContext<[ConsumeMessage, number, AbortSignal?]> {
   getMessage(): ConsumeMessage {
     return this.args[0];
   }
   /** 1 on first delivery, then 2, 3… on each retry. */
   getAttempt(): number {
     return this.args[1];
+  }
+  /** Aborted when the handler ran past its time limit: the message is retried, so stop what is left. */
+  getSignal(): AbortSignal {
+    return this.args[2] ?? new AbortController().signal;
   }
 }

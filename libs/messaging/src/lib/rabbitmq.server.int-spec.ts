@@ -206,4 +206,27 @@ describe(RabbitMqServer.name, () => {
     expect(await broker.messageCount(queue)).toBe(0);
     app = await startApp();
   });
+
+  it('keeps retrying through a retry queue declared as before (classic) until an operator deletes it', async () => {
+    await app.close();
+    const older = retryQueueName(queue, delays[0]);
+    await broker.deleteQueues([older]);
+    await broker.channel.assertQueue(older, {
+      durable: true,
+      arguments: {
+        'x-message-ttl': delays[0],
+        'x-dead-letter-exchange': '',
+        'x-dead-letter-routing-key': queue,
+      },
+    });
+    app = await startApp();
+    const id = `transient-${randomUUID()}`;
+    behaviour.set(id, 'transient');
+    broker.publish(Exchange.PlatformEvents, RoutingKey.CandidateCreated, candidate(id));
+    await eventually(
+      () => handled.filter((h) => h.candidateId === id).length === 3,
+      10_000,
+      'three attempts',
+    );
+  });
 });

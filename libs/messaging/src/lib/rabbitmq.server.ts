@@ -1,19 +1,26 @@
 import { Logger } from '@nestjs/common';
-import { type CustomTransportStrategy, Server } from '@nestjs/microservices';
+import { type CustomTransportStrategy, type MessageHandler, Server } from '@nestjs/microservices';
 import type { ChannelWrapper } from 'amqp-connection-manager';
 import type { ConfirmChannel, ConsumeMessage } from 'amqplib';
 import { lastValueFrom } from 'rxjs';
 import { createEvent, Exchange, Header, RoutingKey, validateMessage } from '@connector/contracts';
+import { markSpanFailed } from '@connector/observability';
 import { MessageHandlingError } from './message-errors';
+import { inMessageScope, messageMetrics, noteEnvelope } from './message-observer';
 import type { MessagePublisher } from './message-publisher';
+import type { PublisherCheck } from './publisher-check';
 import { RabbitMqContext } from './rabbitmq.context';
 import type { RabbitConnection } from './rabbitmq.connection';
 import { decideOnFailure, DEFAULT_RETRY_DELAYS_MS } from './retry-policy';
 import type { RpcReply } from './rpc';
+import { DEFAULT_HANDLER_TIMEOUT_MS, withTimeLimit } from './time-limit';
 import {
   type ConsumerTopology,
   deadLetterQueueName,
   declareConsumerTopology,
+  deliveryLimitPolicyCommand,
+  mainQueueArguments,
+  retryQueueArguments,
   retryQueueName,
 } from './topology';
 
@@ -23,6 +30,10 @@ export interface ConsumerOptions extends Omit<ConsumerTopology, 'retryDelaysMs'>
   retryDelaysMs?: readonly number[];
   /** How long shutdown waits for in-flight handlers. */
   drainTimeoutMs?: number;
+  /** A handler still running after this long fails (retried, then dead-lettered) and its signal aborts. */
+  handlerTimeoutMs?: number;
+  /** Refuses a message whose publisher may not send it: dead-lettered (or answered) with the reason, never handled. */
+  verifyPublisher?: PublisherCheck;
 }
 
 type Envelope = { id?: unknown; type?: unknown; accountId?: unknown; correlationId?: unknown };
@@ -42,6 +53,10 @@ export class RabbitMqServer extends Server implements CustomTransportStrategy {
   private closing = false;
   private inFlight = 0;
   private drained?: () => void;
+  private warnedAboutLimit = false;
+  private warnedAboutRetryQueues = false;
+  /** The handler of each routing key met so far (registered before listen); unknown keys are not kept. */
+  private readonly handlers = new Map<string, MessageHandler>();
 
   constructor(
     private readonly connection: RabbitConnection,
@@ -50,6 +65,15 @@ export class RabbitMqServer extends Server implements CustomTransportStrategy {
   ) {
     super();
     this.delaysMs = options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS;
+  }
+
+  /** Nest's lookup tries to parse the pattern as JSON on every message (and fails, for a routing key). */
+  override getHandlerByPattern(pattern: string): MessageHandler | null {
+    const known = this.handlers.get(pattern);
+    if (known) return known;
+    const handler = super.getHandlerByPattern(pattern);
+    if (handler) this.handlers.set(pattern, handler);
+    return handler;
   }
 
   listen(callback: (error?: unknown) => void): void {
@@ -91,11 +115,46 @@ export class RabbitMqServer extends Server implements CustomTransportStrategy {
   }
 
   private async setup(channel: ConfirmChannel): Promise<void> {
-    await declareConsumerTopology(channel, { ...this.options, retryDelaysMs: this.delaysMs });
+    const withLimit = await this.connection.declaresQueueWith(
+      this.options.queue,
+      mainQueueArguments(this.options),
+    );
+    if (!withLimit && !this.warnedAboutLimit) {
+      this.warnedAboutLimit = true;
+      this.logger.warn(
+        `queue ${this.options.queue} predates its delivery limit (queue arguments never change); ` +
+          `set it once with: ${deliveryLimitPolicyCommand(this.options)}`,
+      );
+    }
+    const olderRetryDelaysMs: number[] = [];
+    for (const delayMs of this.delaysMs) {
+      const queue = retryQueueName(this.options.queue, delayMs);
+      if (!(await this.connection.declaresQueueWith(queue, retryQueueArguments(this.options.queue, delayMs))))
+        olderRetryDelaysMs.push(delayMs);
+    }
+    if (olderRetryDelaysMs.length > 0 && !this.warnedAboutRetryQueues) {
+      this.warnedAboutRetryQueues = true;
+      const names = olderRetryDelaysMs.map((delayMs) => retryQueueName(this.options.queue, delayMs));
+      this.logger.warn(
+        `retry queues ${names.join(', ')} predate at-least-once dead-lettering (queue arguments never change): ` +
+          'a broker restart may drop what waits in them; delete each once empty ' +
+          '(rabbitmqctl delete_queue <name> --if-empty), and this service declares it again when it restarts',
+      );
+    }
+    await declareConsumerTopology(
+      channel,
+      { ...this.options, retryDelaysMs: this.delaysMs },
+      withLimit,
+      olderRetryDelaysMs,
+    );
     if (this.closing) return;
     await channel.prefetch(this.options.prefetch ?? 10);
     const { consumerTag } = await channel.consume(this.options.queue, (message) => {
-      if (message) void this.track(this.handleMessage(channel, message));
+      if (message) {
+        void this.track(
+          inMessageScope(this.options.queue, message, () => this.handleMessage(channel, message)),
+        );
+      }
     });
     this.consumer = { channel, tag: consumerTag };
   }
@@ -113,39 +172,62 @@ export class RabbitMqServer extends Server implements CustomTransportStrategy {
   }
 
   private async handleMessage(channel: ConfirmChannel, message: ConsumeMessage): Promise<void> {
+    const routingKey = String(
+      message.properties.headers?.[Header.OriginalRoutingKey] ?? message.fields.routingKey,
+    );
+    // First: the publisher it records in the headers travels with retry and dead-letter copies.
+    const refusal = this.options.verifyPublisher?.(message, routingKey);
     const headers = message.properties.headers ?? {};
     const attempt = Number(headers[Header.Attempt] ?? 1);
-    const routingKey = String(headers[Header.OriginalRoutingKey] ?? message.fields.routingKey);
 
     const validation = validateMessage(message.content, routingKey);
+    noteEnvelope(validation.message);
     if (message.properties.replyTo) {
-      await this.answer(channel, message, routingKey, validation);
+      await this.answer(channel, message, routingKey, validation, refusal);
+      return;
+    }
+    if (refusal) {
+      await this.settle(channel, message, () =>
+        this.deadLetter(message, routingKey, [refusal], false, asEnvelope(validation.message)),
+      );
       return;
     }
     if (!validation.ok) {
-      await this.settle(channel, message, () =>
+      const settled = await this.settle(channel, message, () =>
         this.deadLetter(message, routingKey, validation.errors, false, asEnvelope(validation.message)),
       );
+      if (settled) messageMetrics.deadLettered(this.options.queue, routingKey, 'invalid');
       return;
     }
     const envelope = validation.message;
     const handler = this.getHandlerByPattern(routingKey);
     if (!handler) {
-      await this.settle(channel, message, () =>
+      const settled = await this.settle(channel, message, () =>
         this.deadLetter(message, routingKey, [`no handler for ${routingKey}`], false, envelope),
       );
+      if (settled) messageMetrics.deadLettered(this.options.queue, routingKey, 'no_handler');
       return;
     }
 
     const started = Date.now();
+    const aborter = new AbortController();
     try {
-      const result: unknown = await handler(envelope, new RabbitMqContext([message, attempt]));
-      await lastValueFrom(this.transformToObservable(result), { defaultValue: undefined });
+      const handled = (async () => {
+        const result: unknown = await handler(
+          envelope,
+          new RabbitMqContext([message, attempt, aborter.signal]),
+        );
+        await lastValueFrom(this.transformToObservable(result), { defaultValue: undefined });
+      })();
+      await withTimeLimit(handled, this.options.handlerTimeoutMs ?? DEFAULT_HANDLER_TIMEOUT_MS, aborter);
       ack(channel, message);
+      messageMetrics.handled(this.options.queue, routingKey, (Date.now() - started) / 1000);
       this.logger.debug(
         `handled ${envelope.type} ${envelope.id} (attempt ${attempt}) in ${Date.now() - started} ms`,
       );
     } catch (error) {
+      messageMetrics.failed(this.options.queue, routingKey, (Date.now() - started) / 1000);
+      markSpanFailed(error);
       const decision = decideOnFailure(error, attempt, this.delaysMs);
       const details = error instanceof MessageHandlingError ? (error.details ?? []) : [];
       const connectorId = error instanceof MessageHandlingError ? error.connectorId : undefined;
@@ -154,7 +236,7 @@ export class RabbitMqServer extends Server implements CustomTransportStrategy {
         this.logger.log(
           `${envelope.type} ${envelope.id} waits ${decision.delayMs} ms (not an attempt): ${(error as Error).message}`,
         );
-        await this.settle(channel, message, () =>
+        const settled = await this.settle(channel, message, () =>
           this.sendBackLater(message, decision.delayMs, {
             ...headers,
             [Header.Attempt]: attempt,
@@ -162,19 +244,21 @@ export class RabbitMqServer extends Server implements CustomTransportStrategy {
             [Header.OriginalRoutingKey]: routingKey,
           }),
         );
+        if (settled) messageMetrics.deferred(this.options.queue, routingKey);
       } else if (decision.action === 'retry') {
         this.logger.warn(
           `${envelope.type} ${envelope.id} attempt ${attempt} failed, retry in ${decision.delayMs} ms: ${(error as Error).message}`,
         );
-        await this.settle(channel, message, () =>
+        const settled = await this.settle(channel, message, () =>
           this.sendBackLater(message, decision.delayMs, {
             ...headers,
             [Header.Attempt]: decision.nextAttempt,
             [Header.OriginalRoutingKey]: routingKey,
           }),
         );
+        if (settled) messageMetrics.retried(this.options.queue, routingKey);
       } else {
-        await this.settle(channel, message, () =>
+        const settled = await this.settle(channel, message, () =>
           this.deadLetter(
             message,
             routingKey,
@@ -184,6 +268,8 @@ export class RabbitMqServer extends Server implements CustomTransportStrategy {
             connectorId,
           ),
         );
+        const reason = decision.retryable ? 'attempts_exhausted' : 'permanent';
+        if (settled) messageMetrics.deadLettered(this.options.queue, routingKey, reason);
       }
     }
   }
@@ -197,17 +283,30 @@ export class RabbitMqServer extends Server implements CustomTransportStrategy {
     message: ConsumeMessage,
     routingKey: string,
     validation: ReturnType<typeof validateMessage>,
+    refusal: string | undefined,
   ): Promise<void> {
     let reply: RpcReply;
+    const started = Date.now();
     const handler = this.getHandlerByPattern(routingKey);
-    if (!validation.ok) {
+    if (refusal) {
+      this.logger.warn(refusal);
+      reply = { ok: false, error: { code: 'FORBIDDEN', message: refusal } };
+    } else if (!validation.ok) {
       reply = { ok: false, error: { code: 'INVALID_REQUEST', message: validation.errors.join('; ') } };
     } else if (!handler) {
       reply = { ok: false, error: { code: 'NO_HANDLER', message: `no handler for ${routingKey}` } };
     } else {
       try {
-        const result: unknown = await handler(validation.message, new RabbitMqContext([message, 1]));
-        const data: unknown = await lastValueFrom(this.transformToObservable(result), { defaultValue: null });
+        const aborter = new AbortController();
+        const answered = (async () => {
+          const result: unknown = await handler(
+            validation.message,
+            new RabbitMqContext([message, 1, aborter.signal]),
+          );
+          return lastValueFrom(this.transformToObservable(result), { defaultValue: null });
+        })();
+        const timeoutMs = this.options.handlerTimeoutMs ?? DEFAULT_HANDLER_TIMEOUT_MS;
+        const data: unknown = await withTimeLimit(answered, timeoutMs, aborter);
         reply = { ok: true, data: data ?? null };
       } catch (error) {
         const code =
@@ -226,22 +325,33 @@ export class RabbitMqServer extends Server implements CustomTransportStrategy {
       /* channel closed: the requester times out and may ask again */
     }
     ack(channel, message);
+    const seconds = (Date.now() - started) / 1000;
+    if (reply.ok) messageMetrics.handled(this.options.queue, routingKey, seconds);
+    else messageMetrics.requestFailed(this.options.queue, routingKey, reply.error.code, seconds);
+    this.logger.debug(
+      `answered ${routingKey} ${message.properties.messageId ?? ''}: ${reply.ok ? 'ok' : reply.error.code}`,
+    );
   }
 
-  /** Acknowledges the message once `handOver` has safely put it (or its copy) somewhere else. */
+  /**
+   * Acknowledges the message once `handOver` has safely put it (or its copy) somewhere else; false when it
+   * could not and the message was given back.
+   */
   private async settle(
     channel: ConfirmChannel,
     message: ConsumeMessage,
     handOver: () => Promise<void>,
-  ): Promise<void> {
+  ): Promise<boolean> {
     try {
       await handOver();
       ack(channel, message);
+      return true;
     } catch (error) {
       // The broker is in trouble: give the message back after a pause rather than lose it.
       this.logger.error(`could not re-route message, requeueing: ${(error as Error).message}`);
       await new Promise((resolve) => setTimeout(resolve, 1_000));
       nack(channel, message);
+      return false;
     }
   }
 

@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { ChannelWrapper } from 'amqp-connection-manager';
 import type { Channel, ConsumeMessage } from 'amqplib';
 import { Exchange, type EventEnvelope, validateMessage } from '@connector/contracts';
+import { injectTraceContext, inSpan, SpanKind } from '@connector/observability';
+import { withCorrelation } from './message-observer';
 import type { RabbitConnection } from './rabbitmq.connection';
 import { declareExchanges } from './topology';
 
@@ -30,8 +32,10 @@ export class RpcError extends Error {
 export class RpcClient {
   private readonly pending = new Map<string, { resolve: (reply: RpcReply) => void; timer: NodeJS.Timeout }>();
   private readonly channel: ChannelWrapper;
+  private readonly user: string;
 
   constructor(connection: RabbitConnection) {
+    this.user = connection.user;
     this.channel = connection.createChannel({
       name: 'rpc-client',
       json: false,
@@ -51,7 +55,15 @@ export class RpcClient {
     });
   }
 
-  async request<T>(envelope: EventEnvelope, timeoutMs = 10_000): Promise<T> {
+  /** Asks and waits for the answer; asked while a message is handled, it carries its correlation id. */
+  async request<T>(request: EventEnvelope, timeoutMs = 10_000): Promise<T> {
+    const envelope = withCorrelation(request);
+    return inSpan(`${envelope.type} request`, { kind: SpanKind.CLIENT }, () =>
+      this.send<T>(envelope, timeoutMs),
+    );
+  }
+
+  private async send<T>(envelope: EventEnvelope, timeoutMs: number): Promise<T> {
     const body = Buffer.from(JSON.stringify(envelope));
     const validation = validateMessage(body, envelope.type);
     if (!validation.ok) throw new RpcError('INVALID_REQUEST', validation.errors.join('; '));
@@ -67,13 +79,17 @@ export class RpcClient {
       );
       this.pending.set(correlationId, { resolve, timer });
     });
+    const headers: Record<string, unknown> = {};
+    injectTraceContext(headers);
     try {
       await this.channel.publish(Exchange.Internal, envelope.type, body, {
+        headers,
         replyTo: DIRECT_REPLY_TO,
         correlationId,
         messageId: envelope.id,
         contentType: 'application/json',
         expiration: String(timeoutMs),
+        userId: this.user, // validated by the broker: the answering service knows who asks
         mandatory: true,
         timeout: timeoutMs,
       });

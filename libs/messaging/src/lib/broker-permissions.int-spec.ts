@@ -1,0 +1,215 @@
+import amqplib, { type ConsumeMessage, type Options } from 'amqplib';
+import { createEvent, Exchange, Queue, RoutingKey } from '@connector/contracts';
+import { createTestVhost, eventually, TestBroker, type TestVhost } from '@connector/testing';
+import type { BrokerPrincipal } from './broker-permissions';
+import { setUpVhostBrokerUsers, type VhostBrokerUsers } from './broker-setup';
+import { MessagePublisher } from './message-publisher';
+import { RabbitConnection } from './rabbitmq.connection';
+import { RpcClient } from './rpc';
+import { declareConsumerTopology } from './topology';
+
+/**
+ * The broker users `npm start` and the deployments create, on a real broker: a user per service and one for
+ * the platform, in this suite's own vhost (removed afterwards). What they may not do, the broker refuses.
+ */
+describe('broker users and their permissions', () => {
+  let vhost: TestVhost;
+  let users: VhostBrokerUsers;
+  let admin: TestBroker;
+
+  const vacancy = () =>
+    createEvent(RoutingKey.VacancyClosed, 'acct_1', { connectorId: 'c1', externalId: 'job-1' });
+  const statusChanged = () =>
+    createEvent(RoutingKey.ConnectorStatusChanged, 'acct_1', { connectorId: 'c1', status: 'connected' });
+
+  /** Opens a connection as `principal`, runs `use` on a confirm channel; the broker's refusal, or 'ok'. */
+  async function as(
+    principal: BrokerPrincipal,
+    use: (channel: amqplib.ConfirmChannel) => Promise<unknown>,
+  ): Promise<string> {
+    const connection = await amqplib.connect(users.urlOf(principal));
+    const channel = await connection.createConfirmChannel();
+    let refusal: string | undefined;
+    channel.on('error', (error: Error) => (refusal = error.message));
+    try {
+      await use(channel);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    } catch (error) {
+      refusal ??= (error as Error).message;
+    } finally {
+      await connection.close().catch(() => undefined);
+    }
+    return refusal ?? 'ok';
+  }
+
+  const publishAs = (
+    principal: BrokerPrincipal,
+    exchange: string,
+    routingKey: string,
+    body: object,
+    properties: Options.Publish = {},
+  ) =>
+    as(
+      principal,
+      (channel) =>
+        new Promise<void>((resolve, reject) =>
+          channel.publish(exchange, routingKey, Buffer.from(JSON.stringify(body)), properties, (error) =>
+            error ? reject(error) : resolve(),
+          ),
+        ),
+    );
+
+  beforeAll(async () => {
+    vhost = await createTestVhost('broker_users');
+    users = await setUpVhostBrokerUsers(vhost.url);
+    admin = await TestBroker.connect(vhost.url);
+    for (const exchange of Object.values(Exchange)) {
+      await admin.channel.assertExchange(exchange, 'topic', { durable: true });
+    }
+    await admin.channel.assertQueue(Queue.AuthGateway, {
+      durable: true,
+      arguments: { 'x-queue-type': 'quorum' },
+    });
+  }, 120_000);
+
+  afterAll(async () => {
+    await admin?.close();
+    await users?.remove();
+    await vhost?.drop();
+  });
+
+  it('the platform cannot publish to connector.events, connector.internal or straight into a queue', async () => {
+    expect(
+      await publishAs('platform', Exchange.ConnectorEvents, statusChanged().type, statusChanged()),
+    ).toMatch(
+      /ACCESS_REFUSED - access to exchange 'connector.events' in vhost '[^']+' refused for user '[^']+\.platform'/,
+    );
+    const credentials = createEvent(RoutingKey.CredentialsRequested, 'acct_1', { connectorId: 'c1' });
+    expect(await publishAs('platform', Exchange.Internal, credentials.type, credentials)).toMatch(
+      /ACCESS_REFUSED - access to exchange 'connector.internal'/,
+    );
+    expect(await publishAs('platform', '', Queue.AuthGateway, credentials)).toMatch(
+      /ACCESS_REFUSED - access to exchange 'amq.default'/,
+    );
+    const candidate = createEvent(RoutingKey.CandidateCreated, 'acct_1', {
+      candidateId: 'cand-1',
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      email: 'ada@example.com',
+    });
+    expect(await publishAs('platform', Exchange.PlatformEvents, candidate.type, candidate)).toBe('ok');
+  });
+
+  it('the platform reads connector.events into its own queues, and no internal command or queue', async () => {
+    const queue = 'platform.test-connector-events';
+    const received: ConsumeMessage[] = [];
+    const connection = await amqplib.connect(users.urlOf('platform'));
+    try {
+      const channel = await connection.createChannel();
+      await channel.assertQueue(queue, { exclusive: true });
+      await channel.bindQueue(queue, Exchange.ConnectorEvents, 'vacancy.*');
+      await channel.consume(queue, (message) => message && received.push(message), { noAck: true });
+      expect(
+        await publishAs('vacancy-sync', Exchange.ConnectorEvents, RoutingKey.VacancyClosed, vacancy()),
+      ).toBe('ok');
+      await eventually(async () => received.length === 1, 5_000, 'vacancy.closed reaches the platform');
+    } finally {
+      await connection.close();
+    }
+    expect(
+      await as('platform', async (channel) => {
+        const { queue: own } = await channel.assertQueue('', { exclusive: true });
+        await channel.bindQueue(own, Exchange.Internal, '#');
+      }),
+    ).toMatch(/ACCESS_REFUSED - access to exchange 'connector.internal'/);
+    expect(await as('platform', (channel) => channel.consume(Queue.AuthGateway, () => undefined))).toMatch(
+      /ACCESS_REFUSED - access to queue 'auth-gateway.commands'/,
+    );
+    expect(
+      await as('platform', (channel) => channel.assertQueue('auth-gateway.commands.retry.5000ms')),
+    ).toMatch(/ACCESS_REFUSED/);
+  });
+
+  it('a service publishes only the types it is listed for, and binds only what it consumes', async () => {
+    // vacancy-sync may write connector.events (vacancies), but not another service's status change.
+    expect(
+      await publishAs(
+        'vacancy-sync',
+        Exchange.ConnectorEvents,
+        RoutingKey.ConnectorStatusChanged,
+        statusChanged(),
+      ),
+    ).toMatch(/ACCESS_REFUSED - access to topic 'connector.status_changed' in exchange 'connector.events'/);
+    expect(
+      await publishAs(
+        'auth-gateway',
+        Exchange.ConnectorEvents,
+        RoutingKey.ConnectorStatusChanged,
+        statusChanged(),
+      ),
+    ).toBe('ok');
+    // A worker hears connector.changed on connector.internal, never the commands carrying customers' secrets.
+    const bind = (key: string) =>
+      as('candidate-sync', async (channel) => {
+        const { queue } = await channel.assertQueue('', { exclusive: true });
+        await channel.bindQueue(queue, Exchange.Internal, key);
+      });
+    expect(await bind(RoutingKey.ConnectorChanged)).toBe('ok');
+    expect(await bind(RoutingKey.AuthCredentialsSave)).toMatch(
+      /ACCESS_REFUSED - access to topic 'auth.credentials.save'/,
+    );
+    expect(await bind('#')).toMatch(/ACCESS_REFUSED/);
+  });
+
+  it("each service can set up its own queue, but not another's", async () => {
+    const topology = { queue: Queue.CandidateSync, bindings: [], retryDelaysMs: [5_000] };
+    expect(await as('candidate-sync', (channel) => declareConsumerTopology(channel, topology))).toBe('ok');
+    expect(await as('document-service', (channel) => declareConsumerTopology(channel, topology))).toMatch(
+      /ACCESS_REFUSED - access to queue 'candidate-sync.events'/,
+    );
+  });
+
+  it("refuses a user_id that is not the connection's user, and our publishers always set theirs", async () => {
+    expect(
+      await publishAs(
+        'candidate-sync',
+        Exchange.ConnectorEvents,
+        RoutingKey.OperationFailed,
+        {},
+        {
+          userId: users.userOf('connector-registry'),
+        },
+      ),
+    ).toMatch(
+      /PRECONDITION_FAILED - user_id property set to '[^']+\.connector-registry' but authenticated user was '[^']+\.candidate-sync'/,
+    );
+
+    const seen = await admin.tap(Exchange.ConnectorEvents, RoutingKey.VacancyClosed);
+    const connection = new RabbitConnection({ url: users.urlOf('vacancy-sync'), name: 'permissions-test' });
+    const publisher = new MessagePublisher(connection);
+    try {
+      await publisher.publish(Exchange.ConnectorEvents, vacancy());
+      await eventually(async () => seen.length === 1, 5_000, 'published');
+      expect(seen[0]!.properties.userId).toBe(users.userOf('vacancy-sync'));
+    } finally {
+      await publisher.close();
+      await connection.close();
+    }
+  });
+
+  it('RpcClient says who asks, so the answering service can check it', async () => {
+    const requests = await admin.tap(Exchange.Internal, RoutingKey.CredentialsRequested);
+    const connection = new RabbitConnection({ url: users.urlOf('document-service'), name: 'rpc-test' });
+    const rpc = new RpcClient(connection);
+    try {
+      await rpc
+        .request(createEvent(RoutingKey.CredentialsRequested, 'acct_1', { connectorId: 'c1' }), 500)
+        .catch(() => undefined);
+      await eventually(async () => requests.length === 1, 5_000, 'request seen');
+      expect(requests[0]!.properties.userId).toBe(users.userOf('document-service'));
+    } finally {
+      await rpc.close();
+      await connection.close();
+    }
+  });
+});

@@ -1,0 +1,126 @@
+import { Exchange, Queue, RoutingKey } from '@connector/contracts';
+import {
+  BROKER_SERVICES,
+  brokerDefinitions,
+  brokerPermissions,
+  brokerTopicPermissions,
+  PLATFORM_QUEUE_PREFIX,
+  SERVICE_CONSUMES,
+} from './broker-permissions';
+import { deadLetterQueueName, retryQueueName } from './topology';
+
+/** RabbitMQ matches these regexes against names the same way JavaScript does (anchored, no flags). */
+const allows = (pattern: string, name: string) => new RegExp(pattern).test(name);
+
+describe(brokerPermissions.name, () => {
+  const permissions = brokerPermissions();
+
+  it('lets the platform write only platform.events and its own queues, read only connector.events besides', () => {
+    const { platform } = permissions;
+    expect(allows(platform.write, Exchange.PlatformEvents)).toBe(true);
+    expect(allows(platform.write, `${PLATFORM_QUEUE_PREFIX}vacancies`)).toBe(true);
+    for (const name of [Exchange.ConnectorEvents, Exchange.Internal, 'amq.default', Queue.AuthGateway]) {
+      expect([name, allows(platform.write, name)]).toEqual([name, false]);
+    }
+    expect(allows(platform.read, Exchange.ConnectorEvents)).toBe(true);
+    for (const name of [
+      Exchange.Internal,
+      Queue.AuthGateway,
+      retryQueueName(Queue.CandidateSync, 5_000),
+      deadLetterQueueName(Queue.ConnectorRegistry),
+    ]) {
+      expect([name, allows(platform.read, name), allows(platform.configure, name)]).toEqual([
+        name,
+        false,
+        false,
+      ]);
+    }
+    expect(allows(platform.configure, Exchange.ConnectorEvents)).toBe(false);
+  });
+
+  it("keeps each service to its own queues, the registry also draining everyone's dead letters", () => {
+    for (const service of BROKER_SERVICES) {
+      const own = permissions[service];
+      for (const queue of Object.values(Queue)) {
+        const mine = queue === SERVICE_CONSUMES[service].queue;
+        const collects = mine || service === 'connector-registry';
+        expect([service, queue, allows(own.read, queue), allows(own.write, queue)]).toEqual([
+          service,
+          queue,
+          mine,
+          mine,
+        ]);
+        expect([service, queue, allows(own.configure, retryQueueName(queue, 300))]).toEqual([
+          service,
+          queue,
+          mine,
+        ]);
+        expect([service, queue, allows(own.read, deadLetterQueueName(queue))]).toEqual([
+          service,
+          queue,
+          collects,
+        ]);
+      }
+    }
+  });
+
+  it('gives write on an exchange only to services that publish something on it', () => {
+    expect(allows(permissions['auth-gateway'].write, Exchange.Internal)).toBe(false);
+    expect(allows(permissions['auth-gateway'].write, Exchange.ConnectorEvents)).toBe(true);
+    for (const service of BROKER_SERVICES) {
+      expect(allows(permissions[service].write, Exchange.PlatformEvents)).toBe(false);
+      expect(allows(permissions[service].write, 'amq.default')).toBe(true); // retries, replies, dead letters
+    }
+  });
+});
+
+describe(brokerTopicPermissions.name, () => {
+  const topics = brokerTopicPermissions();
+  const on = (service: (typeof BROKER_SERVICES)[number], exchange: string) =>
+    topics[service].find((permission) => permission.exchange === exchange);
+
+  it('lets only the registry and auth-gateway publish connector.status_changed', () => {
+    const publishers = BROKER_SERVICES.filter((service) =>
+      allows(on(service, Exchange.ConnectorEvents)?.write ?? '^$', RoutingKey.ConnectorStatusChanged),
+    );
+    expect(publishers).toEqual(['connector-registry', 'auth-gateway']);
+    expect(allows(on('vacancy-sync', Exchange.ConnectorEvents)!.write, RoutingKey.VacancyUpserted)).toBe(
+      true,
+    );
+  });
+
+  it('lets a worker listen on connector.internal to connector.changed only, not to secrets in commands', () => {
+    const candidates = on('candidate-sync', Exchange.Internal)!;
+    expect(allows(candidates.read, RoutingKey.ConnectorChanged)).toBe(true);
+    for (const key of [RoutingKey.AuthCredentialsSave, '#', 'auth.*']) {
+      expect([key, allows(candidates.read, key)]).toEqual([key, false]);
+    }
+    expect(allows(on('auth-gateway', Exchange.Internal)!.read, RoutingKey.AuthCredentialsSave)).toBe(true);
+  });
+});
+
+describe(brokerDefinitions.name, () => {
+  it('puts users, the vhost, permissions and the exchanges in one document', () => {
+    const users = {
+      'connector-registry': { user: 'cr', passwordHash: 'h1' },
+      'auth-gateway': { user: 'ag', passwordHash: 'h2' },
+      'vacancy-sync': { user: 'vs', passwordHash: 'h3' },
+      'candidate-sync': { user: 'cs', passwordHash: 'h4' },
+      'document-service': { user: 'ds', passwordHash: 'h5' },
+      platform: { user: 'pf', passwordHash: 'h6' },
+    };
+    const definitions = brokerDefinitions('ats', users);
+    expect(definitions.users.map((user) => user.name)).toEqual(['cr', 'ag', 'vs', 'cs', 'ds', 'pf']);
+    expect(definitions.users.every((user) => user.tags.length === 0)).toBe(true);
+    expect(definitions.vhosts).toEqual([{ name: 'ats' }]);
+    expect(definitions.permissions.find((p) => p.user === 'pf')).toEqual({
+      user: 'pf',
+      vhost: 'ats',
+      ...brokerPermissions().platform,
+    });
+    expect(definitions.topic_permissions.some((p) => p.user === 'pf')).toBe(false);
+    expect(definitions.exchanges.map((e) => [e.name, e.type, e.durable])).toEqual(
+      Object.values(Exchange).map((name) => [name, 'topic', true]),
+    );
+  });
+});

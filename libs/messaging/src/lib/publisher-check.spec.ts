@@ -1,0 +1,135 @@
+import type { ConsumeMessage } from 'amqplib';
+import { Exchange, Header, Queue, RoutingKey } from '@connector/contracts';
+import {
+  assertBindingsAllowed,
+  BrokerUsers,
+  BrokerUsersFormatError,
+  parseBrokerUsers,
+  publisherCheck,
+} from './publisher-check';
+
+const PER_SERVICE =
+  'connector-registry:cr,auth-gateway:ag,vacancy-sync:vs,candidate-sync:cs,document-service:ds';
+
+function message(userId: string | undefined, headers?: Record<string, unknown>): ConsumeMessage {
+  return {
+    content: Buffer.from('{}'),
+    fields: { routingKey: 'x', exchange: Exchange.ConnectorEvents },
+    properties: { userId, headers },
+  } as unknown as ConsumeMessage;
+}
+
+describe(parseBrokerUsers.name, () => {
+  it('reads <service>:<user> for every service, * for all of them', () => {
+    expect(parseBrokerUsers(PER_SERVICE)?.['auth-gateway']).toBe('ag');
+    expect(parseBrokerUsers('*:guest,auth-gateway:ag')).toEqual({
+      'connector-registry': 'guest',
+      'auth-gateway': 'ag',
+      'vacancy-sync': 'guest',
+      'candidate-sync': 'guest',
+      'document-service': 'guest',
+    });
+    expect(parseBrokerUsers(' ')).toBeUndefined();
+  });
+
+  it('refuses unknown services, missing users and services left out', () => {
+    expect(() => parseBrokerUsers('*:guest,registry:x')).toThrow(BrokerUsersFormatError);
+    expect(() => parseBrokerUsers('*:guest,auth-gateway:')).toThrow(/not <service>:<user>/);
+    expect(() => parseBrokerUsers('auth-gateway:ag')).toThrow(/no user for connector-registry, vacancy-sync/);
+  });
+
+  it('without a setting, every service is the given user (local mode) and they are all shared', () => {
+    const users = BrokerUsers.parse('', 'guest');
+    expect(users.of('candidate-sync')).toBe('guest');
+    expect(users.shared()).toHaveLength(5);
+    expect(BrokerUsers.parse(PER_SERVICE, 'guest').shared()).toEqual([]);
+  });
+});
+
+describe(publisherCheck.name, () => {
+  const users = BrokerUsers.parse(PER_SERVICE, 'unused');
+  const registry = publisherCheck('connector-registry', users);
+  const documents = publisherCheck('document-service', users);
+
+  it('accepts a status change from the registry or auth-gateway, and records who sent it', () => {
+    const fromGateway = message('ag');
+    expect(registry(fromGateway, RoutingKey.ConnectorStatusChanged)).toBeUndefined();
+    expect(fromGateway.properties.headers?.[Header.PublishedBy]).toBe('ag');
+    expect(registry(message('cr'), RoutingKey.ConnectorStatusChanged)).toBeUndefined();
+  });
+
+  it('refuses it from any other service, and without user_id, saying why', () => {
+    const forged = message('vs');
+    expect(registry(forged, RoutingKey.ConnectorStatusChanged)).toBe(
+      'refused connector.status_changed from broker user "vs": only connector-registry or auth-gateway may publish it',
+    );
+    expect(forged.properties.headers?.[Header.PublishedBy]).toBe('vs');
+    expect(registry(message(undefined), RoutingKey.ConnectorStatusChanged)).toMatch(
+      /refused connector.status_changed without user_id/,
+    );
+    expect(documents(message('vs'), RoutingKey.CandidateSynced)).toMatch(/only candidate-sync may publish/);
+    expect(documents(message('cs'), RoutingKey.CandidateSynced)).toBeUndefined();
+  });
+
+  it('believes x-published-by only on its own retry copies and on replays by the registry', () => {
+    // A retry: published again by document-service itself, the original publisher in the header.
+    expect(
+      documents(message('ds', { [Header.PublishedBy]: 'cs' }), RoutingKey.CandidateSynced),
+    ).toBeUndefined();
+    expect(documents(message('ds', { [Header.PublishedBy]: 'vs' }), RoutingKey.CandidateSynced)).toMatch(
+      /from broker user "vs"/,
+    );
+    // A replay from the failure log keeps the original publisher, for better or worse.
+    const replay = (publishedBy: string) =>
+      message('cr', { [Header.ReplayOf]: 'failure-1', [Header.PublishedBy]: publishedBy });
+    expect(documents(replay('cs'), RoutingKey.CandidateSynced)).toBeUndefined();
+    expect(documents(replay(''), RoutingKey.CandidateSynced)).toMatch(/without user_id/);
+    // Anyone else naming a publisher in the header is judged by its own user.
+    const claimed = message('vs', { [Header.PublishedBy]: 'cs', [Header.ReplayOf]: 'failure-1' });
+    expect(documents(claimed, RoutingKey.CandidateSynced)).toMatch(/from broker user "vs"/);
+    expect(claimed.properties.headers?.[Header.PublishedBy]).toBe('vs');
+  });
+
+  it('refuses internal commands from services that may not send them', () => {
+    const gateway = publisherCheck('auth-gateway', users);
+    expect(gateway(message('vs'), RoutingKey.CredentialsRequested)).toBeUndefined();
+    expect(gateway(message('cr'), RoutingKey.CredentialsRequested)).toMatch(
+      /only vacancy-sync or candidate-sync/,
+    );
+    expect(gateway(message('cs'), RoutingKey.AuthCredentialsErase)).toMatch(/only connector-registry/);
+  });
+
+  it("leaves the platform's events to the exchange permissions (the platform need not set user_id)", () => {
+    const candidates = publisherCheck('candidate-sync', users);
+    expect(candidates(message(undefined), RoutingKey.CandidateCreated)).toBeUndefined();
+  });
+
+  it('in local mode still requires a user_id, of the one shared user', () => {
+    const local = publisherCheck('connector-registry', BrokerUsers.parse('', 'guest'));
+    expect(local(message('guest'), RoutingKey.ConnectorStatusChanged)).toBeUndefined();
+    expect(local(message(undefined), RoutingKey.ConnectorStatusChanged)).toMatch(/without user_id/);
+    expect(local(message('someone-else'), RoutingKey.ConnectorStatusChanged)).toMatch(/"someone-else"/);
+  });
+});
+
+describe(assertBindingsAllowed.name, () => {
+  it('lets a service bind what its broker user may read, and nothing else', () => {
+    expect(() =>
+      assertBindingsAllowed('document-service', Queue.DocumentService, [
+        { exchange: Exchange.PlatformEvents, routingKeys: [RoutingKey.DocumentUploaded] },
+        { exchange: Exchange.ConnectorEvents, routingKeys: [RoutingKey.CandidateSynced] },
+      ]),
+    ).not.toThrow();
+    expect(() =>
+      assertBindingsAllowed('document-service', Queue.DocumentService, [
+        { exchange: Exchange.ConnectorEvents, routingKeys: [RoutingKey.RunCompleted] },
+        { exchange: Exchange.Internal, routingKeys: [RoutingKey.CandidateSynced] },
+      ]),
+    ).toThrow(
+      'document-service binds what its broker permissions do not allow (add it to SERVICE_CONSUMES in ' +
+        'libs/messaging/src/lib/broker-permissions.ts): connector.events run.completed; ' +
+        'connector.internal candidate.synced',
+    );
+    expect(() => assertBindingsAllowed('document-service', Queue.CandidateSync, [])).toThrow(/queue/);
+  });
+});

@@ -1,0 +1,120 @@
+import type { ConsumeMessage } from 'amqplib';
+import { Header, MESSAGE_EXCHANGE, type MessageType } from '@connector/contracts';
+import {
+  BROKER_SERVICES,
+  type BrokerPrincipal,
+  type BrokerService,
+  MESSAGE_PUBLISHERS,
+  SERVICE_CONSUMES,
+} from './broker-permissions';
+import type { QueueBinding } from './topology';
+
+export class BrokerUsersFormatError extends Error {}
+
+/**
+ * Which broker user each of our services connects as (`RABBITMQ_USERS`: `<service>:<user>[,…]`, `*:<user>`
+ * for all), so that a consumer can tell from the broker-validated `user_id` which service published.
+ */
+export class BrokerUsers {
+  private constructor(private readonly users: Readonly<Record<BrokerService, string>>) {}
+
+  /**
+   * An empty setting is local mode: every service shares `ownUser` (the user of RABBITMQ_URL), so the
+   * check still requires a `user_id` but cannot tell our services apart.
+   */
+  static parse(setting: string, ownUser: string): BrokerUsers {
+    return new BrokerUsers(parseBrokerUsers(setting) ?? allAs(ownUser));
+  }
+
+  of(service: BrokerService): string {
+    return this.users[service];
+  }
+
+  /** Services that share a broker user, which the broker cannot tell apart. */
+  shared(): BrokerService[] {
+    return BROKER_SERVICES.filter((service) =>
+      BROKER_SERVICES.some((other) => other !== service && this.users[other] === this.users[service]),
+    );
+  }
+}
+
+/** The map `RABBITMQ_USERS` gives, every service named; undefined when the setting is empty. */
+export function parseBrokerUsers(setting: string): Record<BrokerService, string> | undefined {
+  if (!setting.trim()) return undefined;
+  const users: Partial<Record<BrokerService, string>> = {};
+  for (const entry of setting.split(',')) {
+    const separator = entry.indexOf(':');
+    const name = entry.slice(0, separator).trim();
+    const user = entry.slice(separator + 1).trim();
+    if (separator < 1 || !user) {
+      throw new BrokerUsersFormatError(`"${entry.trim()}" is not <service>:<user>`);
+    }
+    if (name === '*') Object.assign(users, allAs(user));
+    else if ((BROKER_SERVICES as readonly string[]).includes(name)) users[name as BrokerService] = user;
+    else throw new BrokerUsersFormatError(`"${name}" is not one of ${BROKER_SERVICES.join(', ')} or *`);
+  }
+  const missing = BROKER_SERVICES.filter((service) => !users[service]);
+  if (missing.length > 0) throw new BrokerUsersFormatError(`no user for ${missing.join(', ')}`);
+  return users as Record<BrokerService, string>;
+}
+
+function allAs(user: string): Record<BrokerService, string> {
+  return Object.fromEntries(BROKER_SERVICES.map((service) => [service, user])) as Record<
+    BrokerService,
+    string
+  >;
+}
+
+/**
+ * Says why a message must not be handled (its publisher may not send it), or undefined. Records the
+ * publisher in `x-published-by` so that the copies this service publishes again keep it.
+ */
+export type PublisherCheck = (message: ConsumeMessage, routingKey: string) => string | undefined;
+
+/**
+ * The consumer's side of MESSAGE_PUBLISHERS. The publisher is the message's `user_id`, which the broker
+ * validates against the connection's user, except on our own copies: a retry this service published, or a
+ * replay from the registry's failure log, carry the original publisher in `x-published-by`. The platform's
+ * events are not checked: only the platform's user may write `platform.events`, and it need not set
+ * `user_id`.
+ */
+export function publisherCheck(service: BrokerService, users: BrokerUsers): PublisherCheck {
+  const own = users.of(service);
+  const registry = users.of('connector-registry');
+  return (message, routingKey) => {
+    const allowed = MESSAGE_PUBLISHERS[routingKey as MessageType] as readonly BrokerPrincipal[] | undefined;
+    if (!allowed || allowed.includes('platform')) return undefined;
+    const headers = (message.properties.headers ??= {});
+    const sender = typeof message.properties.userId === 'string' ? message.properties.userId : '';
+    const stamped: unknown = headers[Header.PublishedBy];
+    const copy = sender === own || (sender === registry && headers[Header.ReplayOf] !== undefined);
+    const publisher = copy && typeof stamped === 'string' ? stamped : sender;
+    headers[Header.PublishedBy] = publisher;
+    const expected = allowed.join(' or ');
+    if (!publisher) return `refused ${routingKey} without user_id: only ${expected} may publish it`;
+    if ((allowed as BrokerService[]).some((allowedService) => users.of(allowedService) === publisher)) {
+      return undefined;
+    }
+    return `refused ${routingKey} from broker user "${publisher}": only ${expected} may publish it`;
+  };
+}
+
+/** A service binds only what SERVICE_CONSUMES lists for it (its broker permissions come from there). */
+export function assertBindingsAllowed(service: BrokerService, queue: string, bindings: QueueBinding[]): void {
+  const allowed = SERVICE_CONSUMES[service];
+  const problems = queue === allowed.queue ? [] : [`queue ${queue} is not ${allowed.queue}`];
+  for (const { exchange, routingKeys } of bindings) {
+    for (const key of routingKeys) {
+      const type = key as MessageType;
+      if (!allowed.types.includes(type) || MESSAGE_EXCHANGE[type] !== exchange) {
+        problems.push(`${exchange} ${key}`);
+      }
+    }
+  }
+  if (problems.length > 0) {
+    throw new Error(
+      `${service} binds what its broker permissions do not allow (add it to SERVICE_CONSUMES in ` +
+        `libs/messaging/src/lib/broker-permissions.ts): ${problems.join('; ')}`,
+    );
+  }
+}
