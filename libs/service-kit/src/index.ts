@@ -5,3 +5,6 @@ export * from './lib/json-logger';
 export * from './lib/health.module';
 export * from './lib/run-service';
 export * from './lib/service-core.module';
+export * from './lib/outbox-relay.provider';
+export * from './lib/erased-candidates';
+export * from './lib/retention.service';

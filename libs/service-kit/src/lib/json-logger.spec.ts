@@ -1,4 +1,5 @@
 import { Writable } from 'node:stream';
+import { withLogContext } from '@connector/observability';
 import { createPinoLogger, JsonLogger } from './json-logger';
 
 function capture() {
@@ -32,5 +33,29 @@ describe(JsonLogger.name, () => {
     const text = JSON.stringify(lines);
     expect(text).not.toMatch(/hunter2|abc123|abc\.def/);
     expect(lines[0]).toMatchObject({ config: { clientSecret: '[REDACTED]', clientId: 'id-1' } });
+  });
+
+  it("carries the handled message's ids as fields, and nothing of it after", async () => {
+    const { lines, logger } = capture();
+    await withLogContext(
+      { correlationId: 'corr-1', messageId: 'm-1', eventType: 'candidate.created', accountId: 'acct_1' },
+      async () => {
+        await Promise.resolve();
+        withLogContext({ connectorId: 'conn-1' }, () => logger.log('created in the ATS', 'CandidateSync'));
+        logger.warn({ msg: 'token refused', accessToken: 'tok-secret' });
+      },
+    );
+    logger.log('idle');
+    expect(lines[0]).toMatchObject({
+      msg: 'created in the ATS',
+      correlationId: 'corr-1',
+      messageId: 'm-1',
+      eventType: 'candidate.created',
+      accountId: 'acct_1',
+      connectorId: 'conn-1',
+    });
+    expect(lines[1]).toMatchObject({ correlationId: 'corr-1', accessToken: '[REDACTED]' });
+    expect(lines[1]).not.toHaveProperty('connectorId');
+    expect(lines[2]).not.toHaveProperty('correlationId');
   });
 });

@@ -1,8 +1,13 @@
 import type { LoggerService } from '@nestjs/common';
 import pino, { type Logger } from 'pino';
+import { currentLogContext, currentTraceIds } from '@connector/observability';
 import { redactText, SECRET_KEYS } from './redact';
 
-/** One JSON line per event, secrets redacted by key (objects) and by pattern (messages). */
+/**
+ * One JSON line per event, secrets redacted by key (objects) and by pattern (messages). A line written while
+ * a message or run is handled carries its ids as fields (correlationId, messageId, eventType, accountId,
+ * connectorId), and the trace and span ids when tracing is on.
+ */
 export function createPinoLogger(
   service: string,
   level = 'info',
@@ -15,6 +20,7 @@ export function createPinoLogger(
       timestamp: pino.stdTimeFunctions.isoTime,
       redact: { paths: SECRET_KEYS.flatMap((key) => [key, `*.${key}`, `*.*.${key}`]), censor: '[REDACTED]' },
       formatters: { level: (label) => ({ level: label }) },
+      mixin: () => ({ ...currentLogContext(), ...currentTraceIds() }),
       hooks: {
         logMethod(args, method) {
           const scrubbed = args.map((arg: unknown) => (typeof arg === 'string' ? redactText(arg) : arg));

@@ -1,12 +1,14 @@
 import 'reflect-metadata';
 import type { DynamicModule, INestApplication, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { connectRabbitMqConsumer } from '@connector/messaging';
+import { type BrokerService, connectRabbitMqConsumer } from '@connector/messaging';
+import { startTracing, type TracingHandle } from '@connector/observability';
+import { httpObserver } from './http-observer';
 import { createPinoLogger, JsonLogger } from './json-logger';
-import { ConfigError, loadConfig, type ServiceConfig } from './service-config';
+import { brokerUserProblem, ConfigError, loadConfig, type ServiceConfig } from './service-config';
 
 export interface RunServiceOptions<C extends ServiceConfig> {
-  name: string;
+  name: BrokerService;
   Config: new () => C;
   /** Builds the root module from the validated config. */
   module: (config: C) => DynamicModule | Type<unknown>;
@@ -16,8 +18,9 @@ export interface RunServiceOptions<C extends ServiceConfig> {
 }
 
 /**
- * The whole life of a service process: validate config (exit 1 naming the bad variable), JSON logs,
- * HTTP (health and APIs), the RabbitMQ consumer, and a graceful stop on SIGTERM/SIGINT.
+ * The whole life of a service process: validate config (exit 1 naming the bad variable), JSON logs, traces
+ * when OTEL_EXPORTER_OTLP_ENDPOINT is set, HTTP (health, metrics and APIs, each request logged), the RabbitMQ
+ * consumer, and a graceful stop on SIGTERM/SIGINT.
  */
 export async function runService<C extends ServiceConfig>(
   options: RunServiceOptions<C>,
@@ -41,7 +44,16 @@ export async function runService<C extends ServiceConfig>(
     await context.close();
     process.exit(0);
   }
+  // Not for --migrate: the migrate step runs every service's migrations with one RABBITMQ_URL.
+  const brokerProblem = brokerUserProblem(options.name, config);
+  if (brokerProblem) {
+    process.stderr.write(`${options.name}: ${brokerProblem}\n`);
+    process.exit(1);
+  }
+  // Before anything connects: the HTTP and Postgres modules are patched when they are first loaded.
+  const tracing = await startTracing(options.name);
   const app = await NestFactory.create(options.module(config), { logger, bufferLogs: true });
+  app.use(httpObserver());
   await options.configure?.(app, config);
   if (options.consumes) {
     connectRabbitMqConsumer(app);
@@ -49,28 +61,36 @@ export async function runService<C extends ServiceConfig>(
   }
   await app.listen(config.PORT, config.HOST);
   const address = app.getHttpServer().address() as { port: number };
-  logger.log(`${options.name} ready on http://${config.HOST}:${address.port} (health: /health)`, 'Bootstrap');
-  stopOnSignals(app, logger);
+  logger.log(
+    `${options.name} ready on http://${config.HOST}:${address.port} (health: /health, metrics: /metrics)` +
+      (tracing ? ', sending traces' : ''),
+    'Bootstrap',
+  );
+  stopOnSignals(app, logger, tracing);
   return app;
 }
 
 /** Stop taking messages, finish in-flight ones, close connections, exit 0; a second signal exits at once. */
-function stopOnSignals(app: INestApplication, logger: JsonLogger): void {
+function stopOnSignals(app: INestApplication, logger: JsonLogger, tracing?: TracingHandle): void {
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) process.exit(1);
     stopping = true;
     logger.log(`${signal}: shutting down`, 'Bootstrap');
-    app.close().then(
-      () => {
-        logger.log('stopped', 'Bootstrap');
-        process.exit(0);
-      },
-      (error: unknown) => {
-        logger.error(error, 'Bootstrap');
-        process.exit(1);
-      },
-    );
+    app
+      .close()
+      // The last spans go out if they can; a collector that is gone does not fail the stop.
+      .then(() => tracing?.shutdown().catch(() => undefined))
+      .then(
+        () => {
+          logger.log('stopped', 'Bootstrap');
+          process.exit(0);
+        },
+        (error: unknown) => {
+          logger.error(error, 'Bootstrap');
+          process.exit(1);
+        },
+      );
   };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { IsString, MinLength } from 'class-validator';
 import {
+  brokerUserProblem,
   ConfigError,
   loadConfig,
   RequiredInProduction,
@@ -17,6 +18,9 @@ class TestConfig extends ServiceConfig {
 class DemoSecretConfig extends TestConfig {
   @RequiredInProduction() @IsString() CLIENT_SECRET = 'demo-secret';
 }
+
+const PER_SERVICE_USERS =
+  'connector-registry:cr,auth-gateway:ag,vacancy-sync:vs,candidate-sync:cs,document-service:ds';
 
 function problemsOf(load: () => unknown): string {
   try {
@@ -58,8 +62,9 @@ describe(loadConfig.name, () => {
       'CLIENT_SECRET',
       'DATABASE_URL',
       'RABBITMQ_URL',
+      'RABBITMQ_USERS',
     ]);
-    expect(requiredInProductionOf(TestConfig)).toEqual(['DATABASE_URL', 'RABBITMQ_URL']);
+    expect(requiredInProductionOf(TestConfig)).toEqual(['DATABASE_URL', 'RABBITMQ_URL', 'RABBITMQ_USERS']);
   });
 
   it('refuses local defaults in production, naming each missing variable and no default value', () => {
@@ -68,6 +73,7 @@ describe(loadConfig.name, () => {
     );
     expect(message).toMatch(/DATABASE_URL is required when NODE_ENV=production/);
     expect(message).toMatch(/RABBITMQ_URL is required when NODE_ENV=production/);
+    expect(message).toMatch(/RABBITMQ_USERS is required when NODE_ENV=production/);
     expect(message).toMatch(/CLIENT_SECRET is required when NODE_ENV=production/);
     expect(message).not.toContain('demo-secret');
     expect(message).not.toContain('127.0.0.1');
@@ -80,6 +86,7 @@ describe(loadConfig.name, () => {
       CLIENT_SECRET: 'real-secret',
       DATABASE_URL: 'postgres://db.internal/connector',
       RABBITMQ_URL: 'amqps://mq.internal',
+      RABBITMQ_USERS: PER_SERVICE_USERS,
     });
     expect(config.CLIENT_SECRET).toBe('real-secret');
     expect(config.DATABASE_URL).toBe('postgres://db.internal/connector');
@@ -101,5 +108,72 @@ describe(loadConfig.name, () => {
     expect(problemsOf(() => loadConfig(TestConfig, { ENCRYPTION_KEY_FILE: join(dir, 'missing') }))).toMatch(
       /ENCRYPTION_KEY_FILE: cannot read/,
     );
+  });
+});
+
+describe('the broker in production', () => {
+  const key = 'k'.repeat(32);
+  const production = {
+    NODE_ENV: 'production',
+    ENCRYPTION_KEY: key,
+    DATABASE_URL: 'postgres://db.internal/connector',
+    RABBITMQ_USERS: PER_SERVICE_USERS,
+  };
+
+  it('refuses plain amqp:// to another host, unless a private network is allowed explicitly', () => {
+    expect(
+      problemsOf(() =>
+        loadConfig(TestConfig, { ...production, RABBITMQ_URL: 'amqp://cr:secret-pw@mq.internal' }),
+      ),
+    ).toMatch(/RABBITMQ_URL must be amqps:\/\/ when NODE_ENV=production/);
+    expect(
+      problemsOf(() =>
+        loadConfig(TestConfig, { ...production, RABBITMQ_URL: 'amqp://cr:secret-pw@mq.internal' }),
+      ),
+    ).not.toContain('secret-pw');
+    for (const url of [
+      'amqps://mq.internal',
+      'amqp://127.0.0.1:5672',
+      'amqp://localhost',
+      'amqp://[::1]:5672',
+    ]) {
+      expect(loadConfig(TestConfig, { ...production, RABBITMQ_URL: url }).RABBITMQ_URL).toBe(url);
+    }
+    expect(
+      loadConfig(TestConfig, {
+        ...production,
+        RABBITMQ_URL: 'amqp://rabbitmq:5672',
+        RABBITMQ_ALLOW_PLAIN_AMQP: 'true',
+      }).RABBITMQ_ALLOW_PLAIN_AMQP,
+    ).toBe(true);
+    expect(loadConfig(TestConfig, { ENCRYPTION_KEY: key, RABBITMQ_URL: 'amqp://mq.internal' })).toBeDefined();
+  });
+
+  it('wants a broker user per service there, and says which RABBITMQ_USERS entry is wrong', () => {
+    const url = { RABBITMQ_URL: 'amqps://mq.internal' };
+    expect(
+      problemsOf(() => loadConfig(TestConfig, { ...production, ...url, RABBITMQ_USERS: '*:shared' })),
+    ).toMatch(/RABBITMQ_USERS .*production needs a broker user per service/);
+    expect(
+      problemsOf(() => loadConfig(TestConfig, { ...production, ...url, RABBITMQ_USERS: 'auth-gateway:ag' })),
+    ).toMatch(/RABBITMQ_USERS .*no user for connector-registry/);
+    expect(loadConfig(TestConfig, { ENCRYPTION_KEY: key, RABBITMQ_USERS: '*:guest' }).RABBITMQ_USERS).toBe(
+      '*:guest',
+    );
+  });
+
+  it('wants each service to connect as the user RABBITMQ_USERS names for it', () => {
+    const config = loadConfig(TestConfig, {
+      ...production,
+      RABBITMQ_URL: 'amqps://ag:pw@mq.internal',
+    });
+    expect(brokerUserProblem('auth-gateway', config)).toBeUndefined();
+    expect(brokerUserProblem('vacancy-sync', config)).toBe(
+      'RABBITMQ_URL connects as broker user "ag", but RABBITMQ_USERS names "vs" for vacancy-sync',
+    );
+    // Local mode: every service is the user of its RABBITMQ_URL.
+    expect(
+      brokerUserProblem('vacancy-sync', loadConfig(TestConfig, { ENCRYPTION_KEY: key })),
+    ).toBeUndefined();
   });
 });

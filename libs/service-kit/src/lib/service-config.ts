@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { plainToInstance, Type } from 'class-transformer';
+import { plainToInstance, Transform, Type } from 'class-transformer';
 import {
+  IsBoolean,
   IsIn,
   IsInt,
   IsOptional,
@@ -8,9 +9,21 @@ import {
   Matches,
   Max,
   Min,
+  Validate,
+  type ValidationArguments,
+  ValidatorConstraint,
+  type ValidatorConstraintInterface,
   validateSync,
   type ValidationError,
 } from 'class-validator';
+import {
+  type BrokerService,
+  BrokerUsers,
+  BrokerUsersFormatError,
+  brokerUserOf,
+  isLoopbackBroker,
+  parseBrokerUsers,
+} from '@connector/messaging';
 
 export const NODE_ENVS = ['development', 'production', 'test'] as const;
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace'] as const;
@@ -38,6 +51,49 @@ export function requiredInProductionOf(ConfigClass: new () => ServiceConfig): st
   return [...names].sort();
 }
 
+/** Production talks to a remote broker over TLS, unless a private network is explicitly allowed (compose). */
+@ValidatorConstraint({ name: 'amqpsInProduction' })
+class AmqpsInProductionConstraint implements ValidatorConstraintInterface {
+  validate(value: unknown, args: ValidationArguments): boolean {
+    const config = args.object as ServiceConfig;
+    if (config.NODE_ENV !== 'production' || config.RABBITMQ_ALLOW_PLAIN_AMQP === true) return true;
+    if (typeof value !== 'string' || value.startsWith('amqps://')) return true;
+    try {
+      return isLoopbackBroker(value);
+    } catch {
+      return true; // not a URL: the format check says so
+    }
+  }
+  defaultMessage(): string {
+    return (
+      'RABBITMQ_URL must be amqps:// when NODE_ENV=production (plain amqp:// only to a loopback broker, ' +
+      'or with RABBITMQ_ALLOW_PLAIN_AMQP=true on a private network)'
+    );
+  }
+}
+
+@ValidatorConstraint({ name: 'brokerUsers' })
+class BrokerUsersConstraint implements ValidatorConstraintInterface {
+  private problem = '';
+  validate(value: unknown, args: ValidationArguments): boolean {
+    try {
+      const users = parseBrokerUsers(typeof value === 'string' ? value : '');
+      const production = (args.object as ServiceConfig).NODE_ENV === 'production';
+      if (users && production && new Set(Object.values(users)).size < Object.keys(users).length) {
+        this.problem = 'production needs a broker user per service';
+        return false;
+      }
+      return true;
+    } catch (error) {
+      this.problem = error instanceof BrokerUsersFormatError ? error.message : 'is invalid';
+      return false;
+    }
+  }
+  defaultMessage(): string {
+    return `RABBITMQ_USERS must be "<service>:<user>[,…]" naming every service: ${this.problem}`;
+  }
+}
+
 /** What every service reads from the environment. Each service extends it with its own variables. */
 export class ServiceConfig {
   @IsIn(NODE_ENVS) NODE_ENV: (typeof NODE_ENVS)[number] = 'development';
@@ -48,10 +104,48 @@ export class ServiceConfig {
   DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/test';
   @RequiredInProduction()
   @Matches(/^amqps?:\/\/\S+$/, { message: 'RABBITMQ_URL must be an amqp:// or amqps:// URL' })
+  @Validate(AmqpsInProductionConstraint)
   RABBITMQ_URL = 'amqp://guest:guest@127.0.0.1:5672';
+  /** Plain amqp:// to a broker on another host in production: only on a private network (docker compose). */
+  @Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value === 'true' : value))
+  @IsBoolean()
+  RABBITMQ_ALLOW_PLAIN_AMQP = false;
+  /**
+   * The broker user of each service, `<service>:<user>[,…]`: a consumer accepts a security-relevant message
+   * only from the user of a service that may publish it. Empty (local mode): every service is RABBITMQ_URL's user.
+   */
+  @RequiredInProduction() @IsString() @Validate(BrokerUsersConstraint) RABBITMQ_USERS = '';
   @IsIn(LOG_LEVELS) LOG_LEVEL: (typeof LOG_LEVELS)[number] = 'info';
+  /** A message handler still running after this long fails: retried, then dead-lettered. */
+  @Type(() => Number) @IsInt() @Min(1_000) @Max(3_600_000) HANDLER_TIMEOUT_MS = 300_000;
+  /** Unsettled deliveries of a message (its handler crashes the process) after which it is dead-lettered. */
+  @Type(() => Number) @IsInt() @Min(1) @Max(1_000) DELIVERY_LIMIT = 10;
+  /** How long a deleted connector's data stays (runs, links, mappings), then it goes. */
+  @Type(() => Number) @IsInt() @Min(1) @Max(3_650) DELETED_CONNECTOR_RETENTION_DAYS = 30;
+  /** How often the retention job deletes what is past its limit. */
+  @Type(() => Number) @IsInt() @Min(1_000) @Max(86_400_000) RETENTION_INTERVAL_MS = 3_600_000;
   /** Run pending migrations at start (on by default; off when a deploy step runs `npm run migrate`). */
   @IsOptional() @IsIn(['true', 'false']) MIGRATIONS_RUN: 'true' | 'false' = 'true';
+}
+
+/**
+ * The broker users this service goes by: RABBITMQ_USERS, or (empty, local mode) the user of RABBITMQ_URL
+ * for every service.
+ */
+export function brokerUsersOf(config: ServiceConfig): BrokerUsers {
+  return BrokerUsers.parse(config.RABBITMQ_USERS, brokerUserOf(config.RABBITMQ_URL));
+}
+
+/**
+ * A service must connect as the user RABBITMQ_USERS names for it: its own retry copies carry that user,
+ * and every other service checks its messages against it.
+ */
+export function brokerUserProblem(service: BrokerService, config: ServiceConfig): string | undefined {
+  const connectsAs = brokerUserOf(config.RABBITMQ_URL);
+  const named = brokerUsersOf(config).of(service);
+  return connectsAs === named
+    ? undefined
+    : `RABBITMQ_URL connects as broker user "${connectsAs}", but RABBITMQ_USERS names "${named}" for ${service}`;
 }
 
 export class ConfigError extends Error {

@@ -1,82 +1,77 @@
-import { type DynamicModule, Global, Inject, Injectable, Logger, Module } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource, EntitySchema, MigrationInterface } from 'typeorm';
-import type { EventEnvelope } from '@connector/contracts';
-import { MessagingModule, type QueueBinding } from '@connector/messaging';
+import { type DynamicModule, Module } from '@nestjs/common';
+import type { EntitySchema, MigrationInterface } from 'typeorm';
 import {
-  InboxMessageEntity,
-  InboxMessageMigration1763700000001,
-  InboxRepository,
-  PersistenceModule,
-} from '@connector/persistence';
+  assertBindingsAllowed,
+  type BrokerService,
+  MessagingModule,
+  publisherCheck,
+  type QueueBinding,
+} from '@connector/messaging';
+import { PersistenceModule, type RetentionRule, type SharedSchema } from '@connector/persistence';
 import { HealthModule } from './health.module';
-import type { ServiceConfig } from './service-config';
-
-export const SERVICE_NAME = Symbol('SERVICE_NAME');
+import { MetricsModule } from './metrics.module';
+import { RETENTION_OPTIONS, RetentionService } from './retention.service';
+import { brokerUsersOf, type ServiceConfig } from './service-config';
 
 export interface ServiceCoreOptions {
-  name: string;
+  name: BrokerService;
   config: ServiceConfig & { PREFETCH?: number };
   /** The queue this service consumes and what it binds; none for a service that only publishes. */
   consumer?: { queue: string; bindings: QueueBinding[]; retryDelaysMs?: number[] };
   // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type -- TypeORM's entity list takes class constructors
   entities?: Array<Function | EntitySchema>;
   migrations?: Array<new () => MigrationInterface>;
-}
-
-/** Records each message the first time it arrives; a redelivery of the same id is noticed. */
-@Injectable()
-export class InboxService {
-  private readonly logger = new Logger(InboxService.name);
-  private readonly repository: InboxRepository;
-
-  constructor(
-    @InjectDataSource() dataSource: DataSource,
-    @Inject(SERVICE_NAME) private readonly service: string,
-  ) {
-    this.repository = new InboxRepository(dataSource);
-  }
-
-  /** True the first time this service sees the message id. */
-  async receive(event: EventEnvelope): Promise<boolean> {
-    const first = await this.repository.record(this.service, event);
-    this.logger.log(`${first ? 'received' : 'already had'} ${event.type} ${event.id}`);
-    return first;
-  }
+  /** Libs' tables the service uses (their owning migrations run in the lib's history). */
+  shared?: SharedSchema[];
+  /** What the service deletes once kept long enough (a job in every process, RETENTION_INTERVAL_MS). */
+  retention?: RetentionRule[];
 }
 
 /**
- * What every service is built on: Postgres with its migrations, RabbitMQ with its queue, `/health`, and the
- * inbox. A service's AppModule imports this once and adds its feature modules.
+ * What every service is built on: Postgres with its migrations, RabbitMQ with its queue, `/health` and
+ * `/metrics`. A service's AppModule builds it once and its CommonModule re-exports it, so each feature module
+ * that needs the publisher or the RPC client imports that CommonModule.
  */
-@Global()
 @Module({})
 export class ServiceCoreModule {
   static forRoot(options: ServiceCoreOptions): DynamicModule {
-    const { config } = options;
+    const { config, consumer } = options;
+    // What a service binds is what its broker user may read: the two cannot drift apart unnoticed.
+    if (consumer) assertBindingsAllowed(options.name, consumer.queue, consumer.bindings);
+    const persistence = PersistenceModule.forRootAsync({
+      useFactory: () => ({
+        url: config.DATABASE_URL,
+        service: options.name,
+        entities: options.entities ?? [],
+        migrations: options.migrations ?? [],
+        shared: options.shared ?? [],
+        migrationsRun: config.MIGRATIONS_RUN === 'true',
+      }),
+    });
+    const messaging = MessagingModule.forRootAsync({
+      useFactory: () => ({
+        url: config.RABBITMQ_URL,
+        serviceName: options.name,
+        consumer: consumer && {
+          ...consumer,
+          prefetch: config.PREFETCH,
+          handlerTimeoutMs: config.HANDLER_TIMEOUT_MS,
+          deliveryLimit: config.DELIVERY_LIMIT,
+          verifyPublisher: publisherCheck(options.name, brokerUsersOf(config)),
+        },
+      }),
+    });
     return {
       module: ServiceCoreModule,
-      imports: [
-        PersistenceModule.forRootAsync({
-          useFactory: () => ({
-            url: config.DATABASE_URL,
-            service: options.name,
-            entities: [InboxMessageEntity, ...(options.entities ?? [])],
-            migrations: [InboxMessageMigration1763700000001, ...(options.migrations ?? [])],
-            migrationsRun: config.MIGRATIONS_RUN === 'true',
-          }),
-        }),
-        MessagingModule.forRootAsync({
-          useFactory: () => ({
-            url: config.RABBITMQ_URL,
-            serviceName: options.name,
-            consumer: options.consumer && { ...options.consumer, prefetch: config.PREFETCH },
-          }),
-        }),
-        HealthModule,
+      imports: [persistence, messaging, HealthModule.forRoot(messaging), MetricsModule],
+      providers: [
+        {
+          provide: RETENTION_OPTIONS,
+          useValue: { rules: options.retention ?? [], intervalMs: config.RETENTION_INTERVAL_MS },
+        },
+        RetentionService,
       ],
-      providers: [{ provide: SERVICE_NAME, useValue: options.name }, InboxService],
-      exports: [SERVICE_NAME, InboxService, PersistenceModule],
+      exports: [persistence, messaging, RetentionService],
     };
   }
 }
