@@ -1,7 +1,7 @@
 /**
  * @connector/rate-limiter: token buckets per key (one key per connector), in process or shared via Postgres.
  *
- *   // once per service: add RateLimitBucketMigration1763700000000 to the TypeORM migrations
+ *   // once per service: list RATE_LIMIT_BUCKET_SCHEMA in its shared schemas (ServiceCoreModule `shared`)
  *   const limiter = new PostgresRateLimiter(dataSource); // or a pg.Pool
  *   limiter.configure(`ats-b:${connectorId}`, { capacity: 100, refillPerSecond: 25, reserve: 20 });
  *   await limiter.acquire(key, 1, { priority: 'high', maxWaitMs: 30_000 }); // pushes
@@ -9,9 +9,10 @@
  *   await limiter.pauseUntil(key, resetAt);                                 // on a 429 from the ATS
  *
  * ATS daily quotas (ATS-A) use the planner instead of a drip: PostgresDailyQuota, decisions in quota-plan.ts.
- *   const quota = new PostgresDailyQuota(dataSource); // + DailyQuotaMigration1764000000000
+ *   const quota = new PostgresDailyQuota(dataSource); // + DAILY_QUOTA_SCHEMA
  *   await quota.acquire(key, 1, { limit: 10_000 }, { priority: 'push', maxWaitMs: 10_000 });
  *   await quota.observe(key, { limit: 10_000 }, { limit, remaining, resetAt }); // every answer's headers
+ *   new BatchedDailyQuota(dataSource); // the same, a few calls per statement (workers' bursts)
  */
 export { assertValidConfig, type BucketConfig, type Priority } from './lib/token-bucket';
 export {
@@ -27,11 +28,7 @@ export {
 export { RateLimiterError, RateLimiterErrorCode, RateLimitExceededError } from './lib/rate-limiter.errors';
 export { InMemoryRateLimiter } from './lib/in-memory-rate-limiter';
 export { PostgresRateLimiter } from './lib/postgres-rate-limiter';
-export {
-  RATE_LIMIT_BUCKET_TABLE,
-  RateLimitBucketMigration1763700000000,
-} from './lib/rate-limit-bucket.migration';
-export type { SqlQueryable } from './lib/sql-queryable';
+export { RATE_LIMIT_BUCKET_SCHEMA } from './lib/rate-limit-bucket.migration';
 export * from './lib/daily-quota/quota-plan';
 export {
   PostgresDailyQuota,
@@ -40,10 +37,8 @@ export {
   type QuotaConfig,
   type QuotaHeaders,
   type QuotaSnapshot,
+  type QuotaUsage,
   type WaiterKind,
 } from './lib/daily-quota/postgres-daily-quota';
-export {
-  ATS_QUOTA_TABLE,
-  ATS_QUOTA_WAITER_TABLE,
-  DailyQuotaMigration1764000000000,
-} from './lib/daily-quota/daily-quota.migration';
+export { BatchedDailyQuota, type BatchedDailyQuotaOptions } from './lib/daily-quota/batched-daily-quota';
+export { DAILY_QUOTA_SCHEMA } from './lib/daily-quota/daily-quota.migration';

@@ -1,24 +1,26 @@
-import { Global, Module } from '@nestjs/common';
+import { type DynamicModule, Module } from '@nestjs/common';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
+import { type AddressAllowance, OutboundGuard, outboundGuard } from '@connector/ats-clients';
+import { preparedStatements, type SharedSchema } from '@connector/persistence';
 import {
-  DailyQuotaMigration1764000000000,
-  PostgresDailyQuota,
+  BatchedDailyQuota,
+  DAILY_QUOTA_SCHEMA,
   PostgresRateLimiter,
-  RateLimitBucketMigration1763700000000,
+  RATE_LIMIT_BUCKET_SCHEMA,
 } from '@connector/rate-limiter';
 import { AtsAccessProvider } from './ats-access.provider';
 import { AtsClientFactory, DAILY_QUOTA, RATE_LIMITER } from './ats-client.factory';
 import { ConnectorDirectory } from './connector-directory';
 
-/** Migrations a service using this module must include (the shared rate-limit buckets and daily quotas). */
-export const ATS_ACCESS_MIGRATIONS = [
-  RateLimitBucketMigration1763700000000,
-  DailyQuotaMigration1764000000000,
-];
+/** Shared schemas a service using this module must list (the rate-limit buckets and daily quotas). */
+export const ATS_ACCESS_SCHEMAS: SharedSchema[] = [RATE_LIMIT_BUCKET_SCHEMA, DAILY_QUOTA_SCHEMA];
 
-/** For workers that call ATSs: connectors, access, clients and the shared budget. */
-@Global()
+/**
+ * For workers that call ATSs: connectors, access, clients, the shared budget and the SSRF guard.
+ * `forRoot(core, …)`: core is a module exporting the service's MessagingModule (the registry and auth-gateway
+ * are asked over RabbitMQ); `allowance` is the service's ALLOW_PRIVATE_ADDRESSES.
+ */
 @Module({
   providers: [
     ConnectorDirectory,
@@ -27,14 +29,26 @@ export const ATS_ACCESS_MIGRATIONS = [
     {
       provide: RATE_LIMITER,
       inject: [getDataSourceToken()],
-      useFactory: (dataSource: DataSource) => new PostgresRateLimiter(dataSource),
+      useFactory: (dataSource: DataSource) => new PostgresRateLimiter(preparedStatements(dataSource)),
     },
     {
       provide: DAILY_QUOTA,
       inject: [getDataSourceToken()],
-      useFactory: (dataSource: DataSource) => new PostgresDailyQuota(dataSource),
+      // A worker's burst takes several calls per statement; the plan is the same (BatchedDailyQuota). Its
+      // statements run for every ATS call: prepared.
+      useFactory: (dataSource: DataSource) => new BatchedDailyQuota(preparedStatements(dataSource)),
     },
   ],
   exports: [ConnectorDirectory, AtsAccessProvider, AtsClientFactory, RATE_LIMITER, DAILY_QUOTA],
 })
-export class AtsAccessModule {}
+export class AtsAccessModule {
+  static forRoot(core: DynamicModule, options: { allowance: AddressAllowance }): DynamicModule {
+    return {
+      module: AtsAccessModule,
+      imports: [core],
+      // Every call of the clients built here, checked on the address it connects to.
+      providers: [{ provide: OutboundGuard, useValue: outboundGuard(options.allowance) }],
+      exports: [OutboundGuard],
+    };
+  }
+}

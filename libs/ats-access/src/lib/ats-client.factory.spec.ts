@@ -1,3 +1,4 @@
+import { outboundGuard } from '@connector/ats-clients';
 import type { ConnectorSnapshot } from '@connector/contracts';
 import type { PostgresDailyQuota, RateLimiter } from '@connector/rate-limiter';
 import type { AtsAccessProvider } from './ats-access.provider';
@@ -25,7 +26,7 @@ describe(AtsClientFactory.name, () => {
 
   // The daily quota always has budget here: this spec is about where the calls go.
   const quota = {
-    acquire: async () => undefined,
+    acquire: async () => ({ waitedMs: 0 }),
     observe: async () => undefined,
     done: async () => undefined,
   } as unknown as PostgresDailyQuota;
@@ -42,15 +43,42 @@ describe(AtsClientFactory.name, () => {
       })),
     } as unknown as AtsAccessProvider;
     const called: string[] = [];
-    jest.spyOn(globalThis, 'fetch').mockImplementation(async (input) => {
-      called.push(String(input));
-      return new Response(JSON.stringify([{ Id: 1, Description: 'Open' }]), {
+    const guard = outboundGuard();
+    jest.spyOn(guard, 'request').mockImplementation(async (url) => {
+      called.push(url);
+      return {
         status: 200,
-        headers: { 'content-type': 'application/json' },
-      });
+        headers: new Headers({ 'content-type': 'application/json' }),
+        text: JSON.stringify([{ Id: 1, Description: 'Open' }]),
+      };
     });
-    const client = new AtsClientFactory(access, limiter, quota).atsA(connector, { priority: 'sync' });
+    const client = new AtsClientFactory(access, limiter, quota, guard).atsA(connector, {
+      priority: 'sync',
+    });
     await client.getVacancyStatuses();
     expect(called).toEqual(['https://acme.example.com/api/options/dropdown/50']);
+  });
+
+  it('checks the address of every call again: a private one from the gateway is refused before any request', async () => {
+    const access = {
+      access: jest.fn(async () => ({
+        type: 'ats-a' as const,
+        baseUrl: 'https://10.0.0.5',
+        accessToken: 'token-1',
+        expiresAt: new Date(Date.now() + 3_600_000).toISOString(),
+      })),
+    } as unknown as AtsAccessProvider;
+    const guard = outboundGuard();
+    const fetched = jest.spyOn(globalThis, 'fetch');
+    const requested = jest.spyOn(guard.dispatcher, 'request');
+    const client = new AtsClientFactory(access, limiter, quota, guard).atsA(connector, {
+      priority: 'sync',
+    });
+    await expect(client.getVacancyStatuses()).rejects.toMatchObject({
+      kind: 'permanent',
+      code: 'blocked_address',
+    });
+    expect(fetched).not.toHaveBeenCalled();
+    expect(requested).not.toHaveBeenCalled();
   });
 });

@@ -1,5 +1,5 @@
 import { type ConnectorSnapshot, createEvent, RoutingKey } from '@connector/contracts';
-import type { RabbitConnection, RpcClient } from '@connector/messaging';
+import { type RabbitConnection, type RpcClient, TransientMessageError } from '@connector/messaging';
 import { ConnectorDirectory } from './connector-directory';
 
 function snapshot(version: number, options: Record<string, unknown> = {}): ConnectorSnapshot {
@@ -37,6 +37,14 @@ describe(ConnectorDirectory.name, () => {
     };
     // The broadcast subscription is not started here (no onModuleInit): `changed` is called directly.
     sut = new ConnectorDirectory(rpc as unknown as RpcClient, {} as RabbitConnection);
+  });
+
+  it('makes a failed account lookup transient, so the message waits for the registry', async () => {
+    const failing = { request: jest.fn(async () => Promise.reject(new Error('no answer in 5000 ms'))) };
+    const directory = new ConnectorDirectory(failing as unknown as RpcClient, {} as RabbitConnection);
+    await expect(directory.forAccount('acct_1')).rejects.toThrow(
+      new TransientMessageError('connectors of acct_1: no answer in 5000 ms'),
+    );
   });
 
   it('keeps a snapshot for a burst of events', async () => {

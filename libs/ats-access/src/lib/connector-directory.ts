@@ -7,7 +7,7 @@ import {
   Exchange,
   RoutingKey,
 } from '@connector/contracts';
-import { BroadcastListener, RabbitConnection, RpcClient } from '@connector/messaging';
+import { BroadcastListener, RabbitConnection, RpcClient, TransientMessageError } from '@connector/messaging';
 
 /** How long a worker trusts what the registry said about a connector when it hears of no change. */
 const TTL_MS = 5_000;
@@ -68,8 +68,19 @@ export class ConnectorDirectory implements OnModuleInit, OnApplicationShutdown {
     return this.cached(key, load);
   }
 
-  /** The account's connectors (all statuses; callers pick the ones they work with). */
+  /**
+   * The account's connectors (all statuses; callers pick the ones they work with). A failed lookup is a
+   * TransientMessageError: the message waits for the registry rather than failing.
+   */
   async forAccount(accountId: string, options: LookupOptions = {}): Promise<ConnectorSnapshot[]> {
+    try {
+      return await this.lookUpAccount(accountId, options);
+    } catch (error) {
+      throw new TransientMessageError(`connectors of ${accountId}: ${(error as Error).message}`);
+    }
+  }
+
+  private async lookUpAccount(accountId: string, options: LookupOptions): Promise<ConnectorSnapshot[]> {
     const key = `account:${accountId}`;
     const load = () =>
       this.rpc.request<ConnectorSnapshot[]>(

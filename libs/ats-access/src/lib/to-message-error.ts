@@ -1,4 +1,4 @@
-import { AtsError } from '@connector/ats-clients';
+import { AtsError, UNSURE_WRITE_SETTLE_MS } from '@connector/ats-clients';
 import { AuthErrorCode } from '@connector/contracts';
 import {
   DeferredMessageError,
@@ -53,7 +53,13 @@ export function toMessageError(error: unknown, connectorId: string): MessageHand
       case 'transient':
       case 'unreachable':
       case 'auth':
-        return new TransientMessageError(error.message, connectorId, details);
+        // After a write that may have landed, the next try looks it up only once it would have.
+        return new TransientMessageError(
+          error.message,
+          connectorId,
+          details,
+          error.ambiguous ? UNSURE_WRITE_SETTLE_MS : undefined,
+        );
       case 'forbidden':
       case 'not_found':
       case 'permanent':

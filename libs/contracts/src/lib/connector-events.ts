@@ -117,6 +117,12 @@ export class RunCompletedDto {
   warnings?: RunWarningDto[];
 }
 
+/** `operation.failed` codes for refusals a consumer may act on (most failures carry only a `reason`). */
+export const OperationFailedCode = {
+  /** The event is about a candidate the platform erased (`candidate.erased`): refused, not kept anywhere. */
+  CandidateErased: 'CANDIDATE_ERASED',
+} as const;
+
 export class OperationFailedDto {
   @IsOptional() @IsString() connectorId?: string;
   @IsString() @IsNotEmpty() sourceEventId!: string;
@@ -124,6 +130,8 @@ export class OperationFailedDto {
   @IsString() @IsNotEmpty() reason!: string;
   @IsBoolean() retryable!: boolean;
   @IsOptional() @IsArray() @IsString({ each: true }) errors?: string[];
+  /** Set on refusals with a code of their own, e.g. `CANDIDATE_ERASED`. */
+  @IsOptional() @IsString() code?: string;
 }
 
 export class OperationUnsupportedDto {
@@ -140,4 +148,27 @@ export class ConnectorStatusChangedDto {
   @IsString() @IsNotEmpty() connectorId!: string;
   @IsIn(CONNECTOR_STATUSES) status!: ConnectorStatus;
   @IsOptional() @IsString() reason?: string;
+}
+
+/** What an erasure removed, per kind of record (0 when a service held none of that kind). */
+export class ErasedRecordsDto {
+  /** candidate-sync: candidate ↔ ATS links, kept with their ids only (field hashes removed). */
+  @IsInt() @Min(0) candidateLinks!: number;
+  /** candidate-sync: application links, kept with their ids only (answer hashes removed). */
+  @IsInt() @Min(0) applicationLinks!: number;
+  /** document-service: files attached to the candidate (their fingerprints), removed. */
+  @IsInt() @Min(0) documentLinks!: number;
+  /** document-service: where the candidate lives in each ATS, removed. */
+  @IsInt() @Min(0) candidateRefs!: number;
+  /** connector-registry: failure-log entries (dead letters) about the candidate, removed. */
+  @IsInt() @Min(0) deadLetters!: number;
+}
+
+/**
+ * `candidate.erasure_completed`: every connector service has erased what it held of the candidate after
+ * `candidate.erased` (sent once by connector-registry when all have reported; a redelivery has the same id).
+ */
+export class CandidateErasureCompletedDto {
+  @IsString() @IsNotEmpty() candidateId!: string;
+  @ValidateNested() @Type(() => ErasedRecordsDto) removed!: ErasedRecordsDto;
 }

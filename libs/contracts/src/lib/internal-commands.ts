@@ -1,3 +1,4 @@
+import { Type } from 'class-transformer';
 import {
   IsIn,
   IsInt,
@@ -8,7 +9,9 @@ import {
   IsString,
   Max,
   Min,
+  ValidateNested,
 } from 'class-validator';
+import { ErasedRecordsDto } from './connector-events';
 
 /** `data` of commands on the internal exchange (`connector.internal`); not part of the public contract. */
 
@@ -92,4 +95,18 @@ export interface ConnectorSnapshot {
    */
   version?: number;
   updatedAt: string;
+}
+
+/** The services that hold a candidate's personal data, each erasing its own on `candidate.erased`. */
+export const ERASURE_PARTS = ['candidate-sync', 'document-service', 'connector-registry'] as const;
+export type ErasurePart = (typeof ERASURE_PARTS)[number];
+
+/**
+ * A worker → connector-registry: it erased what it held of a candidate (`candidate.erased`). The registry
+ * announces `candidate.erasure_completed` once every part has reported.
+ */
+export class ErasurePartCompletedDto {
+  @IsString() @IsNotEmpty() candidateId!: string;
+  @IsIn(ERASURE_PARTS) part!: ErasurePart;
+  @ValidateNested() @Type(() => ErasedRecordsDto) removed!: ErasedRecordsDto;
 }

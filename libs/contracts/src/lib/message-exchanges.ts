@@ -11,6 +11,7 @@ export const MESSAGE_EXCHANGE = {
   [RoutingKey.ApplicationSubmitted]: Exchange.PlatformEvents,
   [RoutingKey.ApplicationUpdated]: Exchange.PlatformEvents,
   [RoutingKey.DocumentUploaded]: Exchange.PlatformEvents,
+  [RoutingKey.CandidateErased]: Exchange.PlatformEvents,
   [RoutingKey.VacancyUpserted]: Exchange.ConnectorEvents,
   [RoutingKey.VacancyClosed]: Exchange.ConnectorEvents,
   [RoutingKey.CandidateSynced]: Exchange.ConnectorEvents,
@@ -20,6 +21,7 @@ export const MESSAGE_EXCHANGE = {
   [RoutingKey.OperationFailed]: Exchange.ConnectorEvents,
   [RoutingKey.OperationUnsupported]: Exchange.ConnectorEvents,
   [RoutingKey.ConnectorStatusChanged]: Exchange.ConnectorEvents,
+  [RoutingKey.CandidateErasureCompleted]: Exchange.ConnectorEvents,
   [RoutingKey.RunRequested]: Exchange.Internal,
   [RoutingKey.RunProgress]: Exchange.Internal,
   [RoutingKey.CredentialsRequested]: Exchange.Internal,
@@ -32,4 +34,5 @@ export const MESSAGE_EXCHANGE = {
   [RoutingKey.ConnectorLookup]: Exchange.Internal,
   [RoutingKey.ConnectorsByAccount]: Exchange.Internal,
   [RoutingKey.ConnectorChanged]: Exchange.Internal,
+  [RoutingKey.ErasurePartCompleted]: Exchange.Internal,
 } as const satisfies Record<MessageType, ExchangeName>;

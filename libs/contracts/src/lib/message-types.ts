@@ -1,6 +1,7 @@
 import type { ClassConstructor } from 'class-transformer';
 import {
   ApplicationSyncedDto,
+  CandidateErasureCompletedDto,
   CandidateSyncedDto,
   ConnectorStatusChangedDto,
   DocumentSyncedDto,
@@ -22,11 +23,12 @@ import {
   ConnectorLookupDto,
   ConnectorsByAccountDto,
   CredentialsRequestedDto,
+  ErasurePartCompletedDto,
   RunProgressDto,
   RunRequestedDto,
   VacancyPreviewRequestedDto,
 } from './internal-commands';
-import { ApplicationDataDto, CandidateDataDto, DocumentDataDto } from './platform-events';
+import { ApplicationDataDto, CandidateDataDto, CandidateErasedDto, DocumentDataDto } from './platform-events';
 import { RoutingKey } from './topology';
 
 /** Each message type, its `data` class and the versions this code understands. */
@@ -36,6 +38,7 @@ export const MESSAGE_DATA = {
   [RoutingKey.ApplicationSubmitted]: ApplicationDataDto,
   [RoutingKey.ApplicationUpdated]: ApplicationDataDto,
   [RoutingKey.DocumentUploaded]: DocumentDataDto,
+  [RoutingKey.CandidateErased]: CandidateErasedDto,
   [RoutingKey.VacancyUpserted]: VacancyUpsertedDto,
   [RoutingKey.VacancyClosed]: VacancyClosedDto,
   [RoutingKey.CandidateSynced]: CandidateSyncedDto,
@@ -45,6 +48,7 @@ export const MESSAGE_DATA = {
   [RoutingKey.OperationFailed]: OperationFailedDto,
   [RoutingKey.OperationUnsupported]: OperationUnsupportedDto,
   [RoutingKey.ConnectorStatusChanged]: ConnectorStatusChangedDto,
+  [RoutingKey.CandidateErasureCompleted]: CandidateErasureCompletedDto,
   [RoutingKey.RunRequested]: RunRequestedDto,
   [RoutingKey.RunProgress]: RunProgressDto,
   [RoutingKey.CredentialsRequested]: CredentialsRequestedDto,
@@ -57,6 +61,7 @@ export const MESSAGE_DATA = {
   [RoutingKey.ConnectorLookup]: ConnectorLookupDto,
   [RoutingKey.ConnectorsByAccount]: ConnectorsByAccountDto,
   [RoutingKey.ConnectorChanged]: ConnectorChangedDto,
+  [RoutingKey.ErasurePartCompleted]: ErasurePartCompletedDto,
 } as const satisfies Record<string, ClassConstructor<object>>;
 
 export type MessageType = keyof typeof MESSAGE_DATA;

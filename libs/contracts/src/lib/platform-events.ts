@@ -116,3 +116,11 @@ export class DocumentDataDto {
   @Matches(/^[0-9a-f]{64}$/i, { message: 'sha256 must be 64 hex characters' }) sha256!: string;
   @IsUrl({ protocols: ['http', 'https'], require_tld: false, require_protocol: true }) url!: string;
 }
+
+/**
+ * `candidate.erased`: the platform erased this person (e.g. a GDPR request). The connector services remove
+ * the personal data they hold of them and refuse their later events; the customer's ATS is not touched.
+ */
+export class CandidateErasedDto {
+  @IsString() @IsNotEmpty() @MaxLength(100) candidateId!: string;
+}

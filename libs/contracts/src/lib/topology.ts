@@ -17,6 +17,7 @@ export const RoutingKey = {
   ApplicationSubmitted: 'application.submitted',
   ApplicationUpdated: 'application.updated',
   DocumentUploaded: 'document.uploaded',
+  CandidateErased: 'candidate.erased',
   // out: connector.events
   VacancyUpserted: 'vacancy.upserted',
   VacancyClosed: 'vacancy.closed',
@@ -27,6 +28,7 @@ export const RoutingKey = {
   OperationFailed: 'operation.failed',
   OperationUnsupported: 'operation.unsupported',
   ConnectorStatusChanged: 'connector.status_changed',
+  CandidateErasureCompleted: 'candidate.erasure_completed',
   // internal: connector.internal
   RunRequested: 'run.requested',
   RunProgress: 'run.progress',
@@ -40,6 +42,7 @@ export const RoutingKey = {
   ConnectorLookup: 'connector.lookup.requested',
   ConnectorsByAccount: 'connectors.by-account.requested',
   ConnectorChanged: 'connector.changed',
+  ErasurePartCompleted: 'erasure.part_completed',
 } as const;
 export type RoutingKeyName = (typeof RoutingKey)[keyof typeof RoutingKey];
 
@@ -68,4 +71,9 @@ export const Header = {
   ReplayOf: 'x-replay-of',
   /** How many times the message waited (e.g. for ATS budget) without it counting as an attempt. */
   Deferrals: 'x-deferrals',
+  /**
+   * The broker user that first published the message, recorded by its consumer so that retry, dead-letter
+   * and replayed copies (published again under our own users) keep it; trusted only on those copies.
+   */
+  PublishedBy: 'x-published-by',
 } as const;

@@ -75,4 +75,17 @@ describe(validateMessage.name, () => {
     const result = validateMessage(JSON.stringify(event));
     expect(result.ok || result.errors).toEqual([expect.stringMatching(/^data\.vacancies: /)]);
   });
+
+  it('refuses a body nested deeper than any message, at any depth, without throwing', () => {
+    const event = createEvent(RoutingKey.ApplicationSubmitted, 'a', {
+      applicationId: 'ap1',
+      candidateId: 'c1',
+      vacancies: ['NESTED'],
+    });
+    for (const depth of [40, 5_000, 50_000]) {
+      const nested = `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
+      const result = validateMessage(JSON.stringify(event).replace('"NESTED"', nested));
+      expect(result.ok || result.errors).toEqual(['body is nested deeper than 32 levels']);
+    }
+  });
 });

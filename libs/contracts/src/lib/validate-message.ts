@@ -28,6 +28,37 @@ export function validateMessage(body: Buffer | string, routingKey?: string): Val
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
     return { ok: false, errors: ['body must be a JSON object'] };
   }
+  // The validators recurse: a hostile depth would overflow the stack instead of failing validation.
+  if (nestedDeeperThan(parsed, MAX_DEPTH)) {
+    return { ok: false, errors: [`body is nested deeper than ${MAX_DEPTH} levels`], message: parsed };
+  }
+  try {
+    return validateObject(parsed, routingKey);
+  } catch (error) {
+    // A validator that throws on some input is a bug of ours; the message still fails with its reason.
+    return {
+      ok: false,
+      errors: [`body could not be validated: ${(error as Error).message}`],
+      message: parsed,
+    };
+  }
+}
+
+/** No message of the contract comes near this (an application's answers are 4 levels down). */
+const MAX_DEPTH = 32;
+
+function nestedDeeperThan(value: object, limit: number): boolean {
+  const stack: Array<{ value: unknown; depth: number }> = [{ value, depth: 1 }];
+  for (let item = stack.pop(); item; item = stack.pop()) {
+    const { value: next, depth } = item;
+    if (typeof next !== 'object' || next === null) continue;
+    if (depth > limit) return true;
+    for (const child of Object.values(next)) stack.push({ value: child, depth: depth + 1 });
+  }
+  return false;
+}
+
+function validateObject(parsed: object, routingKey: string | undefined): ValidationResult {
   const envelope = plainToInstance(EnvelopeDto, parsed);
   const errors = flatten(validateSync(envelope, { forbidUnknownValues: true }));
   if (errors.length > 0) return { ok: false, errors, message: parsed };

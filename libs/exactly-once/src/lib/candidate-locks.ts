@@ -1,5 +1,6 @@
+import type { DataSource } from 'typeorm';
 import { NotReadyError } from '@connector/messaging';
-import { KeyedLeases, type LeaseDatabase, LockTimeoutError } from '@connector/persistence';
+import { KeyedLeases, type Lease, LeaseLostError, LockTimeoutError } from '@connector/persistence';
 
 export interface CandidateLocksOptions {
   /** The service's own keys (`keyed_lease` is shared by every service). */
@@ -10,25 +11,52 @@ export interface CandidateLocksOptions {
 
 /**
  * Serialises everything done to one candidate in one connector across processes, so a claim, its lookup
- * and its create are never interleaved with another worker's. A worker that cannot get the lock in time
- * lets the message wait and come back (`NotReadyError`).
+ * and its create are never interleaved with another worker's. A worker that cannot get the lock in time, or
+ * loses it while it works, lets the message wait and come back (`NotReadyError`). The work gets the lease:
+ * its token fences the records it writes, its signal says when to stop.
  */
 export class CandidateLocks {
   private readonly leases: KeyedLeases;
 
   constructor(
-    db: LeaseDatabase,
+    dataSource: DataSource,
     private readonly options: CandidateLocksOptions,
   ) {
-    this.leases = new KeyedLeases(db, { namespace: options.namespace });
+    this.leases = new KeyedLeases(dataSource, { namespace: options.namespace });
   }
 
-  async run<T>(connectorId: string, candidateId: string, work: () => Promise<T>): Promise<T> {
+  async run<T>(connectorId: string, candidateId: string, work: (lease: Lease) => Promise<T>): Promise<T> {
+    return this.locked(connectorId, candidateId, () =>
+      this.leases.withLock(`${connectorId}:${candidateId}`, work, this.options.waitMs),
+    );
+  }
+
+  /**
+   * As run, the lock taken by `statement` (see KeyedLeases.withLockBy), which also reads or claims the
+   * candidate's records in the same round trip; `work` gets what it found, under the lock.
+   */
+  async runBy<R, T>(
+    connectorId: string,
+    candidateId: string,
+    statement: (
+      params: [string, string, string, number],
+    ) => Promise<{ token: number; result: R } | undefined>,
+    work: (lease: Lease, found: R) => Promise<T>,
+  ): Promise<T> {
+    return this.locked(connectorId, candidateId, () =>
+      this.leases.withLockBy(`${connectorId}:${candidateId}`, statement, work, this.options.waitMs),
+    );
+  }
+
+  private async locked<T>(connectorId: string, candidateId: string, take: () => Promise<T>): Promise<T> {
     try {
-      return await this.leases.withLock(`${connectorId}:${candidateId}`, work, this.options.waitMs);
+      return await take();
     } catch (error) {
       if (error instanceof LockTimeoutError) {
         throw new NotReadyError(`candidate ${candidateId} is busy in another worker`, connectorId);
+      }
+      if (error instanceof LeaseLostError) {
+        throw new NotReadyError(`candidate ${candidateId}: ${error.message}; trying again`, connectorId);
       }
       throw error;
     }

@@ -34,6 +34,15 @@ describe(orderOf.name, () => {
     );
   });
 
+  it('refuses an event that reuses the applied event id with other content', () => {
+    expect(orderOf(event('e1', '2026-01-01T00:00:00.000Z'), 'h2', mark('2026-01-01T00:00:00.000Z'))).toBe(
+      'reused',
+    );
+    expect(orderOf(event('e1', '2026-01-01T00:00:05.000Z'), 'h2', mark('2026-01-01T00:00:00.000Z'))).toBe(
+      'reused',
+    );
+  });
+
   it('applies when a create was only claimed (nothing applied yet)', () => {
     expect(
       orderOf(event('e1', '2026-01-01T00:00:00.000Z'), 'h1', {

@@ -10,9 +10,10 @@ export interface AppliedMark {
  * - `apply`: newer (or nothing applied yet);
  * - `replayed`: this very event was applied (a redelivery; say so again, change nothing);
  * - `duplicate`: another event with the same time and content was applied (change nothing);
- * - `stale`: older than what the ATS has; applying it would overwrite newer data.
+ * - `stale`: older than what the ATS has; applying it would overwrite newer data;
+ * - `reused`: an event with this id but other content was applied: a producer bug, never applied.
  */
-export type EventOrder = 'apply' | 'replayed' | 'duplicate' | 'stale';
+export type EventOrder = 'apply' | 'replayed' | 'duplicate' | 'stale' | 'reused';
 
 export function orderOf(
   event: { id: string; occurredAt: string },
@@ -20,7 +21,9 @@ export function orderOf(
   mark: AppliedMark | undefined,
 ): EventOrder {
   if (!mark?.lastOccurredAt) return 'apply';
-  if (mark.lastEventId === event.id) return 'replayed';
+  if (mark.lastEventId === event.id) {
+    return mark.contentHash && mark.contentHash !== contentHash ? 'reused' : 'replayed';
+  }
   const occurredAt = Date.parse(event.occurredAt);
   const last = mark.lastOccurredAt.getTime();
   if (occurredAt < last) return 'stale';

@@ -1,112 +1,185 @@
-import type { DataSource } from 'typeorm';
-import type { OrderedLink } from './write-once';
-
-/** A link row's primary key, column → value, in the order of the table's key. */
-export type LinkKey = Readonly<Record<string, string>>;
-
-/** Column → value; JSON columns are passed as strings. */
-export type LinkColumns = Readonly<Record<string, string | Date | null>>;
+import {
+  Column,
+  CreateDateColumn,
+  type FindOptionsWhere,
+  IsNull,
+  type QueryDeepPartialEntity,
+  Raw,
+  type Repository,
+  UpdateDateColumn,
+} from 'typeorm';
+import { entitiesOf, LeaseLostError, rowsOf } from '@connector/persistence';
+import type { LinkState, OrderedLink } from './write-once';
 
 /**
- * The SQL every link table shares (`candidate_link`, `application_link`, `document_link`): one row per
- * record, claimed `pending` before the ATS create and `linked` with its `external_id` after. Table and
- * column names are the repositories' constants, never input.
+ * The columns every link table has (`candidate_link`, `application_link`, `document_link`): one row per
+ * record, claimed `pending` before the ATS create and `linked` with its `external_id` after. An entity
+ * extends this with its key (primary columns) and what it keeps, and names its state CHECK.
  */
-export class LinkTable {
-  constructor(
-    private readonly db: Pick<DataSource, 'query'>,
-    private readonly table: string,
-  ) {}
+export abstract class LinkColumns implements LinkState {
+  @Column('text', { name: 'external_id', nullable: true }) externalId!: string | null;
+  @Column('text') state!: 'pending' | 'linked';
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' }) createdAt!: Date;
+  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' }) updatedAt!: Date;
+  /** The token of the last candidate lock holder that read or wrote the row (see LinkTable); null before. */
+  @Column('bigint', { nullable: true }) fence!: string | null;
+}
 
-  async find<Row>(key: LinkKey): Promise<Row | undefined> {
-    const rows = (await this.db.query(
-      `SELECT * FROM "${this.table}" WHERE ${where(key)}`,
-      Object.values(key),
-    )) as Row[];
-    return rows[0];
+/** A link that also keeps the event that created the record and the last event applied (`orderOf`). */
+export abstract class OrderedLinkColumns extends LinkColumns implements OrderedLink {
+  @Column('text', { name: 'created_event_id', nullable: true }) createdEventId!: string | null;
+  @Column('text', { name: 'last_event_id', nullable: true }) lastEventId!: string | null;
+  @Column('timestamptz', { name: 'last_occurred_at', nullable: true }) lastOccurredAt!: Date | null;
+  @Column('text', { name: 'content_hash', nullable: true }) contentHash!: string | null;
+}
+
+/** The CHECK every link table puts on `state`, as the migrations named it (`<table>_state_check`). */
+export const LINK_STATE_CHECK = `"state" IN ('pending', 'linked')`;
+
+/** A link row's primary key, property → value. */
+export type LinkKey<E> = FindOptionsWhere<E>;
+
+/** What a write sets besides the key, property → value (JSON columns as objects). */
+export type LinkValues<E> = QueryDeepPartialEntity<E>;
+
+/** Rows a fenced write may touch: never fenced, or last fenced by this token or an older one. */
+const FENCE_ALLOWS = `("fence" IS NULL OR "fence" <= :fence)`;
+
+/**
+ * The reads and writes every link table shares, over its entity's repository.
+ *
+ * `fence` is the caller's lease token (`CandidateLocks`): a read under it records it in the row, and every
+ * write under it is refused (LeaseLostError) once the row holds a larger one, i.e. once a later holder of
+ * the lease has read or written the record. Rows from before fencing (`fence` null) take any token.
+ */
+export class LinkTable<E extends LinkColumns> {
+  constructor(private readonly links: Repository<E>) {}
+
+  async find(key: LinkKey<E>, fence?: number): Promise<E | undefined> {
+    if (fence !== undefined) {
+      const result = await this.links
+        .createQueryBuilder()
+        .update()
+        // Kept as it was: for a pending row, `updated_at` is when its create was claimed (see writeOnce).
+        // Cast: TypeORM cannot check a partial of the generic row type E; every link table has these columns.
+        .set({ fence: String(fence), updatedAt: () => '"updated_at"' } as unknown as LinkValues<E>)
+        .where(key)
+        .andWhere(`("fence" IS NULL OR "fence" < :fence)`, { fence })
+        .returning('*')
+        .updateEntity(false)
+        .execute();
+      const [fenced] = entitiesOf(this.links, result.raw);
+      if (fenced) return fenced;
+    }
+    const row = (await this.links.findOneBy(key)) ?? undefined;
+    if (fence !== undefined && row && Number(row.fence ?? 0) > fence) throw this.stale(key);
+    return row;
   }
 
-  /** The claim: inserted, or an unlinked row claimed again with `reclaim`'s new values; a linked row stays. */
-  async claim(key: LinkKey, values: LinkColumns, reclaim: readonly string[] = []): Promise<void> {
-    const columns = [...Object.keys(key), ...Object.keys(values)];
-    const placeholders = columns.map((_, index) => `$${index + 1}`);
-    const sets = [
-      `"state" = 'pending'`,
-      ...reclaim.map((c) => `"${c}" = EXCLUDED."${c}"`),
-      `"updated_at" = now()`,
-    ];
-    await this.db.query(
-      `INSERT INTO "${this.table}" (${columns.map((c) => `"${c}"`).join(', ')}, "state")
-       VALUES (${placeholders.join(', ')}, 'pending')
-       ON CONFLICT (${Object.keys(key)
-         .map((c) => `"${c}"`)
-         .join(', ')}) DO UPDATE SET ${sets.join(', ')}
-       WHERE "${this.table}"."external_id" IS NULL`,
-      [...Object.values(key), ...Object.values(values)],
-    );
+  /**
+   * The claim, one statement: inserted, or an unlinked row claimed again with `reclaim`'s new values; a
+   * linked row stays as it is.
+   */
+  async claim(
+    key: LinkKey<E>,
+    values: LinkValues<E>,
+    reclaim: ReadonlyArray<keyof E & string> = [],
+    fence?: number,
+  ): Promise<void> {
+    const { metadata } = this.links;
+    const column = (property: string) =>
+      metadata.findColumnWithPropertyName(property)?.databaseName ?? property;
+    const fenced = fence !== undefined;
+    const result = await this.links
+      .createQueryBuilder()
+      .insert()
+      .values({
+        ...key,
+        ...values,
+        state: 'pending',
+        ...(fenced ? { fence: String(fence) } : {}),
+      } as LinkValues<E>)
+      .orUpdate(
+        // A claim taken again is a new create about to be made: `updated_at` says when.
+        ['state', 'updated_at', ...reclaim.map(column), ...(fenced ? ['fence'] : [])],
+        metadata.primaryColumns.map((primary) => primary.databaseName),
+        {
+          overwriteCondition: {
+            where: {
+              externalId: IsNull(),
+              ...(fenced ? { fence: Raw((c) => `(${c} IS NULL OR ${c} <= :fence)`, { fence }) } : {}),
+            } as FindOptionsWhere<E>,
+          },
+        },
+      )
+      .returning('state')
+      .updateEntity(false)
+      .execute();
+    // Read unlinked under this lease, yet linked or fenced now: a later holder has been here.
+    if (fenced && rowsOf(result.raw).length === 0) throw this.stale(key);
   }
 
   /** The ATS record exists: its id, and what the caller keeps with it. */
-  async link(key: LinkKey, externalId: string, values: LinkColumns = {}): Promise<void> {
-    await this.update(key, { external_id: externalId, state: 'linked', ...values });
+  async link(key: LinkKey<E>, externalId: string, values: LinkValues<E> = {}, fence?: number): Promise<void> {
+    await this.update(key, { ...values, externalId, state: 'linked' } as LinkValues<E>, fence);
   }
 
-  async update(key: LinkKey, values: LinkColumns): Promise<void> {
-    const offset = Object.keys(key).length;
-    const sets = Object.keys(values).map((c, index) => `"${c}" = $${offset + index + 1}`);
-    await this.db.query(
-      `UPDATE "${this.table}" SET ${[...sets, `"updated_at" = now()`].join(', ')} WHERE ${where(key)}`,
-      [...Object.values(key), ...Object.values(values)],
+  async update(key: LinkKey<E>, values: LinkValues<E>, fence?: number): Promise<void> {
+    if (fence === undefined) {
+      await this.links.update(key, values);
+      return;
+    }
+    const result = await this.links
+      .createQueryBuilder()
+      .update()
+      .set({ ...values, fence: String(fence) } as LinkValues<E>)
+      .where(key)
+      .andWhere(FENCE_ALLOWS, { fence })
+      .execute();
+    if ((result.affected ?? 0) === 0) throw this.stale(key);
+  }
+
+  /** Frees a claim whose create surely did not happen; a linked row, or one a later holder fenced, stays. */
+  async release(key: LinkKey<E>, fence?: number): Promise<void> {
+    if (fence === undefined) {
+      await this.links.delete({ ...key, externalId: IsNull() } as LinkKey<E>);
+      return;
+    }
+    await this.links
+      .createQueryBuilder()
+      .delete()
+      .where({ ...key, externalId: IsNull() } as LinkKey<E>)
+      .andWhere(FENCE_ALLOWS, { fence })
+      .execute();
+  }
+
+  private stale(key: LinkKey<E>): LeaseLostError {
+    return new LeaseLostError(
+      `${this.links.metadata.tableName} ${Object.values(key as object).join('/')}`,
+      'a later holder of its lease has been at this record',
     );
   }
+}
 
+/** A link table that also keeps the last event applied. */
+export class OrderedLinkTable<E extends OrderedLinkColumns> extends LinkTable<E> {
   /** The event is fully applied: the last event's id, time and content hash (see `orderOf`), and `values`. */
   async applied(
-    key: LinkKey,
+    key: LinkKey<E>,
     event: { id: string; occurredAt: string },
     contentHash: string,
-    values: LinkColumns,
+    values: LinkValues<E>,
+    fence?: number,
   ): Promise<void> {
-    await this.update(key, {
-      last_event_id: event.id,
-      last_occurred_at: event.occurredAt,
-      content_hash: contentHash,
-      ...values,
-    });
-  }
-
-  /** Frees a claim whose create surely did not happen; a linked row stays. */
-  async release(key: LinkKey): Promise<void> {
-    await this.db.query(
-      `DELETE FROM "${this.table}" WHERE ${where(key)} AND "external_id" IS NULL`,
-      Object.values(key),
+    await this.update(
+      key,
+      {
+        ...values,
+        lastEventId: event.id,
+        lastOccurredAt: new Date(event.occurredAt),
+        contentHash,
+      } as LinkValues<E>,
+      fence,
     );
   }
-}
-
-function where(key: LinkKey): string {
-  return Object.keys(key)
-    .map((c, index) => `"${c}" = $${index + 1}`)
-    .join(' AND ');
-}
-
-/** The columns `candidate_link` and `application_link` share: the link, and the last event applied. */
-export interface OrderedLinkRow {
-  external_id: string | null;
-  state: 'pending' | 'linked';
-  created_event_id: string | null;
-  last_event_id: string | null;
-  last_occurred_at: Date | null;
-  content_hash: string | null;
-}
-
-export function orderedLinkOf(row: OrderedLinkRow): OrderedLink {
-  return {
-    externalId: row.external_id,
-    state: row.state,
-    createdEventId: row.created_event_id,
-    lastEventId: row.last_event_id,
-    lastOccurredAt: row.last_occurred_at,
-    contentHash: row.content_hash,
-  };
 }

@@ -1,9 +1,18 @@
-import { AtsError } from '@connector/ats-clients';
-import { type CreateSink, type LinkStore, type OrderedLink, syncInOrder, writeOnce } from './write-once';
+import { NotReadyError, PermanentMessageError } from '@connector/messaging';
+import { AtsError, UNSURE_WRITE_SETTLE_MS } from '@connector/ats-clients';
+import {
+  type CreateSink,
+  type LinkStore,
+  type OrderedLink,
+  recordLanded,
+  syncInOrder,
+  writeOnce,
+} from './write-once';
 
 interface Row {
   externalId: string | null;
   state: 'pending' | 'linked';
+  updatedAt?: Date;
 }
 
 /** A link table of one row and an ATS that keeps what was created, as the real ports do. */
@@ -13,6 +22,15 @@ class InMemoryWorld {
   readonly calls: string[] = [];
   /** The next create lands in the ATS, then fails with this error (the answer is lost). */
   failAfterSending: Error | undefined;
+  /** The next create fails with this error, its write landing in the ATS only later (it sat in a queue). */
+  failLandingLater: Error | undefined;
+  private landLater: string | undefined;
+
+  /** The write of a create the client gave up on lands now. */
+  land(): void {
+    if (this.landLater) this.atsRecords.push(this.landLater);
+    this.landLater = undefined;
+  }
   /** The next create fails before anything is sent. */
   failBeforeSending: Error | undefined;
 
@@ -20,11 +38,11 @@ class InMemoryWorld {
     return {
       claim: async () => {
         this.calls.push('claim');
-        if (!this.row?.externalId) this.row = { externalId: null, state: 'pending' };
+        if (!this.row?.externalId) this.row = { externalId: null, state: 'pending', updatedAt: new Date() };
       },
       link: async ({ externalId }) => {
         this.calls.push(`link ${externalId}`);
-        this.row = { externalId, state: 'linked' };
+        this.row = { externalId, state: 'linked', updatedAt: new Date() };
       },
       ...(withRelease
         ? {
@@ -45,6 +63,10 @@ class InMemoryWorld {
     create: async () => {
       this.calls.push('create');
       if (this.failBeforeSending) throw this.takeError('failBeforeSending');
+      if (this.failLandingLater) {
+        this.landLater = 'ats-late';
+        throw this.takeError('failLandingLater');
+      }
       const externalId = `ats-${this.atsRecords.length + 1}`;
       this.atsRecords.push(externalId);
       if (this.failAfterSending) throw this.takeError('failAfterSending');
@@ -52,7 +74,7 @@ class InMemoryWorld {
     },
   };
 
-  private takeError(which: 'failAfterSending' | 'failBeforeSending'): Error {
+  private takeError(which: 'failAfterSending' | 'failBeforeSending' | 'failLandingLater'): Error {
     const error = this[which] as Error;
     this[which] = undefined;
     return error;
@@ -71,6 +93,21 @@ describe(writeOnce.name, () => {
     world = new InMemoryWorld();
   });
 
+  it('starts no ATS call once its lease is lost, and frees the claim it took', async () => {
+    const lost = new AbortController();
+    lost.abort(new Error('lease lost'));
+    await expect(writeOnce(world.row, world.store(true), world.sink, lost.signal)).rejects.toThrow(
+      'lease lost',
+    );
+    expect(world.calls).toEqual(['claim', 'release']);
+    world.row = { externalId: null, state: 'pending' };
+    await expect(writeOnce(world.row, world.store(true), world.sink, lost.signal)).rejects.toThrow(
+      'lease lost',
+    );
+    expect(world.atsRecords).toEqual([]);
+    expect(world.calls).not.toContain('findExisting');
+  });
+
   it('claims before it creates, then links what the ATS made', async () => {
     await expect(sut()).resolves.toEqual({
       how: 'created',
@@ -78,7 +115,23 @@ describe(writeOnce.name, () => {
       created: { externalId: 'ats-1' },
     });
     expect(world.calls).toEqual(['claim', 'create', 'link ats-1']);
-    expect(world.row).toEqual({ externalId: 'ats-1', state: 'linked' });
+    expect(world.row).toMatchObject({ externalId: 'ats-1', state: 'linked' });
+  });
+
+  it('keeps recording what the ATS created while the database is briefly out of reach, creating nothing twice', async () => {
+    const store = world.store(true);
+    let refusals = 2;
+    const link = store.link;
+    store.link = async (written) => {
+      if (refusals-- > 0) throw new Error('Connection terminated unexpectedly');
+      return link(written);
+    };
+    await expect(writeOnce(world.row, store, world.sink)).resolves.toMatchObject({
+      how: 'created',
+      externalId: 'ats-1',
+    });
+    expect(world.atsRecords).toEqual(['ats-1']);
+    expect(world.row).toMatchObject({ externalId: 'ats-1', state: 'linked' });
   });
 
   it('leaves a linked record alone (a replay writes nothing)', async () => {
@@ -92,7 +145,7 @@ describe(writeOnce.name, () => {
   it('after an unsure create that landed, finds the record instead of making a second one', async () => {
     world.failAfterSending = timeout();
     await expect(sut()).rejects.toThrow('timed out after sending');
-    expect(world.row).toEqual({ externalId: null, state: 'pending' });
+    expect(world.row).toMatchObject({ externalId: null, state: 'pending' });
 
     world.calls.length = 0;
     await expect(sut()).resolves.toEqual({ how: 'found', externalId: 'ats-1' });
@@ -100,11 +153,28 @@ describe(writeOnce.name, () => {
     expect(world.atsRecords).toEqual(['ats-1']);
   });
 
-  it('after an unsure create that did not land, looks, then claims and creates', async () => {
-    world.row = { externalId: null, state: 'pending' }; // crashed after the claim, before the create
+  it('after an unsure create that did not land, looks, then claims and creates once it cannot land', async () => {
+    // Crashed after the claim, before the create, longer ago than an ATS could still apply a write.
+    world.row = {
+      externalId: null,
+      state: 'pending',
+      updatedAt: new Date(Date.now() - UNSURE_WRITE_SETTLE_MS - 1_000),
+    };
     await expect(sut()).resolves.toMatchObject({ how: 'created', externalId: 'ats-1' });
     expect(world.calls).toEqual(['findExisting', 'claim', 'create', 'link ats-1']);
     expect(world.atsRecords).toEqual(['ats-1']);
+  });
+
+  it('does not create again while an unsure create may still land, so a late write makes no second record', async () => {
+    world.failLandingLater = timeout();
+    await expect(sut()).rejects.toThrow('timed out after sending');
+    // Another event of the record, or a retry, looks before the late write lands: it must wait, not create.
+    world.calls.length = 0;
+    await expect(sut()).rejects.toThrow(NotReadyError);
+    expect(world.calls).toEqual(['findExisting']);
+    world.land();
+    await expect(sut()).resolves.toEqual({ how: 'found', externalId: 'ats-late' });
+    expect(world.atsRecords).toEqual(['ats-late']);
   });
 
   it('frees the claim of a create that surely did not happen, when the store can', async () => {
@@ -118,13 +188,13 @@ describe(writeOnce.name, () => {
     world.failAfterSending = timeout();
     await expect(sut(true)).rejects.toThrow('timed out after sending');
     expect(world.calls).toEqual(['claim', 'create']);
-    expect(world.row).toEqual({ externalId: null, state: 'pending' });
+    expect(world.row).toMatchObject({ externalId: null, state: 'pending' });
   });
 
   it('keeps every claim when the store has no release', async () => {
     world.failBeforeSending = refused();
     await expect(sut(false)).rejects.toThrow('refused');
-    expect(world.row).toEqual({ externalId: null, state: 'pending' });
+    expect(world.row).toMatchObject({ externalId: null, state: 'pending' });
   });
 });
 
@@ -176,6 +246,7 @@ describe(syncInOrder.name, () => {
       lastEventId: 'e2',
       createdEventId: 'e2',
       lastOccurredAt: new Date(event.occurredAt),
+      contentHash: 'h2',
     });
     await expect(syncInOrder({ event, contentHash: 'h2', link, skipped }, never)).resolves.toEqual({
       action: 'created',
@@ -184,6 +255,17 @@ describe(syncInOrder.name, () => {
     await expect(
       syncInOrder({ event, contentHash: 'h2', link: { ...link, createdEventId: 'e1' }, skipped }, never),
     ).resolves.toEqual({ action: 'updated', externalId: 'ats-1' });
+  });
+
+  it('refuses for good, writing nothing, an event whose id was applied with other content', async () => {
+    const link = applied({
+      lastEventId: 'e2',
+      lastOccurredAt: new Date(event.occurredAt),
+      contentHash: 'h1',
+    });
+    await expect(syncInOrder({ event, contentHash: 'h2', link, skipped }, never)).rejects.toThrow(
+      PermanentMessageError,
+    );
   });
 
   it('skips an older event and a same-time duplicate', async () => {
@@ -197,5 +279,55 @@ describe(syncInOrder.name, () => {
       action: 'unchanged',
       why: 'same; skipped',
     });
+  });
+});
+
+describe(recordLanded.name, () => {
+  it('tries again until the record is written', async () => {
+    let tries = 0;
+    await recordLanded(
+      async () => {
+        if (++tries < 3) throw new Error('database down');
+      },
+      undefined,
+      1_000,
+      1,
+    );
+    expect(tries).toBe(3);
+  });
+
+  it('gives up once its time is over, with the last error', async () => {
+    let tries = 0;
+    await expect(
+      recordLanded(
+        async () => {
+          tries++;
+          throw new Error('database down');
+        },
+        undefined,
+        20,
+        8,
+      ),
+    ).rejects.toThrow('database down');
+    expect(tries).toBeGreaterThan(1);
+    expect(tries).toBeLessThan(5);
+  });
+
+  it('stops at once when the lease is lost', async () => {
+    const lost = new AbortController();
+    lost.abort();
+    let tries = 0;
+    await expect(
+      recordLanded(
+        async () => {
+          tries++;
+          throw new Error('fenced');
+        },
+        lost.signal,
+        1_000,
+        1,
+      ),
+    ).rejects.toThrow('fenced');
+    expect(tries).toBe(1);
   });
 });

@@ -1,10 +1,13 @@
-import { AtsError } from '@connector/ats-clients';
+import { AtsError, UNSURE_WRITE_SETTLE_MS } from '@connector/ats-clients';
+import { NotReadyError, PermanentMessageError } from '@connector/messaging';
 import { type AppliedMark, orderOf } from './event-order';
 
 /** A record's link row: claimed before its ATS create (`pending`), then holding the ATS id (`linked`). */
 export interface LinkState {
   externalId: string | null;
   state: 'pending' | 'linked';
+  /** When the row last changed: for a pending row, when it was claimed (just before its create). */
+  updatedAt?: Date | null;
 }
 
 /** How the record's ATS id was had: linked before, found after an unsure create, or created now. */
@@ -31,26 +34,39 @@ export interface CreateSink<C extends { externalId: string }> {
 
 /**
  * The one way a record is created in an ATS exactly once: a linked record is left alone; a pending claim
- * (an earlier create crashed or timed out) is looked up first; otherwise claim, create, link.
+ * (an earlier create crashed or timed out) is looked up first, and created again only once the earlier
+ * create can no longer land (UNSURE_WRITE_SETTLE_MS after its claim); otherwise claim, create, link.
  * The caller holds the record's lock (`CandidateLocks`).
  */
 export async function writeOnce<C extends { externalId: string }>(
   current: LinkState | undefined,
   store: LinkStore<C>,
   sink: CreateSink<C>,
+  /** The lock's signal: once the lease is lost, no ATS call starts (another worker may be at it). */
+  signal?: AbortSignal,
 ): Promise<Written<C>> {
   if (current?.externalId) return { how: 'linked', externalId: current.externalId };
   if (current?.state === 'pending') {
+    signal?.throwIfAborted();
     const externalId = await sink.findExisting();
     if (externalId) {
       const found = { how: 'found', externalId } as const;
       await store.link(found);
       return found;
     }
+    // The ATS may still apply the unsure create (it sat in its queue): not finding it yet proves nothing.
+    const age = Date.now() - (current.updatedAt?.getTime() ?? 0);
+    if (age < UNSURE_WRITE_SETTLE_MS) {
+      throw new NotReadyError(
+        `an earlier create of this record got no answer ${Math.round(age / 1000)} s ago and may still land ` +
+          'in the ATS; looking again later',
+      );
+    }
   }
   await store.claim();
   let created: C;
   try {
+    signal?.throwIfAborted();
     created = await sink.create();
   } catch (error) {
     // Only a create that may have landed keeps its claim, so the next try looks it up.
@@ -58,8 +74,34 @@ export async function writeOnce<C extends { externalId: string }>(
     throw error;
   }
   const written = { how: 'created', externalId: created.externalId, created } as const;
-  await store.link(written);
+  await recordLanded(() => store.link(written), signal);
   return written;
+}
+
+/** How long the id of a create that landed is kept trying to be recorded while the database is out of reach. */
+const RECORD_RETRY_MS = 30_000;
+
+/**
+ * Records the id of a create the ATS answered, trying again while the database is out of reach (a restart, a
+ * failover): only this process knows the id now, and a next try that finds just the claim must look the
+ * record up, wait for an unsure write to settle, or, where the ATS cannot be asked, give it up. Stops when the
+ * lease is lost (the fencing token would refuse the write anyway) or after `budgetMs`.
+ */
+export async function recordLanded(
+  record: () => Promise<void>,
+  signal?: AbortSignal,
+  budgetMs = RECORD_RETRY_MS,
+  firstDelayMs = 250,
+): Promise<void> {
+  const until = Date.now() + budgetMs;
+  for (let delayMs = firstDelayMs; ; delayMs = Math.min(delayMs * 2, 4_000)) {
+    try {
+      return await record();
+    } catch (error) {
+      if (signal?.aborted || Date.now() + delayMs > until) throw error;
+      await new Promise((resolve) => setTimeout(resolve, delayMs));
+    }
+  }
 }
 
 /** What applying an event to a record came to; `unchanged` is logged, the others announced. */
@@ -101,6 +143,10 @@ export async function syncInOrder(
         };
       }
       break;
+    case 'reused':
+      throw new PermanentMessageError(
+        `message id ${event.id} was already received with different content; ids must not be reused`,
+      );
     case 'apply':
       break;
   }

@@ -1,3 +1,10 @@
+import {
+  nullableNumberColumn,
+  numberColumn,
+  rowsOf,
+  type SqlQueryable,
+  type SqlRow,
+} from '@connector/persistence';
 import { acquireWithRetry, defaultJitter, type AcquireLoopDeps, type AttemptOutcome } from './acquire-loop';
 import { RATE_LIMIT_BUCKET_TABLE } from './rate-limit-bucket.migration';
 import { BucketConfigs } from './bucket-configs';
@@ -10,7 +17,6 @@ import {
   type RateLimiter,
   type RateLimiterOptions,
 } from './rate-limiter';
-import { nullableNumberColumn, numberColumn, rowsOf, type SqlQueryable, type SqlRow } from './sql-queryable';
 import { floorFor, msUntilAvailable, refill, type BucketConfig } from './token-bucket';
 
 const T = `"${RATE_LIMIT_BUCKET_TABLE}"`;

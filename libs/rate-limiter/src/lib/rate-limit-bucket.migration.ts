@@ -1,12 +1,14 @@
 import type { MigrationInterface } from 'typeorm';
-import type { SqlQueryable } from './sql-queryable';
+import type { SharedSchema, SqlQueryable } from '@connector/persistence';
+import { RateLimitBucketEntity } from './rate-limit-bucket.entity';
 
 /** One row per limiter key, shared by every process of every service. */
 export const RATE_LIMIT_BUCKET_TABLE = 'rate_limit_bucket';
 
 /**
- * Schema of the shared buckets. Services list it in their TypeORM migrations; tests can run up() with a plain
- * pg client, since it only needs query().
+ * Creates the shared buckets (RATE_LIMIT_BUCKET_SCHEMA, recorded in `migrations_rate_limiter`); databases
+ * where services recorded it in their own history already have the table, hence IF NOT EXISTS. Tests can run
+ * up() with a plain pg client, since it only needs query().
  */
 export class RateLimitBucketMigration1763700000000 implements MigrationInterface {
   readonly name = 'RateLimitBucketMigration1763700000000';
@@ -29,3 +31,10 @@ export class RateLimitBucketMigration1763700000000 implements MigrationInterface
     await queryRunner.query(`DROP TABLE IF EXISTS "${RATE_LIMIT_BUCKET_TABLE}"`);
   }
 }
+
+/** `rate_limit_bucket`, for services that use PostgresRateLimiter. */
+export const RATE_LIMIT_BUCKET_SCHEMA: SharedSchema = {
+  owner: 'rate-limiter',
+  entities: [RateLimitBucketEntity],
+  migrations: [RateLimitBucketMigration1763700000000],
+};

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { driveLoginForm } from '@connector/ats-b-sandbox';
 import {
   type AtsAConfigDto,
@@ -6,15 +7,23 @@ import {
   RoutingKey,
 } from '@connector/contracts';
 import type { RpcClient } from '@connector/messaging';
+import { type ServiceProcess, startService } from '@connector/testing';
 
-/** The environment auth-gateway needs to reach an ATS-B sandbox (the callback address is never called). */
-export function gatewayEnv(atsB: { oauthUrl: string; restLoginUrl: string }, encryptionKey: string) {
-  return {
-    ENCRYPTION_KEYS: `k1:${encryptionKey}`,
+/**
+ * auth-gateway as a process, reaching an ATS-B sandbox (its callback address is never called) and sealing with
+ * a key of its own; `env` names the suite's database and broker and anything more.
+ */
+export function startAuthGateway(
+  atsB: { oauthUrl: string; restLoginUrl: string },
+  env: Record<string, string>,
+): Promise<ServiceProcess> {
+  return startService('auth-gateway', {
+    ...env,
+    ENCRYPTION_KEYS: `k1:${randomBytes(32).toString('base64')}`,
     ATS_B_OAUTH_URL: atsB.oauthUrl,
     ATS_B_REST_LOGIN_URL: atsB.restLoginUrl,
     ATS_B_REDIRECT_URI: 'http://127.0.0.1:3999/oauth/ats-b/callback',
-  };
+  });
 }
 
 /** Stores an ATS-A connector's credentials in auth-gateway, as the registry does on `POST /connectors`. */

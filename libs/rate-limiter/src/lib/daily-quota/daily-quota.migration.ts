@@ -1,12 +1,16 @@
 import type { MigrationInterface } from 'typeorm';
-import type { SqlQueryable } from '../sql-queryable';
+import type { SharedSchema, SqlQueryable } from '@connector/persistence';
+import { AtsQuotaEntity, AtsQuotaWaiterEntity } from './ats-quota.entity';
 
 /** One row per ATS customer system (its quota window), shared by every process of every service. */
 export const ATS_QUOTA_TABLE = 'ats_quota';
 /** Work waiting for budget (messages, runs), so operators can see it; rows refresh while they wait. */
 export const ATS_QUOTA_WAITER_TABLE = 'ats_quota_waiter';
 
-/** Schema of the daily-quota planner; services list it in their TypeORM migrations. */
+/**
+ * Creates the daily-quota planner's tables (DAILY_QUOTA_SCHEMA, recorded in `migrations_rate_limiter`);
+ * databases where services recorded it in their own history already have them, hence IF NOT EXISTS.
+ */
 export class DailyQuotaMigration1764000000000 implements MigrationInterface {
   readonly name = 'DailyQuotaMigration1764000000000';
 
@@ -42,3 +46,10 @@ export class DailyQuotaMigration1764000000000 implements MigrationInterface {
     await queryRunner.query(`DROP TABLE IF EXISTS "${ATS_QUOTA_TABLE}"`);
   }
 }
+
+/** `ats_quota` and `ats_quota_waiter`, for services that use PostgresDailyQuota. */
+export const DAILY_QUOTA_SCHEMA: SharedSchema = {
+  owner: 'rate-limiter',
+  entities: [AtsQuotaEntity, AtsQuotaWaiterEntity],
+  migrations: [DailyQuotaMigration1764000000000],
+};

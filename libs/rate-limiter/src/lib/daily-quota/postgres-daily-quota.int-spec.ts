@@ -111,13 +111,15 @@ describe(PostgresDailyQuota.name, () => {
     const quota = new PostgresDailyQuota(pool);
     const key = nextKey();
     const config = { limit: 10 };
-    await quota.acquire(key, 1, config, { priority: 'push' });
+    expect(await quota.acquire(key, 1, config, { priority: 'push' })).toEqual({ waitedMs: 0 });
     const resetAt = Date.now() + 1_500;
     await quota.observe(key, config, { limit: 10, remaining: 0, resetAt });
     expect(
       (await refusal(quota.acquire(key, 1, config, { priority: 'push' }))).retryAt.getTime(),
     ).toBeGreaterThanOrEqual(resetAt - 5);
-    await quota.acquire(key, 1, config, { priority: 'push', maxWaitMs: 5_000 });
+    // Waited in place for the reset, and says how long.
+    const { waitedMs } = await quota.acquire(key, 1, config, { priority: 'push', maxWaitMs: 5_000 });
+    expect(waitedMs).toBeGreaterThan(0);
     const snapshot = await quota.snapshot(key, config);
     expect(snapshot).toMatchObject({ usedByAll: 1, usedByUs: 1 });
     expect(snapshot.resetAt).toBeGreaterThan(resetAt);
@@ -141,5 +143,18 @@ describe(PostgresDailyQuota.name, () => {
     expect(snapshot).toMatchObject({ configuredLimit: 500, exhausted: false });
     await quota.done(key, 'event-1');
     expect((await quota.snapshot(key, { limit: 500 })).waiting.message.count).toBe(1);
+  });
+
+  it("lists every customer system's calls today, its limit, reset and pause, in one read", async () => {
+    const quota = new PostgresDailyQuota(pool);
+    const [busy, paused] = [nextKey(), nextKey()];
+    const resetAt = Date.now() + 3_600_000;
+    await quota.acquire(busy, 1, { limit: 2_000 }, { priority: 'push' });
+    await quota.observe(busy, { limit: 2_000 }, { limit: 1_000, remaining: 250, resetAt });
+    await quota.acquire(paused, 1, { limit: 300 }, { priority: 'push' });
+    await quota.pauseUntil(paused, { limit: 300 }, new Date(resetAt));
+    const usage = new Map((await quota.usage()).map((u) => [u.key, u]));
+    expect(usage.get(busy)).toEqual({ key: busy, used: 750, limit: 1_000, resetAt, paused: false });
+    expect(usage.get(paused)).toMatchObject({ key: paused, used: 1, limit: 300, paused: true });
   });
 });

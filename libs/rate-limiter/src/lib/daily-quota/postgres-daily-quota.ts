@@ -1,6 +1,14 @@
+import {
+  booleanColumn,
+  nullableNumberColumn,
+  numberColumn,
+  rowsOf,
+  type SqlQueryable,
+  type SqlRow,
+  textColumn,
+} from '@connector/persistence';
 import { RateLimiterErrorCode, RateLimitExceededError } from '../rate-limiter.errors';
-import { systemClock, type Clock } from '../rate-limiter';
-import { nullableNumberColumn, numberColumn, rowsOf, type SqlQueryable, type SqlRow } from '../sql-queryable';
+import { systemClock, type AcquireResult, type Clock } from '../rate-limiter';
 import { ATS_QUOTA_TABLE, ATS_QUOTA_WAITER_TABLE } from './daily-quota.migration';
 import {
   assertValidPolicy,
@@ -105,6 +113,15 @@ ON CONFLICT (key) DO NOTHING`;
 // greatest() ignores NULL and never shortens a pause another worker set from a later Retry-After.
 const PAUSE_SQL = `UPDATE ${Q} SET paused_until = greatest(paused_until, to_timestamp($2::float8 / 1000)) WHERE key = $1`;
 const SET_LIMIT_SQL = `UPDATE ${Q} SET daily_limit = $2::float8 WHERE key = $1`;
+/** Every customer system's window as it stands (rolled over when its reset has passed), for the metrics. */
+const USAGE_SQL = `
+SELECT q.key,
+       CASE WHEN q.reset_at <= clock_timestamp() THEN 0 ELSE q.used END AS used,
+       least(q.daily_limit, coalesce(q.ats_limit, q.daily_limit)) AS lim,
+       (extract(epoch FROM q.reset_at) * 1000)::float8 AS reset_at_ms,
+       (q.paused_until IS NOT NULL AND q.paused_until > clock_timestamp()) AS paused
+  FROM ${Q} AS q ORDER BY q.key`;
+
 const READ_SQL = `
 SELECT ${RETURNED}, (extract(epoch FROM q.updated_at) * 1000)::float8 AS updated_at_ms,
        (extract(epoch FROM clock_timestamp()) * 1000)::float8 AS now_ms
@@ -118,7 +135,7 @@ INSERT INTO ${W} (key, waiter_id, kind, waiting_until, seen_at)
 VALUES ($1, $2, $3, to_timestamp($4::float8 / 1000), clock_timestamp())
 ON CONFLICT (key, waiter_id) DO UPDATE SET kind = EXCLUDED.kind, waiting_until = EXCLUDED.waiting_until,
   seen_at = EXCLUDED.seen_at`;
-const DONE_SQL = `DELETE FROM ${W} WHERE key = $1 AND waiter_id = $2`;
+const DONE_SQL = `DELETE FROM ${W} WHERE key = $1 AND waiter_id = ANY($2::text[])`;
 const WAITERS_SQL = `
 SELECT kind, count(*)::int AS n, (extract(epoch FROM max(waiting_until)) * 1000)::float8 AS until_ms
   FROM ${W} WHERE key = $1 AND ${WAITER_LIVE} GROUP BY kind`;
@@ -149,6 +166,19 @@ export interface QuotaHeaders {
 export interface QuotaSnapshot extends QuotaPlanView {
   key: string;
   waiting: Record<WaiterKind, { count: number; until: number | null }>;
+}
+
+/** A customer system's day so far, as the metrics show it. */
+export interface QuotaUsage {
+  key: string;
+  /** Calls used in the current window, everyone's as the ATS counts them (0 once the reset has passed). */
+  used: number;
+  /** The lower of the configured limit and the ATS's own. */
+  limit: number;
+  /** Epoch ms of the window's reset (in the past when no call opened the next window yet). */
+  resetAt: number;
+  /** A 429 paused it. */
+  paused: boolean;
 }
 
 export interface DailyQuotaStoreOptions {
@@ -182,10 +212,16 @@ export class PostgresDailyQuota {
    * Takes `cost` calls of the day, waiting up to maxWaitMs for them.
    * @throws RateLimitExceededError (Exceeded or Paused) with retryAt, when they will not be there in time
    */
-  async acquire(key: string, cost: number, config: QuotaConfig, options: QuotaAcquireOptions): Promise<void> {
+  async acquire(
+    key: string,
+    cost: number,
+    config: QuotaConfig,
+    options: QuotaAcquireOptions,
+  ): Promise<AcquireResult> {
     if (!(Number.isFinite(cost) && cost > 0)) throw new RangeError(`cost must be > 0, got ${cost}`);
-    const deadline = this.clock.now() + Math.max(0, options.maxWaitMs ?? 0);
-    for (;;) {
+    const startedAt = this.clock.now();
+    const deadline = startedAt + Math.max(0, options.maxWaitMs ?? 0);
+    for (let slept = false; ; slept = true) {
       const row = await this.withRow(key, config, (nextReset) =>
         this.db.query(ACQUIRE_SQL, [
           key,
@@ -199,7 +235,8 @@ export class PostgresDailyQuota {
           options.priority === 'push',
         ]),
       );
-      if (row['granted'] === true) return;
+      // Query time is not waiting: a grant on the first try reports 0, after sleeping the whole elapsed time.
+      if (row['granted'] === true) return { waitedMs: slept ? this.clock.now() - startedAt : 0 };
       const now = numberColumn(row, 'now_ms');
       const decision = decide(windowOf(row), this.policy, options.priority, cost, now);
       // Refused by the statement but granted by the pure function only at the edge of a share's step.
@@ -241,7 +278,23 @@ export class PostgresDailyQuota {
   }
 
   async done(key: string, waiterId: string): Promise<void> {
-    await this.db.query(DONE_SQL, [key, waiterId]);
+    await this.doneAll(key, [waiterId]);
+  }
+
+  /** Several waiters of a key got budget: one statement. */
+  async doneAll(key: string, waiterIds: string[]): Promise<void> {
+    if (waiterIds.length > 0) await this.db.query(DONE_SQL, [key, waiterIds]);
+  }
+
+  /** Every customer system's calls today and its limit, in one read. */
+  async usage(): Promise<QuotaUsage[]> {
+    return rowsOf(await this.db.query(USAGE_SQL)).map((row) => ({
+      key: textColumn(row, 'key'),
+      used: numberColumn(row, 'used'),
+      limit: numberColumn(row, 'lim'),
+      resetAt: numberColumn(row, 'reset_at_ms'),
+      paused: booleanColumn(row, 'paused'),
+    }));
   }
 
   /** The plan as an operator sees it; a system not called yet shows a fresh window. */

@@ -1,0 +1,47 @@
+import { AtsError, UNSURE_WRITE_SETTLE_MS } from '@connector/ats-clients';
+import { DeferredMessageError, PermanentMessageError, TransientMessageError } from '@connector/messaging';
+import { toMessageError } from './to-message-error';
+
+describe(toMessageError.name, () => {
+  it('makes the next try after an unanswered write wait before it looks the record up', () => {
+    const unsure = new AtsError('ATS-B PUT entity/Candidate did not answer within 6000 ms', {
+      kind: 'transient',
+      endpoint: 'PUT entity/Candidate',
+      code: 'timeout',
+      ambiguous: true,
+    });
+    const error = toMessageError(unsure, 'c1');
+    expect(error).toBeInstanceOf(TransientMessageError);
+    expect((error as TransientMessageError).notBeforeMs).toBe(UNSURE_WRITE_SETTLE_MS);
+    expect(UNSURE_WRITE_SETTLE_MS).toBeGreaterThanOrEqual(60_000);
+  });
+
+  it('retries a failure that surely wrote nothing at the usual pace', () => {
+    for (const error of [
+      new AtsError('503', { kind: 'transient', endpoint: 'PUT entity/Candidate', status: 503 }),
+      new AtsError('refused', { kind: 'unreachable', endpoint: 'POST /api/candidates', ambiguous: false }),
+      new AtsError('search timed out', {
+        kind: 'transient',
+        endpoint: 'GET search/Candidate',
+        code: 'timeout',
+      }),
+    ]) {
+      const translated = toMessageError(error, 'c1');
+      expect(translated).toBeInstanceOf(TransientMessageError);
+      expect((translated as TransientMessageError).notBeforeMs).toBeUndefined();
+    }
+  });
+
+  it('waits for budget after a 429 and dead-letters a permanent refusal with the ATS’s words', () => {
+    const until = new Date(Date.now() + 30_000);
+    expect(
+      toMessageError(new AtsError('429', { kind: 'rate_limited', endpoint: 'x', retryAt: until }), 'c1'),
+    ).toEqual(expect.any(DeferredMessageError));
+    const permanent = toMessageError(
+      new AtsError('400', { kind: 'permanent', endpoint: 'x', atsMessage: 'phone too long' }),
+      'c1',
+    );
+    expect(permanent).toBeInstanceOf(PermanentMessageError);
+    expect(permanent.message).toBe('phone too long');
+  });
+});
