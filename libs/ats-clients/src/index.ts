@@ -8,6 +8,9 @@
  *              afterCall: ({ endpoint, status, headers }) => metrics.count(endpoint, status, headers) },
  *   });
  *   for await (const { records } of client.searchPages<AtsAVacancy>('vacancies', { pageSize: 100 })) …
+ *
+ * Every call goes through an OutboundGuard (SSRF): https and public addresses only, checked on each address
+ * a connection resolves to, unless `guard: outboundGuard('loopback')` (local mode, tests) says otherwise.
  */
 export {
   AtsError,
@@ -16,6 +19,7 @@ export {
   classifyResponse,
   classifyNetworkFailure,
   retryAtOf,
+  UNSURE_WRITE_SETTLE_MS,
   type AtsErrorKind,
   type AtsErrorInit,
   type AtsErrorBody,
@@ -23,11 +27,13 @@ export {
   type NetworkFailure,
 } from './lib/ats-error';
 export { DEFAULT_TIMEOUT_MS, type AtsCallHooks, type AtsHttpOptions } from './lib/http/ats-http';
+export { OutboundGuard, outboundGuard } from './lib/http/outbound-guard';
 export {
+  ADDRESS_ALLOWANCES,
   checkAtsUrlPolicy,
   classifyAddress,
   UrlPolicyError,
-  type UrlPolicy,
+  type AddressAllowance,
   type UrlPolicyErrorCode,
   type AddressClass,
   type HostResolver,

@@ -5,6 +5,12 @@
 export type AtsErrorKind =
   'auth' | 'forbidden' | 'rate_limited' | 'transient' | 'permanent' | 'not_found' | 'unreachable';
 
+/**
+ * How long an ATS may still apply a write after the client gave up waiting for its answer (the request sat
+ * in the ATS's queue). Until an unsure write is this old, a look-up that does not find it proves nothing.
+ */
+export const UNSURE_WRITE_SETTLE_MS = 60_000;
+
 export interface AtsErrorInit {
   kind: AtsErrorKind;
   endpoint: string;

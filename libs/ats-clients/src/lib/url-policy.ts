@@ -15,12 +15,14 @@ export class UrlPolicyError extends Error {
   }
 }
 
-export interface UrlPolicy {
-  /** Allow http:// (sandboxes, local demos). */
-  allowInsecureHttp: boolean;
-  /** Allow loopback / private / link-local targets (sandboxes on 127.0.0.1). */
-  allowPrivateNetworks: boolean;
-}
+/**
+ * Which non-public addresses outbound calls (ATSs, document downloads) may reach, and with them plain http
+ * (local ATS simulators have no TLS). `none` is the only safe value in production and the default everywhere:
+ * no environment name turns protection off; local mode and tests say `loopback`, a demo on a container
+ * network `private`.
+ */
+export const ADDRESS_ALLOWANCES = ['none', 'loopback', 'private'] as const;
+export type AddressAllowance = (typeof ADDRESS_ALLOWANCES)[number];
 
 export type AddressClass =
   | 'public'
@@ -32,22 +34,39 @@ export type AddressClass =
   | 'cgnat'
   | 'unique_local'
   | 'multicast'
+  | 'translated'
+  | 'tunnel'
   | 'reserved';
+
+/** What each allowance lets through besides public addresses; everything else is never called. */
+const ALLOWED: Record<AddressAllowance, ReadonlySet<AddressClass>> = {
+  none: new Set(['public']),
+  loopback: new Set(['public', 'loopback']),
+  private: new Set(['public', 'loopback', 'private', 'link_local', 'cgnat', 'unique_local']),
+};
 
 /** For DNS lookups in tests; default node:dns. */
 export type HostResolver = (hostname: string) => Promise<Array<{ address: string }>>;
 
 const defaultResolver: HostResolver = (hostname) => lookup(hostname, { all: true, verbatim: true });
 
+/** The class of `address` when `allowance` forbids calling it; undefined when it may be called. */
+export function refusedAddressClass(address: string, allowance: AddressAllowance): AddressClass | undefined {
+  const kind = classifyAddress(address);
+  return ALLOWED[allowance].has(kind) ? undefined : kind;
+}
+
+/** "a loopback address", "an unspecified address": for messages. */
+export function describeAddressClass(kind: AddressClass): string {
+  const words = kind.replace('_', '-');
+  return `${/^[aeiou]/.test(words) ? 'an' : 'a'} ${words} address`;
+}
+
 /**
- * SSRF guard for a customer-typed ATS address (either ATS): https only, and every address the host resolves
- * to must be public. It checks the name at configuration time; it does not pin the address for later calls.
+ * What can be checked without DNS: a web address, https unless the allowance lets plain http through, no
+ * credentials, and an IP-literal host of an allowed class. Returns the parsed URL.
  */
-export async function checkAtsUrlPolicy(
-  url: string,
-  policy: UrlPolicy,
-  resolve: HostResolver = defaultResolver,
-): Promise<void> {
+export function checkUrlShape(url: string, allowance: AddressAllowance): URL {
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -57,7 +76,8 @@ export async function checkAtsUrlPolicy(
       `"${url}" is not a web address; use e.g. https://acme.example.com`,
     );
   }
-  if (parsed.protocol !== 'https:' && !(parsed.protocol === 'http:' && policy.allowInsecureHttp)) {
+  const insecureAllowed = allowance !== 'none';
+  if (parsed.protocol !== 'https:' && !(parsed.protocol === 'http:' && insecureAllowed)) {
     throw new UrlPolicyError(
       parsed.protocol === 'http:' ? 'insecure_scheme' : 'invalid_url',
       `The ATS address must start with https:// (got ${parsed.protocol}//${parsed.host})`,
@@ -69,35 +89,66 @@ export async function checkAtsUrlPolicy(
       'The ATS address must not contain a user name or password; enter credentials in their own fields',
     );
   }
-  if (policy.allowPrivateNetworks) return;
-
-  const host = parsed.hostname.replace(/^\[|\]$/g, '');
-  let addresses: string[];
-  if (isIP(host)) addresses = [host];
-  else {
-    try {
-      addresses = (await resolve(host)).map((a) => a.address);
-    } catch {
-      throw new UrlPolicyError(
-        'unresolvable',
-        `The host ${host} could not be found; check the spelling of the ATS address`,
-      );
-    }
-    if (addresses.length === 0) {
-      throw new UrlPolicyError('unresolvable', `The host ${host} has no address; check the ATS address`);
-    }
+  const host = hostOf(parsed);
+  if (isIP(host)) {
+    const refused = refusedAddressClass(host, allowance);
+    if (refused) throw blockedAddress(parsed.host, host, refused);
   }
-  for (const address of addresses) {
-    const kind = classifyAddress(address);
-    if (kind !== 'public') {
-      throw new UrlPolicyError(
-        'blocked_address',
-        `The ATS address ${parsed.host} points to ${address}, a ${kind.replace('_', '-')} address that the ` +
-          'connector may not call; use the public address of your ATS',
-      );
-    }
+  return parsed;
+}
+
+/**
+ * SSRF guard for a customer-typed ATS address (either ATS) at set-up, with a message an admin can act on:
+ * the URL's shape and every address the host resolves to now. The calls themselves are guarded again at
+ * connect time (OutboundGuard), so a later DNS answer cannot slip past this check.
+ */
+export async function checkAtsUrlPolicy(
+  url: string,
+  allowance: AddressAllowance,
+  resolve: HostResolver = defaultResolver,
+): Promise<void> {
+  try {
+    await checkResolved(url, allowance, resolve);
+  } catch (error) {
+    if (!(error instanceof UrlPolicyError) || error.code !== 'blocked_address') throw error;
+    throw new UrlPolicyError(
+      'blocked_address',
+      `The ATS address ${error.message}; use the public address of your ATS`,
+    );
   }
 }
+
+async function checkResolved(url: string, allowance: AddressAllowance, resolve: HostResolver): Promise<void> {
+  const parsed = checkUrlShape(url, allowance);
+  const host = hostOf(parsed);
+  if (isIP(host)) return;
+  let addresses: string[];
+  try {
+    addresses = (await resolve(host)).map((a) => a.address);
+  } catch {
+    throw new UrlPolicyError(
+      'unresolvable',
+      `The host ${host} could not be found; check the spelling of the ATS address`,
+    );
+  }
+  if (addresses.length === 0) {
+    throw new UrlPolicyError('unresolvable', `The host ${host} has no address; check the ATS address`);
+  }
+  for (const address of addresses) {
+    const refused = refusedAddressClass(address, allowance);
+    if (refused) throw blockedAddress(parsed.host, address, refused);
+  }
+}
+
+/** The one refusal of an address by its class, at set-up and at connect time alike. */
+export function blockedAddress(host: string, address: string, kind: AddressClass): UrlPolicyError {
+  return new UrlPolicyError(
+    'blocked_address',
+    `${host} points to ${address}, ${describeAddressClass(kind)} that the connector may not call`,
+  );
+}
+
+const hostOf = (url: URL): string => url.hostname.replace(/^\[|\]$/g, '');
 
 /** Which kind of network an IP address (v4 or v6, including IPv4-mapped v6) belongs to. */
 export function classifyAddress(address: string): AddressClass {
@@ -128,7 +179,8 @@ function classifyIPv4(ip: number): AddressClass {
     inNet('192.0.2.0', 24) ||
     inNet('198.51.100.0', 24) ||
     inNet('203.0.113.0', 24) || // documentation
-    inNet('198.18.0.0', 15) // benchmarking
+    inNet('198.18.0.0', 15) || // benchmarking
+    inNet('192.88.99.0', 24) // former 6to4 relays
   )
     return 'reserved';
   return 'public';
@@ -142,9 +194,15 @@ function classifyIPv6(h: number[]): AddressClass {
   if (zeroPrefix && h5 === 0 && h6 === 0 && h7 === 1) return 'loopback';
   // IPv4-mapped (::ffff:a.b.c.d) and deprecated IPv4-compatible (::a.b.c.d) reach the IPv4 address.
   if (zeroPrefix && (h5 === 0xffff || h5 === 0)) return classifyIPv4(embeddedV4);
-  // NAT64 (64:ff9b::/96) also reaches the embedded IPv4 address.
+  // IPv4-translated (::ffff:0:a.b.c.d, SIIT): never a public ATS's address, whatever it embeds.
+  if (h0 === 0 && h1 === 0 && h2 === 0 && h3 === 0 && h4 === 0xffff && h5 === 0) return 'translated';
+  // Well-known NAT64 (64:ff9b::/96) reaches the embedded IPv4 address; the local-use prefix
+  // (64:ff9b:1::/48) is a network's own translator, whose reach we cannot know.
   if (h0 === 0x64 && h1 === 0xff9b && h2 === 0 && h3 === 0 && h4 === 0 && h5 === 0)
     return classifyIPv4(embeddedV4);
+  if (h0 === 0x64 && h1 === 0xff9b && h2 === 1) return 'translated';
+  // Teredo (2001::/32) tunnels to an obfuscated IPv4 address through a relay.
+  if (h0 === 0x2001 && h1 === 0) return 'tunnel';
   // 6to4 (2002::/16) embeds an IPv4 address in hextets 1-2.
   if (h0 === 0x2002) return classifyIPv4(((h1 << 16) | h2) >>> 0);
   if ((h0 & 0xffc0) === 0xfe80) return 'link_local';

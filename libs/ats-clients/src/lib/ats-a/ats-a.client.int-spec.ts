@@ -2,12 +2,15 @@ import { createHash } from 'node:crypto';
 import { createServer } from 'node:net';
 import { startAtsASandbox, type RunningAtsASandbox } from '@connector/ats-a-sandbox';
 import { AtsError } from '../ats-error';
+import { outboundGuard } from '../http/outbound-guard';
 import { AtsAClient, type AtsAClientConfig } from './ats-a.client';
 import { requestAtsAToken } from './ats-a-token';
 import type { AtsAContact, AtsAVacancy } from './ats-a.types';
 
 const CLIENT_ID = 'demo-client';
 const CLIENT_SECRET = 'demo-secret';
+/** The sandbox listens on 127.0.0.1 over plain http: allowed explicitly, as in local mode. */
+const SANDBOX = outboundGuard('loopback');
 
 /** What a worker's token cache does: keep one token, ask for a new one only when told it was rejected. */
 function tokenSource(baseUrl: string) {
@@ -16,7 +19,7 @@ function tokenSource(baseUrl: string) {
   const token: AtsAClientConfig['token'] = async ({ rejected }) => {
     asked.push(rejected);
     if (current === undefined || current === rejected) {
-      current = (await requestAtsAToken(baseUrl, CLIENT_ID, CLIENT_SECRET)).accessToken;
+      current = (await requestAtsAToken(baseUrl, CLIENT_ID, CLIENT_SECRET, { guard: SANDBOX })).accessToken;
     }
     return current;
   };
@@ -48,13 +51,17 @@ describe(AtsAClient.name, () => {
 
   describe(requestAtsAToken.name, () => {
     it('gets a token with its lifetime, whatever form the base address was pasted in', async () => {
-      const token = await requestAtsAToken(`${sandbox.url}/api/`, CLIENT_ID, CLIENT_SECRET);
+      const token = await requestAtsAToken(`${sandbox.url}/api/`, CLIENT_ID, CLIENT_SECRET, {
+        guard: SANDBOX,
+      });
       expect(token.accessToken).toEqual(expect.any(String));
       expect(token.expiresInSeconds).toBe(3599);
     });
 
     it('refuses a bad secret as auth / invalid_client with a message a person can act on', async () => {
-      const error = await caught(requestAtsAToken(sandbox.url, CLIENT_ID, 'wrong-secret-value'));
+      const error = await caught(
+        requestAtsAToken(sandbox.url, CLIENT_ID, 'wrong-secret-value', { guard: SANDBOX }),
+      );
       expect(error).toMatchObject({ kind: 'auth', code: 'invalid_client', status: 401, retryable: false });
       expect(error.message).toMatch(/refused the client ID or client secret/);
       expect(error.message).not.toContain('wrong-secret-value');
@@ -63,7 +70,9 @@ describe(AtsAClient.name, () => {
 
     it('reports an unreachable ATS as unreachable', async () => {
       const port = await closedPort();
-      const error = await caught(requestAtsAToken(`http://127.0.0.1:${port}`, CLIENT_ID, CLIENT_SECRET));
+      const error = await caught(
+        requestAtsAToken(`http://127.0.0.1:${port}`, CLIENT_ID, CLIENT_SECRET, { guard: SANDBOX }),
+      );
       expect(error).toMatchObject({ kind: 'unreachable', ambiguous: false, retryable: true });
     });
   });
@@ -73,6 +82,7 @@ describe(AtsAClient.name, () => {
     const endpoints: string[] = [];
     const statuses: number[] = [];
     const client = new AtsAClient({
+      guard: SANDBOX,
       baseUrl: sandbox.url,
       token: tokens.token,
       hooks: {
@@ -117,7 +127,11 @@ describe(AtsAClient.name, () => {
   });
 
   it('continues a listing from startPage, and ends at once on an empty result', async () => {
-    const client = new AtsAClient({ baseUrl: sandbox.url, token: tokenSource(sandbox.url).token });
+    const client = new AtsAClient({
+      guard: SANDBOX,
+      baseUrl: sandbox.url,
+      token: tokenSource(sandbox.url).token,
+    });
     const pages: number[] = [];
     for await (const page of client.searchPages<AtsAVacancy>('vacancies', { pageSize: 100, startPage: 3 })) {
       pages.push(page.page);
@@ -136,7 +150,11 @@ describe(AtsAClient.name, () => {
   });
 
   it('filters contacts with In on the collected ids, in one call', async () => {
-    const client = new AtsAClient({ baseUrl: sandbox.url, token: tokenSource(sandbox.url).token });
+    const client = new AtsAClient({
+      guard: SANDBOX,
+      baseUrl: sandbox.url,
+      token: tokenSource(sandbox.url).token,
+    });
     const vacancies = await client.search<AtsAVacancy>('vacancies', {
       Paging: { RecordsPerPage: 50, RequestedPage: 1 },
       ResponseBlocks: ['VacancyId', 'Contact'],
@@ -155,7 +173,7 @@ describe(AtsAClient.name, () => {
 
   it('gets a new token once when the token is revoked mid-way, and the call succeeds', async () => {
     const tokens = tokenSource(sandbox.url);
-    const client = new AtsAClient({ baseUrl: sandbox.url, token: tokens.token });
+    const client = new AtsAClient({ guard: SANDBOX, baseUrl: sandbox.url, token: tokens.token });
     const pages = client.searchPages<AtsAVacancy>('vacancies', { pageSize: 100 });
     await pages.next();
     const before = tokens.current();
@@ -170,6 +188,7 @@ describe(AtsAClient.name, () => {
   it('gives up with auth after one new token when the ATS keeps refusing', async () => {
     let asked = 0;
     const client = new AtsAClient({
+      guard: SANDBOX,
       baseUrl: sandbox.url,
       token: async () => {
         asked++;
@@ -183,7 +202,11 @@ describe(AtsAClient.name, () => {
   });
 
   it('reports the daily limit as rate_limited with retryAt from the ATS', async () => {
-    const client = new AtsAClient({ baseUrl: sandbox.url, token: tokenSource(sandbox.url).token });
+    const client = new AtsAClient({
+      guard: SANDBOX,
+      baseUrl: sandbox.url,
+      token: tokenSource(sandbox.url).token,
+    });
     await client.getVacancyStatuses(); // the token is fetched before the limit bites
     sandbox.state.setFaults({ force429: true });
     const error = await caught(client.getVacancyStatuses());
@@ -195,7 +218,11 @@ describe(AtsAClient.name, () => {
   });
 
   it('reads the vacancy statuses (the connection test read)', async () => {
-    const client = new AtsAClient({ baseUrl: sandbox.url, token: tokenSource(sandbox.url).token });
+    const client = new AtsAClient({
+      guard: SANDBOX,
+      baseUrl: sandbox.url,
+      token: tokenSource(sandbox.url).token,
+    });
     const statuses = await client.getVacancyStatuses();
     expect(statuses).toContainEqual({ Id: 31, Description: 'Open' });
   });
@@ -220,7 +247,11 @@ describe(AtsAClient.name, () => {
     };
 
     it('creates and patches a candidate and an application', async () => {
-      const client = new AtsAClient({ baseUrl: sandbox.url, token: tokenSource(sandbox.url).token });
+      const client = new AtsAClient({
+        guard: SANDBOX,
+        baseUrl: sandbox.url,
+        token: tokenSource(sandbox.url).token,
+      });
       const { CandidateId } = await client.createCandidate(candidate);
       await client.patchCandidate(CandidateId, { Mobile: '+44 7700 900000' });
       const { ApplicationId } = await client.createApplication({
@@ -238,20 +269,29 @@ describe(AtsAClient.name, () => {
     });
 
     it('reports a validation error as permanent with the ATS message', async () => {
-      const client = new AtsAClient({ baseUrl: sandbox.url, token: tokenSource(sandbox.url).token });
+      const client = new AtsAClient({
+        guard: SANDBOX,
+        baseUrl: sandbox.url,
+        token: tokenSource(sandbox.url).token,
+      });
       const error = await caught(client.createCandidate({ ...candidate, Email: '' }));
       expect(error).toMatchObject({ kind: 'permanent', status: 400, ambiguous: false });
       expect(error.atsMessage).toMatch(/Email/);
     });
 
     it('reports an unknown id as not_found', async () => {
-      const client = new AtsAClient({ baseUrl: sandbox.url, token: tokenSource(sandbox.url).token });
+      const client = new AtsAClient({
+        guard: SANDBOX,
+        baseUrl: sandbox.url,
+        token: tokenSource(sandbox.url).token,
+      });
       const error = await caught(client.patchCandidate(3_999_999, { Mobile: '1' }));
       expect(error).toMatchObject({ kind: 'not_found', status: 404, endpoint: 'PATCH /api/candidates/{id}' });
     });
 
     it('marks a write that timed out after it was applied as ambiguous', async () => {
       const client = new AtsAClient({
+        guard: SANDBOX,
         baseUrl: sandbox.url,
         token: tokenSource(sandbox.url).token,
         timeoutMs: 300,
@@ -272,6 +312,7 @@ describe(AtsAClient.name, () => {
 
     it('does not mark a read that timed out as ambiguous', async () => {
       const client = new AtsAClient({
+        guard: SANDBOX,
         baseUrl: sandbox.url,
         token: tokenSource(sandbox.url).token,
         timeoutMs: 200,
@@ -283,7 +324,11 @@ describe(AtsAClient.name, () => {
     });
 
     it('uploads a CV as multipart with its name, type and bytes', async () => {
-      const client = new AtsAClient({ baseUrl: sandbox.url, token: tokenSource(sandbox.url).token });
+      const client = new AtsAClient({
+        guard: SANDBOX,
+        baseUrl: sandbox.url,
+        token: tokenSource(sandbox.url).token,
+      });
       const { CandidateId } = await client.createCandidate({ ...candidate, Email: 'cv@example.com' });
       const content = Buffer.from('%PDF-1.4 fake cv \u00e9', 'utf8');
       const { FileId } = await client.uploadCandidateFile(

@@ -1,12 +1,15 @@
 import { createHash } from 'node:crypto';
 import { driveLoginForm, startAtsBSandbox, type RunningAtsBSandbox } from '@connector/ats-b-sandbox';
 import { AtsError } from '../ats-error';
+import { outboundGuard } from '../http/outbound-guard';
 import { AtsBOAuthClient } from './ats-b-oauth.client';
 import { AtsBClient, type AtsBClientConfig } from './ats-b.client';
 import type { AtsBSession, AtsBTokenSet } from './ats-b.types';
 
 const USER = { username: 'recruiter', password: 'recruiter-pass' };
 const REDIRECT_URI = 'http://127.0.0.1:9/oauth/ats-b/callback';
+/** The sandbox listens on 127.0.0.1 over plain http: allowed explicitly, as in local mode. */
+const SANDBOX = outboundGuard('loopback');
 
 async function caught(promise: Promise<unknown>): Promise<AtsError> {
   try {
@@ -31,7 +34,7 @@ describe('ATS-B clients', () => {
         oauthUrl: sandbox.oauthUrl,
         restLoginUrl: sandbox.restLoginUrl,
       },
-      options,
+      { guard: SANDBOX, ...options },
     );
 
   /** The admin's browser: authorize page → login form → redirect with code and state. */
@@ -69,7 +72,7 @@ describe('ATS-B clients', () => {
     sandbox = await startAtsBSandbox({ seed: { jobs: 230, seed: 5 } });
     oauth = oauthClient();
     const tokens = await oauth.exchangeCode(await authorize());
-    client = new AtsBClient({ session: sessionSource(tokens).session });
+    client = new AtsBClient({ guard: SANDBOX, session: sessionSource(tokens).session });
   });
   afterAll(async () => {
     await sandbox.close();
@@ -100,7 +103,7 @@ describe('ATS-B clients', () => {
       });
       const session = await oauth.login(tokens.accessToken);
       expect(session.restUrl).toMatch(new RegExp(`^${sandbox.restLoginUrl}/[^/]+/$`));
-      const fresh = new AtsBClient({ session: async () => session });
+      const fresh = new AtsBClient({ guard: SANDBOX, session: async () => session });
       const { sessionExpires } = await fresh.ping();
       expect(sessionExpires).toBeGreaterThan(Date.now());
 
@@ -139,13 +142,16 @@ describe('ATS-B clients', () => {
     });
 
     it('refuses a wrong client secret as invalid_client', async () => {
-      const bad = new AtsBOAuthClient({
-        clientId: 'platform-client',
-        clientSecret: 'not-the-secret',
-        redirectUri: REDIRECT_URI,
-        oauthUrl: sandbox.oauthUrl,
-        restLoginUrl: sandbox.restLoginUrl,
-      });
+      const bad = new AtsBOAuthClient(
+        {
+          clientId: 'platform-client',
+          clientSecret: 'not-the-secret',
+          redirectUri: REDIRECT_URI,
+          oauthUrl: sandbox.oauthUrl,
+          restLoginUrl: sandbox.restLoginUrl,
+        },
+        { guard: SANDBOX },
+      );
       const error = await caught(bad.exchangeCode(await authorize()));
       expect(error).toMatchObject({ kind: 'auth', code: 'invalid_client', status: 401 });
       expect(error.message).not.toContain('not-the-secret');
@@ -168,7 +174,7 @@ describe('ATS-B clients', () => {
   describe(AtsBClient.name, () => {
     it('asks for a new session once when the session expired, and the call succeeds', async () => {
       const source = sessionSource(await oauth.exchangeCode(await authorize()));
-      const own = new AtsBClient({ session: source.session });
+      const own = new AtsBClient({ guard: SANDBOX, session: source.session });
       await own.ping();
       const first = await source.session({});
       sandbox.state.expireSessions();
@@ -180,6 +186,7 @@ describe('ATS-B clients', () => {
       const session = await oauth.login((await oauth.exchangeCode(await authorize())).accessToken);
       let asked = 0;
       const own = new AtsBClient({
+        guard: SANDBOX,
         session: async () => {
           asked++;
           return session;
@@ -353,7 +360,7 @@ describe('ATS-B clients', () => {
 
     it('marks a create whose answer is lost as ambiguous', async () => {
       const source = sessionSource(await oauth.exchangeCode(await authorize()));
-      const slow = new AtsBClient({ session: source.session, timeoutMs: 300 });
+      const slow = new AtsBClient({ guard: SANDBOX, session: source.session, timeoutMs: 300 });
       await slow.ping();
       sandbox.state.setFaults({ timeoutAfterWrite: { 'PUT entity/Candidate': 1 }, timeoutMs: 5_000 });
       const error = await caught(
@@ -368,6 +375,7 @@ describe('ATS-B clients', () => {
       const seen: string[] = [];
       const session = await oauth.login((await oauth.exchangeCode(await authorize())).accessToken);
       const hooked = new AtsBClient({
+        guard: SANDBOX,
         session: async () => session,
         hooks: {
           beforeCall: async (endpoint) => {

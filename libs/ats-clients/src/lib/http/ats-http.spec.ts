@@ -1,6 +1,8 @@
 import * as publicApi from '../../index';
 import { AtsError } from '../ats-error';
+import { UrlPolicyError } from '../url-policy';
 import { AtsHttp } from './ats-http';
+import { outboundGuard } from './outbound-guard';
 
 const request = {
   endpoint: 'POST /api/candidates',
@@ -85,6 +87,64 @@ describe(AtsHttp.name, () => {
   });
 });
 
+describe(`${AtsHttp.name} with the URL policy`, () => {
+  const fetchCounting = () => {
+    const urls: string[] = [];
+    const fetch = async (url: string | URL | Request) => {
+      urls.push(String(url));
+      return new Response('{}');
+    };
+    return { urls, fetch };
+  };
+
+  it('refuses plain http and private IP literals by default, before any request, as permanent', async () => {
+    const { urls, fetch } = fetchCounting();
+    const http = new AtsHttp('ATS-X', { fetch }, 1000);
+    await expect(http.send({ ...request, url: 'http://ats.example/api' })).rejects.toMatchObject({
+      kind: 'permanent',
+      code: 'insecure_scheme',
+    });
+    await expect(http.send({ ...request, url: 'https://169.254.169.254/latest' })).rejects.toMatchObject({
+      kind: 'permanent',
+      code: 'blocked_address',
+      ambiguous: false,
+    });
+    expect(urls).toEqual([]);
+  });
+
+  it('lets a loopback address through only under an explicit allowance', async () => {
+    const { urls, fetch } = fetchCounting();
+    const http = new AtsHttp('ATS-X', { fetch, guard: outboundGuard('loopback') }, 1000);
+    await expect(http.send({ ...request, url: 'http://127.0.0.1:4010/api' })).resolves.toMatchObject({
+      status: 200,
+    });
+    await expect(http.send({ ...request, url: 'http://10.0.0.8/api' })).rejects.toMatchObject({
+      code: 'blocked_address',
+    });
+    expect(urls).toEqual(['http://127.0.0.1:4010/api']);
+  });
+
+  it('classifies a refusal at connect time (fetch failed, caused by the policy) as permanent', async () => {
+    const http = new AtsHttp(
+      'ATS-X',
+      {
+        fetch: async () => {
+          throw new TypeError('fetch failed', {
+            cause: new UrlPolicyError('blocked_address', 'ats.example points to 127.0.0.1'),
+          });
+        },
+      },
+      1000,
+    );
+    await expect(http.send(request)).rejects.toMatchObject({
+      kind: 'permanent',
+      code: 'blocked_address',
+      ambiguous: false,
+      message: expect.stringContaining('points to 127.0.0.1'),
+    });
+  });
+});
+
 describe('public barrel', () => {
   it('exposes the clients and the error class', () => {
     expect(Object.keys(publicApi)).toEqual(
@@ -94,6 +154,8 @@ describe('public barrel', () => {
         'AtsBOAuthClient',
         'AtsError',
         'checkAtsUrlPolicy',
+        'OutboundGuard',
+        'outboundGuard',
       ]),
     );
     expect(publicApi.AtsError).toBe(AtsError);

@@ -1,4 +1,8 @@
+import { inSpan, SpanKind } from '@connector/observability';
 import { AtsError, classifyNetworkFailure, classifyResponse, scrub } from '../ats-error';
+import { UrlPolicyError } from '../url-policy';
+import { countAtsCall } from './ats-metrics';
+import { type OutboundGuard, outboundGuard } from './outbound-guard';
 
 /** Rate limiting and call counting are the caller's business; the clients only call these around each request. */
 export interface AtsCallHooks {
@@ -15,7 +19,12 @@ export interface AtsHttpOptions {
   hooks?: AtsCallHooks;
   /** Per request, body read included. Default 30 000. */
   timeoutMs?: number;
-  /** Injectable for tests; default the global fetch. */
+  /**
+   * Which addresses may be called (SSRF): checked on every request and on every address a connection
+   * resolves to. Default: https and public addresses only.
+   */
+  guard?: OutboundGuard;
+  /** Injectable for unit tests; the URL is still checked, but the connection is not guarded. */
   fetch?: typeof fetch;
 }
 
@@ -47,7 +56,9 @@ export interface AtsResponse {
 
 /** One HTTP exchange with an ATS: hooks, timeout, and the classification of failures. */
 export class AtsHttp {
-  private readonly fetchFn: typeof fetch;
+  private readonly fetchFn: (url: string, init: RequestInit) => Promise<Response>;
+  private readonly injectedFetch: boolean;
+  private readonly guard: OutboundGuard;
   readonly timeoutMs: number;
 
   constructor(
@@ -56,13 +67,35 @@ export class AtsHttp {
     /** What a 429 without Retry-After / X-RateLimit-Reset means for this ATS. */
     private readonly defaultRetryAfterMs: number,
   ) {
-    this.fetchFn = options.fetch ?? ((input, init) => fetch(input, init));
+    this.guard = options.guard ?? outboundGuard();
+    const injected = options.fetch;
+    this.fetchFn = injected ? (url, init) => injected(url, init) : (url, init) => this.guard.fetch(url, init);
+    this.injectedFetch = injected !== undefined;
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   }
 
   /** Sends and returns any HTTP answer; throws AtsError only when there is none (network, timeout). */
   async send(request: AtsRequest): Promise<AtsResponse> {
     await this.options.hooks?.beforeCall?.(request.endpoint);
+    const attributes = {
+      'ats.name': this.atsName,
+      'ats.endpoint': request.endpoint,
+      'http.request.method': request.method,
+    };
+    return inSpan(
+      `${this.atsName} ${request.endpoint}`,
+      { kind: SpanKind.CLIENT, attributes },
+      async (span) => {
+        const response = await this.exchange(request);
+        span?.setAttribute('http.response.status_code', response.status);
+        return response;
+      },
+    );
+  }
+
+  /** The HTTP exchange itself, timed and counted (the wait for budget in beforeCall is not). */
+  private async exchange(request: AtsRequest): Promise<AtsResponse> {
+    const started = performance.now();
     const headers: Record<string, string> = { Accept: 'application/json', ...request.headers };
     let body: string | FormData | undefined;
     if (request.form) body = request.form;
@@ -70,20 +103,32 @@ export class AtsHttp {
       headers['Content-Type'] = 'application/json';
       body = JSON.stringify(request.json);
     }
-    let response: Response;
+    let status: number;
+    let responseHeaders: Headers;
     let text: string;
     try {
-      response = await this.fetchFn(request.url, {
-        method: request.method,
-        headers,
-        body,
-        // A redirect would carry our session header to another host; it is reported instead (see failure()).
-        redirect: 'manual',
-        signal: AbortSignal.timeout(this.timeoutMs),
-      });
-      text = await response.text();
+      this.guard.check(request.url);
+      const init = { method: request.method, headers, signal: AbortSignal.timeout(this.timeoutMs) };
+      // JSON and bodiless calls go through undici's request on the guard's kept-alive pools; multipart
+      // uploads (fetch encodes the FormData) and an injected fetch (unit tests) through fetch.
+      ({
+        status,
+        headers: responseHeaders,
+        text,
+      } = body instanceof FormData || this.injectedFetch
+        ? await this.viaFetch(request.url, { ...init, body })
+        : await this.guard.request(request.url, { ...init, body }));
     } catch (error) {
-      throw classifyNetworkFailure({
+      const refused = policyErrorIn(error);
+      if (refused) {
+        // Nothing was sent: a refused address does not get better by retrying.
+        throw new AtsError(`${this.atsName} ${request.endpoint} refused: ${refused.message}`, {
+          kind: 'permanent',
+          endpoint: request.endpoint,
+          code: refused.code,
+        });
+      }
+      const failure = classifyNetworkFailure({
         atsName: this.atsName,
         endpoint: request.endpoint,
         error,
@@ -91,17 +136,30 @@ export class AtsHttp {
         timeoutMs: this.timeoutMs,
         secrets: request.secrets,
       });
+      countAtsCall(
+        this.atsName,
+        request.endpoint,
+        failure.code === 'timeout' ? 'timeout' : 'network_error',
+        seconds(started),
+      );
+      throw failure;
     }
+    countAtsCall(this.atsName, request.endpoint, status, seconds(started));
     try {
-      this.options.hooks?.afterCall?.({
-        endpoint: request.endpoint,
-        status: response.status,
-        headers: response.headers,
-      });
+      this.options.hooks?.afterCall?.({ endpoint: request.endpoint, status, headers: responseHeaders });
     } catch {
       // Deliberately ignored: see AtsCallHooks.afterCall.
     }
-    return { status: response.status, headers: response.headers, body: parseBody(text) };
+    return { status, headers: responseHeaders, body: parseBody(text) };
+  }
+
+  private async viaFetch(
+    url: string,
+    init: RequestInit,
+  ): Promise<{ status: number; headers: Headers; text: string }> {
+    // A redirect would carry our session header to another host; it is reported instead (see failure()).
+    const response = await this.fetchFn(url, { ...init, redirect: 'manual' });
+    return { status: response.status, headers: response.headers, text: await response.text() };
   }
 
   /** An answer that is not a 2xx → AtsError. */
@@ -137,6 +195,8 @@ export class AtsHttp {
   }
 }
 
+const seconds = (startedMs: number): number => (performance.now() - startedMs) / 1000;
+
 export const isSuccess = (response: AtsResponse): boolean => response.status >= 200 && response.status < 300;
 
 function parseBody(text: string): unknown {
@@ -146,6 +206,14 @@ function parseBody(text: string): unknown {
   } catch {
     return text;
   }
+}
+
+/** The URL policy's refusal, thrown directly or as a connection failure's cause (fetch wraps it). */
+function policyErrorIn(error: unknown): UrlPolicyError | undefined {
+  for (let e: unknown = error, depth = 0; isRecord(e) && depth < 4; e = e['cause'], depth++) {
+    if (e instanceof UrlPolicyError) return e;
+  }
+  return undefined;
 }
 
 export function isRecord(value: unknown): value is Record<string, unknown> {

@@ -1,0 +1,127 @@
+import { createServer, type Server } from 'node:net';
+import { AtsError } from '../ats-error';
+import { requestAtsAToken } from '../ats-a/ats-a-token';
+import { checkAtsUrlPolicy, type HostResolver } from '../url-policy';
+import { OutboundGuard } from './outbound-guard';
+
+/**
+ * Real sockets, no broker: a server on 127.0.0.1 stands for what an attacker wants to reach (an admin port,
+ * a metadata proxy), and counts every TCP connection that arrives.
+ */
+describe(OutboundGuard.name, () => {
+  let server: Server;
+  let port: number;
+  let connections = 0;
+  const guards: OutboundGuard[] = [];
+
+  beforeAll(async () => {
+    server = createServer((socket) => {
+      connections++;
+      socket.destroy();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    port = (server.address() as { port: number }).port;
+  });
+  beforeEach(() => (connections = 0));
+  afterAll(async () => {
+    await Promise.all(guards.map((guard) => guard.close()));
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  const guard = (options: ConstructorParameters<typeof OutboundGuard>[0]) => {
+    const made = new OutboundGuard(options);
+    guards.push(made);
+    return made;
+  };
+
+  /** DNS rebinding: the first answer (seen by the set-up check) is public, every later one 127.0.0.1. */
+  const rebinding = (): HostResolver & { answers: string[] } => {
+    const answers: string[] = [];
+    const resolve = async () => {
+      const address = answers.length === 0 ? '93.184.216.34' : '127.0.0.1';
+      answers.push(address);
+      return [{ address }];
+    };
+    return Object.assign(resolve, { answers });
+  };
+
+  async function caught(promise: Promise<unknown>): Promise<AtsError> {
+    try {
+      await promise;
+    } catch (error) {
+      if (error instanceof AtsError) return error;
+      throw error;
+    }
+    throw new Error('expected an AtsError');
+  }
+
+  it('a rebinding DNS answer cannot reach a loopback server after the set-up check passed', async () => {
+    const resolve = rebinding();
+    const baseUrl = `https://ats.rebinding.test:${port}`;
+    await expect(checkAtsUrlPolicy(baseUrl, 'none', resolve)).resolves.toBeUndefined();
+
+    const error = await caught(
+      requestAtsAToken(baseUrl, 'client', 'secret', { guard: guard({ allowance: 'none', resolve }) }),
+    );
+
+    expect(resolve.answers).toEqual(['93.184.216.34', '127.0.0.1']);
+    expect(error).toMatchObject({ kind: 'permanent', code: 'blocked_address', ambiguous: false });
+    expect(error.message).toContain('127.0.0.1, a loopback address');
+    expect(connections).toBe(0);
+  });
+
+  it('control: the same answers do reach the server when loopback is allowed', async () => {
+    const resolve = rebinding();
+    await resolve('ats.rebinding.test'); // the set-up check's answer
+    const error = await caught(
+      requestAtsAToken(`https://ats.rebinding.test:${port}`, 'client', 'secret', {
+        guard: guard({ allowance: 'loopback', resolve }),
+      }),
+    );
+    expect(error.kind).toBe('unreachable'); // it connected, then the TLS handshake failed
+    expect(connections).toBe(1);
+  });
+
+  it('refuses a host when any one of its addresses is refused', async () => {
+    const resolve: HostResolver = async () => [{ address: '93.184.216.34' }, { address: '127.0.0.1' }];
+    const error = await caught(
+      requestAtsAToken(`https://ats.mixed.test:${port}`, 'client', 'secret', {
+        guard: guard({ allowance: 'none', resolve }),
+      }),
+    );
+    expect(error).toMatchObject({ kind: 'permanent', code: 'blocked_address' });
+    expect(connections).toBe(0);
+  });
+
+  it('checks an IP-literal host at connect time too, when a caller skips the URL check', async () => {
+    const strict = guard({ allowance: 'none' });
+    const direct = (url: string) =>
+      fetch(url, { dispatcher: strict.dispatcher as unknown as RequestInit['dispatcher'] });
+    await expect(direct(`https://127.0.0.1:${port}/`)).rejects.toMatchObject({
+      cause: { message: expect.stringContaining('127.0.0.1, a loopback address') },
+    });
+    await expect(direct(`https://[::ffff:0:7f00:1]:${port}/`)).rejects.toMatchObject({
+      cause: { message: expect.stringContaining('a translated address') },
+    });
+    expect(connections).toBe(0);
+  });
+
+  it('lets an allowed address through: plain http to loopback under the loopback allowance', async () => {
+    const web = await import('node:http');
+    const site = web.createServer((_req, res) => res.end('ok'));
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+    const sitePort = (site.address() as { port: number }).port;
+    try {
+      const local = guard({ allowance: 'loopback' });
+      const response = await local.fetch(`http://localhost:${sitePort}/`);
+      expect(await response.text()).toBe('ok');
+      await expect(guard({ allowance: 'none' }).fetch(`http://localhost:${sitePort}/`)).rejects.toMatchObject(
+        {
+          code: 'insecure_scheme',
+        },
+      );
+    } finally {
+      await new Promise((resolve) => site.close(resolve));
+    }
+  });
+});

@@ -1,0 +1,190 @@
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import { isIP, type LookupFunction } from 'node:net';
+import { Agent, buildConnector } from 'undici';
+import {
+  type AddressAllowance,
+  blockedAddress,
+  checkUrlShape,
+  type HostResolver,
+  refusedAddressClass,
+  UrlPolicyError,
+} from '../url-policy';
+
+export interface OutboundGuardOptions {
+  /** Default `none`: https and public addresses only. */
+  allowance?: AddressAllowance;
+  /** Injectable for tests (e.g. a rebinding DNS); default node:dns. */
+  resolve?: HostResolver;
+  /** TCP + TLS connect timeout. Default 10 000. */
+  connectTimeoutMs?: number;
+}
+
+/**
+ * SSRF guard for every outbound call to an ATS or a platform file URL. The policy runs on the addresses
+ * the connection actually uses: the dispatcher's DNS lookup refuses a host when any address it resolves to
+ * is not allowed, and IP-literal hosts are checked before connecting. A DNS answer that changes after a
+ * set-up check (rebinding) therefore cannot reach 127.0.0.1; pooled connections stay on checked addresses.
+ */
+export class OutboundGuard {
+  readonly allowance: AddressAllowance;
+  /** undici dispatcher for `fetch(url, { dispatcher })`. */
+  readonly dispatcher: Agent;
+
+  constructor(options: OutboundGuardOptions = {}) {
+    this.allowance = options.allowance ?? 'none';
+    const allowance = this.allowance;
+    const connectBase = buildConnector({
+      lookup: guardedLookup(allowance, options.resolve),
+      timeout: options.connectTimeoutMs ?? 10_000,
+    });
+    this.dispatcher = new Agent({
+      connect: (connectOptions, callback) => {
+        // net.connect skips the lookup for an IP literal, so it is checked here.
+        const host = connectOptions.hostname.replace(/^\[|\]$/g, '');
+        const refused = isIP(host) ? refusedAddressClass(host, allowance) : undefined;
+        if (refused) callback(blockedAddress(connectOptions.hostname, host, refused), null);
+        else connectBase(connectOptions, callback);
+      },
+    });
+  }
+
+  /** Throws UrlPolicyError for what is wrong with the URL itself (scheme, credentials, a refused IP literal). */
+  check(url: string): URL {
+    return checkUrlShape(url, this.allowance);
+  }
+
+  /**
+   * `fetch` through the guard: the URL checked, the connection made only to allowed addresses. A refusal
+   * throws the UrlPolicyError itself (not fetch's "fetch failed"), so callers can tell it from a network error.
+   */
+  async fetch(url: string, init: RequestInit = {}): Promise<Response> {
+    this.check(url);
+    try {
+      // Node's fetch takes any undici dispatcher; its types name undici-types' class, not the package's.
+      return await fetch(url, {
+        ...init,
+        dispatcher: this.dispatcher as unknown as RequestInit['dispatcher'],
+      });
+    } catch (error) {
+      throw refusalIn(error) ?? error;
+    }
+  }
+
+  /**
+   * One request through the guard with undici's own API on the same connection pools (one per origin, kept
+   * alive): no WHATWG streams, a fraction of `fetch`'s CPU per call. Redirects are not followed; the body
+   * is read whole. Refusals throw the UrlPolicyError itself, as `fetch` here does.
+   */
+  async request(url: string, init: GuardedRequest): Promise<GuardedResponse> {
+    const target = this.check(url);
+    try {
+      const response = await this.dispatcher.request({
+        origin: target.origin,
+        path: `${target.pathname}${target.search}`,
+        method: init.method,
+        headers: init.headers,
+        body: init.body,
+        signal: init.signal,
+      });
+      const text = await response.body.text();
+      return { status: response.statusCode, headers: headersOf(response.headers), text };
+    } catch (error) {
+      throw refusalIn(error) ?? error;
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.dispatcher.close();
+  }
+}
+
+export interface GuardedRequest {
+  method: string;
+  headers: Record<string, string>;
+  body?: string;
+  signal?: AbortSignal;
+}
+
+export interface GuardedResponse {
+  status: number;
+  headers: Headers;
+  text: string;
+}
+
+function headersOf(raw: Record<string, string | string[] | undefined>): Headers {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(raw)) {
+    if (Array.isArray(value)) for (const item of value) headers.append(name, item);
+    else if (value !== undefined) headers.set(name, value);
+  }
+  return headers;
+}
+
+const shared = new Map<AddressAllowance, OutboundGuard>();
+
+/** The process's guard for an allowance: one connection pool per allowance, shared by every client. */
+export function outboundGuard(allowance: AddressAllowance = 'none'): OutboundGuard {
+  let guard = shared.get(allowance);
+  if (!guard) {
+    guard = new OutboundGuard({ allowance });
+    shared.set(allowance, guard);
+  }
+  return guard;
+}
+
+/** A `net` lookup that resolves every address of the host and fails when any one is not allowed. */
+function guardedLookup(allowance: AddressAllowance, resolve?: HostResolver): LookupFunction {
+  const all: (hostname: string) => Promise<LookupAddress[]> = resolve
+    ? async (hostname) =>
+        (await resolve(hostname)).map(({ address }) => ({ address, family: isIP(address) || 4 }))
+    : (hostname) =>
+        new Promise((ok, fail) =>
+          dnsLookup(hostname, { all: true, verbatim: true }, (error, addresses) =>
+            error ? fail(error) : ok(addresses),
+          ),
+        );
+  return (hostname, options, callback) => {
+    all(hostname).then(
+      (addresses) => {
+        if (addresses.length === 0) {
+          callback(noAddress(`${hostname} has no address`), '', 0);
+          return;
+        }
+        for (const { address } of addresses) {
+          const refused = refusedAddressClass(address, allowance);
+          if (refused) {
+            callback(blockedAddress(hostname, address, refused), '', 0);
+            return;
+          }
+        }
+        const family = options.family === 'IPv4' ? 4 : options.family === 'IPv6' ? 6 : options.family;
+        const wanted = family ? addresses.filter((a) => a.family === family) : addresses;
+        const first = wanted[0];
+        if (options.all) callback(null, wanted);
+        else if (first) callback(null, first.address, first.family);
+        else callback(noAddress(`${hostname} has no IPv${family} address`), '', 0);
+      },
+      (error: NodeJS.ErrnoException) => callback(error, '', 0),
+    );
+  };
+}
+
+/**
+ * Node's fetch keeps the connect error as `cause`, but re-wraps one from another realm (jest's sandbox) as a
+ * plain Error named by its text; both are recognised.
+ */
+function refusalIn(error: unknown): UrlPolicyError | undefined {
+  for (let e: unknown = error, depth = 0; typeof e === 'object' && e !== null && depth < 4; depth++) {
+    if (e instanceof UrlPolicyError) return e;
+    const message = (e as { message?: unknown }).message;
+    if (typeof message === 'string' && message.startsWith(REFUSAL_PREFIX)) {
+      return new UrlPolicyError('blocked_address', message.slice(REFUSAL_PREFIX.length));
+    }
+    e = (e as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+const REFUSAL_PREFIX = 'UrlPolicyError: ';
+
+const noAddress = (message: string) => Object.assign(new Error(message), { code: 'ENOTFOUND' });
