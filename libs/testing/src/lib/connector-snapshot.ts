@@ -1,24 +1,32 @@
 import type { ConnectorSnapshot } from '@connector/contracts';
+import { defaultJobMapping } from '@connector/job-mapping';
 
-/** A connected connector as the registry would describe it, with a daily limit no suite reaches. */
+/**
+ * A connected connector as the registry would describe it, with the default job mapping and a daily limit no
+ * suite reaches (`ownDailyLimit: false` leaves the limit out, so the ATS's or the default one is obeyed).
+ */
 export function connectorSnapshot(fields: {
   id: string;
   accountId: string;
   type: 'ats-a' | 'ats-b';
   config: Record<string, unknown>;
   options?: Record<string, unknown>;
+  ownDailyLimit?: boolean;
   name?: string;
-  mapping?: ConnectorSnapshot['mapping'];
 }): ConnectorSnapshot {
+  const limit = fields.ownDailyLimit === false ? {} : { dailyCallLimit: 1_000_000 };
   return {
     id: fields.id,
     accountId: fields.accountId,
     type: fields.type,
     name: fields.name ?? `${fields.type} test`,
     status: 'connected',
-    options: { dailyCallLimit: 1_000_000, ...fields.options },
+    options: { ...limit, ...fields.options },
     config: fields.config,
-    mapping: fields.mapping ?? { version: 1, mapping: {} },
+    mapping: {
+      version: 1,
+      mapping: defaultJobMapping(fields.type) as unknown as ConnectorSnapshot['mapping']['mapping'],
+    },
     updatedAt: new Date().toISOString(),
   };
 }

@@ -16,6 +16,15 @@ export interface ServiceProcess {
   exited: Promise<number | null>;
 }
 
+/**
+ * How many times the processes handled a message and acknowledged it: the transport's debug line, so the
+ * processes run with LOG_LEVEL=debug.
+ */
+export function timesHandled(processes: ServiceProcess[], type: string, id: string): number {
+  const line = `handled ${type} ${id} (attempt`;
+  return processes.flatMap((p) => p.output).filter((l) => l.includes(line)).length;
+}
+
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
@@ -27,16 +36,32 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** Spawns `apps/<name>/src/main.ts` as its own process, the way `npm start` and production run it. */
-export function spawnService(name: string, env: Record<string, string>, port: number): ServiceProcess {
+/**
+ * Spawns `apps/<name>/src/main.ts` as its own process, the way `npm start` and production run it. `root`: the
+ * checkout to run it from (a bench compares with an older one), this one by default.
+ */
+export function spawnService(
+  name: string,
+  env: Record<string, string>,
+  port: number,
+  root = WORKSPACE_ROOT,
+): ServiceProcess {
   // SERVICE_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=tmp/profiles") profiles the services a test or bench runs.
   const nodeArgs = (process.env.SERVICE_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const child = spawn(
     process.execPath,
     [...nodeArgs, '-r', '@swc-node/register', join('apps', name, 'src', 'main.ts')],
     {
-      cwd: WORKSPACE_ROOT,
-      env: { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'info', ...env, PORT: String(port) },
+      cwd: root,
+      env: {
+        ...process.env,
+        NODE_ENV: 'test',
+        LOG_LEVEL: 'info',
+        // The sandboxes and file servers tests start listen on 127.0.0.1 over plain http: allowed explicitly.
+        ALLOW_PRIVATE_ADDRESSES: 'loopback',
+        ...env,
+        PORT: String(port),
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
@@ -59,13 +84,18 @@ export function spawnService(name: string, env: Record<string, string>, port: nu
   };
 }
 
-/** Spawns a service and waits until its `/health` says ready (RabbitMQ and Postgres reachable). */
+/**
+ * Spawns a service and waits until its `/health` says ready (RabbitMQ and Postgres reachable). `port` when
+ * another process must know the address before the service is up (a free one otherwise).
+ */
 export async function startService(
   name: string,
   env: Record<string, string>,
   readyTimeoutMs = 60_000,
+  port?: number,
+  root?: string,
 ): Promise<ServiceProcess> {
-  const service = spawnService(name, env, await freePort());
+  const service = spawnService(name, env, port ?? (await freePort()), root);
   const deadline = Date.now() + readyTimeoutMs;
   let exitCode: number | null | undefined;
   void service.exited.then((code) => (exitCode = code));

@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import amqplib, { type Channel, type ChannelModel, type ConsumeMessage, type GetMessage } from 'amqplib';
+import { rabbitmqctl } from './rabbitmqctl';
 import { LOCAL_RABBITMQ_URL } from './test-services';
 
 export const rabbitUrl = (): string => process.env.RABBITMQ_URL ?? LOCAL_RABBITMQ_URL;
@@ -10,18 +11,23 @@ export class TestBroker {
   private constructor(
     private readonly connection: ChannelModel,
     readonly channel: Channel,
+    private readonly user: string,
   ) {}
 
-  static async connect(): Promise<TestBroker> {
-    const connection = await amqplib.connect(rabbitUrl());
-    return new TestBroker(connection, await connection.createChannel());
+  /** As the user of `url` (default RABBITMQ_URL, the suite's vhost as guest). */
+  static async connect(url = rabbitUrl()): Promise<TestBroker> {
+    const connection = await amqplib.connect(url);
+    const user = decodeURIComponent(new URL(url).username) || 'guest';
+    return new TestBroker(connection, await connection.createChannel(), user);
   }
 
+  /** Publishes with `user_id` set to this connection's user, as our services do. */
   publish(exchange: string, routingKey: string, body: string | object): void {
     const content = Buffer.from(typeof body === 'string' ? body : JSON.stringify(body));
     this.channel.publish(exchange, routingKey, content, {
       persistent: true,
       contentType: 'application/json',
+      userId: this.user,
     });
   }
 
@@ -72,7 +78,7 @@ const run = promisify(execFile);
 /**
  * Restarts the broker for real (its durable queues and persisted messages must survive), without blocking
  * this process, so publishers and consumers keep working through it. On this machine that is
- * `rabbitmqctl stop_app && start_app`; elsewhere set RABBITMQ_RESTART_COMMAND.
+ * `rabbitmqctl stop_app && start_app` (on RABBITMQCTL_NODE when set); elsewhere set RABBITMQ_RESTART_COMMAND.
  */
 export async function restartBroker(): Promise<void> {
   const command = process.env.RABBITMQ_RESTART_COMMAND;
@@ -80,8 +86,8 @@ export async function restartBroker(): Promise<void> {
     await run('sh', ['-c', command], { timeout: 120_000 });
     return;
   }
-  await run('rabbitmqctl', ['stop_app'], { timeout: 60_000 });
+  await rabbitmqctl(['stop_app'], 60_000);
   await new Promise((resolve) => setTimeout(resolve, 1_000)); // publishers see the broker gone for a while
-  await run('rabbitmqctl', ['start_app'], { timeout: 60_000 });
-  await run('rabbitmqctl', ['await_startup'], { timeout: 60_000 });
+  await rabbitmqctl(['start_app'], 60_000);
+  await rabbitmqctl(['await_startup'], 60_000);
 }

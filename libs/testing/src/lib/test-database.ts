@@ -20,10 +20,26 @@ export async function createTestDatabase(prefix = 'test'): Promise<TestDatabase>
     url: url.toString(),
     name,
     drop: () =>
-      withClient(adminUrl, (client) => client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)).then(
-        () => undefined,
-      ),
+      withClient(adminUrl, async (client) => {
+        await sessionsGone(client, name);
+        await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      }),
   };
+}
+
+/**
+ * Waits (up to 2 s) for the suite's own sessions to end: a closed pool's last connections may still be on their
+ * way out, and forcing them would hand their pool an error after the suite has stopped listening.
+ */
+async function sessionsGone(client: Client, database: string): Promise<void> {
+  for (let waited = 0; waited < 2_000; waited += 50) {
+    const { rows } = await client.query<{ open: number }>(
+      `SELECT count(*)::int AS open FROM pg_stat_activity WHERE datname = $1`,
+      [database],
+    );
+    if (rows[0].open === 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }
 
 async function withClient<T>(url: string, work: (client: Client) => Promise<T>): Promise<T> {

@@ -1,9 +1,6 @@
-import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { promisify } from 'node:util';
+import { rabbitmqctl } from './rabbitmqctl';
 import { LOCAL_RABBITMQ_URL } from './test-services';
-
-const run = promisify(execFile);
 
 export interface TestVhost {
   /** RABBITMQ_URL for this suite's processes. */
@@ -12,7 +9,7 @@ export interface TestVhost {
 }
 
 /**
- * A RabbitMQ virtual host of the suite's own when `rabbitmqctl` is at hand, so that services another suite
+ * A RabbitMQ virtual host of the suite's own when `rabbitmqctl` is at hand (RABBITMQCTL_NODE names its node), so that services another suite
  * or a developer's `npm start` runs on the same broker never take this suite's messages from the shared
  * queues. Without rabbitmqctl it falls back to the broker's default vhost.
  */
@@ -20,9 +17,9 @@ export async function createTestVhost(prefix = 'test'): Promise<TestVhost> {
   const base = new URL(process.env.RABBITMQ_URL ?? LOCAL_RABBITMQ_URL);
   const name = `${prefix}_${randomBytes(4).toString('hex')}`;
   try {
-    await run('rabbitmqctl', ['add_vhost', name], { timeout: 30_000 });
+    await rabbitmqctl(['add_vhost', name]);
     const user = decodeURIComponent(base.username || 'guest');
-    await run('rabbitmqctl', ['set_permissions', '-p', name, user, '.*', '.*', '.*'], { timeout: 30_000 });
+    await rabbitmqctl(['set_permissions', '-p', name, user, '.*', '.*', '.*']);
   } catch {
     return { url: base.toString(), drop: async () => undefined };
   }
@@ -30,7 +27,7 @@ export async function createTestVhost(prefix = 'test'): Promise<TestVhost> {
   return {
     url: base.toString(),
     drop: async () => {
-      await run('rabbitmqctl', ['delete_vhost', name], { timeout: 30_000 }).catch(() => undefined);
+      await rabbitmqctl(['delete_vhost', name]).catch(() => undefined);
     },
   };
 }
