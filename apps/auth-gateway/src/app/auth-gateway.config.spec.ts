@@ -14,6 +14,7 @@ describe('AuthGatewayConfig in production', () => {
     for (const name of [
       'DATABASE_URL',
       'RABBITMQ_URL',
+      'RABBITMQ_USERS',
       'ENCRYPTION_KEYS',
       'ATS_B_CLIENT_ID',
       'ATS_B_CLIENT_SECRET',
@@ -29,6 +30,8 @@ describe('AuthGatewayConfig in production', () => {
       NODE_ENV: 'production',
       DATABASE_URL: 'postgres://db.internal/connector',
       RABBITMQ_URL: 'amqps://mq.internal',
+      RABBITMQ_USERS:
+        'connector-registry:cr,auth-gateway:ag,vacancy-sync:vs,candidate-sync:cs,document-service:ds',
       ENCRYPTION_KEYS: `k1:${Buffer.alloc(32, 7).toString('base64')}`,
       ATS_B_CLIENT_ID: 'client',
       ATS_B_CLIENT_SECRET: 'secret',
@@ -36,5 +39,24 @@ describe('AuthGatewayConfig in production', () => {
     });
     expect(config.ATS_B_CLIENT_SECRET).toBe('secret');
     expect(config.ATS_B_AUTHORIZE_URL).toBe('');
+  });
+});
+
+describe('AuthGatewayConfig ALLOW_PRIVATE_ADDRESSES', () => {
+  const keys = { ENCRYPTION_KEYS: `k1:${Buffer.alloc(32, 7).toString('base64')}` };
+
+  it('is none unless set, whatever NODE_ENV says (no environment name turns the SSRF guard off)', () => {
+    for (const env of [keys, { ...keys, NODE_ENV: 'development' }, { ...keys, NODE_ENV: 'test' }]) {
+      expect(loadConfig(AuthGatewayConfig, env).ALLOW_PRIVATE_ADDRESSES).toBe('none');
+    }
+    expect(
+      loadConfig(AuthGatewayConfig, { ...keys, ALLOW_PRIVATE_ADDRESSES: 'loopback' }).ALLOW_PRIVATE_ADDRESSES,
+    ).toBe('loopback');
+  });
+
+  it('refuses a value it does not know, naming the variable', () => {
+    expect(() => loadConfig(AuthGatewayConfig, { ...keys, ALLOW_PRIVATE_ADDRESSES: 'true' })).toThrow(
+      /ALLOW_PRIVATE_ADDRESSES must be one of the following values: none, loopback, private/,
+    );
   });
 });

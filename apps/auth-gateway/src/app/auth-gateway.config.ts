@@ -1,11 +1,10 @@
-import { Transform, Type } from 'class-transformer';
-import { IsBoolean, IsInt, IsNotEmpty, IsString, Matches, Max, Min, Validate } from 'class-validator';
+import { Type } from 'class-transformer';
+import { IsIn, IsInt, IsNotEmpty, IsString, Matches, Max, Min, Validate } from 'class-validator';
+import { ADDRESS_ALLOWANCES, type AddressAllowance } from '@connector/ats-clients';
 import { RequiredInProduction, ServiceConfig } from '@connector/service-kit';
 import { EncryptionKeysConstraint } from './crypto/secret-box';
 
 export const SERVICE_NAME = 'auth-gateway';
-
-const bool = ({ value }: { value: unknown }) => (typeof value === 'string' ? value === 'true' : value);
 
 /** auth-gateway's environment, validated at boot. */
 export class AuthGatewayConfig extends ServiceConfig {
@@ -38,9 +37,8 @@ export class AuthGatewayConfig extends ServiceConfig {
   ATS_B_REDIRECT_URI = 'http://127.0.0.1:3000/oauth/ats-b/callback';
   @Type(() => Number) @IsInt() @Min(60) @Max(3600) OAUTH_STATE_TTL_SECONDS = 600;
 
-  /** Plain-http ATS addresses and private networks: for local mode and tests; off in production. */
-  @Transform(bool) @IsBoolean() ATS_ALLOW_INSECURE_HTTP = process.env.NODE_ENV !== 'production';
-  @Transform(bool) @IsBoolean() ATS_ALLOW_PRIVATE_NETWORKS = process.env.NODE_ENV !== 'production';
+  /** Non-public ATS addresses (and plain http) allowed: `none` unless local mode or tests say otherwise. */
+  @IsIn(ADDRESS_ALLOWANCES) ALLOW_PRIVATE_ADDRESSES: AddressAllowance = 'none';
   /** How long an ATS-A secret the ATS refused waits before it is tried again (it is never erased). */
   @Type(() => Number) @IsInt() @Min(1) @Max(86_400) ATS_A_RECHECK_SECONDS = 300;
   /** How long a connection test may take in all. */

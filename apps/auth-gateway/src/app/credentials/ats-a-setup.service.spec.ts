@@ -1,3 +1,4 @@
+import { OutboundGuard } from '@connector/ats-clients';
 import { loadConfig } from '@connector/service-kit';
 import { AuthGatewayConfig } from '../auth-gateway.config';
 import { AtsASetupService } from './ats-a-setup.service';
@@ -6,27 +7,32 @@ const productionConfig = () =>
   loadConfig(AuthGatewayConfig, {
     NODE_ENV: 'production',
     ENCRYPTION_KEYS: `k1:${Buffer.alloc(32, 1).toString('base64')}`,
-    ATS_ALLOW_INSECURE_HTTP: 'false',
-    ATS_ALLOW_PRIVATE_NETWORKS: 'false',
     // Production takes no local default for these.
     DATABASE_URL: 'postgres://db.internal/connector',
     RABBITMQ_URL: 'amqps://mq.internal',
+    RABBITMQ_USERS:
+      'connector-registry:cr,auth-gateway:ag,vacancy-sync:vs,candidate-sync:cs,document-service:ds',
     ATS_B_CLIENT_ID: 'platform-client',
     ATS_B_CLIENT_SECRET: 'not-a-demo-secret',
     ATS_B_REDIRECT_URI: 'https://connectors.example.com/oauth/ats-b/callback',
   });
 
 describe(AtsASetupService.name, () => {
-  const sut = new AtsASetupService(productionConfig());
-  const config = (baseUrl: string) => ({ baseUrl, clientId: 'id', clientSecret: 'secret' });
+  const config = productionConfig();
+  const guard = new OutboundGuard({ allowance: config.ALLOW_PRIVATE_ADDRESSES });
+  const sut = new AtsASetupService(config, guard);
+  afterAll(() => guard.close());
+  const atsA = (baseUrl: string) => ({ baseUrl, clientId: 'id', clientSecret: 'secret' });
 
   it.each([
     ['http://acme.example.com', /https/],
     ['https://127.0.0.1', /private|loopback|not allowed/i],
     ['https://169.254.169.254', /metadata address that the connector may not call/],
+    ['https://[::ffff:0:10.0.0.1]', /translated address/],
+    ['https://[2001::a00:1]', /tunnel address/],
     ['not a url', /./],
   ])('refuses %s before calling anything', async (baseUrl, message) => {
-    const reply = await sut.test(config(baseUrl));
+    const reply = await sut.test(atsA(baseUrl));
     expect(reply).toEqual({
       ok: false,
       error: { code: 'INVALID_URL', message: expect.stringMatching(message) },

@@ -8,6 +8,7 @@ import {
   describeMissingAtsAStatuses,
   resolveAtsAStatuses,
   normalizeAtsABaseUrl,
+  OutboundGuard,
   requestAtsAToken,
   UrlPolicyError,
 } from '@connector/ats-clients';
@@ -20,7 +21,10 @@ import { GatewayError } from './gateway.error';
  */
 @Injectable()
 export class AtsASetupService {
-  constructor(@Inject(AuthGatewayConfig) private readonly config: AuthGatewayConfig) {}
+  constructor(
+    @Inject(AuthGatewayConfig) private readonly config: AuthGatewayConfig,
+    private readonly guard: OutboundGuard,
+  ) {}
 
   async test(config: AtsAConfigDto, openStatuses?: string[]): Promise<ConnectionTestReply> {
     try {
@@ -47,16 +51,18 @@ export class AtsASetupService {
       let baseUrl: string;
       try {
         baseUrl = normalizeAtsABaseUrl(config.baseUrl);
-        await checkAtsUrlPolicy(baseUrl, {
-          allowInsecureHttp: this.config.ATS_ALLOW_INSECURE_HTTP,
-          allowPrivateNetworks: this.config.ATS_ALLOW_PRIVATE_NETWORKS,
-        });
+        // Said here in words an admin can act on; the calls below are guarded again at connect time.
+        await checkAtsUrlPolicy(baseUrl, this.guard.allowance);
       } catch (error) {
         throw new GatewayError(AuthErrorCode.InvalidUrl, (error as Error).message);
       }
       try {
-        const token = await requestAtsAToken(baseUrl, config.clientId, config.clientSecret, { timeoutMs });
-        const client = new AtsAClient({ baseUrl, token: async () => token.accessToken, timeoutMs });
+        const { guard } = this;
+        const token = await requestAtsAToken(baseUrl, config.clientId, config.clientSecret, {
+          timeoutMs,
+          guard,
+        });
+        const client = new AtsAClient({ baseUrl, token: async () => token.accessToken, timeoutMs, guard });
         const statuses = await client.getVacancyStatuses();
         return {
           baseUrl,
@@ -84,6 +90,10 @@ export class AtsASetupService {
   private explain(error: unknown): GatewayError {
     if (error instanceof GatewayError) return error;
     if (error instanceof UrlPolicyError) return new GatewayError(AuthErrorCode.InvalidUrl, error.message);
+    // Refused at connect time: the host's address changed to one the connector may not call.
+    if (error instanceof AtsError && error.code === 'blocked_address') {
+      return new GatewayError(AuthErrorCode.InvalidUrl, error.message);
+    }
     if (error instanceof AtsError) {
       switch (error.kind) {
         case 'auth':

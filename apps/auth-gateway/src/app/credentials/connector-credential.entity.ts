@@ -1,4 +1,4 @@
-import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+import { Check, Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
 import type { SealedSecret } from '../crypto/secret-box';
 
 /**
@@ -12,6 +12,8 @@ export type CredentialState = 'active' | 'authorization_required' | 'rejected';
  * token) and the current access (tokens, session) are sealed; nothing secret is stored in clear.
  */
 @Entity('connector_credential')
+@Check('connector_credential_ats_type_check', `"ats_type" IN ('ats-a', 'ats-b')`)
+@Check('connector_credential_state_check', `"state" IN ('active', 'authorization_required', 'rejected')`)
 export class ConnectorCredentialEntity {
   @PrimaryColumn('text', { name: 'connector_id' }) connectorId!: string;
   @Column('text', { name: 'account_id' }) accountId!: string;

@@ -1,41 +1,68 @@
 import { Module } from '@nestjs/common';
-import { AtsBOAuthClient } from '@connector/ats-clients';
-import { AuthGatewayConfig } from '../auth-gateway.config';
+import { AtsBOAuthClient, OutboundGuard, outboundGuard } from '@connector/ats-clients';
+import { outboxRelayProvider } from '@connector/service-kit';
+import { AuthGatewayConfig, SERVICE_NAME } from '../auth-gateway.config';
 import { SecretBox } from '../crypto/secret-box';
 import { AtsACredentialIssuer } from '../issuers/ats-a-credential.issuer';
 import { AtsBCredentialIssuer } from '../issuers/ats-b-credential.issuer';
 import { AtsBOAuthStrategy } from '../oauth/ats-b-oauth.strategy';
-import { OAuthController } from '../oauth/oauth.controller';
+import { AuthorizationCompleteHandler } from '../oauth/authorization-complete.handler';
+import { AuthorizationStartHandler } from '../oauth/authorization-start.handler';
 import { OAuthStateStore } from '../oauth/oauth-state.store';
 import { OAuthService } from '../oauth/oauth.service';
 import { AtsASetupService } from './ats-a-setup.service';
 import { CREDENTIAL_ISSUERS } from './credential-issuer';
 import { CredentialRecheckJob } from './credential-recheck.job';
-import { CredentialsController } from './credentials.controller';
+import { ConnectionTestHandler } from './connection-test.handler';
+import { ConnectorStatusChangedHandler } from './connector-status-changed.handler';
+import { CredentialsEraseHandler } from './credentials-erase.handler';
+import { CredentialsRequestedHandler } from './credentials-requested.handler';
+import { CredentialsSaveHandler } from './credentials-save.handler';
 import { CredentialsRepository } from './credentials.repository';
 import { CredentialsService } from './credentials.service';
 import { OperatorAlerts } from './operator-alerts';
 import { ResealService } from './reseal.service';
+import { CommonModule } from '../common/common.module';
 
 @Module({
-  controllers: [CredentialsController, OAuthController],
+  imports: [CommonModule],
+  // One handler per message type auth-gateway consumes.
+  controllers: [
+    CredentialsRequestedHandler,
+    ConnectionTestHandler,
+    CredentialsSaveHandler,
+    CredentialsEraseHandler,
+    ConnectorStatusChangedHandler,
+    AuthorizationStartHandler,
+    AuthorizationCompleteHandler,
+  ],
   providers: [
+    outboxRelayProvider(SERVICE_NAME),
     {
       provide: SecretBox,
       inject: [AuthGatewayConfig],
       useFactory: (c: AuthGatewayConfig) => SecretBox.fromEnv(c.ENCRYPTION_KEYS),
     },
     {
-      provide: AtsBOAuthClient,
+      // Every ATS call of the gateway (tokens, logins, set-up checks) goes through it.
+      provide: OutboundGuard,
       inject: [AuthGatewayConfig],
-      useFactory: (c: AuthGatewayConfig) =>
-        new AtsBOAuthClient({
-          clientId: c.ATS_B_CLIENT_ID,
-          clientSecret: c.ATS_B_CLIENT_SECRET,
-          redirectUri: c.ATS_B_REDIRECT_URI,
-          oauthUrl: c.ATS_B_OAUTH_URL,
-          restLoginUrl: c.ATS_B_REST_LOGIN_URL,
-        }),
+      useFactory: (c: AuthGatewayConfig) => outboundGuard(c.ALLOW_PRIVATE_ADDRESSES),
+    },
+    {
+      provide: AtsBOAuthClient,
+      inject: [AuthGatewayConfig, OutboundGuard],
+      useFactory: (c: AuthGatewayConfig, guard: OutboundGuard) =>
+        new AtsBOAuthClient(
+          {
+            clientId: c.ATS_B_CLIENT_ID,
+            clientSecret: c.ATS_B_CLIENT_SECRET,
+            redirectUri: c.ATS_B_REDIRECT_URI,
+            oauthUrl: c.ATS_B_OAUTH_URL,
+            restLoginUrl: c.ATS_B_REST_LOGIN_URL,
+          },
+          { guard },
+        ),
     },
     {
       provide: AtsBOAuthStrategy,

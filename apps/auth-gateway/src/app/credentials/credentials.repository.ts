@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource, LessThanOrEqual, type QueryRunner } from 'typeorm';
+import { addToOutbox, booleanColumn, type OutboxMessage, rowsOf } from '@connector/persistence';
+import { SERVICE_NAME } from '../auth-gateway.config';
 import { ConnectorCredentialEntity } from './connector-credential.entity';
 
 /** Advisory-lock namespace for "one renewal of this connector's access at a time, across processes". */
@@ -17,7 +19,11 @@ export class MarkerLostError extends Error {
 /** Reads and writes of one connector's row on the connection that holds its renewal lock. */
 export interface LockedCredential {
   find(): Promise<ConnectorCredentialEntity | null>;
-  update(changes: Partial<ConnectorCredentialEntity>): Promise<void>;
+  /**
+   * With `announce`, the change and the messages that announce it (to the outbox) are written in one
+   * transaction: a broker outage can delay the announcement, never lose it.
+   */
+  update(changes: Partial<ConnectorCredentialEntity>, announce?: OutboxMessage[]): Promise<void>;
   /**
    * Stores the rotated secret: on the lock's connection, and if that connection is gone, through the pool
    * guarded by `marker` (only while nobody else has started a refresh since). Retries `attempts` times.
@@ -83,11 +89,13 @@ export class CredentialsRepository {
     try {
       const deadline = Date.now() + waitMs;
       for (;;) {
-        const [{ locked }] = (await runner.query('SELECT pg_try_advisory_lock($1, hashtext($2)) AS locked', [
-          CONNECTOR_LOCK_CLASS,
-          connectorId,
-        ])) as Array<{ locked: boolean }>;
-        if (locked) break;
+        const [row] = rowsOf(
+          await runner.query('SELECT pg_try_advisory_lock($1, hashtext($2)) AS locked', [
+            CONNECTOR_LOCK_CLASS,
+            connectorId,
+          ]),
+        );
+        if (booleanColumn(row, 'locked')) break;
         if (Date.now() > deadline) throw new Error(`connector ${connectorId} stayed locked for ${waitMs} ms`);
         await new Promise((resolve) => setTimeout(resolve, 25 + Math.random() * 25));
       }
@@ -108,8 +116,16 @@ export class CredentialsRepository {
     const pool = this.dataSource.getRepository(ConnectorCredentialEntity);
     return {
       find: () => repository.findOneBy({ connectorId }),
-      update: async (changes) => {
-        await repository.update({ connectorId }, changes);
+      update: async (changes, announce = []) => {
+        if (announce.length === 0) {
+          await repository.update({ connectorId }, changes);
+          return;
+        }
+        // On the lock's own connection, as every other write under the lock.
+        await runner.manager.transaction(async (manager) => {
+          await manager.getRepository(ConnectorCredentialEntity).update({ connectorId }, changes);
+          await addToOutbox(manager, SERVICE_NAME, announce);
+        });
       },
       saveRotation: async (changes, marker, attempts = 5) => {
         let lastError: unknown;

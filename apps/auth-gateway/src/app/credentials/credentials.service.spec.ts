@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { AtsError, type AtsBOAuthClient, type AtsBTokenSet } from '@connector/ats-clients';
+import { register } from 'prom-client';
+import { AtsError, type AtsBOAuthClient, type AtsBTokenSet, outboundGuard } from '@connector/ats-clients';
 import type { EventEnvelope } from '@connector/contracts';
-import type { MessagePublisher } from '@connector/messaging';
+import type { OutboxMessage, OutboxRelay } from '@connector/persistence';
 import { SecretBox } from '../crypto/secret-box';
 import { AtsBCredentialIssuer } from '../issuers/ats-b-credential.issuer';
 import type { ConnectorCredentialEntity } from './connector-credential.entity';
@@ -13,6 +14,8 @@ import { OperatorAlert, OperatorAlerts } from './operator-alerts';
 /** One row in memory, with the same lock handle shape the Postgres repository gives. */
 class MemoryCredentials {
   row: ConnectorCredentialEntity | null = null;
+  /** What was written to the outbox, each with the change it announces. */
+  announced: EventEnvelope[] = [];
   find = async () => (this.row ? { ...this.row } : null);
   update = async (_id: string, changes: Partial<ConnectorCredentialEntity>) => {
     if (this.row) this.row = { ...this.row, ...changes };
@@ -26,7 +29,10 @@ class MemoryCredentials {
   withConnectorLock = async <T>(_id: string, work: (locked: LockedCredential) => Promise<T>) =>
     work({
       find: this.find,
-      update: (changes) => this.update(_id, changes),
+      update: async (changes, announce: OutboxMessage[] = []) => {
+        await this.update(_id, changes);
+        this.announced.push(...announce.map((m) => m.envelope));
+      },
       saveRotation: async (changes, marker) => {
         if (this.row?.refreshMarker !== marker) throw new Error('marker lost');
         await this.update(_id, changes);
@@ -41,7 +47,9 @@ describe(CredentialsService.name, () => {
   const keyK1 = randomBytes(32).toString('base64');
   const secrets = SecretBox.fromEnv(`k1:${keyK1}`);
   let store: MemoryCredentials;
-  let published: EventEnvelope[];
+  let outbox: { wake: jest.Mock };
+  /** The status changes announced through the outbox. */
+  const published = () => store.announced;
   let alerts: OperatorAlerts;
   let oauth: { refresh: jest.Mock; login: jest.Mock };
   let atsA: { renew: jest.Mock };
@@ -62,10 +70,8 @@ describe(CredentialsService.name, () => {
     return new CredentialsService(
       store as unknown as CredentialsRepository,
       secrets,
-      [atsAIssuer, new AtsBCredentialIssuer(oauth as unknown as AtsBOAuthClient)],
-      {
-        publish: async (_exchange: string, event: EventEnvelope) => void published.push(event),
-      } as unknown as MessagePublisher,
+      [atsAIssuer, new AtsBCredentialIssuer(oauth as unknown as AtsBOAuthClient, outboundGuard())],
+      outbox as unknown as OutboxRelay,
       alerts,
       { ATS_A_RECHECK_SECONDS: 300 },
     );
@@ -73,7 +79,7 @@ describe(CredentialsService.name, () => {
 
   beforeEach(() => {
     store = new MemoryCredentials();
-    published = [];
+    outbox = { wake: jest.fn() };
     alerts = new OperatorAlerts();
     oauth = { refresh: jest.fn(), login: jest.fn() };
     atsA = { renew: jest.fn() };
@@ -133,8 +139,8 @@ describe(CredentialsService.name, () => {
     const withRotation = new CredentialsService(
       store as unknown as CredentialsRepository,
       rotatedBox,
-      [new AtsBCredentialIssuer(oauth as unknown as AtsBOAuthClient)],
-      { publish: async () => undefined } as unknown as MessagePublisher,
+      [new AtsBCredentialIssuer(oauth as unknown as AtsBOAuthClient, outboundGuard())],
+      outbox as unknown as OutboxRelay,
       alerts,
       { ATS_A_RECHECK_SECONDS: 300 },
     );
@@ -153,21 +159,22 @@ describe(CredentialsService.name, () => {
     expect(storedSecret()).toBe('rt-1');
     expect(store.row).toMatchObject({ state: 'active', refreshMarker: null });
     expect(alerts.count(OperatorAlert.AtsBClientRejected)).toBe(1);
-    expect(published).toEqual([]);
+    expect(published()).toEqual([]);
   });
 
-  it('ends the authorization on invalid_grant: auth_failed published, the dead token gone, the row kept', async () => {
+  it('ends the authorization on invalid_grant: auth_failed announced with the change, the dead token gone, the row kept', async () => {
     const sut = build();
     await storeAtsB(sut);
     oauth.refresh.mockRejectedValue(oauthError('invalid_grant', 400));
     await expect(sut.getAccess('c1')).rejects.toMatchObject({ code: 'AUTHORIZATION_REQUIRED' });
     expect(store.row).toMatchObject({ state: 'authorization_required', secret: null, accountId: 'acct' });
-    expect(published).toEqual([
+    expect(published()).toEqual([
       expect.objectContaining({
         accountId: 'acct',
         data: { connectorId: 'c1', status: 'auth_failed', reason: 'auth_failed' },
       }),
     ]);
+    expect(outbox.wake).toHaveBeenCalled(); // the relay publishes it now, or once the broker is back
     expect(alerts.count(OperatorAlert.AtsBRefreshLostInFlight)).toBe(0);
   });
 
@@ -207,7 +214,7 @@ describe(CredentialsService.name, () => {
     await expect(sut.getAccess('c1')).rejects.toMatchObject({ code: 'ATS_ERROR' });
     expect(storedSecret()).toBe('rt-2');
     expect(store.row?.state).toBe('active');
-    expect(published).toEqual([]);
+    expect(published()).toEqual([]);
     // The next request logs in with the access token that came with it: no second refresh is spent.
     oauth.login.mockResolvedValue({ bhRestToken: 'bh', restUrl: 'https://rest/x/' });
     await expect(sut.getAccess('c1')).resolves.toMatchObject({ bhRestToken: 'bh' });
@@ -236,7 +243,7 @@ describe(CredentialsService.name, () => {
     await expect(sut.getAccess('c1')).rejects.toMatchObject({ code: 'AUTHORIZATION_REQUIRED' });
     expect(storedSecret()).toBe('client-secret');
     expect(store.row).toMatchObject({ state: 'rejected', recheckAt: expect.any(Date) });
-    expect(published.map((e) => (e.data as { status: string }).status)).toEqual(['auth_failed']);
+    expect(published().map((e) => (e.data as { status: string }).status)).toEqual(['auth_failed']);
 
     // Before the re-check time nobody calls the ATS; after it, an accepted secret brings the connector back.
     await expect(sut.getAccess('c1')).rejects.toMatchObject({ code: 'AUTHORIZATION_REQUIRED' });
@@ -249,6 +256,37 @@ describe(CredentialsService.name, () => {
     });
     await expect(sut.getAccess('c1')).resolves.toMatchObject({ type: 'ats-a', accessToken: 'tok' });
     expect(store.row).toMatchObject({ state: 'active', recheckAt: null });
-    expect(published.map((e) => (e.data as { status: string }).status)).toEqual(['auth_failed', 'connected']);
+    expect(published().map((e) => (e.data as { status: string }).status)).toEqual([
+      'auth_failed',
+      'connected',
+    ]);
+  });
+
+  it('counts renewals by ATS and outcome: renewed, rejected (a login is needed), failed', async () => {
+    const count = async (outcome: string) => {
+      const metric = register.getSingleMetric('connector_oauth_refreshes_total');
+      const values = metric ? (await metric.get()).values : [];
+      return values.find((v) => v.labels['ats'] === 'ats-b' && v.labels['outcome'] === outcome)?.value ?? 0;
+    };
+    const before = {
+      renewed: await count('renewed'),
+      rejected: await count('rejected'),
+      failed: await count('failed'),
+    };
+    oauth.login.mockResolvedValue({ bhRestToken: 'bh', restUrl: 'https://rest/x/' });
+    oauth.refresh.mockResolvedValueOnce(tokens('rt-2'));
+    const sut = build();
+    await storeAtsB(sut);
+    await sut.getAccess('c1');
+    await storeAtsB(sut);
+    oauth.refresh.mockRejectedValueOnce(oauthError('invalid_client', 401));
+    await expect(sut.getAccess('c1')).rejects.toMatchObject({ code: 'ATS_ERROR' });
+    oauth.refresh.mockRejectedValueOnce(oauthError('invalid_grant', 400));
+    await expect(sut.getAccess('c1')).rejects.toMatchObject({ code: 'AUTHORIZATION_REQUIRED' });
+    expect({
+      renewed: (await count('renewed')) - before.renewed,
+      rejected: (await count('rejected')) - before.rejected,
+      failed: (await count('failed')) - before.failed,
+    }).toEqual({ renewed: 1, rejected: 1, failed: 1 });
   });
 });

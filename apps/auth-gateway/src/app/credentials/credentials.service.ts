@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { type AtsAccess, AuthErrorCode, createEvent, Exchange, RoutingKey } from '@connector/contracts';
 import { AtsError } from '@connector/ats-clients';
-import { MessagePublisher } from '@connector/messaging';
+import { type OutboxMessage, OutboxRelay } from '@connector/persistence';
 import { AuthGatewayConfig } from '../auth-gateway.config';
 import { SecretBox } from '../crypto/secret-box';
 import type { ConnectorCredentialEntity } from './connector-credential.entity';
@@ -15,6 +15,7 @@ import {
 import { CredentialsRepository, type LockedCredential } from './credentials.repository';
 import { GatewayError } from './gateway.error';
 import { OperatorAlert, OperatorAlerts } from './operator-alerts';
+import { countRefresh, refreshOutcomeOf } from './refresh-metrics';
 
 /** Access this close to its end is renewed rather than handed out. */
 const EXPIRY_MARGIN_MS = 30_000;
@@ -34,7 +35,8 @@ export class CredentialsService {
     private readonly repository: CredentialsRepository,
     private readonly secrets: SecretBox,
     @Inject(CREDENTIAL_ISSUERS) private readonly issuers: CredentialIssuer[],
-    private readonly publisher: MessagePublisher,
+    /** Status changes go out through the outbox, written with the change (see LockedCredential.update). */
+    private readonly outbox: OutboxRelay,
     private readonly alerts: OperatorAlerts,
     @Inject(AuthGatewayConfig) private readonly config: Pick<AuthGatewayConfig, 'ATS_A_RECHECK_SECONDS'>,
   ) {}
@@ -149,6 +151,7 @@ export class CredentialsService {
         const extended = await issuer.revalidate({ ...input, current: input.current });
         if (extended) {
           await locked.update({ accessExpiresAt: extended });
+          countRefresh(row.atsType, 'extended');
           return issuer.toAtsAccess(row, input.current, extended);
         }
       }
@@ -162,22 +165,30 @@ export class CredentialsService {
           rotated = true;
         },
       });
-      await locked.update({
-        state: 'active',
-        recheckAt: null,
-        access: this.secrets.seal(JSON.stringify(issued.access), row.connectorId),
-        accessExpiresAt: issued.expiresAt,
-        accessFingerprint: issuer.fingerprintOf(issued.access),
-        // Re-seal a secret still under an older key while we are here (not one that just rotated).
-        ...(!rotated && row.secret && this.secrets.isStale(row.secret)
-          ? { secret: this.secrets.seal(input.secret, row.connectorId) }
-          : {}),
-      });
+      const recovered = row.state === 'rejected';
+      await this.updateAndAnnounce(
+        locked,
+        {
+          state: 'active',
+          recheckAt: null,
+          access: this.secrets.seal(JSON.stringify(issued.access), row.connectorId),
+          accessExpiresAt: issued.expiresAt,
+          accessFingerprint: issuer.fingerprintOf(issued.access),
+          // Re-seal a secret still under an older key while we are here (not one that just rotated).
+          ...(!rotated && row.secret && this.secrets.isStale(row.secret)
+            ? { secret: this.secrets.seal(input.secret, row.connectorId) }
+            : {}),
+        },
+        recovered ? [statusChanged(row, 'connected', 'authorized')] : [],
+      );
       this.logger.log(`renewed access for connector ${row.connectorId}`);
-      if (row.state === 'rejected') await this.announceRecovered(row);
+      countRefresh(row.atsType, 'renewed');
+      if (recovered) this.logger.log(`ATS-A accepts the credentials of connector ${row.connectorId} again`);
       return issuer.toAtsAccess(row, issued.access, issued.expiresAt);
     } catch (error) {
-      throw await this.translate(row, locked, error, { earlierMarker, marker });
+      const answer = await this.translate(row, locked, error, { earlierMarker, marker });
+      countRefresh(row.atsType, refreshOutcomeOf(answer));
+      throw answer;
     }
   }
 
@@ -268,15 +279,19 @@ export class CredentialsService {
     error: AtsError,
     afterLostRefresh: boolean,
   ): Promise<GatewayError> {
-    await locked.update({
-      state: 'authorization_required',
-      ...(afterLostRefresh ? {} : { secret: null }),
-      access: null,
-      accessExpiresAt: null,
-      accessFingerprint: null,
-      refreshMarker: null,
-      refreshStartedAt: null,
-    });
+    await this.updateAndAnnounce(
+      locked,
+      {
+        state: 'authorization_required',
+        ...(afterLostRefresh ? {} : { secret: null }),
+        access: null,
+        accessExpiresAt: null,
+        accessFingerprint: null,
+        refreshMarker: null,
+        refreshStartedAt: null,
+      },
+      [statusChanged(row, 'auth_failed', 'auth_failed')],
+    );
     if (afterLostRefresh) {
       this.alerts.raise(
         OperatorAlert.AtsBRefreshLostInFlight,
@@ -288,7 +303,6 @@ export class CredentialsService {
     this.logger.warn(
       `connector ${row.connectorId} needs a new authorization: ${error.atsMessage ?? error.message}`,
     );
-    await this.publishStatus(row, 'auth_failed', 'auth_failed');
     return new GatewayError(
       AuthErrorCode.AuthorizationRequired,
       'ATS-B no longer accepts this connector’s authorization: an admin must authorize it again',
@@ -302,42 +316,29 @@ export class CredentialsService {
     error: AtsError,
   ): Promise<GatewayError> {
     const recheckAt = new Date(Date.now() + this.config.ATS_A_RECHECK_SECONDS * 1000);
-    await locked.update({
-      state: 'rejected',
-      recheckAt,
-      access: null,
-      accessExpiresAt: null,
-      accessFingerprint: null,
-    });
+    await this.updateAndAnnounce(
+      locked,
+      { state: 'rejected', recheckAt, access: null, accessExpiresAt: null, accessFingerprint: null },
+      row.state !== 'rejected' ? [statusChanged(row, 'auth_failed', 'auth_failed')] : [],
+    );
     this.logger.warn(
       `ATS-A refused the credentials of connector ${row.connectorId} (${error.status ?? '?'}); ` +
         `kept, next check at ${recheckAt.toISOString()}`,
     );
-    if (row.state !== 'rejected') await this.publishStatus(row, 'auth_failed', 'auth_failed');
     return new GatewayError(
       AuthErrorCode.AuthorizationRequired,
       'ATS-A refused the stored client ID or client secret: update them, or wait for the ATS to accept them again',
     );
   }
 
-  private async announceRecovered(row: ConnectorCredentialEntity): Promise<void> {
-    this.logger.log(`ATS-A accepts the credentials of connector ${row.connectorId} again`);
-    await this.publishStatus(row, 'connected', 'authorized');
-  }
-
-  private async publishStatus(
-    row: ConnectorCredentialEntity,
-    status: 'auth_failed' | 'connected',
-    reason: string,
+  /** The change and its announcement in one transaction; the relay publishes it now or after an outage. */
+  private async updateAndAnnounce(
+    locked: LockedCredential,
+    changes: Partial<ConnectorCredentialEntity>,
+    announce: OutboxMessage[],
   ): Promise<void> {
-    await this.publisher.publish(
-      Exchange.ConnectorEvents,
-      createEvent(RoutingKey.ConnectorStatusChanged, row.accountId, {
-        connectorId: row.connectorId,
-        status,
-        reason,
-      }),
-    );
+    await locked.update(changes, announce);
+    if (announce.length > 0) this.outbox.wake();
   }
 
   private activeRow(row: ConnectorCredentialEntity | null, connectorId: string): ConnectorCredentialEntity {
@@ -384,4 +385,19 @@ export class CredentialsService {
     if (!issuer) throw new Error(`no credential issuer for ${atsType}`);
     return issuer;
   }
+}
+
+function statusChanged(
+  row: ConnectorCredentialEntity,
+  status: 'auth_failed' | 'connected',
+  reason: string,
+): OutboxMessage {
+  return {
+    exchange: Exchange.ConnectorEvents,
+    envelope: createEvent(RoutingKey.ConnectorStatusChanged, row.accountId, {
+      connectorId: row.connectorId,
+      status,
+      reason,
+    }),
+  };
 }

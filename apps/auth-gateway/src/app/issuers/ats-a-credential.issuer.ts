@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { type AtsAccess, credentialFingerprint } from '@connector/contracts';
-import { requestAtsAToken } from '@connector/ats-clients';
+import { OutboundGuard, requestAtsAToken } from '@connector/ats-clients';
 import type {
   CredentialInput,
   CredentialIssuer,
@@ -16,10 +16,15 @@ const TOKEN_MARGIN_MS = 60_000;
 export class AtsACredentialIssuer implements CredentialIssuer {
   readonly atsType = 'ats-a' as const;
 
+  constructor(private readonly guard: OutboundGuard) {}
+
   async renew(input: CredentialInput): Promise<IssuedAccess> {
     if (!input.baseUrl || !input.clientId)
       throw new Error(`connector ${input.connectorId} has no ATS-A address`);
-    const token = await requestAtsAToken(input.baseUrl, input.clientId, input.secret, { timeoutMs: 15_000 });
+    const token = await requestAtsAToken(input.baseUrl, input.clientId, input.secret, {
+      timeoutMs: 15_000,
+      guard: this.guard,
+    });
     const expiresAt = new Date(Date.now() + token.expiresInSeconds * 1000 - TOKEN_MARGIN_MS);
     return {
       access: { accessToken: token.accessToken, accessTokenExpiresAt: expiresAt.toISOString() },

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { type AtsAccess, credentialFingerprint } from '@connector/contracts';
-import { AtsBClient, AtsBOAuthClient, AtsError } from '@connector/ats-clients';
+import { AtsBClient, AtsBOAuthClient, AtsError, OutboundGuard } from '@connector/ats-clients';
 import type {
   CredentialInput,
   CredentialIssuer,
@@ -21,7 +21,10 @@ const ACCESS_TOKEN_MARGIN_MS = 60_000;
 export class AtsBCredentialIssuer implements CredentialIssuer {
   readonly atsType = 'ats-b' as const;
 
-  constructor(private readonly oauth: AtsBOAuthClient) {}
+  constructor(
+    private readonly oauth: AtsBOAuthClient,
+    private readonly guard: OutboundGuard,
+  ) {}
 
   async renew(input: CredentialInput, hooks: RenewalHooks): Promise<IssuedAccess> {
     const current = input.current;
@@ -61,6 +64,7 @@ export class AtsBCredentialIssuer implements CredentialIssuer {
     const { bhRestToken, restUrl } = input.current;
     if (!bhRestToken || !restUrl) return undefined;
     const client = new AtsBClient({
+      guard: this.guard,
       session: async ({ rejected }) => {
         if (rejected) throw new AtsError('session expired', { kind: 'auth', endpoint: 'GET ping' });
         return { bhRestToken, restUrl };

@@ -1,7 +1,8 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource } from 'typeorm';
+import { type DataSource, IsNull } from 'typeorm';
+import { entitiesOf } from '@connector/persistence';
 import { SecretBox } from '../crypto/secret-box';
 import { OAuthStateEntity } from './oauth-state.entity';
 
@@ -55,14 +56,17 @@ export class OAuthStateStore {
   /** The state's context if it is known, unused, unexpired and this browser's; it is used up either way. */
   async consume(state: string, browserNonce: string): Promise<ConsumedState | undefined> {
     const stateHash = sha256(state);
-    const rows = (await this.dataSource.query(
-      `UPDATE "oauth_state" SET "used_at" = now()
-       WHERE "state_hash" = $1 AND "used_at" IS NULL AND "expires_at" > now()
-       RETURNING "connector_id" AS "connectorId", "account_id" AS "accountId", "admin_id" AS "adminId",
-                 "nonce_hash" AS "nonceHash", "expires_at" AS "expiresAt", "code_verifier" AS "codeVerifier"`,
-      [stateHash],
-    )) as [OAuthStateEntity[], number] | OAuthStateEntity[];
-    const [row] = Array.isArray(rows[0]) ? (rows[0] as OAuthStateEntity[]) : (rows as OAuthStateEntity[]);
+    const repository = this.dataSource.getRepository(OAuthStateEntity);
+    const result = await repository
+      .createQueryBuilder()
+      .update()
+      .set({ usedAt: () => 'now()' })
+      .where({ stateHash, usedAt: IsNull() })
+      .andWhere('expires_at > now()')
+      .returning('*')
+      .updateEntity(false)
+      .execute();
+    const [row] = entitiesOf(repository, result.raw);
     if (!row) return undefined;
     const expected = Buffer.from(row.nonceHash, 'hex');
     const given = Buffer.from(sha256(browserNonce), 'hex');

@@ -1,8 +1,6 @@
 import { Controller, Inject } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import {
-  type AuthorizationCompleteReply,
-  type AuthorizationCompleteRequestDto,
   type AuthorizationStartReply,
   type AuthorizationStartRequestDto,
   type EventEnvelope,
@@ -11,16 +9,16 @@ import {
 import { AuthGatewayConfig } from '../auth-gateway.config';
 import { OAuthService } from './oauth.service';
 
-/** ATS-B logins, asked for by connector-registry (request-reply over RabbitMQ). */
+/** `auth.authorization.start` (request-reply from connector-registry): where an ATS-B login begins. */
 @Controller()
-export class OAuthController {
+export class AuthorizationStartHandler {
   constructor(
     private readonly oauth: OAuthService,
     @Inject(AuthGatewayConfig) private readonly config: AuthGatewayConfig,
   ) {}
 
   @MessagePattern(RoutingKey.AuthAuthorizationStart)
-  start(
+  handle(
     @Payload() request: EventEnvelope<string, AuthorizationStartRequestDto>,
   ): Promise<AuthorizationStartReply> {
     const { connectorId, adminId, browserNonce } = request.data;
@@ -28,13 +26,5 @@ export class OAuthController {
       { connectorId, accountId: request.accountId, adminId, browserNonce },
       this.config.OAUTH_STATE_TTL_SECONDS,
     );
-  }
-
-  @MessagePattern(RoutingKey.AuthAuthorizationComplete)
-  complete(
-    @Payload() request: EventEnvelope<string, AuthorizationCompleteRequestDto>,
-  ): Promise<AuthorizationCompleteReply> {
-    const { code, state, browserNonce } = request.data;
-    return this.oauth.complete(code, state, browserNonce);
   }
 }

@@ -1,0 +1,21 @@
+import { OUTBOX_SCHEMA } from '@connector/persistence';
+import type { ServiceCoreOptions } from '@connector/service-kit';
+import { ConnectorCredentialEntity } from './credentials/connector-credential.entity';
+import { AuthGatewayTables1763700000100 } from './migrations/1763700000100-auth-gateway-tables';
+import { CredentialRefreshMarker1763700000110 } from './migrations/1763700000110-credential-refresh-marker';
+import { OAuthStatePkce1763700000120 } from './migrations/1763700000120-oauth-state-pkce';
+import { OAuthStateEntity } from './oauth/oauth-state.entity';
+
+/**
+ * auth-gateway's tables (entities and the migrations that build them) and the outbox, through which its
+ * status changes (auth_failed, connected again) are published.
+ */
+export const AUTH_GATEWAY_SCHEMA = {
+  entities: [ConnectorCredentialEntity, OAuthStateEntity],
+  migrations: [
+    AuthGatewayTables1763700000100,
+    CredentialRefreshMarker1763700000110,
+    OAuthStatePkce1763700000120,
+  ],
+  shared: [OUTBOX_SCHEMA],
+} satisfies Pick<ServiceCoreOptions, 'entities' | 'migrations' | 'shared'>;

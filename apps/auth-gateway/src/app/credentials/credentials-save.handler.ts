@@ -1,0 +1,43 @@
+import { Controller } from '@nestjs/common';
+import { MessagePattern, Payload } from '@nestjs/microservices';
+import {
+  type CredentialsSaveReply,
+  type CredentialsSaveRequestDto,
+  type EventEnvelope,
+  RoutingKey,
+} from '@connector/contracts';
+import { AtsASetupService } from './ats-a-setup.service';
+import { CredentialsService } from './credentials.service';
+
+/** `auth.credentials.save` (request-reply from connector-registry): verify ATS-A credentials, then seal them. */
+@Controller()
+export class CredentialsSaveHandler {
+  constructor(
+    private readonly credentials: CredentialsService,
+    private readonly atsA: AtsASetupService,
+  ) {}
+
+  @MessagePattern(RoutingKey.AuthCredentialsSave)
+  async handle(
+    @Payload() request: EventEnvelope<string, CredentialsSaveRequestDto>,
+  ): Promise<CredentialsSaveReply> {
+    const { connectorId, config, openStatuses } = request.data;
+    // A connector id already stored for another account is not this request's to overwrite.
+    await this.credentials.requireOwner(request.accountId, connectorId);
+    const verified = await this.atsA.verify(config, openStatuses);
+    const expiresAt = new Date(Date.now() + verified.expiresInSeconds * 1000 - 60_000);
+    await this.credentials.store({
+      connectorId,
+      accountId: request.accountId,
+      atsType: 'ats-a',
+      baseUrl: verified.baseUrl,
+      clientId: config.clientId,
+      secret: config.clientSecret,
+      access: {
+        value: { accessToken: verified.accessToken, accessTokenExpiresAt: expiresAt.toISOString() },
+        expiresAt,
+      },
+    });
+    return { baseUrl: verified.baseUrl, openStatuses: verified.openStatuses };
+  }
+}
