@@ -1,6 +1,7 @@
 import { Type } from 'class-transformer';
-import { IsInt, Matches, Max, Min } from 'class-validator';
-import { ServiceConfig } from '@connector/service-kit';
+import { IsIn, IsInt, Matches, Max, Min, MinLength, ValidateIf } from 'class-validator';
+import { ADDRESS_ALLOWANCES, type AddressAllowance } from '@connector/ats-clients';
+import { RequiredInProduction, ServiceConfig } from '@connector/service-kit';
 
 export const SERVICE_NAME = 'candidate-sync';
 
@@ -19,7 +20,20 @@ export class CandidateSyncConfig extends ServiceConfig {
   @Type(() => Number) @IsInt() @Min(0) @Max(300_000) BUDGET_WAIT_MS = 10_000;
   /** How long a message waits for another worker busy with the same candidate before it is retried later. */
   @Type(() => Number) @IsInt() @Min(100) @Max(300_000) LOCK_WAIT_MS = 15_000;
+  /** Non-public addresses (and plain http) its ATS calls may reach: `none` unless local mode or tests say. */
+  @IsIn(ADDRESS_ALLOWANCES) ALLOW_PRIVATE_ADDRESSES: AddressAllowance = 'none';
+  /**
+   * The HMAC key of the hashes kept for change detection (fields sent, answers, content); unset, a fixed
+   * local value outside production (`npm start` generates one).
+   */
+  @RequiredInProduction()
+  @ValidateIf((config: { NODE_ENV?: string }) => config.NODE_ENV === 'production')
+  @MinLength(32, { message: 'FIELD_HASH_KEY must be at least 32 random characters in production' })
+  FIELD_HASH_KEY = '';
 }
+
+/** Outside production without FIELD_HASH_KEY: stable across processes, so workers agree on hashes. */
+export const LOCAL_FIELD_HASH_KEY = 'local-field-hash-key-not-for-production';
 
 export function retryDelaysOf(value: string): number[] | undefined {
   return value ? value.split(',').map(Number) : undefined;

@@ -1,4 +1,7 @@
+import { FieldHasher } from '../candidates/field-diff';
 import { changedAnswers, sentAnswersOf, toQuestions } from './application-answers';
+
+const hasher = new FieldHasher('k'.repeat(32));
 
 describe('application answers', () => {
   const answers = [
@@ -15,16 +18,17 @@ describe('application answers', () => {
   });
 
   it('patches only the answers that changed or are new', () => {
-    const sent = sentAnswersOf(toQuestions(answers));
+    const sent = sentAnswersOf(toQuestions(answers), hasher);
+    expect(JSON.stringify(sent)).not.toContain('1 month'); // kept as keyed hashes, never the answers
     const next = toQuestions([
       { question: 'Notice period?', answer: '2 months' },
       { question: 'Right to work?', answer: 'yes' },
       { question: 'Salary?', answer: '50k' },
     ]);
-    expect(changedAnswers(next, sent)).toEqual([
+    expect(changedAnswers(next, sent, hasher)).toEqual([
       { Question: 'Notice period?', Answer: '2 months' },
       { Question: 'Salary?', Answer: '50k' },
     ]);
-    expect(changedAnswers(toQuestions(answers), sent)).toEqual([]);
+    expect(changedAnswers(toQuestions(answers), sent, hasher)).toEqual([]);
   });
 });

@@ -1,20 +1,26 @@
 import type { AtsAQuestion } from '@connector/ats-clients';
 import type { ApplicationAnswerDto } from '@connector/contracts';
+import type { FieldHasher } from '../candidates/field-diff';
 
-/** Answers as last sent to the ATS, by question text (ATS-A matches answers by question text). */
+/**
+ * Answers as last sent to the ATS, by question text (ATS-A matches answers by question text): a keyed hash
+ * of each answer, never the answer itself.
+ */
 export type SentAnswers = Record<string, string | null>;
 
 export function toQuestions(answers: readonly ApplicationAnswerDto[] | undefined): AtsAQuestion[] {
   return (answers ?? []).map((answer) => ({ Question: answer.question, Answer: answer.answer }));
 }
 
-export function sentAnswersOf(questions: readonly AtsAQuestion[]): SentAnswers {
-  return Object.fromEntries(questions.map((question) => [question.Question, question.Answer]));
+export function sentAnswersOf(questions: readonly AtsAQuestion[], hasher: FieldHasher): SentAnswers {
+  return Object.fromEntries(questions.map((question) => [question.Question, hasher.hash(question.Answer)]));
 }
 
 /** The questions whose answer is new or differs from what the ATS was sent. */
-export function changedAnswers(questions: readonly AtsAQuestion[], sent: SentAnswers): AtsAQuestion[] {
-  return questions.filter(
-    (question) => !(question.Question in sent) || sent[question.Question] !== question.Answer,
-  );
+export function changedAnswers(
+  questions: readonly AtsAQuestion[],
+  sent: SentAnswers,
+  hasher: FieldHasher,
+): AtsAQuestion[] {
+  return questions.filter((question) => sent[question.Question] !== hasher.hash(question.Answer));
 }

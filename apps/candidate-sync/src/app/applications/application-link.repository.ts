@@ -1,14 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource } from 'typeorm';
-import { LinkTable, type OrderedLink, orderedLinkOf, type OrderedLinkRow } from '@connector/exactly-once';
+import type { DataSource, Repository } from 'typeorm';
+import { type OrderedLink, OrderedLinkTable } from '@connector/exactly-once';
 import type { SentAnswers } from './application-answers';
+import { ApplicationLinkEntity } from './application-link.entity';
 
 export interface ApplicationLink extends OrderedLink {
-  answers: SentAnswers;
-}
-
-interface Row extends OrderedLinkRow {
   answers: SentAnswers;
 }
 
@@ -18,29 +15,36 @@ export interface ApplicationKey {
   vacancyExternalId: string;
 }
 
-/** Every read and write of `application_link`; the key is unique, so one ATS application per pair. */
+/**
+ * Every read and write of `application_link`; the key is unique, so one ATS application per pair. `fence`:
+ * the caller's candidate lock token (see LinkTable).
+ */
 @Injectable()
 export class ApplicationLinkRepository {
-  private readonly table: LinkTable;
+  private readonly rows: Repository<ApplicationLinkEntity>;
+  private readonly table: OrderedLinkTable<ApplicationLinkEntity>;
 
   constructor(@InjectDataSource() dataSource: DataSource) {
-    this.table = new LinkTable(dataSource, 'application_link');
+    this.rows = dataSource.getRepository(ApplicationLinkEntity);
+    this.table = new OrderedLinkTable(this.rows);
   }
 
-  async find(key: ApplicationKey): Promise<ApplicationLink | undefined> {
-    const row = await this.table.find<Row>(columnsOf(key));
-    return row && { ...orderedLinkOf(row), answers: row.answers };
+  async find(key: ApplicationKey, fence?: number): Promise<ApplicationLink | undefined> {
+    return this.table.find(keyOf(key), fence);
   }
 
   /** The claim, committed before the ATS create: the next try looks the application up first. */
-  async markPending(key: ApplicationKey, applicationId: string, eventId: string): Promise<void> {
-    await this.table.claim(columnsOf(key), { application_id: applicationId, created_event_id: eventId }, [
-      'created_event_id',
-    ]);
+  async markPending(
+    key: ApplicationKey,
+    applicationId: string,
+    eventId: string,
+    fence?: number,
+  ): Promise<void> {
+    await this.table.claim(keyOf(key), { applicationId, createdEventId: eventId }, ['createdEventId'], fence);
   }
 
-  async link(key: ApplicationKey, externalId: string, answers: SentAnswers): Promise<void> {
-    await this.table.link(columnsOf(key), externalId, { answers: JSON.stringify(answers) });
+  async link(key: ApplicationKey, externalId: string, answers: SentAnswers, fence?: number): Promise<void> {
+    await this.table.link(keyOf(key), externalId, { answers }, fence);
   }
 
   async applied(
@@ -48,15 +52,25 @@ export class ApplicationLinkRepository {
     event: { id: string; occurredAt: string },
     contentHash: string,
     answers: SentAnswers,
+    fence?: number,
   ): Promise<void> {
-    await this.table.applied(columnsOf(key), event, contentHash, { answers: JSON.stringify(answers) });
+    await this.table.applied(keyOf(key), event, contentHash, { answers }, fence);
+  }
+
+  /**
+   * Erasure: the candidate's applications in a connector keep their ids and lose the answers' hashes and the
+   * content hash. Under the candidate lock, whose token it takes. The rows it holds.
+   */
+  async erase(connectorId: string, candidateId: string, fence: number): Promise<number> {
+    const result = await this.rows.update(
+      { connectorId, candidateId },
+      { answers: {}, contentHash: null, fence: String(fence) },
+    );
+    return result.affected ?? 0;
   }
 }
 
-function columnsOf(key: ApplicationKey) {
-  return {
-    connector_id: key.connectorId,
-    candidate_id: key.candidateId,
-    vacancy_external_id: key.vacancyExternalId,
-  };
+/** Only the key's columns, whatever else the caller's object carries. */
+function keyOf({ connectorId, candidateId, vacancyExternalId }: ApplicationKey): ApplicationKey {
+  return { connectorId, candidateId, vacancyExternalId };
 }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AtsClientFactory } from '@connector/ats-access';
+import { AtsClientFactory, pushClientOptions } from '@connector/ats-access';
 import type { ConnectorSnapshot } from '@connector/contracts';
 import { CandidateSyncConfig } from '../candidate-sync.config';
 import { AtsAApplicationSink, type ApplicationSink } from './application-sink';
@@ -17,12 +17,7 @@ export class ApplicationSinks {
     switch (connector.type) {
       case 'ats-a':
         return new AtsAApplicationSink(
-          this.clients.atsA(connector, {
-            priority: 'push',
-            maxWaitMs: this.config.BUDGET_WAIT_MS,
-            timeoutMs: this.config.ATS_TIMEOUT_MS,
-            ...(messageId ? { waiter: { id: messageId, kind: 'message' as const } } : {}),
-          }),
+          this.clients.atsA(connector, pushClientOptions(this.config, messageId)),
           connector.id,
         );
       case 'ats-b':

@@ -1,20 +1,19 @@
 import { Controller } from '@nestjs/common';
 import { EventPattern, Payload } from '@nestjs/microservices';
 import { type ApplicationDataDto, type EventEnvelope, RoutingKey } from '@connector/contracts';
-import { InboxService } from '@connector/service-kit';
+import { ErasedCandidates } from '@connector/service-kit';
 import { ApplicationSyncService } from './application-sync.service';
 
 /** `application.submitted` (validated by the transport): into the connector of each vacancy it names. */
 @Controller()
 export class ApplicationSubmittedHandler {
   constructor(
-    private readonly inbox: InboxService,
     private readonly applications: ApplicationSyncService,
+    private readonly erased: ErasedCandidates,
   ) {}
 
   @EventPattern(RoutingKey.ApplicationSubmitted)
   async handle(@Payload() event: EventEnvelope<typeof RoutingKey.ApplicationSubmitted, ApplicationDataDto>) {
-    await this.inbox.receive(event);
-    await this.applications.sync(event);
+    await this.erased.unlessErased(event, event.data.candidateId, () => this.applications.sync(event));
   }
 }

@@ -8,9 +8,12 @@ import {
   NotReadyError,
   PermanentMessageError,
 } from '@connector/messaging';
+import { withLogContext } from '@connector/observability';
 import { CandidateLinkRepository } from '../candidates/candidate-link.repository';
-import { hashOf } from '../candidates/field-diff';
+import { FieldHasher } from '../candidates/field-diff';
 import { CandidateLocks, type SyncOutcome, syncInOrder, writeOnce } from '@connector/exactly-once';
+import type { Lease } from '@connector/persistence';
+import { ErasedCandidates } from '@connector/service-kit';
 import { targetOf, waitForAuthorization } from '../common/connector-targets';
 import { SyncedEvents } from '../common/synced-events';
 import { changedAnswers, sentAnswersOf, toQuestions } from './application-answers';
@@ -36,6 +39,8 @@ export class ApplicationSyncService {
     private readonly locks: CandidateLocks,
     private readonly events: SyncedEvents,
     private readonly clients: AtsClientFactory,
+    private readonly hasher: FieldHasher,
+    private readonly erased: ErasedCandidates,
   ) {}
 
   async sync(event: ApplicationEvent): Promise<void> {
@@ -48,7 +53,7 @@ export class ApplicationSyncService {
     const failures: MessageHandlingError[] = [];
     for (const [connectorId, vacancies] of byConnector) {
       try {
-        await this.syncTo(connectorId, vacancies, event);
+        await withLogContext({ connectorId }, () => this.syncTo(connectorId, vacancies, event));
       } catch (error) {
         failures.push(toMessageError(error, connectorId));
       }
@@ -85,8 +90,8 @@ export class ApplicationSyncService {
     }
     for (const vacancyExternalId of vacancies) {
       const key = { connectorId, candidateId: event.data.candidateId, vacancyExternalId };
-      const outcome = await this.locks.run(connectorId, event.data.candidateId, () =>
-        this.applyLocked(connector, sink, key, event),
+      const outcome = await this.locks.run(connectorId, event.data.candidateId, (lease) =>
+        this.applyLocked(connector, sink, key, event, lease),
       );
       if (outcome.action === 'unchanged') {
         this.logger.log(`${event.type} ${event.id} for ${connectorId}/${vacancyExternalId}: ${outcome.why}`);
@@ -107,7 +112,9 @@ export class ApplicationSyncService {
     sink: ApplicationSink,
     key: ApplicationKey,
     event: ApplicationEvent,
+    { token: fence, signal }: Lease,
   ): Promise<SyncOutcome> {
+    await this.erased.assertNotErased(event.accountId, key.candidateId, connector.id);
     const candidate = await this.candidates.find(connector.id, key.candidateId);
     if (!candidate?.externalId) {
       // Its candidate may be waiting for budget: then this waits as long, without using up attempts.
@@ -125,20 +132,21 @@ export class ApplicationSyncService {
       );
     }
     const questions = toQuestions(event.data.answers);
-    const contentHash = hashOf(questions);
-    const link = await this.applications.find(key);
+    const contentHash = this.hasher.hash(questions);
+    const link = await this.applications.find(key, fence);
     const candidateExternalId = candidate.externalId;
     return syncInOrder({ event, contentHash, link, skipped: SKIPPED }, async () => {
       const written = await writeOnce(
         link,
         {
-          claim: () => this.applications.markPending(key, event.data.applicationId, event.id),
+          claim: () => this.applications.markPending(key, event.data.applicationId, event.id, fence),
           // A found application's answers are unknown: every answer is sent.
           link: (linked) =>
             this.applications.link(
               key,
               linked.externalId,
-              linked.how === 'created' ? sentAnswersOf(questions) : {},
+              linked.how === 'created' ? sentAnswersOf(questions, this.hasher) : {},
+              fence,
             ),
         },
         {
@@ -147,6 +155,7 @@ export class ApplicationSyncService {
             externalId: await sink.create(candidateExternalId, key.vacancyExternalId, questions),
           }),
         },
+        signal,
       );
       if (written.how === 'found') {
         this.logger.warn(
@@ -158,10 +167,11 @@ export class ApplicationSyncService {
           ? (link?.answers ?? {})
           : written.how === 'found'
             ? {}
-            : sentAnswersOf(questions);
-      const changed = changedAnswers(questions, sent);
+            : sentAnswersOf(questions, this.hasher);
+      const changed = changedAnswers(questions, sent, this.hasher);
+      signal.throwIfAborted();
       if (changed.length > 0) await sink.updateAnswers(written.externalId, changed);
-      await this.applications.applied(key, event, contentHash, sentAnswersOf(questions));
+      await this.applications.applied(key, event, contentHash, sentAnswersOf(questions, this.hasher), fence);
       return written;
     });
   }

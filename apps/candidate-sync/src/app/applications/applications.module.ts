@@ -5,10 +5,12 @@ import { ApplicationSinks } from './application-sinks';
 import { ApplicationSubmittedHandler } from './application-submitted.handler';
 import { ApplicationSyncService } from './application-sync.service';
 import { ApplicationUpdatedHandler } from './application-updated.handler';
+import { CommonModule } from '../common/common.module';
 
 @Module({
-  imports: [CandidatesModule],
+  imports: [CommonModule, CandidatesModule],
   controllers: [ApplicationSubmittedHandler, ApplicationUpdatedHandler],
   providers: [ApplicationSyncService, ApplicationSinks, ApplicationLinkRepository],
+  exports: [ApplicationLinkRepository],
 })
 export class ApplicationsModule {}

@@ -1,12 +1,15 @@
 import type { AtsAClient } from '@connector/ats-clients';
 import type { CandidateDataDto } from '@connector/contracts';
-import type { CandidateSink, SentState } from './candidate-sink';
+import type { CandidateSink, CreatedCandidate, SentState } from './candidate-sink';
 import { toAtsACandidate } from './candidate-mapping';
-import { changedFields, hashFields } from './field-diff';
+import type { FieldHasher } from './field-diff';
 
 /** ATS-A: one record with employment history and education inline; PATCH with the changed fields. */
 export class AtsACandidateSink implements CandidateSink {
-  constructor(private readonly client: AtsAClient) {}
+  constructor(
+    private readonly client: AtsAClient,
+    private readonly hasher: FieldHasher,
+  ) {}
 
   async findExisting(candidate: CandidateDataDto): Promise<string | undefined> {
     const page = await this.client.search<{ CandidateId: number }>('candidates', {
@@ -19,16 +22,24 @@ export class AtsACandidateSink implements CandidateSink {
     return ids.length > 0 ? String(Math.max(...ids)) : undefined;
   }
 
-  async create(candidate: CandidateDataDto): Promise<{ externalId: string; sent: SentState }> {
+  /** Employment history and education go inline: the create sends the whole candidate. */
+  async create(candidate: CandidateDataDto): Promise<CreatedCandidate> {
     const body = toAtsACandidate(candidate);
     const { CandidateId } = await this.client.createCandidate(body);
-    return { externalId: String(CandidateId), sent: { fields: hashFields(body), children: {} } };
+    return {
+      externalId: String(CandidateId),
+      sent: { fields: this.hasher.fields(body), children: {} },
+      complete: true,
+    };
   }
 
   async update(externalId: string, candidate: CandidateDataDto, sent: SentState): Promise<SentState> {
     const desired = toAtsACandidate(candidate);
-    const changes = changedFields(desired, sent.fields);
+    const fields = this.hasher.fields(desired);
+    const changes = Object.fromEntries(
+      Object.entries(desired).filter(([key]) => sent.fields[key] !== fields[key]),
+    ) as Partial<typeof desired>;
     if (Object.keys(changes).length > 0) await this.client.patchCandidate(Number(externalId), changes);
-    return { fields: hashFields(desired), children: {} };
+    return { fields, children: {} };
   }
 }

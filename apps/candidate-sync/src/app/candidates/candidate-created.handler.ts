@@ -1,20 +1,20 @@
 import { Controller } from '@nestjs/common';
 import { EventPattern, Payload } from '@nestjs/microservices';
 import { type CandidateDataDto, type EventEnvelope, RoutingKey } from '@connector/contracts';
-import { InboxService } from '@connector/service-kit';
+import { ErasedCandidates } from '@connector/service-kit';
 import { CandidateSyncService } from './candidate-sync.service';
 
 /** `candidate.created` (validated by the transport): the candidate into every connector of the account. */
 @Controller()
 export class CandidateCreatedHandler {
   constructor(
-    private readonly inbox: InboxService,
     private readonly candidates: CandidateSyncService,
+    private readonly erased: ErasedCandidates,
   ) {}
 
   @EventPattern(RoutingKey.CandidateCreated)
   async handle(@Payload() event: EventEnvelope<typeof RoutingKey.CandidateCreated, CandidateDataDto>) {
-    await this.inbox.receive(event);
-    await this.candidates.sync(event);
+    // Checked under each connector's lock (CandidateSyncService.sync): no statement of its own at the door.
+    await this.erased.refusedInside(event, event.data.candidateId, () => this.candidates.sync(event));
   }
 }

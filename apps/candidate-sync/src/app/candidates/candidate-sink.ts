@@ -9,12 +9,19 @@ export interface SentState {
 
 export const NOTHING_SENT: SentState = { fields: {}, children: {} };
 
+/** A record just created. `complete`: the create sent all of the candidate, so `update` would send nothing. */
+export interface CreatedCandidate {
+  externalId: string;
+  sent: SentState;
+  complete: boolean;
+}
+
 /** One ATS's way of writing candidates; one implementation per ATS type. */
 export interface CandidateSink {
   /** A candidate an earlier create of ours may have made (crash or timeout after sending). */
   findExisting(candidate: CandidateDataDto): Promise<string | undefined>;
   /** Creates the record; what is created here is recorded before anything else is sent. */
-  create(candidate: CandidateDataDto): Promise<{ externalId: string; sent: SentState }>;
+  create(candidate: CandidateDataDto): Promise<CreatedCandidate>;
   /**
    * Sends what differs from `sent`; `checkpoint` records progress between calls, so a retry does not
    * make the same child record twice.

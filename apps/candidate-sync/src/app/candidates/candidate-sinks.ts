@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { AtsClientFactory } from '@connector/ats-access';
+import { AtsClientFactory, pushClientOptions } from '@connector/ats-access';
 import type { ConnectorSnapshot } from '@connector/contracts';
 import { CandidateSyncConfig } from '../candidate-sync.config';
 import { AtsACandidateSink } from './ats-a-candidate.sink';
 import { AtsBCandidateSink } from './ats-b-candidate.sink';
 import type { CandidateSink } from './candidate-sink';
+import { FieldHasher } from './field-diff';
 
 /** The one place that knows which sink writes candidates to which ATS type. */
 @Injectable()
@@ -12,21 +13,17 @@ export class CandidateSinks {
   constructor(
     private readonly clients: AtsClientFactory,
     private readonly config: CandidateSyncConfig,
+    private readonly hasher: FieldHasher,
   ) {}
 
   /** `messageId`: the event the calls are for, counted as waiting while it has no budget. */
   for(connector: ConnectorSnapshot, messageId?: string): CandidateSink {
-    const options = {
-      priority: 'push' as const,
-      maxWaitMs: this.config.BUDGET_WAIT_MS,
-      timeoutMs: this.config.ATS_TIMEOUT_MS,
-      ...(messageId ? { waiter: { id: messageId, kind: 'message' as const } } : {}),
-    };
+    const options = pushClientOptions(this.config, messageId);
     switch (connector.type) {
       case 'ats-a':
-        return new AtsACandidateSink(this.clients.atsA(connector, options));
+        return new AtsACandidateSink(this.clients.atsA(connector, options), this.hasher);
       case 'ats-b':
-        return new AtsBCandidateSink(this.clients.atsB(connector, options));
+        return new AtsBCandidateSink(this.clients.atsB(connector, options), this.hasher);
     }
   }
 }

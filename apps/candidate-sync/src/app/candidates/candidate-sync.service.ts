@@ -1,9 +1,13 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { ConnectorDirectory, toMessageError } from '@connector/ats-access';
 import type { CandidateDataDto, ConnectorSnapshot, EventEnvelope } from '@connector/contracts';
-import { combinedFailure, type MessageHandlingError, TransientMessageError } from '@connector/messaging';
+import { combinedFailure, type MessageHandlingError } from '@connector/messaging';
+import { withLogContext } from '@connector/observability';
+import type { Lease } from '@connector/persistence';
+import { CandidateErasedError, ErasedCandidates } from '@connector/service-kit';
 import {
   CandidateLocks,
+  recordLanded,
   type SyncOutcome,
   syncInOrder,
   type Written,
@@ -11,10 +15,10 @@ import {
 } from '@connector/exactly-once';
 import { targetOf, waitForAuthorization } from '../common/connector-targets';
 import { SyncedEvents } from '../common/synced-events';
-import { type CandidateLink, CandidateLinkRepository } from './candidate-link.repository';
-import { NOTHING_SENT, type SentState } from './candidate-sink';
+import { type CandidateLink, CandidateLinkRepository, type ClaimOrFind } from './candidate-link.repository';
+import { type CreatedCandidate, NOTHING_SENT, type SentState } from './candidate-sink';
 import { CandidateSinks } from './candidate-sinks';
-import { hashOf } from './field-diff';
+import { FieldHasher } from './field-diff';
 
 export type CandidateEvent = EventEnvelope<string, CandidateDataDto>;
 
@@ -33,16 +37,25 @@ export class CandidateSyncService {
     private readonly links: CandidateLinkRepository,
     private readonly locks: CandidateLocks,
     private readonly events: SyncedEvents,
+    private readonly hasher: FieldHasher,
+    private readonly erased: ErasedCandidates,
   ) {}
 
+  /**
+   * Erased candidates are found under each connector's lock (claimOrFind), or here when no connector takes
+   * work: CandidateErasedError either way, for the handler to refuse the event (ErasedCandidates.refusedInside).
+   */
   async sync(event: CandidateEvent): Promise<void> {
     let connectors: ConnectorSnapshot[];
     try {
       connectors = await this.directory.forAccount(event.accountId);
     } catch (error) {
-      throw new TransientMessageError(`connectors of ${event.accountId}: ${(error as Error).message}`);
+      // An erased candidate's event is refused even while the registry is out of reach.
+      await this.erased.assertNotErased(event.accountId, event.data.candidateId);
+      throw error;
     }
     const failures: MessageHandlingError[] = [];
+    let working = false;
     for (const connector of connectors) {
       switch (targetOf(connector.status)) {
         case 'skip':
@@ -53,19 +66,31 @@ export class CandidateSyncService {
         case 'work':
           break;
       }
+      working = true;
       try {
-        await this.syncTo(connector, event);
+        await withLogContext({ connectorId: connector.id }, () => this.syncTo(connector, event));
       } catch (error) {
         failures.push(toMessageError(error, connector.id));
       }
     }
+    // An erased candidate's event is refused now, whatever else failed: it is kept nowhere, not retried.
+    const erased = failures.find((failure) => failure instanceof CandidateErasedError);
+    if (erased) throw erased;
+    if (!working) await this.erased.assertNotErased(event.accountId, event.data.candidateId);
     const failure = combinedFailure(failures);
     if (failure) throw failure;
   }
 
   private async syncTo(connector: ConnectorSnapshot, event: CandidateEvent): Promise<void> {
     const { candidateId } = event.data;
-    const outcome = await this.locks.run(connector.id, candidateId, () => this.applyLocked(connector, event));
+    // The lock, and the candidate's link read or its create claimed: one statement (claimOrFind).
+    const outcome = await this.locks.runBy(
+      connector.id,
+      candidateId,
+      this.links.claimOrFind(connector.id, candidateId, event.accountId, event.id),
+      (lease, row) =>
+        this.applyLocked(connector, event, lease, this.links.found(connector.id, candidateId, row)),
+    );
     if (outcome.action === 'unchanged') {
       this.logger.log(`${event.type} ${event.id} for ${connector.id}: ${outcome.why}`);
       return;
@@ -76,21 +101,44 @@ export class CandidateSyncService {
       externalId: outcome.externalId,
       action: outcome.action,
     });
+    this.logger.log(`${event.type} ${event.id}: ${outcome.action} in the ATS as ${outcome.externalId}`);
   }
 
-  private async applyLocked(connector: ConnectorSnapshot, event: CandidateEvent): Promise<SyncOutcome> {
+  private async applyLocked(
+    connector: ConnectorSnapshot,
+    event: CandidateEvent,
+    { token: fence, signal, release: unlock }: Lease,
+    found: ClaimOrFind,
+  ): Promise<SyncOutcome> {
     const { candidateId } = event.data;
-    const contentHash = hashOf(event.data);
-    const link = await this.links.find(connector.id, candidateId);
+    const contentHash = this.hasher.hash(event.data);
+    if (found.erased) throw new CandidateErasedError(candidateId, connector.id);
+    const link = found.claimed ? undefined : found.link;
+    let claimed = found.claimed;
     return syncInOrder({ event, contentHash, link, skipped: SKIPPED }, async () => {
       const sink = this.sinks.for(connector, event.id);
       const written = await writeOnce(
         link,
         {
-          claim: () => this.links.markPending(connector.id, candidateId, event.accountId, event.id),
-          link: (linked) =>
-            linked.how === 'created'
-              ? this.links.link(connector.id, candidateId, linked.externalId, linked.created.sent, event.id)
+          claim: async () => {
+            if (claimed)
+              claimed = false; // taken by claimOrFind
+            else await this.links.markPending(connector.id, candidateId, event.accountId, event.id, fence);
+          },
+          // A create the ATS surely refused frees its claim: the retry creates at once, not after the unsure wait.
+          release: () => this.links.release(connector.id, candidateId, fence),
+          link: (linked) => {
+            // Recorded below with the event, one statement: no ATS call comes between.
+            if (linked.how === 'created' && linked.created.complete) return Promise.resolve();
+            return linked.how === 'created'
+              ? this.links.link(
+                  connector.id,
+                  candidateId,
+                  linked.externalId,
+                  linked.created.sent,
+                  event.id,
+                  fence,
+                )
               : // What the found record holds is unknown: every field is sent.
                 this.links.link(
                   connector.id,
@@ -98,19 +146,42 @@ export class CandidateSyncService {
                   linked.externalId,
                   NOTHING_SENT,
                   link?.createdEventId ?? null,
-                ),
+                  fence,
+                );
+          },
         },
         { findExisting: () => sink.findExisting(event.data), create: () => sink.create(event.data) },
+        signal,
       );
+      if (written.how === 'created' && written.created.complete) {
+        // The new record's id, kept trying while Postgres is briefly away (as writeOnce records its links).
+        await recordLanded(
+          () =>
+            this.links.applied(
+              connector.id,
+              candidateId,
+              event,
+              contentHash,
+              written.created.sent,
+              fence,
+              { externalId: written.externalId },
+              unlock,
+            ),
+          signal,
+        );
+        return written;
+      }
       if (written.how === 'found') {
         this.logger.warn(
           `candidate ${candidateId} found in ${connector.id} as ${written.externalId} after an unsure create`,
         );
       }
+      signal.throwIfAborted();
       const sent = await sink.update(written.externalId, event.data, sentBefore(written, link), (progress) =>
-        this.links.saveSent(connector.id, candidateId, progress),
+        this.links.saveSent(connector.id, candidateId, progress, fence),
       );
-      await this.links.applied(connector.id, candidateId, event, contentHash, sent);
+      // The last write under the lock, which goes with it.
+      await this.links.applied(connector.id, candidateId, event, contentHash, sent, fence, undefined, unlock);
       return written;
     });
   }
@@ -121,7 +192,7 @@ const SKIPPED = {
   duplicate: 'same content as the event applied; skipped',
 };
 
-function sentBefore(written: Written<{ sent: SentState }>, link: CandidateLink | undefined): SentState {
+function sentBefore(written: Written<CreatedCandidate>, link: CandidateLink | undefined): SentState {
   switch (written.how) {
     case 'created':
       return written.created.sent;

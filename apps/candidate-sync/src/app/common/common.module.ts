@@ -1,18 +1,23 @@
-import { type DynamicModule, Global, Module } from '@nestjs/common';
+import { type DynamicModule, Module } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { AtsAccessModule } from '@connector/ats-access';
 import { CandidateLocks } from '@connector/exactly-once';
-import { CandidateSyncConfig } from '../candidate-sync.config';
+import { ErasedCandidates } from '@connector/service-kit';
+import { CandidateSyncConfig, LOCAL_FIELD_HASH_KEY } from '../candidate-sync.config';
+import { FieldHasher } from '../candidates/field-diff';
 import { SyncedEvents } from './synced-events';
 
 /**
- * What every feature of candidate-sync uses: the validated config, candidate locks and the outgoing events.
+ * What the features of candidate-sync import: the validated config, the service core (Postgres, RabbitMQ), ATS
+ * access, candidate locks, the field hasher, erased candidates and the outgoing events. AppModule.forRoot
+ * fills it in once at boot (one service per process), so a feature imports the class itself.
  */
-@Global()
 @Module({})
 export class CommonModule {
-  static forRoot(config: CandidateSyncConfig): DynamicModule {
-    return {
-      module: CommonModule,
+  static forRoot(config: CandidateSyncConfig, core: DynamicModule): typeof CommonModule {
+    const atsAccess = AtsAccessModule.forRoot(core, { allowance: config.ALLOW_PRIVATE_ADDRESSES });
+    Module({
+      imports: [core, atsAccess],
       providers: [
         { provide: CandidateSyncConfig, useValue: config },
         {
@@ -21,9 +26,20 @@ export class CommonModule {
             new CandidateLocks(dataSource, { namespace: 'candidate-sync', waitMs: config.LOCK_WAIT_MS }),
           inject: [DataSource],
         },
+        { provide: FieldHasher, useValue: new FieldHasher(config.FIELD_HASH_KEY || LOCAL_FIELD_HASH_KEY) },
         SyncedEvents,
+        ErasedCandidates,
       ],
-      exports: [CandidateSyncConfig, CandidateLocks, SyncedEvents],
-    };
+      exports: [
+        CandidateSyncConfig,
+        CandidateLocks,
+        FieldHasher,
+        SyncedEvents,
+        ErasedCandidates,
+        core,
+        atsAccess,
+      ],
+    })(CommonModule);
+    return CommonModule;
   }
 }
