@@ -14,6 +14,7 @@ describe('ConnectorRegistryConfig in production', () => {
     expect(message).toContain('ADMIN_API_KEYS is required when NODE_ENV=production');
     expect(message).toContain('DATABASE_URL is required when NODE_ENV=production');
     expect(message).toContain('RABBITMQ_URL is required when NODE_ENV=production');
+    expect(message).toContain('RABBITMQ_USERS is required when NODE_ENV=production');
     // One line per variable: the format complaint about the empty default is not repeated.
     expect(message).not.toContain('ADMIN_API_KEYS must be');
   });

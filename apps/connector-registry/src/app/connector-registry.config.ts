@@ -69,6 +69,8 @@ export class ConnectorRegistryConfig extends ServiceConfig {
   PUBLIC_URL = 'http://127.0.0.1:3000';
   /** How long to wait for auth-gateway (it may call the ATS). */
   @Type(() => Number) @IsInt() @Min(100) @Max(120_000) AUTH_GATEWAY_TIMEOUT_MS = 12_000;
+  /** How long the failure log keeps a dead letter (and a finished erasure's record). */
+  @Type(() => Number) @IsInt() @Min(1) @Max(3_650) DEAD_LETTER_RETENTION_DAYS = 30;
   /** How long to wait for vacancy-sync's mapping preview. */
   @Type(() => Number) @IsInt() @Min(100) @Max(120_000) VACANCY_SYNC_TIMEOUT_MS = 15_000;
 }

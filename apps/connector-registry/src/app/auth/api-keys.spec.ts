@@ -85,6 +85,8 @@ describe(ConnectorRegistryConfig.name, () => {
       NODE_ENV: 'production',
       DATABASE_URL: 'postgres://db/x',
       RABBITMQ_URL: 'amqps://mq',
+      RABBITMQ_USERS:
+        'connector-registry:cr,auth-gateway:ag,vacancy-sync:vs,candidate-sync:cs,document-service:ds',
     };
     const secret = strong.split('').reverse().join('');
     expect(() =>

@@ -1,7 +1,12 @@
 import { Module } from '@nestjs/common';
 import { ApiKeyGuard } from './api-key.guard';
 import { ApiKeyService } from './api-key.service';
+import { CommonModule } from '../common/common.module';
 
 /** The admin API's keys and their guard: every module with an admin API controller imports it. */
-@Module({ providers: [ApiKeyService, ApiKeyGuard], exports: [ApiKeyService, ApiKeyGuard] })
+@Module({
+  imports: [CommonModule],
+  providers: [ApiKeyService, ApiKeyGuard],
+  exports: [ApiKeyService, ApiKeyGuard],
+})
 export class AuthModule {}

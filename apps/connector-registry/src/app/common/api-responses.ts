@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ATS_TYPES, CONNECTOR_STATUSES, RUN_MODES, RUN_STATUSES } from '@connector/contracts';
+import type { ActivityDayView, ActivityView } from '../activity/activity.view';
 import type { ConnectorView } from '../connectors/connector.view';
 import type { FailureView } from '../failures/failures.service';
 import { JobMappingDto } from '../mapping/dto/mapping-requests.dto';
@@ -150,6 +151,27 @@ export class ReplayResponse {
   @ApiProperty({ enum: [true] }) replayed!: true;
 }
 
+export class ActivityDayResponse {
+  @ApiProperty({ format: 'date', example: '2026-11-21', description: 'the UTC day' }) day!: string;
+  @ApiProperty({ minimum: 0, description: 'ATS API calls of the vacancy runs that ended that day' })
+  apiCalls!: number;
+  @ApiProperty({ minimum: 0, description: 'vacancies those runs published: new or changed, and closed' })
+  vacanciesPublished!: number;
+  @ApiProperty({ minimum: 0, description: 'candidates, applications and documents written to the ATS' })
+  recordsWritten!: number;
+  @ApiProperty({ minimum: 0, description: 'failed messages (in the failure log) and failed runs' })
+  failures!: number;
+}
+
+export class ActivityResponse {
+  @ApiProperty() connectorId!: string;
+  @ApiProperty({
+    type: [ActivityDayResponse],
+    description: 'the last 14 days, oldest first, ending today; days without work have zeros',
+  })
+  days!: ActivityDayResponse[];
+}
+
 export class ErrorResponse {
   @ApiProperty() statusCode!: number;
   @ApiProperty({ enum: RegistryErrorCode, enumName: 'ErrorCode' }) code!: RegistryErrorCode;
@@ -164,3 +186,5 @@ const _connector: SameKeys<ConnectorView, ConnectorResponse> = true;
 const _mapping: SameKeys<MappingView, MappingResponse> = true;
 const _failure: SameKeys<FailureView, FailureResponse> = true;
 const _error: SameKeys<ErrorBody, ErrorResponse> = true;
+const _activity: SameKeys<ActivityView, ActivityResponse> = true;
+const _activityDay: SameKeys<ActivityDayView, ActivityDayResponse> = true;

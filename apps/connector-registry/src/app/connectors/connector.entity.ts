@@ -1,4 +1,5 @@
 import {
+  Check,
   Column,
   CreateDateColumn,
   Entity,
@@ -12,6 +13,11 @@ import type { AtsType, ConnectorStatus } from '@connector/contracts';
 /** A customer's link to one ATS account. Secrets never live here (auth-gateway keeps them, encrypted). */
 @Entity('connector')
 @Index('ix_connector_account_created', ['accountId', 'createdAt'])
+@Check('connector_type_check', `"type" IN ('ats-a', 'ats-b')`)
+@Check(
+  'connector_status_check',
+  `"status" IN ('pending_authorization', 'connected', 'auth_failed', 'disabled')`,
+)
 export class ConnectorEntity {
   @PrimaryColumn('uuid') id!: string;
   @Column('text', { name: 'account_id' }) accountId!: string;
@@ -22,13 +28,13 @@ export class ConnectorEntity {
   @Column('text', { name: 'status_before_disable', nullable: true })
   statusBeforeDisable!: ConnectorStatus | null;
   /** When the status last changed: an older status event never overwrites a newer status. */
-  @Column('timestamptz', { name: 'status_changed_at' }) statusChangedAt!: Date;
-  @Column('jsonb') options!: Record<string, unknown>;
+  @Column('timestamptz', { name: 'status_changed_at', default: () => 'now()' }) statusChangedAt!: Date;
+  @Column('jsonb', { default: () => `'{}'` }) options!: Record<string, unknown>;
   /** Non-secret configuration only (ATS-A baseUrl and clientId, ATS-B routine). */
-  @Column('jsonb') config!: Record<string, unknown>;
+  @Column('jsonb', { default: () => `'{}'` }) config!: Record<string, unknown>;
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' }) createdAt!: Date;
   @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' }) updatedAt!: Date;
   @Column('timestamptz', { name: 'deleted_at', nullable: true }) deletedAt!: Date | null;
   /** Bumped by TypeORM on every update: with the mapping version it makes the workers' snapshot version. */
-  @VersionColumn() version!: number;
+  @VersionColumn({ default: 1 }) version!: number;
 }

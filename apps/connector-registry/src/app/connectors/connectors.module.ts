@@ -1,16 +1,24 @@
 import { Module } from '@nestjs/common';
 import { BudgetModule } from '../budget/budget.module';
-import { ConnectorMessagesController } from './connector-messages.controller';
+import { ConnectorLookupHandler } from './connector-lookup.handler';
+import { ConnectorStatusChangedHandler } from './connector-status-changed.handler';
+import { ConnectorsByAccountHandler } from './connectors-by-account.handler';
 import { ConnectorsController } from './connectors.controller';
 import { ConnectorsService } from './connectors.service';
 import { ConnectorKinds } from './kinds/connector-kinds';
 import { AuthModule } from '../auth/auth.module';
 import { RepositoriesModule } from '../repositories/repositories.module';
 import { ClientsModule } from '../clients/clients.module';
+import { CommonModule } from '../common/common.module';
 
 @Module({
-  imports: [BudgetModule, AuthModule, RepositoriesModule, ClientsModule],
-  controllers: [ConnectorsController, ConnectorMessagesController],
+  imports: [CommonModule, BudgetModule, AuthModule, RepositoriesModule, ClientsModule],
+  controllers: [
+    ConnectorsController,
+    ConnectorStatusChangedHandler,
+    ConnectorLookupHandler,
+    ConnectorsByAccountHandler,
+  ],
   providers: [ConnectorsService, ConnectorKinds],
   exports: [ConnectorsService, ConnectorKinds],
 })

@@ -1,5 +1,6 @@
 import { Exchange, RoutingKey } from '@connector/contracts';
 import { RpcError, type MessagePublisher } from '@connector/messaging';
+import type { OutboxRelay } from '@connector/persistence';
 import type { AuthGatewayClient } from '../clients/auth-gateway.client';
 import { RegistryErrorCode } from '../common/registry.exception';
 import type { ConnectorRepository } from '../repositories/connector.repository';
@@ -46,6 +47,7 @@ describe(ConnectorsService.name, () => {
   >;
   let publisher: jest.Mocked<Pick<MessagePublisher, 'publish'>>;
   let budget: jest.Mocked<Pick<BudgetService, 'limitChanged'>>;
+  let outbox: jest.Mocked<Pick<OutboxRelay, 'wake'>>;
 
   beforeEach(() => {
     connectors = {
@@ -65,6 +67,7 @@ describe(ConnectorsService.name, () => {
     };
     publisher = { publish: jest.fn().mockResolvedValue(undefined) };
     budget = { limitChanged: jest.fn().mockResolvedValue(undefined) };
+    outbox = { wake: jest.fn() };
     const runs = { latest: jest.fn().mockResolvedValue(new Map()) };
     const mappings = { current: jest.fn().mockResolvedValue({ version: 3 }) };
     const gatewayClient = gateway as unknown as AuthGatewayClient;
@@ -76,6 +79,7 @@ describe(ConnectorsService.name, () => {
       gatewayClient,
       publisher as unknown as MessagePublisher,
       budget as unknown as BudgetService,
+      outbox as unknown as OutboxRelay,
     );
   });
 
@@ -200,18 +204,35 @@ describe(ConnectorsService.name, () => {
   });
 
   describe('remove', () => {
-    it('erases the credentials, marks it deleted and says so on connector.events', async () => {
+    it('erases the credentials, marks it deleted and stores the deletion event with it, for the outbox', async () => {
       connectors.findOwned.mockResolvedValue(connector());
       await sut.remove(admin, connector().id);
       expect(gateway.eraseCredentials).toHaveBeenCalledWith('acct_a', connector().id);
-      expect(connectors.markDeleted).toHaveBeenCalledWith(connector().id);
-      expect(publisher.publish).toHaveBeenCalledWith(
-        Exchange.ConnectorEvents,
-        expect.objectContaining({
-          type: RoutingKey.ConnectorStatusChanged,
-          data: { connectorId: connector().id, status: 'disabled', reason: 'deleted' },
-        }),
+      expect(connectors.markDeleted).toHaveBeenCalledWith(connector().id, [
+        {
+          exchange: Exchange.ConnectorEvents,
+          envelope: expect.objectContaining({
+            type: RoutingKey.ConnectorStatusChanged,
+            accountId: 'acct_a',
+            data: { connectorId: connector().id, status: 'disabled', reason: 'deleted' },
+          }),
+        },
+      ]);
+      expect(outbox.wake).toHaveBeenCalled();
+      // Not published directly: a broker outage at this moment must not lose it.
+      const direct = publisher.publish.mock.calls.filter(
+        ([, e]) => e.type === RoutingKey.ConnectorStatusChanged,
       );
+      expect(direct).toEqual([]);
+    });
+
+    it('deletes and stores the event even when auth-gateway cannot be reached for the erase', async () => {
+      connectors.findOwned.mockResolvedValue(connector());
+      gateway.eraseCredentials.mockRejectedValue(new RpcError('TIMEOUT', 'no answer within 10000 ms'));
+      await sut.remove(admin, connector().id);
+      expect(connectors.markDeleted).toHaveBeenCalledWith(connector().id, [
+        expect.objectContaining({ exchange: Exchange.ConnectorEvents }),
+      ]);
     });
 
     it("is a 404 for another account's connector", async () => {

@@ -10,6 +10,7 @@ import {
 } from '@connector/contracts';
 import { defaultJobMapping } from '@connector/job-mapping';
 import { MessagePublisher } from '@connector/messaging';
+import { OutboxRelay } from '@connector/persistence';
 import type { AdminIdentity } from '../auth/api-keys';
 import { BudgetService } from '../budget/budget.service';
 import { AuthGatewayClient } from '../clients/auth-gateway.client';
@@ -39,6 +40,7 @@ export class ConnectorsService {
     private readonly gateway: AuthGatewayClient,
     private readonly publisher: MessagePublisher,
     private readonly budget: BudgetService,
+    private readonly outbox: OutboxRelay,
   ) {}
 
   /** Nothing is saved. */
@@ -139,13 +141,19 @@ export class ConnectorsService {
     return this.get(admin, id);
   }
 
-  /** Secrets are erased, the connector disappears (a 404 from now on), and the platform is told. */
+  /**
+   * Secrets are erased, the connector disappears (a 404 from now on), and the platform is told. The
+   * `connector.status_changed {reason: deleted}` that tells the gateway to erase the secrets (when the erase
+   * request below found it unreachable) is stored with the deletion and published by the outbox relay.
+   */
   async remove(admin: AdminIdentity, id: string): Promise<void> {
     const connector = await this.findOwned(admin, id);
     await this.eraseCredentials(admin.accountId, id);
-    await this.connectors.markDeleted(id);
+    await this.connectors.markDeleted(id, [
+      { exchange: Exchange.ConnectorEvents, envelope: statusEvent(connector, 'disabled', 'deleted') },
+    ]);
+    this.outbox.wake();
     this.logger.log(`connector ${id} deleted by ${admin.adminId}`);
-    await this.publishStatus(connector, 'disabled', 'deleted');
     await this.announceChange(id);
   }
 
@@ -220,7 +228,8 @@ export class ConnectorsService {
 
   /**
    * Best effort: when the gateway does not answer, the connector is deleted anyway (the admin asked) and
-   * the `connector.status_changed {reason: deleted}` event tells the gateway to erase them when it is back.
+   * the `connector.status_changed {reason: deleted}` stored with the deletion (outbox) tells the gateway to
+   * erase them when the broker and the gateway are back.
    */
   private async eraseCredentials(accountId: string, connectorId: string): Promise<void> {
     try {
@@ -232,11 +241,7 @@ export class ConnectorsService {
   }
 
   private async publishStatus(connector: ConnectorEntity, status: ConnectorStatus, reason?: string) {
-    const event = createEvent(RoutingKey.ConnectorStatusChanged, connector.accountId, {
-      connectorId: connector.id,
-      status,
-      ...(reason ? { reason } : {}),
-    });
+    const event = statusEvent(connector, status, reason);
     try {
       await this.publisher.publish(Exchange.ConnectorEvents, event);
     } catch (error) {
@@ -244,6 +249,14 @@ export class ConnectorsService {
       this.logger.error(`could not publish ${event.type} for ${connector.id}: ${(error as Error).message}`);
     }
   }
+}
+
+function statusEvent(connector: ConnectorEntity, status: ConnectorStatus, reason?: string) {
+  return createEvent(RoutingKey.ConnectorStatusChanged, connector.accountId, {
+    connectorId: connector.id,
+    status,
+    ...(reason ? { reason } : {}),
+  });
 }
 
 /** An RPC error reply carries `code` (see RabbitMqServer.answer). */

@@ -6,6 +6,28 @@ import type { DataSource, Repository } from 'typeorm';
 import type { DeadLetter } from '@connector/messaging';
 import { DeadLetterEntity } from './dead-letter.entity';
 
+/**
+ * Postgres text and jsonb cannot hold U+0000, and a hostile message's fields or its parse error can carry
+ * it: replaced, so that every dead letter can be kept (one that cannot would be handed back forever).
+ */
+export function storable(text: string): string;
+export function storable(text: string | undefined): string | null;
+export function storable(text: string | undefined): string | null {
+  return text === undefined ? null : text.replaceAll('\u0000', '\uFFFD');
+}
+
+/**
+ * An id taken from a failed message's body, kept only when it can be one: these columns are indexed, and a
+ * hostile body's megabyte-long "id" would make the row unstorable (and the dead letter handed back for ever).
+ * The body itself is kept whole.
+ */
+export function identifier(text: string | undefined): string | null {
+  return text === undefined || text.length > MAX_IDENTIFIER ? null : storable(text);
+}
+
+/** Far above any id of the contract (at most 100 characters). */
+const MAX_IDENTIFIER = 500;
+
 /** Dead letters in Postgres. */
 @Injectable()
 export class DeadLetterRepository {
@@ -21,15 +43,17 @@ export class DeadLetterRepository {
       .insert()
       .values({
         id: randomUUID(),
-        queue: deadLetter.queue,
-        routingKey: deadLetter.routingKey,
-        messageId: deadLetter.messageId ?? null,
-        accountId: deadLetter.accountId ?? null,
-        connectorId: deadLetter.connectorId ?? null,
-        type: deadLetter.type ?? null,
+        queue: storable(deadLetter.queue),
+        routingKey: storable(deadLetter.routingKey),
+        messageId: identifier(deadLetter.messageId),
+        accountId: identifier(deadLetter.accountId),
+        connectorId: identifier(deadLetter.connectorId),
+        type: identifier(deadLetter.type),
+        candidateId: identifier(deadLetter.candidateId),
         body: deadLetter.body,
-        reasons: deadLetter.reasons,
+        reasons: deadLetter.reasons.map((reason) => storable(reason)),
         retryable: deadLetter.retryable,
+        publishedBy: deadLetter.publishedBy ?? null,
         failedAt: deadLetter.failedAt,
       })
       .orIgnore()
@@ -50,6 +74,11 @@ export class DeadLetterRepository {
   async findOwned(accountId: string, id: string): Promise<DeadLetterEntity | null> {
     if (!isUUID(id)) return null;
     return this.rows.findOneBy({ id, accountId });
+  }
+
+  /** Erasure: the account's dead letters about the candidate go. How many went. */
+  async eraseCandidate(accountId: string, candidateId: string): Promise<number> {
+    return (await this.rows.delete({ accountId, candidateId })).affected ?? 0;
   }
 
   async markReplayed(id: string): Promise<void> {

@@ -1,13 +1,16 @@
 import { Module } from '@nestjs/common';
+import { ErasedCandidates } from '@connector/service-kit';
 import { DeadLetterRepository } from './dead-letter.repository';
 import { ConnectorFailuresController, FailuresController } from './failures.controller';
 import { FailuresService } from './failures.service';
 import { AuthModule } from '../auth/auth.module';
 import { RepositoriesModule } from '../repositories/repositories.module';
+import { CommonModule } from '../common/common.module';
 
 @Module({
-  imports: [AuthModule, RepositoriesModule],
+  imports: [CommonModule, AuthModule, RepositoriesModule],
   controllers: [FailuresController, ConnectorFailuresController],
-  providers: [DeadLetterRepository, FailuresService],
+  providers: [DeadLetterRepository, FailuresService, ErasedCandidates],
+  exports: [DeadLetterRepository, ErasedCandidates],
 })
 export class FailuresModule {}

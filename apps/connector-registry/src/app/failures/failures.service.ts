@@ -1,11 +1,14 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { Queue } from '@connector/contracts';
+import { Exchange, Queue } from '@connector/contracts';
 import {
+  type DeadLetter,
   DeadLetterCollector,
   MessagePublisher,
+  operationFailedOf,
   RabbitConnection,
   replayDeadLetter,
 } from '@connector/messaging';
+import { ErasedCandidates } from '@connector/service-kit';
 import type { AdminIdentity } from '../auth/api-keys';
 import { RegistryException } from '../common/registry.exception';
 import { ConnectorRepository } from '../repositories/connector.repository';
@@ -41,17 +44,36 @@ export class FailuresService implements OnApplicationBootstrap, OnApplicationShu
     private readonly connectors: ConnectorRepository,
     private readonly connection: RabbitConnection,
     private readonly publisher: MessagePublisher,
+    private readonly erased: ErasedCandidates,
   ) {}
 
   onApplicationBootstrap(): void {
     this.collector = new DeadLetterCollector(this.connection, Object.values(Queue), (deadLetter) =>
-      this.deadLetters.keep(deadLetter),
+      this.keep(deadLetter),
     );
     this.collector.start();
   }
 
   async onApplicationShutdown(): Promise<void> {
     await this.collector?.close();
+  }
+
+  /**
+   * Kept, then reported when its service could not (the broker dead-lettered it at the delivery limit). A dead
+   * letter about an erased candidate is not kept: its body is that person's data.
+   */
+  private async keep(deadLetter: DeadLetter): Promise<void> {
+    const { accountId, candidateId } = deadLetter;
+    if (accountId && candidateId && (await this.erased.isErased(accountId, candidateId))) {
+      this.logger.log(
+        `dead letter ${deadLetter.messageId ?? ''} of erased candidate ${candidateId} not kept`,
+      );
+      return;
+    }
+    await this.deadLetters.keep(deadLetter);
+    if (!deadLetter.reported) {
+      await this.publisher.publish(Exchange.ConnectorEvents, operationFailedOf(deadLetter));
+    }
   }
 
   async list(admin: AdminIdentity, filter: { connectorId?: string; limit?: number }): Promise<FailureView[]> {
@@ -76,7 +98,11 @@ export class FailuresService implements OnApplicationBootstrap, OnApplicationShu
   async replay(admin: AdminIdentity, id: string): Promise<{ replayed: true }> {
     const row = await this.deadLetters.findOwned(admin.accountId, id);
     if (!row) throw RegistryException.notFound('failure');
-    await replayDeadLetter(this.publisher, { ...row, messageId: row.messageId ?? undefined }, row.id);
+    await replayDeadLetter(
+      this.publisher,
+      { ...row, messageId: row.messageId ?? undefined, publishedBy: row.publishedBy ?? undefined },
+      row.id,
+    );
     await this.deadLetters.markReplayed(row.id);
     this.logger.log(`replayed failure ${row.id} (${row.type ?? row.routingKey}) into ${row.queue}`);
     return { replayed: true };

@@ -1,10 +1,13 @@
-import { Column, CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
+import { Check, Column, CreateDateColumn, Entity, ForeignKey, PrimaryColumn } from 'typeorm';
 import type { JobMapping } from '@connector/job-mapping';
+import { ConnectorEntity } from '../connectors/connector.entity';
 
 /** Every saved version of a connector's job mapping; the highest version is the current one. */
 @Entity('job_mapping')
+@Check('job_mapping_version_check', `"version" > 0`)
 export class JobMappingEntity {
   @PrimaryColumn('uuid', { name: 'connector_id', primaryKeyConstraintName: 'pk_job_mapping' })
+  @ForeignKey(() => ConnectorEntity, { name: 'job_mapping_connector_id_fkey' })
   connectorId!: string;
   @PrimaryColumn('int', { primaryKeyConstraintName: 'pk_job_mapping' }) version!: number;
   @Column('jsonb') mapping!: JobMapping;

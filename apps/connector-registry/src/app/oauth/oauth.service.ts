@@ -56,10 +56,11 @@ export class OAuthService {
     error?: string;
     nonce?: string;
   }): Promise<CallbackOutcome> {
-    if (query.error) {
+    // A callback that carries `error` is an error response (RFC 6749 4.1.2.1), even with an empty one.
+    if (query.error !== undefined) {
       return refused(
         'The ATS did not authorize the connection',
-        `The ATS answered: ${query.error.slice(0, 200)}.`,
+        `The ATS answered: ${query.error.slice(0, 200) || 'an error without a code'}.`,
       );
     }
     if (!query.code || !query.state) {

@@ -3,6 +3,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { isUUID } from 'class-validator';
 import { type DataSource, IsNull, type Repository } from 'typeorm';
 import type { JobMapping } from '@connector/job-mapping';
+import { addToOutbox, type OutboxMessage } from '@connector/persistence';
+import { SERVICE_NAME } from '../connector-registry.config';
 import { ConnectorEntity } from '../connectors/connector.entity';
 import { JobMappingEntity } from '../mapping/job-mapping.entity';
 
@@ -40,6 +42,20 @@ export class ConnectorRepository {
     });
   }
 
+  /** Live connectors per ATS type and status (for the metrics). */
+  async countByTypeAndStatus(): Promise<Array<{ type: string; status: string; count: number }>> {
+    const rows = await this.connectors
+      .createQueryBuilder('c')
+      .select('c.type', 'type')
+      .addSelect('c.status', 'status')
+      .addSelect('count(*)::int', 'count')
+      .where('c.deleted_at IS NULL')
+      .groupBy('c.type')
+      .addGroupBy('c.status')
+      .getRawMany<{ type: string; status: string; count: number }>();
+    return rows.map((row) => ({ ...row, count: Number(row.count) }));
+  }
+
   /** Inserts a connector with its first job mapping, together or not at all. */
   async insertWithMapping(connector: ConnectorEntity, mapping: JobMapping, createdBy: string): Promise<void> {
     await this.dataSource.transaction(async (manager) => {
@@ -52,8 +68,15 @@ export class ConnectorRepository {
     return this.connectors.save(connector);
   }
 
-  async markDeleted(id: string, at = new Date()): Promise<void> {
-    await this.connectors.update({ id, deletedAt: IsNull() }, { deletedAt: at });
+  /**
+   * Marks it deleted and stores the messages that announce it (to the outbox) in the same transaction, so
+   * the gateway hears of the deletion (and erases the secrets) however long the broker is away.
+   */
+  async markDeleted(id: string, announce: OutboxMessage[], at = new Date()): Promise<void> {
+    await this.dataSource.transaction(async (manager) => {
+      const result = await manager.update(ConnectorEntity, { id, deletedAt: IsNull() }, { deletedAt: at });
+      if (result.affected) await addToOutbox(manager, SERVICE_NAME, announce);
+    });
   }
 
   /**

@@ -1,5 +1,6 @@
-import { Column, Entity, Index, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+import { Check, Column, Entity, ForeignKey, Index, PrimaryColumn, UpdateDateColumn } from 'typeorm';
 import type { RunMode, RunStatus } from '@connector/contracts';
+import { ConnectorEntity } from '../connectors/connector.entity';
 
 export interface RunWarning {
   code: string;
@@ -20,15 +21,19 @@ export interface RunCounts {
   unique: true,
   where: `status IN ('queued', 'running')`,
 })
+@Check('run_status_check', `"status" IN ('queued', 'running', 'succeeded', 'failed')`)
+@Check('run_mode_check', `"mode" IN ('incremental', 'full')`)
 export class RunEntity {
   @PrimaryColumn('uuid') id!: string;
-  @Column('uuid', { name: 'connector_id' }) connectorId!: string;
+  @Column('uuid', { name: 'connector_id' })
+  @ForeignKey(() => ConnectorEntity, { name: 'run_connector_id_fkey' })
+  connectorId!: string;
   @Column('text', { name: 'account_id' }) accountId!: string;
   @Column('text') status!: RunStatus;
   @Column('text') mode!: RunMode;
   @Column('jsonb') counts!: RunCounts;
-  @Column('int', { name: 'api_calls' }) apiCalls!: number;
-  @Column('jsonb') errors!: string[];
+  @Column('int', { name: 'api_calls', default: 0 }) apiCalls!: number;
+  @Column('jsonb', { default: () => `'[]'` }) errors!: string[];
   /** What the run warns about in plain words (it may still have succeeded). */
   @Column('jsonb', { default: () => `'[]'` }) warnings!: RunWarning[];
   @Column('timestamptz', { name: 'queued_at' }) queuedAt!: Date;

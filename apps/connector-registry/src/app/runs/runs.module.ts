@@ -1,14 +1,16 @@
 import { Module } from '@nestjs/common';
 import { ConnectorsModule } from '../connectors/connectors.module';
-import { RunMessagesController } from './run-messages.controller';
+import { RunCompletedHandler } from './run-completed.handler';
+import { RunProgressHandler } from './run-progress.handler';
 import { RunsController } from './runs.controller';
 import { RunsService } from './runs.service';
 import { AuthModule } from '../auth/auth.module';
 import { RepositoriesModule } from '../repositories/repositories.module';
+import { CommonModule } from '../common/common.module';
 
 @Module({
-  imports: [ConnectorsModule, AuthModule, RepositoriesModule],
-  controllers: [RunsController, RunMessagesController],
+  imports: [CommonModule, ConnectorsModule, AuthModule, RepositoriesModule],
+  controllers: [RunsController, RunProgressHandler, RunCompletedHandler],
   providers: [RunsService],
 })
 export class RunsModule {}

@@ -1,9 +1,15 @@
+// @ts-check
 // The admin API (/api/v1) as the page uses it: the account's key from this tab's sessionStorage, one error type.
 const KEY_STORAGE = 'ats-connector-admin-key';
 
-export const BASE = document.querySelector('meta[name="admin-base"]').content;
+export const BASE = /** @type {HTMLMetaElement} */ (document.querySelector('meta[name="admin-base"]'))
+  .content;
 
 export class ApiError extends Error {
+  /**
+   * @param {number} status
+   * @param {{ message?: string, code?: string, details?: { errors?: string[] } } | null} body
+   */
   constructor(status, body) {
     super((body && body.message) || `The connector service answered ${status}.`);
     this.status = status;
@@ -12,16 +18,29 @@ export class ApiError extends Error {
   }
 }
 
+/** @type {() => void} */
 let unauthorized = () => undefined;
-/** Called when a request made with the stored key is refused (401): the key was revoked or changed. */
+/**
+ * Called when a request made with the stored key is refused (401): the key was revoked or changed.
+ * @param {() => void} handler
+ */
 export function onUnauthorized(handler) {
   unauthorized = handler;
 }
 
 export const storedKey = () => sessionStorage.getItem(KEY_STORAGE);
-export const storeKey = (key) => sessionStorage.setItem(KEY_STORAGE, key);
+export const storeKey = (/** @type {string} */ key) => sessionStorage.setItem(KEY_STORAGE, key);
 export const forgetKey = () => sessionStorage.removeItem(KEY_STORAGE);
 
+/**
+ * One call of the admin API; the answer's JSON as the caller expects it (the API's own contract).
+ * @template [T=unknown]
+ * @param {'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'} method
+ * @param {string} path
+ * @param {unknown} [body]
+ * @param {string | null} [key]
+ * @returns {Promise<T>}
+ */
 export async function api(method, path, body, key = storedKey()) {
   let response;
   try {

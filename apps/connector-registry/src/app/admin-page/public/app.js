@@ -1,99 +1,66 @@
+// @ts-check
 // The connector admin page: sign-in with the account's API key, then the Connectors section and the set-up flows.
 import { render } from 'preact';
 import { useCallback, useEffect, useMemo, useState } from 'preact/hooks';
-import { api, BASE, forgetKey, onUnauthorized, storedKey, storeKey } from './api.js';
+import { BASE, forgetKey, onUnauthorized, storedKey } from './api.js';
 import { AUTHORIZED_MESSAGE } from './authorize.js';
-import { ConnectorPage } from './connector-page.js';
-import { ChooseType, ConnectorsList, NewAtsA, NewAtsB } from './connectors.js';
+import { ConnectorPage, TABS } from './connector-page.js';
+import { ConnectorsList } from './connectors.js';
+import { ChooseType, NewAtsA, NewAtsB } from './new-connector.js';
+import { SignIn } from './sign-in.js';
 import { AppContext, view, Link, PageTitle } from './ui.js';
 
+const appRoot = () => /** @type {HTMLElement} */ (document.getElementById('app'));
 const currentPath = () => location.pathname.slice(BASE.length).replace(/\/+$/, '') || '/';
 
+/**
+ * The screen a path shows.
+ * @param {string} path
+ * @returns {{ screen: 'list' | 'new' | 'new-ats-a' | 'new-ats-b' | 'not-found' }
+ *   | { screen: 'connector', id: string, tab: string }}
+ */
 function route(path) {
   if (path === '/') return { screen: 'list' };
   if (path === '/connectors/new') return { screen: 'new' };
   if (path === '/connectors/new/ats-a') return { screen: 'new-ats-a' };
   if (path === '/connectors/new/ats-b') return { screen: 'new-ats-b' };
-  const match = /^\/connectors\/([^/]+)(?:\/(mapping|settings))?$/.exec(path);
-  if (match) return { screen: 'connector', id: decodeURIComponent(match[1]), tab: match[2] || 'overview' };
+  const match = /^\/connectors\/([^/]+)(?:(\/[^/]+))?$/.exec(path);
+  const tab = match && TABS.find((t) => t.suffix === (match[2] || ''));
+  if (match && tab) return { screen: 'connector', id: decodeURIComponent(match[1]), tab: tab.key };
   return { screen: 'not-found' };
-}
-
-function SignIn({ onSignedIn, notice }) {
-  const [key, setKey] = useState('');
-  const [error, setError] = useState(null);
-  const [busy, setBusy] = useState(false);
-  const submit = async (event) => {
-    event.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      await api('GET', '/connectors', undefined, key.trim());
-      storeKey(key.trim());
-      onSignedIn();
-    } catch (failure) {
-      setError(
-        failure.status === 401
-          ? {
-              title: 'That API key was not accepted',
-              message:
-                'Check that you copied the whole key. Admin API keys are issued per platform account by its owner.',
-            }
-          : { title: 'Could not sign in', message: failure.message },
-      );
-    } finally {
-      setBusy(false);
-    }
-  };
-  return view`<main id="main" class="narrow">
-    <${PageTitle}>Sign in<//>
-    <p>Sign in with your platform account's admin API key to set up and watch its ATS connectors.</p>
-    ${notice ? view`<p class="notice" role="status">${notice}</p>` : null}
-    <form onSubmit=${submit} class="card" novalidate>
-      <div class=${`field${error ? ' field-invalid' : ''}`}>
-        <label for="api-key">Admin API key</label>
-        <p class="hint" id="api-key-hint">Kept in this browser tab only, until you sign out or close the tab.</p>
-        <input id="api-key" name="apiKey" type="password" autocomplete="off" required spellcheck="false"
-          value=${key} onInput=${(e) => setKey(e.currentTarget.value)}
-          aria-describedby=${error ? 'api-key-hint sign-in-problem' : 'api-key-hint'}
-          aria-invalid=${error ? 'true' : undefined} />
-      </div>
-      ${
-        error
-          ? view`<div class="problem" role="alert" id="sign-in-problem">
-            <p class="problem-title">${error.title}</p><p>${error.message}</p></div>`
-          : null
-      }
-      <div class="actions"><button type="submit" class="primary" disabled=${busy || !key.trim()}>
-        ${busy ? 'Signing in…' : 'Sign in'}</button></div>
-    </form>
-  </main>`;
 }
 
 function App() {
   const [signedIn, setSignedIn] = useState(Boolean(storedKey()));
   const [path, setPath] = useState(currentPath());
   const [announcement, setAnnouncement] = useState('');
-  const [notice, setNotice] = useState(null);
+  const [notice, setNotice] = useState(/** @type {string | null} */ (null));
   // A confirmation carried to the next screen (e.g. "Connected to ATS-A" after Save); shown once.
-  const [flash, setFlash] = useState(null);
+  const [flash, setFlash] = useState(/** @type {import('./admin-api').Flash | null} */ (null));
 
-  const navigate = useCallback((to, options = {}) => {
-    history[options.replace ? 'replaceState' : 'pushState'](null, '', BASE + (to === '/' ? '' : to));
-    setPath(currentPath());
-    window.scrollTo(0, 0);
-  }, []);
-  const announce = useCallback((text) => {
+  const navigate = useCallback(
+    (/** @type {string} */ to, /** @type {{ replace?: boolean }} */ options = {}) => {
+      history[options.replace ? 'replaceState' : 'pushState'](null, '', BASE + (to === '/' ? '' : to));
+      setPath(currentPath());
+      window.scrollTo(0, 0);
+    },
+    [],
+  );
+  const announce = useCallback((/** @type {string} */ text) => {
     // Cleared first so that the same words twice are read twice.
     setAnnouncement('');
     setTimeout(() => setAnnouncement(text), 50);
   }, []);
-  const signOut = useCallback((message) => {
-    forgetKey();
-    setSignedIn(false);
-    setNotice(message || null);
-    announce(message || 'Signed out.');
-  }, []);
+  const signOut = useCallback(
+    /** @param {string} [message] */
+    (message) => {
+      forgetKey();
+      setSignedIn(false);
+      setNotice(message || null);
+      announce(message || 'Signed out.');
+    },
+    [],
+  );
 
   useEffect(() => {
     const onPop = () => setPath(currentPath());
@@ -104,6 +71,7 @@ function App() {
 
   const current = route(path);
   useEffect(() => {
+    /** @type {Record<string, string>} */
     const titles = {
       list: 'Connectors',
       new: 'Add a connector',
@@ -116,6 +84,7 @@ function App() {
   }, [path, signedIn]);
 
   const context = useMemo(
+    /** @returns {import('./admin-api').AppContextValue} */
     () => ({ navigate, announce, flash, setFlash, signOut }),
     [navigate, announce, flash, signOut],
   );
@@ -169,10 +138,10 @@ function finishPopupLogin() {
   render(
     view`<main id="main" class="narrow"><h1>Connected to ATS-B</h1>
       <p role="status">The login worked. This window closes by itself; if it does not, close it.</p></main>`,
-    document.getElementById('app'),
+    appRoot(),
   );
   window.close();
   return true;
 }
 
-if (!finishPopupLogin()) render(view`<${App} />`, document.getElementById('app'));
+if (!finishPopupLogin()) render(view`<${App} />`, appRoot());

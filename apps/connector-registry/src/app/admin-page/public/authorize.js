@@ -1,6 +1,9 @@
+// @ts-check
 // ATS-B's "Authorize": the ATS login opens in a popup; its callback page tells this page when it is done.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api } from './api.js';
+
+/** @typedef {import('./api.js').ApiError} ApiError */
 
 export const AUTHORIZED_MESSAGE = 'ats-b-authorized';
 
@@ -9,22 +12,25 @@ export const AUTHORIZED_MESSAGE = 'ats-b-authorized';
  * blocker stops it), then points it at the login URL. `onFinished(true)` when the login came back,
  * `onFinished(false)` when the window was closed without it. No popup at all: the whole page goes to the
  * login and comes back to the connector page with ?authorized=1.
+ * @param {string} connectorId
+ * @param {(ok: boolean) => void | Promise<void>} onFinished
  */
 export function useAuthorize(connectorId, onFinished) {
   const [busy, setBusy] = useState(false);
   const [waiting, setWaiting] = useState(false);
-  const [error, setError] = useState(null);
-  const popupRef = useRef(null);
+  const [error, setError] = useState(/** @type {ApiError | null} */ (null));
+  const popupRef = useRef(/** @type {Window | null} */ (null));
   const finishedRef = useRef(onFinished);
   finishedRef.current = onFinished;
 
   useEffect(() => {
+    /** @param {MessageEvent} event */
     const onMessage = (event) => {
       if (event.origin !== location.origin || !event.data || event.data.type !== AUTHORIZED_MESSAGE) return;
       if (event.data.connectorId && event.data.connectorId !== connectorId) return;
       popupRef.current = null;
       setWaiting(false);
-      finishedRef.current(true);
+      void finishedRef.current(true);
     };
     window.addEventListener('message', onMessage);
     const watch = setInterval(() => {
@@ -32,7 +38,7 @@ export function useAuthorize(connectorId, onFinished) {
       if (popup && popup.closed) {
         popupRef.current = null;
         setWaiting(false);
-        finishedRef.current(false);
+        void finishedRef.current(false);
       }
     }, 500);
     return () => {
@@ -54,6 +60,7 @@ export function useAuthorize(connectorId, onFinished) {
       }
     }
     try {
+      /** @type {{ authorizeUrl: string }} */
       const { authorizeUrl } = await api('POST', `/connectors/${encodeURIComponent(connectorId)}/authorize`);
       if (popup) {
         popup.location.href = authorizeUrl;
@@ -65,7 +72,7 @@ export function useAuthorize(connectorId, onFinished) {
       }
     } catch (failure) {
       if (popup) popup.close();
-      setError(failure);
+      setError(/** @type {ApiError} */ (failure));
     } finally {
       setBusy(false);
     }

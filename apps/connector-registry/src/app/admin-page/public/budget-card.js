@@ -1,20 +1,25 @@
+// @ts-check
 // ATS-A's daily call budget of the connector's customer system: used today (ours and everyone's), the limit,
 // the reset, where the current rate leads, work waiting for budget; the operator can change the limit.
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import { api } from './api.js';
-import { formatTime, Problem, view, useApp } from './ui.js';
+import { formatTime, Problem, view, useApp, valueOf } from './ui.js';
+
+/** @typedef {import('./api.js').ApiError} ApiError */
 
 const POLL_MS = 5000;
+/** @type {Record<import('./admin-api').Budget['state'], string>} */
 const STATE_LABELS = {
   ok: 'Within budget',
   exhausted: 'Budget used up for today',
   paused: 'Paused by the ATS (429)',
 };
 
+/** @param {{ connector: import('./admin-api').Connector }} props */
 export function BudgetCard({ connector }) {
   const { announce } = useApp();
-  const [budget, setBudget] = useState(null);
-  const [error, setError] = useState(null);
+  const [budget, setBudget] = useState(/** @type {import('./admin-api').Budget | null} */ (null));
+  const [error, setError] = useState(/** @type {ApiError | null} */ (null));
   const [limit, setLimit] = useState('');
   const [saving, setSaving] = useState(false);
 
@@ -23,7 +28,7 @@ export function BudgetCard({ connector }) {
       setBudget(await api('GET', `/connectors/${encodeURIComponent(connector.id)}/budget`));
       setError(null);
     } catch (failure) {
-      setError(failure);
+      setError(/** @type {ApiError} */ (failure));
     }
   }, [connector.id]);
 
@@ -33,7 +38,7 @@ export function BudgetCard({ connector }) {
     return () => clearInterval(timer);
   }, [load]);
 
-  const save = async (event) => {
+  const save = async (/** @type {Event} */ event) => {
     event.preventDefault();
     const value = Number(limit);
     if (!Number.isInteger(value) || value < 1) {
@@ -49,7 +54,7 @@ export function BudgetCard({ connector }) {
       announce(`Daily limit set to ${value} calls; the plan follows at once.`);
       await load();
     } catch (failure) {
-      announce(`Could not change the limit: ${failure.message}`);
+      announce(`Could not change the limit: ${/** @type {ApiError} */ (failure).message}`);
     } finally {
       setSaving(false);
     }
@@ -79,7 +84,7 @@ export function BudgetCard({ connector }) {
       <div class="field">
         <label for="budget-limit">Daily call limit (now ${budget.configuredLimit})</label>
         <input id="budget-limit" type="number" min="1" step="1" inputmode="numeric" value=${limit}
-          onInput=${(e) => setLimit(e.currentTarget.value)} />
+          onInput=${(/** @type {Event} */ e) => setLimit(valueOf(e))} />
       </div>
       <button type="submit" disabled=${saving || limit === ''}>${saving ? 'Saving…' : 'Change limit'}</button>
     </form>

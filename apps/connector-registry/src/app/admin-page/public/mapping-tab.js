@@ -1,114 +1,67 @@
+// @ts-check
 // The "Mapping" tab: how the ATS's job fields become the platform's vacancy fields; edit, save, preview.
 import { useEffect, useState } from 'preact/hooks';
 import { api, BASE } from './api.js';
-import { formatTime, view, Problem, useApp } from './ui.js';
+import { MappingPreview } from './mapping-preview.js';
+import { FIELD_LABELS, FIRST_ADDED_KEY, localProblems, REQUIRED, toMapping, toRows } from './mapping-rows.js';
+import { connectorPath, formatTime, view, Problem, useApp, valueOf } from './ui.js';
 
-const REQUIRED = ['title', 'location', 'description', 'requirements', 'status'];
-const FIELD_LABELS = {
-  title: 'Title',
-  location: 'Location',
-  description: 'Description',
-  requirements: 'Requirements',
-  status: 'Status',
+/** @typedef {import('./api.js').ApiError} ApiError */
+
+/** @typedef {import('./admin-api').Connector} Connector */
+/** @typedef {import('./admin-api').MappingVersion} MappingVersion */
+/** @typedef {import('./mapping-rows.js').MappingRow} MappingRow */
+/** @typedef {import('./mapping-rows.js').PublishFilters} PublishFilters */
+/** @typedef {import('./mapping-preview.js').PreviewResult} PreviewResult */
+/** What stops a save or a preview: a title, the service's error, and one line per problem. */
+/** @typedef {{ title: string, error?: ApiError | null, lines: string[] }} MappingErrors */
+
+/** @type {Promise<Partial<Record<string, string[]>>> | null} */
+let sourcePaths = null;
+/** The ATS fields a mapping may name, per ATS type (for the inputs' suggestions). */
+const loadSourcePaths = () => {
+  sourcePaths ||= fetch(`${BASE}/assets/source-paths.json`)
+    .then((r) => (r.ok ? r.json() : {}))
+    .catch(() => ({}));
+  return sourcePaths;
 };
 
-let sourcePaths = null;
-const loadSourcePaths = () =>
-  (sourcePaths ||= fetch(`${BASE}/assets/source-paths.json`)
-    .then((r) => (r.ok ? r.json() : {}))
-    .catch(() => ({})));
-
-function toRows(mapping) {
-  const fields = (mapping && mapping.fields) || {};
-  const names = [...REQUIRED, ...Object.keys(fields).filter((n) => !REQUIRED.includes(n))];
-  return names.map((target, index) => {
-    const source = fields[target] || { from: '' };
-    return 'constant' in source
-      ? { key: index, target, kind: 'constant', from: '', fallback: '', constant: source.constant }
-      : {
-          key: index,
-          target,
-          kind: 'from',
-          from: source.from || '',
-          fallback: source.default || '',
-          constant: '',
-        };
-  });
-}
-
-const list = (text) =>
-  text
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
-
-function toMapping(rows, publish) {
-  const fields = {};
-  for (const row of rows) {
-    const target = row.target.trim();
-    fields[target] =
-      row.kind === 'constant'
-        ? { constant: row.constant }
-        : { from: row.from.trim(), ...(row.fallback ? { default: row.fallback } : {}) };
-  }
-  const statuses = list(publish.statuses);
-  const locations = list(publish.locations);
-  const mapping = { fields };
-  if (statuses.length || locations.length) {
-    mapping.publish = {
-      ...(statuses.length ? { statuses } : {}),
-      ...(locations.length ? { locations } : {}),
-    };
-  }
-  return mapping;
-}
-
-/** Client-side checks the server cannot phrase per row: empty or repeated target names. */
-function localProblems(rows) {
-  const problems = [];
-  const seen = new Set();
-  for (const row of rows) {
-    const target = row.target.trim();
-    if (!target) problems.push('An extra field has no name: give it one or remove the row.');
-    else if (seen.has(target)) problems.push(`The field “${target}” appears twice.`);
-    seen.add(target);
-  }
-  return problems;
-}
-
+/** @param {{ connector: Connector }} props */
 export function MappingTab({ connector }) {
   const { announce } = useApp();
-  const [current, setCurrent] = useState(null);
-  const [rows, setRows] = useState([]);
-  const [publish, setPublish] = useState({ statuses: '', locations: '' });
-  const [loadError, setLoadError] = useState(null);
-  const [errors, setErrors] = useState(null); // {title, error, lines}
-  const [saved, setSaved] = useState(null);
-  const [busy, setBusy] = useState(null);
-  const [preview, setPreview] = useState(null); // {vacancies} | {error}
-  const [paths, setPaths] = useState([]);
-  const [nextKey, setNextKey] = useState(1000);
+  const [current, setCurrent] = useState(/** @type {MappingVersion | null} */ (null));
+  const [rows, setRows] = useState(/** @type {MappingRow[]} */ ([]));
+  const [publish, setPublish] = useState(/** @type {PublishFilters} */ ({ statuses: '', locations: '' }));
+  const [loadError, setLoadError] = useState(/** @type {ApiError | null} */ (null));
+  const [errors, setErrors] = useState(/** @type {MappingErrors | null} */ (null));
+  const [saved, setSaved] = useState(/** @type {string | null} */ (null));
+  const [busy, setBusy] = useState(/** @type {'save' | 'preview' | null} */ (null));
+  const [preview, setPreview] = useState(/** @type {PreviewResult | null} */ (null));
+  const [paths, setPaths] = useState(/** @type {string[]} */ ([]));
+  const [nextKey, setNextKey] = useState(FIRST_ADDED_KEY);
+  const mappingPath = connectorPath(connector.id, '/mapping');
 
-  const show = (view) => {
-    setCurrent(view);
-    setRows(toRows(view.mapping));
-    const p = view.mapping.publish || {};
+  const show = (/** @type {MappingVersion} */ version) => {
+    setCurrent(version);
+    setRows(toRows(version.mapping));
+    const p = version.mapping.publish || {};
     setPublish({ statuses: (p.statuses || []).join(', '), locations: (p.locations || []).join(', ') });
   };
   useEffect(() => {
-    api('GET', `/connectors/${encodeURIComponent(connector.id)}/mapping`)
-      .then(show)
+    api('GET', mappingPath)
+      .then((body) => show(/** @type {MappingVersion} */ (body)))
       .catch(setLoadError);
     void loadSourcePaths().then((all) => setPaths(all[connector.type] || []));
   }, [connector.id]);
 
-  const update = (key, change) => setRows(rows.map((row) => (row.key === key ? { ...row, ...change } : row)));
+  const update = (/** @type {number} */ key, /** @type {Partial<MappingRow>} */ change) =>
+    setRows(rows.map((row) => (row.key === key ? { ...row, ...change } : row)));
   const addRow = () => {
     setRows([...rows, { key: nextKey, target: '', kind: 'from', from: '', fallback: '', constant: '' }]);
     setNextKey(nextKey + 1);
     setTimeout(() => document.getElementById(`target-${nextKey}`)?.focus(), 0);
   };
-  const removeRow = (key) => setRows(rows.filter((row) => row.key !== key));
+  const removeRow = (/** @type {number} */ key) => setRows(rows.filter((row) => row.key !== key));
 
   const checkLocally = () => {
     const problems = localProblems(rows);
@@ -118,23 +71,20 @@ export function MappingTab({ connector }) {
     }
     return true;
   };
-  const save = async (event) => {
+  const save = async (/** @type {Event} */ event) => {
     event.preventDefault();
     setErrors(null);
     setSaved(null);
     if (!checkLocally()) return;
     setBusy('save');
     try {
-      const view = await api(
-        'PUT',
-        `/connectors/${encodeURIComponent(connector.id)}/mapping`,
-        toMapping(rows, publish),
-      );
-      show(view);
-      const text = `Mapping saved as version ${view.version}.`;
+      /** @type {MappingVersion} */
+      const version = await api('PUT', mappingPath, toMapping(rows, publish));
+      show(version);
+      const text = `Mapping saved as version ${version.version}.`;
       setSaved(text);
-      announce(text);
-    } catch (failure) {
+    } catch (caught) {
+      const failure = /** @type {ApiError} */ (caught);
       setErrors({
         title:
           failure.code === 'INVALID_MAPPING'
@@ -153,14 +103,16 @@ export function MappingTab({ connector }) {
     setBusy('preview');
     setPreview(null);
     try {
-      const body = await api('POST', `/connectors/${encodeURIComponent(connector.id)}/mapping/preview`, {
+      /** @type {{ vacancies?: unknown }} */
+      const body = await api('POST', `${mappingPath}/preview`, {
         mapping: toMapping(rows, publish),
         limit: 5,
       });
       const vacancies = Array.isArray(body.vacancies) ? body.vacancies : [];
       setPreview({ vacancies });
       announce(`Preview: ${vacancies.length} vacancies.`);
-    } catch (failure) {
+    } catch (caught) {
+      const failure = /** @type {ApiError} */ (caught);
       if (failure.code === 'INVALID_MAPPING') {
         setErrors({
           title: 'Fix the mapping to preview it',
@@ -177,6 +129,7 @@ export function MappingTab({ connector }) {
   if (loadError) return view`<${Problem} title="Could not load the mapping" error=${loadError} />`;
   if (!current) return view`<p role="status">Loading the mapping…</p>`;
 
+  /** @param {string} target */
   const rowErrors = (target) =>
     ((errors && errors.lines) || []).filter(
       (line) => line.startsWith(`fields.${target}.`) || line.startsWith(`fields.${target}:`),
@@ -192,65 +145,14 @@ export function MappingTab({ connector }) {
         <thead><tr><th scope="col">Platform field</th><th scope="col">Taken from</th>
           <th scope="col">${atsName} field or fixed text</th><th scope="col">When empty, use</th>
           <th scope="col"><span class="visually-hidden">Remove</span></th></tr></thead>
-        <tbody>${rows.map((row) => {
-          const required = REQUIRED.includes(row.target) && row.key < 1000;
-          const label = FIELD_LABELS[row.target] || row.target || 'new field';
-          const problems = rowErrors(row.target.trim());
-          return view`<tr key=${row.key} class=${problems.length ? 'row-invalid' : ''}>
-            <th scope="row">${
-              required
-                ? view`${label}<span class="hint"> (required)</span>`
-                : view`<input id=${`target-${row.key}`} type="text" class="short" value=${row.target} aria-label="Name of the extra field"
-                  spellcheck="false" onInput=${(e) => update(row.key, { target: e.currentTarget.value })} />`
-            }</th>
-            <td><select aria-label=${`Where ${label} comes from`} value=${row.kind}
-              onChange=${(e) => update(row.key, { kind: e.currentTarget.value })}>
-              <option value="from">${atsName} field</option><option value="constant">Fixed text</option></select></td>
-            <td>${
-              row.kind === 'from'
-                ? view`<input type="text" list="source-paths" value=${row.from} aria-label=${`${atsName} field for ${label}`}
-                  spellcheck="false" aria-invalid=${problems.length ? 'true' : undefined}
-                  aria-describedby=${problems.length ? `row-problem-${row.key}` : undefined}
-                  onInput=${(e) => update(row.key, { from: e.currentTarget.value })} />`
-                : view`<input type="text" value=${row.constant} aria-label=${`Fixed text for ${label}`}
-                  aria-invalid=${problems.length ? 'true' : undefined}
-                  onInput=${(e) => update(row.key, { constant: e.currentTarget.value })} />`
-            }
-              ${problems.length ? view`<span class="row-problem" id=${`row-problem-${row.key}`}>${problems.join(' ')}</span>` : null}</td>
-            <td>${
-              row.kind === 'from'
-                ? view`<input type="text" value=${row.fallback} aria-label=${`Text to use when ${label} is empty`}
-                  onInput=${(e) => update(row.key, { fallback: e.currentTarget.value })} />`
-                : null
-            }</td>
-            <td>${
-              required
-                ? null
-                : view`<button type="button" class="quiet" onClick=${() => removeRow(row.key)}
-                aria-label=${`Remove ${label}`}>Remove</button>`
-            }</td>
-          </tr>`;
-        })}</tbody>
+        <tbody>${rows.map(
+          (row) => view`<${MappingRowView} key=${row.key} row=${row} atsName=${atsName}
+            problems=${rowErrors(row.target.trim())} update=${update} remove=${removeRow} />`,
+        )}</tbody>
       </table>
       <div class="actions"><button type="button" onClick=${addRow}>Add a field</button></div>
-      <fieldset>
-        <legend>Publish only (optional)</legend>
-        <div class="field"><label for="publish-statuses">Statuses</label>
-          <p class="hint" id="publish-statuses-hint">Comma-separated; empty publishes every open vacancy.</p>
-          <input id="publish-statuses" type="text" aria-describedby="publish-statuses-hint" value=${publish.statuses}
-            onInput=${(e) => setPublish({ ...publish, statuses: e.currentTarget.value })} /></div>
-        <div class="field"><label for="publish-locations">Locations</label>
-          <p class="hint" id="publish-locations-hint">Comma-separated; empty publishes every location.</p>
-          <input id="publish-locations" type="text" aria-describedby="publish-locations-hint" value=${publish.locations}
-            onInput=${(e) => setPublish({ ...publish, locations: e.currentTarget.value })} /></div>
-      </fieldset>
-      ${
-        errors
-          ? view`<div class="problem" role="alert" id="mapping-problem"><p class="problem-title">${errors.title}</p>
-            ${errors.error ? view`<p>${errors.error.message}</p>` : null}
-            <ul>${errors.lines.map((line) => view`<li>${line}</li>`)}</ul></div>`
-          : null
-      }
+      <${PublishFieldset} publish=${publish} setPublish=${setPublish} />
+      ${errors ? view`<${MappingProblems} errors=${errors} />` : null}
       ${saved ? view`<p class="success" role="status">${saved}</p>` : null}
       <div class="actions">
         <button type="submit" class="primary" disabled=${Boolean(busy)}>${busy === 'save' ? 'Saving…' : 'Save mapping'}</button>
@@ -261,52 +163,72 @@ export function MappingTab({ connector }) {
         }} disabled=${Boolean(busy)}>Undo changes</button>
       </div>
     </form>
-    <div aria-live="polite">${preview ? view`<${Preview} preview=${preview} />` : null}</div>
+    <div aria-live="polite">${preview ? view`<${MappingPreview} preview=${preview} />` : null}</div>
   </section>`;
 }
 
-/** ATS texts are often HTML; the preview shows their words (parsed inertly, never inserted as HTML). */
-function plainText(value) {
-  if (!value) return '';
-  const separated = String(value).replace(/<\/(li|p|div|h\d)>|<br\s*\/?>/gi, ' · ');
-  const text = new DOMParser().parseFromString(separated, 'text/html').body.textContent || '';
-  return text
-    .replace(/\s+/g, ' ')
-    .replace(/^[\s·]+|[\s·]+$/g, '')
-    .replace(/(\s·)+/g, ' ·');
+/**
+ * One platform field: its name (fixed for the required ones), where it comes from, and its fallback.
+ * @param {{ row: MappingRow, atsName: string, problems: string[],
+ *   update: (key: number, change: Partial<MappingRow>) => void, remove: (key: number) => void }} props
+ */
+function MappingRowView({ row, atsName, problems, update, remove }) {
+  const required = REQUIRED.includes(row.target) && row.key < FIRST_ADDED_KEY;
+  const label = FIELD_LABELS[row.target] || row.target || 'new field';
+  return view`<tr class=${problems.length ? 'row-invalid' : ''}>
+            <th scope="row">${
+              required
+                ? view`${label}<span class="hint"> (required)</span>`
+                : view`<input id=${`target-${row.key}`} type="text" class="short" value=${row.target} aria-label="Name of the extra field"
+                  spellcheck="false" onInput=${(/** @type {Event} */ e) => update(row.key, { target: valueOf(e) })} />`
+            }</th>
+            <td><select aria-label=${`Where ${label} comes from`} value=${row.kind}
+              onChange=${(/** @type {Event} */ e) => update(row.key, { kind: /** @type {MappingRow['kind']} */ (valueOf(e)) })}>
+              <option value="from">${atsName} field</option><option value="constant">Fixed text</option></select></td>
+            <td>${
+              row.kind === 'from'
+                ? view`<input type="text" list="source-paths" value=${row.from} aria-label=${`${atsName} field for ${label}`}
+                  spellcheck="false" aria-invalid=${problems.length ? 'true' : undefined}
+                  aria-describedby=${problems.length ? `row-problem-${row.key}` : undefined}
+                  onInput=${(/** @type {Event} */ e) => update(row.key, { from: valueOf(e) })} />`
+                : view`<input type="text" value=${row.constant} aria-label=${`Fixed text for ${label}`}
+                  aria-invalid=${problems.length ? 'true' : undefined}
+                  onInput=${(/** @type {Event} */ e) => update(row.key, { constant: valueOf(e) })} />`
+            }
+              ${problems.length ? view`<span class="row-problem" id=${`row-problem-${row.key}`}>${problems.join(' ')}</span>` : null}</td>
+            <td>${
+              row.kind === 'from'
+                ? view`<input type="text" value=${row.fallback} aria-label=${`Text to use when ${label} is empty`}
+                  onInput=${(/** @type {Event} */ e) => update(row.key, { fallback: valueOf(e) })} />`
+                : null
+            }</td>
+            <td>${
+              required
+                ? null
+                : view`<button type="button" class="quiet" onClick=${() => remove(row.key)}
+                aria-label=${`Remove ${label}`}>Remove</button>`
+            }</td>
+          </tr>`;
 }
 
-const sentence = (text) => (/[.!?]$/.test(text) ? text : `${text}.`);
+/** @param {{ publish: PublishFilters, setPublish: (publish: PublishFilters) => void }} props */
+function PublishFieldset({ publish, setPublish }) {
+  return view`<fieldset>
+        <legend>Publish only (optional)</legend>
+        <div class="field"><label for="publish-statuses">Statuses</label>
+          <p class="hint" id="publish-statuses-hint">Comma-separated; empty publishes every open vacancy.</p>
+          <input id="publish-statuses" type="text" aria-describedby="publish-statuses-hint" value=${publish.statuses}
+            onInput=${(/** @type {Event} */ e) => setPublish({ ...publish, statuses: valueOf(e) })} /></div>
+        <div class="field"><label for="publish-locations">Locations</label>
+          <p class="hint" id="publish-locations-hint">Comma-separated; empty publishes every location.</p>
+          <input id="publish-locations" type="text" aria-describedby="publish-locations-hint" value=${publish.locations}
+            onInput=${(/** @type {Event} */ e) => setPublish({ ...publish, locations: valueOf(e) })} /></div>
+      </fieldset>`;
+}
 
-function Preview({ preview }) {
-  if (preview.error) {
-    const unavailable = preview.error.status === 503;
-    return view`<${Problem}
-      title=${unavailable ? 'The preview is not available right now' : 'The preview failed'}
-      error=${
-        unavailable
-          ? {
-              message: `${sentence(preview.error.message)} Saving the mapping still works; preview again in a minute.`,
-            }
-          : preview.error
-      } />`;
-  }
-  if (preview.vacancies.length === 0) return view`<p>No live vacancies to preview in the ATS right now.</p>`;
-  return view`<h3>Preview: ${preview.vacancies.length} live vacancies as they would be published</h3>
-    <div class="scroll"><table class="preview">
-      <thead><tr><th scope="col">ATS id</th><th scope="col">Title</th><th scope="col">Location</th>
-        <th scope="col">Status</th><th scope="col">Requirements</th><th scope="col">Other fields</th></tr></thead>
-      <tbody>${preview.vacancies.map(
-        (v) => view`<tr key=${v.externalId}>
-          <td>${v.externalId}</td><td>${v.title}</td><td>${v.location}</td><td>${v.status}</td>
-          <td class="clip" title=${plainText(v.requirements)}>${plainText(v.requirements)}</td>
-          <td>${Object.entries(v.fields || {})
-            .filter(([k]) => !REQUIRED.includes(k))
-            .map(
-              ([k, value]) =>
-                view`<div><span class="hint">${k}:</span> ${typeof value === 'object' ? JSON.stringify(value) : String(value)}</div>`,
-            )}</td>
-        </tr>`,
-      )}</tbody>
-    </table></div>`;
+/** @param {{ errors: MappingErrors }} props */
+function MappingProblems({ errors }) {
+  return view`<div class="problem" role="alert" id="mapping-problem"><p class="problem-title">${errors.title}</p>
+            ${errors.error ? view`<p>${errors.error.message}</p>` : null}
+            <ul>${errors.lines.map((line) => view`<li>${line}</li>`)}</ul></div>`;
 }

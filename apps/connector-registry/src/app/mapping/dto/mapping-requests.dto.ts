@@ -15,8 +15,11 @@ export class JobMappingDto {
   publish?: { statuses?: string[]; locations?: string[] };
 }
 
+/** Versions are a Postgres integer: a larger number is no version, not a database error. */
+const MAX_VERSION = 2_147_483_647;
+
 export class RollbackMappingDto {
-  @ApiProperty({ minimum: 1 }) @IsInt() @Min(1) version!: number;
+  @ApiProperty({ minimum: 1, maximum: MAX_VERSION }) @IsInt() @Min(1) @Max(MAX_VERSION) version!: number;
 }
 
 export class PreviewMappingDto {

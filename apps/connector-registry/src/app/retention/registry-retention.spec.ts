@@ -1,0 +1,23 @@
+import { registryRetention } from './registry-retention';
+
+describe(registryRetention.name, () => {
+  const rules = registryRetention({ DEAD_LETTER_RETENTION_DAYS: 30, DELETED_CONNECTOR_RETENTION_DAYS: 45 });
+
+  it('keeps failures and finished erasures for their days, deleted connectors for theirs', () => {
+    expect(rules.map((rule) => [rule.table, rule.keepDays])).toEqual([
+      ['dead_letter', 30],
+      ['candidate_erasure', 30],
+      ['dead_letter', 45],
+      ['job_mapping', 45],
+      ['run', 45],
+      ['connector', 45],
+    ]);
+  });
+
+  it('deletes a connector only after what refers to it, and only once deleted', () => {
+    expect(rules.at(-1)).toMatchObject({ table: 'connector', where: '"deleted_at" < $1' });
+    expect(rules[4].where).toBe(`"connector_id" IN (SELECT "id" FROM "connector" WHERE "deleted_at" < $1)`);
+    // dead_letter.connector_id is any text: compared as text, never cast.
+    expect(rules[2].where).toContain(`SELECT "id"::text FROM "connector"`);
+  });
+});
