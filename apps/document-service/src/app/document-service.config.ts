@@ -1,5 +1,6 @@
-import { Transform, Type } from 'class-transformer';
-import { IsBoolean, IsInt, Matches, Max, Min } from 'class-validator';
+import { Type } from 'class-transformer';
+import { IsIn, IsInt, Matches, Max, Min } from 'class-validator';
+import { ADDRESS_ALLOWANCES, type AddressAllowance } from '@connector/ats-clients';
 import { ServiceConfig } from '@connector/service-kit';
 
 export const SERVICE_NAME = 'document-service';
@@ -14,13 +15,8 @@ export class DocumentServiceConfig extends ServiceConfig {
   RETRY_DELAYS_MS = '';
   /** Largest document downloaded (default 10 MiB, the ATSs' own limit). */
   @Type(() => Number) @IsInt() @Min(1) @Max(100 * 1024 * 1024) MAX_DOCUMENT_BYTES = 10 * 1024 * 1024;
-  /** Document URLs over plain http and on private networks: for local mode and tests; off in production. */
-  @Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value === 'true' : value))
-  @IsBoolean()
-  DOCUMENT_ALLOW_INSECURE_HTTP = process.env.NODE_ENV !== 'production';
-  @Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value === 'true' : value))
-  @IsBoolean()
-  DOCUMENT_ALLOW_PRIVATE_NETWORKS = process.env.NODE_ENV !== 'production';
+  /** Non-public addresses (and plain http) its ATS calls and downloads may reach: `none` unless local mode or tests say. */
+  @IsIn(ADDRESS_ALLOWANCES) ALLOW_PRIVATE_ADDRESSES: AddressAllowance = 'none';
   /** Whole download, body included. */
   @Type(() => Number) @IsInt() @Min(100) @Max(600_000) DOWNLOAD_TIMEOUT_MS = 60_000;
   /** Per ATS request. */

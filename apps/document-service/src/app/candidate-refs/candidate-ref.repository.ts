@@ -1,25 +1,38 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource } from 'typeorm';
+import type { DataSource, Repository } from 'typeorm';
+import { CandidateRefEntity } from './candidate-ref.entity';
 
 /** document-service's own copy of "which ATS record is this candidate", fed by `candidate.synced`. */
 @Injectable()
 export class CandidateRefRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  private readonly refs: Repository<CandidateRefEntity>;
 
-  async find(connectorId: string, candidateId: string): Promise<string | undefined> {
-    const rows = (await this.dataSource.query(
-      `SELECT "external_id" FROM "candidate_ref" WHERE "connector_id" = $1 AND "candidate_id" = $2`,
-      [connectorId, candidateId],
-    )) as Array<{ external_id: string }>;
-    return rows[0]?.external_id;
+  constructor(@InjectDataSource() dataSource: DataSource) {
+    this.refs = dataSource.getRepository(CandidateRefEntity);
   }
 
+  async find(connectorId: string, candidateId: string): Promise<string | undefined> {
+    const ref = await this.refs.findOne({
+      select: { externalId: true },
+      where: { connectorId, candidateId },
+    });
+    return ref?.externalId;
+  }
+
+  /** The connectors that told where the candidate lives. */
+  async connectorsOf(candidateId: string): Promise<string[]> {
+    const rows = await this.refs.find({ select: { connectorId: true }, where: { candidateId } });
+    return rows.map((row) => row.connectorId);
+  }
+
+  /** Erasure: where the candidate lives in a connector's ATS is forgotten. The rows removed. */
+  async erase(connectorId: string, candidateId: string): Promise<number> {
+    return (await this.refs.delete({ connectorId, candidateId })).affected ?? 0;
+  }
+
+  /** One upsert: the newest announcement wins. */
   async record(connectorId: string, candidateId: string, externalId: string): Promise<void> {
-    await this.dataSource.query(
-      `INSERT INTO "candidate_ref" ("connector_id", "candidate_id", "external_id") VALUES ($1, $2, $3)
-       ON CONFLICT ("connector_id", "candidate_id") DO UPDATE SET "external_id" = $3, "updated_at" = now()`,
-      [connectorId, candidateId, externalId],
-    );
+    await this.refs.upsert({ connectorId, candidateId, externalId }, ['connectorId', 'candidateId']);
   }
 }

@@ -1,6 +1,7 @@
 import { Controller } from '@nestjs/common';
 import { EventPattern, Payload } from '@nestjs/microservices';
 import { type CandidateSyncedDto, type EventEnvelope, RoutingKey } from '@connector/contracts';
+import { ErasedCandidates } from '@connector/service-kit';
 import { CandidateRefRepository } from './candidate-ref.repository';
 
 /**
@@ -9,11 +10,16 @@ import { CandidateRefRepository } from './candidate-ref.repository';
  */
 @Controller()
 export class CandidateSyncedHandler {
-  constructor(private readonly refs: CandidateRefRepository) {}
+  constructor(
+    private readonly refs: CandidateRefRepository,
+    private readonly erased: ErasedCandidates,
+  ) {}
 
   @EventPattern(RoutingKey.CandidateSynced)
   async handle(@Payload() event: EventEnvelope<typeof RoutingKey.CandidateSynced, CandidateSyncedDto>) {
     const { connectorId, candidateId, externalId } = event.data;
+    // Announced before candidate-sync erased them: nothing to keep of an erased candidate.
+    if (await this.erased.isErased(event.accountId, candidateId)) return;
     await this.refs.record(connectorId, candidateId, externalId);
   }
 }

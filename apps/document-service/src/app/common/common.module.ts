@@ -1,18 +1,22 @@
-import { type DynamicModule, Global, Module } from '@nestjs/common';
+import { type DynamicModule, Module } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { AtsAccessModule } from '@connector/ats-access';
 import { CandidateLocks } from '@connector/exactly-once';
+import { ErasedCandidates } from '@connector/service-kit';
 import { DocumentServiceConfig } from '../document-service.config';
 import { DocumentEvents } from './document-events';
 
 /**
- * What every feature of document-service uses: the validated config, candidate locks and the outgoing events.
+ * What the features of document-service import: the validated config, the service core (Postgres, RabbitMQ), ATS
+ * access, candidate locks, erased candidates and the outgoing events. AppModule.forRoot fills it in once at boot (one service per
+ * process), so a feature imports the class itself.
  */
-@Global()
 @Module({})
 export class CommonModule {
-  static forRoot(config: DocumentServiceConfig): DynamicModule {
-    return {
-      module: CommonModule,
+  static forRoot(config: DocumentServiceConfig, core: DynamicModule): typeof CommonModule {
+    const atsAccess = AtsAccessModule.forRoot(core, { allowance: config.ALLOW_PRIVATE_ADDRESSES });
+    Module({
+      imports: [core, atsAccess],
       providers: [
         { provide: DocumentServiceConfig, useValue: config },
         {
@@ -22,8 +26,10 @@ export class CommonModule {
           inject: [DataSource],
         },
         DocumentEvents,
+        ErasedCandidates,
       ],
-      exports: [DocumentServiceConfig, CandidateLocks, DocumentEvents],
-    };
+      exports: [DocumentServiceConfig, CandidateLocks, DocumentEvents, ErasedCandidates, core, atsAccess],
+    })(CommonModule);
+    return CommonModule;
   }
 }

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { outboundGuard } from '@connector/ats-clients';
 import { PermanentMessageError, TransientMessageError } from '@connector/messaging';
 import { checkDeclaredSize, downloadDocument } from './document-download';
 
@@ -26,9 +27,9 @@ function serving(body: Buffer, init: { status?: number; contentLength?: number }
   return { fetchFn, read };
 }
 
-/** Local mode: plain http and private addresses allowed (no DNS lookups either). */
-const OPEN = { allowInsecureHttp: true, allowPrivateNetworks: true };
-const PRODUCTION = { allowInsecureHttp: false, allowPrivateNetworks: false };
+/** Local mode: plain http and loopback allowed. The default: https and public addresses only. */
+const OPEN = outboundGuard('loopback');
+const PRODUCTION = outboundGuard('none');
 
 const file = (overrides: Partial<{ sha256: string; sizeBytes: number }> = {}) => ({
   url: 'http://files.test/cv.pdf',
@@ -41,7 +42,7 @@ describe(downloadDocument.name, () => {
   it('returns the bytes when size and sha256 match', async () => {
     const { fetchFn } = serving(content);
     await expect(
-      downloadDocument(file(), { maxBytes: 1024, timeoutMs: 1000, policy: OPEN, fetch: fetchFn }),
+      downloadDocument(file(), { maxBytes: 1024, timeoutMs: 1000, guard: OPEN, fetch: fetchFn }),
     ).resolves.toEqual(content);
   });
 
@@ -55,7 +56,7 @@ describe(downloadDocument.name, () => {
       downloadDocument(file({ sizeBytes: 2048 }), {
         maxBytes: 1024,
         timeoutMs: 1000,
-        policy: OPEN,
+        guard: OPEN,
         fetch: fetchSpy,
       }),
     ).rejects.toBeInstanceOf(PermanentMessageError);
@@ -65,7 +66,7 @@ describe(downloadDocument.name, () => {
   it('refuses from Content-Length before reading the body', async () => {
     const { fetchFn, read } = serving(content, { contentLength: 5000 });
     await expect(
-      downloadDocument(file(), { maxBytes: 1024, timeoutMs: 1000, policy: OPEN, fetch: fetchFn }),
+      downloadDocument(file(), { maxBytes: 1024, timeoutMs: 1000, guard: OPEN, fetch: fetchFn }),
     ).rejects.toThrow(/more than the 1024 bytes allowed/);
     expect(read.bytes).toBeLessThanOrEqual(content.length); // nothing consumed by us
   });
@@ -76,7 +77,7 @@ describe(downloadDocument.name, () => {
     await expect(
       downloadDocument(
         { ...file(), sha256: sha(big), sizeBytes: 8 },
-        { maxBytes: 16, timeoutMs: 1000, policy: OPEN, fetch: fetchFn },
+        { maxBytes: 16, timeoutMs: 1000, guard: OPEN, fetch: fetchFn },
       ),
     ).rejects.toThrow(/larger than the 16 bytes allowed/);
   });
@@ -87,7 +88,7 @@ describe(downloadDocument.name, () => {
       downloadDocument(file({ sha256: 'a'.repeat(64) }), {
         maxBytes: 1024,
         timeoutMs: 1000,
-        policy: OPEN,
+        guard: OPEN,
         fetch: fetchFn,
       }),
     ).rejects.toThrow(/checksum mismatch.*nothing uploaded/);
@@ -98,31 +99,34 @@ describe(downloadDocument.name, () => {
       downloadDocument(file(), {
         maxBytes: 1024,
         timeoutMs: 1000,
-        policy: OPEN,
+        guard: OPEN,
         fetch: serving(content, { status: 404 }).fetchFn,
       }),
     ).rejects.toBeInstanceOf(PermanentMessageError);
     const unavailable = downloadDocument(file(), {
       maxBytes: 1024,
       timeoutMs: 1000,
-      policy: OPEN,
+      guard: OPEN,
       fetch: serving(content, { status: 503 }).fetchFn,
     });
     await expect(unavailable).rejects.toBeInstanceOf(TransientMessageError);
     await expect(unavailable).rejects.not.toBeInstanceOf(PermanentMessageError);
   });
 
-  it('refuses, in production, a URL into a private network or over plain http, before any request', async () => {
+  it('refuses, by default, a URL into a private network or over plain http, before any request', async () => {
     const fetchSpy = jest.fn();
     for (const url of [
       'https://127.0.0.1/cv.pdf',
       'https://10.1.2.3/cv.pdf',
       'http://93.184.216.34/cv.pdf',
+      'https://[::ffff:0:a01:203]/cv.pdf',
+      'https://[64:ff9b:1::a01:203]/cv.pdf',
+      'https://[2001::1]/cv.pdf',
     ]) {
       await expect(
         downloadDocument(
           { ...file(), url },
-          { maxBytes: 1024, timeoutMs: 1000, policy: PRODUCTION, fetch: fetchSpy },
+          { maxBytes: 1024, timeoutMs: 1000, guard: PRODUCTION, fetch: fetchSpy },
         ),
       ).rejects.toThrow(/document URL refused/);
     }
@@ -137,7 +141,7 @@ describe(downloadDocument.name, () => {
     await expect(
       downloadDocument(
         { ...file(), url: 'https://93.184.216.34/cv.pdf' },
-        { maxBytes: 1024, timeoutMs: 1000, policy: PRODUCTION, fetch: fetchFn as unknown as typeof fetch },
+        { maxBytes: 1024, timeoutMs: 1000, guard: PRODUCTION, fetch: fetchFn as unknown as typeof fetch },
       ),
     ).rejects.toThrow(/document URL refused.*metadata/);
     expect(fetchFn).toHaveBeenCalledTimes(1);

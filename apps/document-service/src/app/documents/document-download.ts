@@ -1,13 +1,16 @@
 import { createHash } from 'node:crypto';
-import { checkAtsUrlPolicy, type UrlPolicy, UrlPolicyError } from '@connector/ats-clients';
+import { type OutboundGuard, UrlPolicyError } from '@connector/ats-clients';
 import { PermanentMessageError, TransientMessageError } from '@connector/messaging';
 
 export interface DownloadOptions {
   maxBytes: number;
   timeoutMs: number;
-  /** Which addresses may be downloaded from: the platform's file URLs must not reach into private networks. */
-  policy: UrlPolicy;
-  /** Injectable for tests; default the global fetch. */
+  /**
+   * Which addresses may be downloaded from: the platform's file URLs must not reach into private networks.
+   * Checked on the URL of every hop and on every address its connection resolves to.
+   */
+  guard: OutboundGuard;
+  /** Injectable for unit tests; each URL is still checked, but the connection is not guarded. */
   fetch?: typeof fetch;
 }
 
@@ -31,15 +34,8 @@ export function checkDeclaredSize(sizeBytes: number, maxBytes: number): void {
   }
 }
 
-async function checkPolicy(url: string, policy: UrlPolicy): Promise<void> {
-  try {
-    await checkAtsUrlPolicy(url, policy);
-  } catch (error) {
-    if (error instanceof UrlPolicyError) {
-      throw new PermanentMessageError(`document URL refused: ${error.message.replace(/ATS /g, '')}`);
-    }
-    throw error;
-  }
+function refused(error: UrlPolicyError): PermanentMessageError {
+  return new PermanentMessageError(`document URL refused: ${error.message.replace(/ATS /g, '')}`);
 }
 
 /**
@@ -49,16 +45,18 @@ async function checkPolicy(url: string, policy: UrlPolicy): Promise<void> {
  */
 export async function downloadDocument(file: ExpectedFile, options: DownloadOptions): Promise<Buffer> {
   checkDeclaredSize(file.sizeBytes, options.maxBytes);
-  const fetchFn = options.fetch ?? ((input, init) => fetch(input, init));
+  const { guard } = options;
+  const fetchFn = options.fetch ?? ((input: string, init: RequestInit) => guard.fetch(input, init));
   const signal = AbortSignal.timeout(options.timeoutMs);
   let url = file.url;
   let response: Response;
   // Redirects are followed by hand so that every address on the way passes the policy (SSRF).
   for (let hop = 0; ; hop += 1) {
-    await checkPolicy(url, options.policy);
     try {
+      guard.check(url);
       response = await fetchFn(url, { signal, redirect: 'manual' });
     } catch (error) {
+      if (error instanceof UrlPolicyError) throw refused(error);
       throw new TransientMessageError(`document download failed: ${(error as Error).message}`);
     }
     const location = response.headers.get('location');

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AtsClientFactory } from '@connector/ats-access';
+import { AtsClientFactory, pushClientOptions } from '@connector/ats-access';
 import type { ConnectorSnapshot } from '@connector/contracts';
 import { DocumentServiceConfig } from '../document-service.config';
 import { AtsADocumentSink } from './ats-a-document.sink';
@@ -16,12 +16,7 @@ export class DocumentSinks {
 
   /** `messageId`: the event the calls are for, counted as waiting while it has no budget. */
   for(connector: ConnectorSnapshot, messageId?: string): DocumentSink {
-    const options = {
-      priority: 'push' as const,
-      maxWaitMs: this.config.BUDGET_WAIT_MS,
-      timeoutMs: this.config.ATS_TIMEOUT_MS,
-      ...(messageId ? { waiter: { id: messageId, kind: 'message' as const } } : {}),
-    };
+    const options = pushClientOptions(this.config, messageId);
     switch (connector.type) {
       case 'ats-a':
         return new AtsADocumentSink(this.clients.atsA(connector, options), connector.id);

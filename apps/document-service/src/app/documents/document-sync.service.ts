@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { ConnectorDirectory, AUTHORIZATION_WAIT_MS, toMessageError } from '@connector/ats-access';
+import { OutboundGuard } from '@connector/ats-clients';
 import type { ConnectorSnapshot, DocumentDataDto, EventEnvelope } from '@connector/contracts';
 import { CandidateLocks, writeOnce } from '@connector/exactly-once';
 import {
@@ -9,6 +10,8 @@ import {
   PermanentMessageError,
   TransientMessageError,
 } from '@connector/messaging';
+import { withLogContext } from '@connector/observability';
+import { ErasedCandidates } from '@connector/service-kit';
 import { CandidateRefRepository } from '../candidate-refs/candidate-ref.repository';
 import { DocumentEvents } from '../common/document-events';
 import { DocumentServiceConfig } from '../document-service.config';
@@ -46,6 +49,8 @@ export class DocumentSyncService {
     private readonly locks: CandidateLocks,
     private readonly events: DocumentEvents,
     private readonly config: DocumentServiceConfig,
+    private readonly guard: OutboundGuard,
+    private readonly erased: ErasedCandidates,
   ) {}
 
   async sync(received: DocumentEvent): Promise<void> {
@@ -55,17 +60,14 @@ export class DocumentSyncService {
       data: { ...received.data, fileName: cleanFileName(received.data.fileName) },
     };
     const document = event.data;
-    let connectors: ConnectorSnapshot[];
-    try {
-      connectors = await this.directory.forAccount(event.accountId);
-    } catch (error) {
-      throw new TransientMessageError(`connectors of ${event.accountId}: ${(error as Error).message}`);
-    }
+    const connectors = await this.directory.forAccount(event.accountId);
     const failures: MessageHandlingError[] = [];
     const uploads: Upload[] = [];
     for (const connector of connectors) {
       try {
-        const upload = await this.prepare(connector, event);
+        const upload = await withLogContext({ connectorId: connector.id }, () =>
+          this.prepare(connector, event),
+        );
         if (upload) uploads.push(upload);
       } catch (error) {
         failures.push(toMessageError(error, connector.id));
@@ -76,10 +78,7 @@ export class DocumentSyncService {
       const content = await downloadDocument(document, {
         maxBytes: this.config.MAX_DOCUMENT_BYTES,
         timeoutMs: this.config.DOWNLOAD_TIMEOUT_MS,
-        policy: {
-          allowInsecureHttp: this.config.DOCUMENT_ALLOW_INSECURE_HTTP,
-          allowPrivateNetworks: this.config.DOCUMENT_ALLOW_PRIVATE_NETWORKS,
-        },
+        guard: this.guard,
       });
       for (const upload of uploads) {
         try {
@@ -90,7 +89,9 @@ export class DocumentSyncService {
             upload.connector.id,
           );
           checkFileBytes(document, type, content, upload.connector.id);
-          await this.attach(upload, event, content);
+          await withLogContext({ connectorId: upload.connector.id }, () =>
+            this.attach(upload, event, content),
+          );
         } catch (error) {
           failures.push(toMessageError(error, upload.connector.id));
         }
@@ -147,8 +148,11 @@ export class DocumentSyncService {
       candidateId: document.candidateId,
       sha256: document.sha256.toLowerCase(),
     };
-    const outcome = await this.locks.run(connector.id, document.candidateId, async (): Promise<Outcome> => {
-      const link = await this.links.find(key);
+    const { candidateId } = document;
+    const outcome = await this.locks.run(connector.id, candidateId, async (lease): Promise<Outcome> => {
+      const fence = lease.token;
+      await this.erased.assertNotErased(event.accountId, candidateId, connector.id);
+      const link = await this.links.find(key, fence);
       if (link?.externalId) {
         return link.documentId === document.documentId
           ? { action: 'uploaded', externalId: link.externalId } // a redelivery: say it again
@@ -161,9 +165,9 @@ export class DocumentSyncService {
       const written = await writeOnce(
         link,
         {
-          claim: () => this.links.markPending(key, document.documentId),
-          link: (linked) => this.links.link(key, linked.externalId),
-          release: () => this.links.release(key),
+          claim: () => this.links.markPending(key, document.documentId, fence),
+          link: (linked) => this.links.link(key, linked.externalId, fence),
+          release: () => this.links.release(key, fence),
         },
         {
           findExisting: async () => {
@@ -177,6 +181,7 @@ export class DocumentSyncService {
           },
           create: async () => ({ externalId: await sink.upload(candidateExternalId, document, content) }),
         },
+        lease.signal,
       );
       return { action: 'uploaded', externalId: written.externalId };
     });
