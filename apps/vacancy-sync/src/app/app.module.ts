@@ -1,11 +1,9 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import { ATS_ACCESS_MIGRATIONS, AtsAccessModule } from '@connector/ats-access';
 import { Exchange, Queue, RoutingKey } from '@connector/contracts';
+import { deletedConnectorRetention } from '@connector/persistence';
 import { ServiceCoreModule } from '@connector/service-kit';
+import { VACANCY_SYNC_SCHEMA } from './vacancy-sync.schema';
 import { CommonModule } from './common/common.module';
-import { SyncRunWarnings1763700000301 } from './migrations/1763700000301-sync-run-warnings';
-import { VacancyLiveUntil1763700000302 } from './migrations/1763700000302-vacancy-live-until';
-import { VacancySyncTables1763700000300 } from './migrations/1763700000300-vacancy-sync-tables';
 import { PreviewModule } from './preview/preview.module';
 import { RunsModule } from './runs/runs.module';
 import { SERVICE_NAME, type VacancySyncConfig } from './vacancy-sync.config';
@@ -14,35 +12,28 @@ import { SERVICE_NAME, type VacancySyncConfig } from './vacancy-sync.config';
 @Module({})
 export class AppModule {
   static forRoot(config: VacancySyncConfig): DynamicModule {
+    const core = ServiceCoreModule.forRoot({
+      name: SERVICE_NAME,
+      config,
+      consumer: {
+        queue: Queue.VacancySync,
+        bindings: [
+          {
+            exchange: Exchange.Internal,
+            routingKeys: [RoutingKey.RunRequested, RoutingKey.VacancyPreviewRequested],
+          },
+          // A connector joins the schedule when it becomes usable and leaves it when it stops being so.
+          { exchange: Exchange.ConnectorEvents, routingKeys: [RoutingKey.ConnectorStatusChanged] },
+        ],
+      },
+      ...VACANCY_SYNC_SCHEMA,
+      retention: ['vacancy_state', 'sync_run', 'sync_connector'].map((table) =>
+        deletedConnectorRetention(table, config.DELETED_CONNECTOR_RETENTION_DAYS),
+      ),
+    });
     return {
       module: AppModule,
-      imports: [
-        ServiceCoreModule.forRoot({
-          name: SERVICE_NAME,
-          config,
-          consumer: {
-            queue: Queue.VacancySync,
-            bindings: [
-              {
-                exchange: Exchange.Internal,
-                routingKeys: [RoutingKey.RunRequested, RoutingKey.VacancyPreviewRequested],
-              },
-              // A connector joins the schedule when it becomes usable and leaves it when it stops being so.
-              { exchange: Exchange.ConnectorEvents, routingKeys: [RoutingKey.ConnectorStatusChanged] },
-            ],
-          },
-          migrations: [
-            ...ATS_ACCESS_MIGRATIONS,
-            VacancySyncTables1763700000300,
-            SyncRunWarnings1763700000301,
-            VacancyLiveUntil1763700000302,
-          ],
-        }),
-        CommonModule.forRoot(config),
-        AtsAccessModule,
-        RunsModule,
-        PreviewModule,
-      ],
+      imports: [CommonModule.forRoot(config, core), RunsModule, PreviewModule],
     };
   }
 }

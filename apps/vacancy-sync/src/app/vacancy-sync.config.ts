@@ -1,5 +1,6 @@
 import { Type } from 'class-transformer';
-import { IsInt, Max, Min } from 'class-validator';
+import { IsIn, IsInt, Max, Min } from 'class-validator';
+import { ADDRESS_ALLOWANCES, type AddressAllowance } from '@connector/ats-clients';
 import { ServiceConfig } from '@connector/service-kit';
 
 export const SERVICE_NAME = 'vacancy-sync';
@@ -17,4 +18,6 @@ export class VacancySyncConfig extends ServiceConfig {
   @Type(() => Number) @IsInt() @Min(0) @Max(600_000) RUN_INLINE_WAIT_MAX_MS = 15_000;
   /** Connectors this process syncs at once. */
   @Type(() => Number) @IsInt() @Min(1) @Max(100) RUN_CONCURRENCY = 4;
+  /** Non-public addresses (and plain http) its ATS calls may reach: `none` unless local mode or tests say. */
+  @IsIn(ADDRESS_ALLOWANCES) ALLOW_PRIVATE_ADDRESSES: AddressAllowance = 'none';
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { type BeforeApplicationShutdown, Inject, Injectable, Logger } from '@nestjs/common';
+import { renewWhileHeld } from '@connector/persistence';
 import { VacancySyncConfig } from '../vacancy-sync.config';
 import { SyncRunService } from './sync-run.service';
 import { SyncRunRepository } from './sync-run.repository';
@@ -48,12 +49,17 @@ export class RunDriver implements BeforeApplicationShutdown {
   }
 
   private async drive(connectorId: string): Promise<void> {
-    if (!(await this.runs.tryLease(connectorId, this.owner, this.config.RUN_LEASE_TTL_MS))) return;
+    const ttlMs = this.config.RUN_LEASE_TTL_MS;
+    if (!(await this.runs.tryLease(connectorId, this.owner, ttlMs))) return;
+    // Kept alive between page commits (a slow page, a wait for budget); lost, the run stops at its next step.
+    const renewal = renewWhileHeld(`connector ${connectorId}`, ttlMs, () =>
+      this.runs.renewLease(connectorId, this.owner, ttlMs),
+    );
     try {
-      while (!this.stopping) {
+      while (!this.stopping && !renewal.signal.aborted) {
         const head = await this.runs.headRun(connectorId);
         if (!head || (head.resumeAt && head.resumeAt.getTime() > Date.now())) return;
-        const outcome = await this.executor.execute(head, this.owner, () => this.stopping);
+        const outcome = await this.executor.execute(head, this.owner, () => this.stopping, renewal.signal);
         switch (outcome) {
           case 'finished':
             continue;
@@ -64,6 +70,7 @@ export class RunDriver implements BeforeApplicationShutdown {
         }
       }
     } finally {
+      renewal.stop();
       await this.runs.releaseLease(connectorId, this.owner);
     }
   }

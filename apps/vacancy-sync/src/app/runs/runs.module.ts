@@ -1,5 +1,6 @@
-import { ConnectorStatusHandler } from './connector-status.handler';
+import { ConnectorStatusChangedHandler } from './connector-status-changed.handler';
 import { Module } from '@nestjs/common';
+import { ConnectorDeletions } from '@connector/service-kit';
 import { SourcesModule } from '../sources/sources.module';
 import { VacancyStateRepository } from '../vacancies/vacancy-state.repository';
 import { RunDriver } from './run-driver.service';
@@ -7,10 +8,18 @@ import { RunRequestedHandler } from './run-requested.handler';
 import { RunScheduler } from './run-scheduler.service';
 import { SyncRunRepository } from './sync-run.repository';
 import { SyncRunService } from './sync-run.service';
+import { CommonModule } from '../common/common.module';
 
 @Module({
-  imports: [SourcesModule],
-  controllers: [RunRequestedHandler, ConnectorStatusHandler],
-  providers: [VacancyStateRepository, SyncRunRepository, SyncRunService, RunDriver, RunScheduler],
+  imports: [CommonModule, SourcesModule],
+  controllers: [RunRequestedHandler, ConnectorStatusChangedHandler],
+  providers: [
+    VacancyStateRepository,
+    SyncRunRepository,
+    SyncRunService,
+    RunDriver,
+    RunScheduler,
+    ConnectorDeletions,
+  ],
 })
 export class RunsModule {}

@@ -1,13 +1,21 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource, EntityManager } from 'typeorm';
-import type { RunCountsDto, RunMode, RunWarningDto } from '@connector/contracts';
+import { type DataSource, type EntityManager, In, type Repository } from 'typeorm';
+import type { RunMode, RunWarningDto } from '@connector/contracts';
+import { entitiesOf, textColumn, rowsOf } from '@connector/persistence';
 import { RunLeaseLostError } from './run-lease-lost.error';
 import type { RunPhase, RunTrigger, SyncConnector, SyncRun, SyncRunStatus } from './sync-run';
+import { SyncConnectorEntity } from './sync-connector.entity';
+import { SyncRunEntity } from './sync-run.entity';
 
-import { type Row, rowsOf } from '../common/sql-rows';
+const OPEN: SyncRunStatus[] = ['queued', 'running', 'paused'];
 
-const OPEN = `('queued', 'running', 'paused')`;
+/** The lease's end, at the database clock, `:ttlSeconds` from now. */
+const LEASE_UNTIL = 'clock_timestamp() + make_interval(secs => :ttlSeconds)';
+
+/** The run's warnings with `:warnings` (a JSON array) added, each code and message kept once. */
+const WARNINGS_ADDED = `warnings || (SELECT coalesce(jsonb_agg(w), '[]'::jsonb)
+  FROM jsonb_array_elements(CAST(:warnings AS jsonb)) w WHERE NOT warnings @> jsonb_build_array(w))`;
 
 export interface NewRun {
   runId: string;
@@ -36,78 +44,98 @@ export interface RunDelta {
  */
 @Injectable()
 export class SyncRunRepository {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  private readonly connectors: Repository<SyncConnectorEntity>;
+  private readonly runs: Repository<SyncRunEntity>;
+
+  constructor(@InjectDataSource() private readonly db: DataSource) {
+    this.connectors = db.getRepository(SyncConnectorEntity);
+    this.runs = db.getRepository(SyncRunEntity);
+  }
 
   /** Makes the connector known to the scheduler, its first scheduled sync `firstInSeconds` from now. */
   async registerConnector(connectorId: string, accountId: string, firstInSeconds = 900): Promise<void> {
-    await this.db.query(
-      `INSERT INTO sync_connector (connector_id, account_id, next_run_at)
-       VALUES ($1, $2, now() + make_interval(secs => $3))
-       ON CONFLICT (connector_id) DO UPDATE SET active = true`,
-      [connectorId, accountId, firstInSeconds],
-    );
+    await this.connectors
+      .createQueryBuilder()
+      .insert()
+      .values({
+        connectorId,
+        accountId,
+        active: true,
+        nextRunAt: () => 'now() + make_interval(secs => :first)',
+      })
+      .orUpdate(['active'], ['connector_id'])
+      .setParameter('first', firstInSeconds)
+      .updateEntity(false)
+      .execute();
   }
 
   /** Records a run request; a redelivered request (same run id) changes nothing. */
   async enqueue(run: NewRun): Promise<boolean> {
-    const rows = rowsOf(
-      await this.db.query(
-        `INSERT INTO sync_run (run_id, connector_id, account_id, trigger, requested_mode, status, correlation_id)
-       VALUES ($1, $2, $3, $4, $5, 'queued', $6)
-       ON CONFLICT (run_id) DO NOTHING RETURNING run_id`,
-        [
-          run.runId,
-          run.connectorId,
-          run.accountId,
-          run.trigger,
-          run.requestedMode ?? null,
-          run.correlationId ?? null,
-        ],
-      ),
-    );
-    return rows.length > 0;
+    const result = await this.runs
+      .createQueryBuilder()
+      .insert()
+      .values({
+        runId: run.runId,
+        connectorId: run.connectorId,
+        accountId: run.accountId,
+        trigger: run.trigger,
+        requestedMode: run.requestedMode ?? null,
+        status: 'queued',
+        correlationId: run.correlationId ?? null,
+      })
+      .orIgnore()
+      .returning('run_id')
+      .updateEntity(false)
+      .execute();
+    return rowsOf(result.raw).length > 0;
   }
 
   async connector(connectorId: string): Promise<SyncConnector | undefined> {
-    const [row] = rowsOf(
-      await this.db.query(`SELECT * FROM sync_connector WHERE connector_id = $1`, [connectorId]),
-    );
+    const row = await this.connectors.findOneBy({ connectorId });
     return row ? toConnector(row) : undefined;
   }
 
   /** Takes (or keeps) the connector's lease; false when another process holds a live one. */
   async tryLease(connectorId: string, owner: string, ttlMs: number): Promise<boolean> {
-    const rows = rowsOf(
-      await this.db.query(
-        `UPDATE sync_connector SET lease_owner = $2, lease_until = clock_timestamp() + make_interval(secs => $3::float8 / 1000)
-        WHERE connector_id = $1 AND (lease_until IS NULL OR lease_until < clock_timestamp() OR lease_owner = $2)
-        RETURNING connector_id`,
-        [connectorId, owner, ttlMs],
-      ),
-    );
-    return rows.length > 0;
+    const result = await this.connectors
+      .createQueryBuilder()
+      .update()
+      .set({ leaseOwner: owner, leaseUntil: () => LEASE_UNTIL })
+      .where({ connectorId })
+      .andWhere('(lease_until IS NULL OR lease_until < clock_timestamp() OR lease_owner = :owner)', { owner })
+      .setParameter('ttlSeconds', ttlMs / 1000)
+      .execute();
+    return (result.affected ?? 0) > 0;
+  }
+
+  /** Extends a lease this process still holds (not lapsed); false when it is gone. */
+  async renewLease(connectorId: string, owner: string, ttlMs: number): Promise<boolean> {
+    const result = await this.connectors
+      .createQueryBuilder()
+      .update()
+      .set({ leaseUntil: () => LEASE_UNTIL })
+      .where({ connectorId })
+      .andWhere('lease_owner = :owner AND lease_until >= clock_timestamp()', { owner })
+      .setParameter('ttlSeconds', ttlMs / 1000)
+      .execute();
+    return (result.affected ?? 0) > 0;
   }
 
   async releaseLease(connectorId: string, owner: string): Promise<void> {
-    await this.db.query(
-      `UPDATE sync_connector SET lease_owner = NULL, lease_until = NULL WHERE connector_id = $1 AND lease_owner = $2`,
-      [connectorId, owner],
-    );
+    await this.connectors.update({ connectorId, leaseOwner: owner }, { leaseOwner: null, leaseUntil: null });
   }
 
   /** The oldest open run of a connector: the only one that may execute. */
   async headRun(connectorId: string): Promise<SyncRun | undefined> {
-    const [row] = rowsOf(
-      await this.db.query(
-        `SELECT * FROM sync_run WHERE connector_id = $1 AND status IN ${OPEN} ORDER BY created_at, run_id LIMIT 1`,
-        [connectorId],
-      ),
-    );
+    const row = await this.runs.findOne({
+      where: { connectorId, status: In(OPEN) },
+      order: { createdAt: 'ASC', runId: 'ASC' },
+    });
     return row ? toRun(row) : undefined;
   }
 
   async run(runId: string): Promise<SyncRun | undefined> {
-    const [row] = rowsOf(await this.db.query(`SELECT * FROM sync_run WHERE run_id = $1`, [runId]));
+    const row = await this.runs.findOneBy({ runId });
     return row ? toRun(row) : undefined;
   }
 
@@ -119,16 +147,23 @@ export class SyncRunRepository {
     decided: { mode: RunMode; since?: Date },
   ): Promise<SyncRun> {
     return this.inLease(runId, owner, ttlMs, async (m) => {
-      const [row] = rowsOf(
-        await m.query(
-          `UPDATE sync_run SET status = 'running', resume_at = NULL,
-                mode = coalesce(mode, $2), since = CASE WHEN mode IS NULL THEN $3::timestamptz ELSE since END,
-                started_at = coalesce(started_at, clock_timestamp())
-          WHERE run_id = $1 RETURNING *`,
-          [runId, decided.mode, decided.since ?? null],
-        ),
-      );
-      return toRun(row);
+      const runs = m.getRepository(SyncRunEntity);
+      const result = await runs
+        .createQueryBuilder()
+        .update()
+        .set({
+          status: 'running',
+          resumeAt: null,
+          mode: () => 'coalesce(mode, :mode)',
+          since: () => 'CASE WHEN mode IS NULL THEN CAST(:since AS timestamptz) ELSE since END',
+          startedAt: () => 'coalesce(started_at, clock_timestamp())',
+        })
+        .where({ runId })
+        .setParameters({ mode: decided.mode, since: decided.since ?? null })
+        .returning('*')
+        .updateEntity(false)
+        .execute();
+      return toRun(onlyRow(entitiesOf(runs, result.raw), runId));
     });
   }
 
@@ -140,17 +175,16 @@ export class SyncRunRepository {
     work: (manager: EntityManager) => Promise<T>,
   ): Promise<T> {
     return this.db.transaction(async (m) => {
-      const held = rowsOf(
-        await m.query(
-          `UPDATE sync_connector c SET lease_until = clock_timestamp() + make_interval(secs => $3::float8 / 1000)
-           FROM sync_run r
-          WHERE r.run_id = $1 AND c.connector_id = r.connector_id AND c.lease_owner = $2
-            AND c.lease_until >= clock_timestamp()
-          RETURNING c.connector_id`,
-          [runId, owner, ttlMs],
-        ),
-      );
-      if (held.length === 0) throw new RunLeaseLostError(runId);
+      const held = await m
+        .getRepository(SyncConnectorEntity)
+        .createQueryBuilder()
+        .update()
+        .set({ leaseUntil: () => LEASE_UNTIL })
+        .where('connector_id = (SELECT r.connector_id FROM sync_run r WHERE r.run_id = :runId)', { runId })
+        .andWhere('lease_owner = :owner AND lease_until >= clock_timestamp()', { owner })
+        .setParameter('ttlSeconds', ttlMs / 1000)
+        .execute();
+      if (!held.affected) throw new RunLeaseLostError(runId);
       return work(m);
     });
   }
@@ -162,159 +196,206 @@ export class SyncRunRepository {
     delta: RunDelta,
     cursor?: { after?: number; phase?: RunPhase },
   ): Promise<void> {
-    await m.query(
-      `UPDATE sync_run SET fetched = fetched + $2, upserted = upserted + $3, unchanged = unchanged + $4,
-              closed = closed + $5, api_calls = api_calls + $6,
-              after_position = coalesce($7, after_position), phase = coalesce($8, phase), attempts = 0,
-              read_records = read_records + $9,
-              warnings = warnings || (SELECT coalesce(jsonb_agg(w), '[]'::jsonb) FROM jsonb_array_elements($10::jsonb) w
-                                       WHERE NOT warnings @> jsonb_build_array(w))
-        WHERE run_id = $1`,
-      [
-        runId,
-        delta.fetched ?? 0,
-        delta.upserted ?? 0,
-        delta.unchanged ?? 0,
-        delta.closed ?? 0,
-        delta.apiCalls ?? 0,
-        cursor?.after ?? null,
-        cursor?.phase ?? null,
-        delta.read ?? 0,
-        JSON.stringify(delta.warnings ?? []),
-      ],
-    );
+    const warnings = delta.warnings ?? [];
+    await m
+      .getRepository(SyncRunEntity)
+      .createQueryBuilder()
+      .update()
+      .set({
+        fetched: () => 'fetched + :fetched',
+        upserted: () => 'upserted + :upserted',
+        unchanged: () => 'unchanged + :unchanged',
+        closed: () => 'closed + :closed',
+        apiCalls: () => 'api_calls + :apiCalls',
+        readRecords: () => 'read_records + :read',
+        attempts: 0,
+        ...(cursor?.after !== undefined ? { afterPosition: cursor.after } : {}),
+        ...(cursor?.phase !== undefined ? { phase: cursor.phase } : {}),
+        ...(warnings.length > 0 ? { warnings: () => WARNINGS_ADDED } : {}),
+      })
+      .where({ runId })
+      .setParameters({
+        fetched: delta.fetched ?? 0,
+        upserted: delta.upserted ?? 0,
+        unchanged: delta.unchanged ?? 0,
+        closed: delta.closed ?? 0,
+        apiCalls: delta.apiCalls ?? 0,
+        read: delta.read ?? 0,
+        warnings: JSON.stringify(warnings),
+      })
+      .execute();
   }
 
-  /** Parks a run until `resumeAt`; the connector stays reserved for it (it is the head run). */
+  /** Parks a run until `resumeAt` (with the lease check); the connector stays reserved for it (the head run). */
   async pause(
     runId: string,
-    resumeAt: Date,
-    attempts: number,
-    error: string,
-    apiCalls: number,
+    lease: { owner: string; ttlMs: number },
+    parked: { resumeAt: Date; attempts: number; error: string; apiCalls: number },
   ): Promise<void> {
-    await this.db.query(
-      `UPDATE sync_run SET status = 'paused', resume_at = $2, attempts = $3, error = $4, api_calls = api_calls + $5
-        WHERE run_id = $1 AND status IN ${OPEN}`,
-      [runId, resumeAt, attempts, error, apiCalls],
+    await this.inLease(runId, lease.owner, lease.ttlMs, (m) =>
+      m
+        .getRepository(SyncRunEntity)
+        .createQueryBuilder()
+        .update()
+        .set({
+          status: 'paused',
+          resumeAt: parked.resumeAt,
+          attempts: parked.attempts,
+          error: parked.error,
+          apiCalls: () => 'api_calls + :apiCalls',
+        })
+        .where({ runId, status: In(OPEN) })
+        .setParameter('apiCalls', parked.apiCalls)
+        .execute(),
     );
   }
 
-  /** Ends a run; a success also moves the connector's schedule and its last-success marks. */
+  /**
+   * Ends a run with the lease check; a success also moves the connector's schedule and its last-success marks.
+   * `announce` runs before the commit, so a process that lost its lease announces nothing.
+   */
   async finish(
     run: SyncRun,
+    lease: { owner: string; ttlMs: number },
     status: Extract<SyncRunStatus, 'succeeded' | 'failed'>,
     error: string | undefined,
     apiCalls: number,
     intervalSeconds: number | undefined,
+    announce: () => Promise<void>,
   ): Promise<SyncRun> {
-    return this.db.transaction(async (m) => {
-      const [row] = rowsOf(
-        await m.query(
-          `UPDATE sync_run SET status = $2, error = $3, api_calls = api_calls + $4, resume_at = NULL,
-                finished_at = clock_timestamp()
-          WHERE run_id = $1 RETURNING *`,
-          [run.runId, status, error ?? null, apiCalls],
-        ),
-      );
-      await m.query(
-        `UPDATE sync_connector SET
-            interval_seconds = coalesce($2, interval_seconds),
-            next_run_at = clock_timestamp() + make_interval(secs => coalesce($2, interval_seconds)),
-            last_success_started_at = CASE WHEN $3 THEN $4 ELSE last_success_started_at END,
-            last_full_started_at = CASE WHEN $3 AND $5 THEN $4 ELSE last_full_started_at END
-          WHERE connector_id = $1`,
-        [
-          run.connectorId,
-          intervalSeconds ?? null,
-          status === 'succeeded',
-          run.startedAt ?? new Date(),
-          run.mode === 'full',
-        ],
-      );
-      return toRun(row);
+    return this.inLease(run.runId, lease.owner, lease.ttlMs, async (m) => {
+      const runs = m.getRepository(SyncRunEntity);
+      const result = await runs
+        .createQueryBuilder()
+        .update()
+        .set({
+          status,
+          error: error ?? null,
+          apiCalls: () => 'api_calls + :apiCalls',
+          resumeAt: null,
+          finishedAt: () => 'clock_timestamp()',
+        })
+        .where({ runId: run.runId })
+        .setParameter('apiCalls', apiCalls)
+        .returning('*')
+        .updateEntity(false)
+        .execute();
+      const startedAt = run.startedAt ?? new Date();
+      const succeeded = status === 'succeeded';
+      await m
+        .getRepository(SyncConnectorEntity)
+        .createQueryBuilder()
+        .update()
+        .set({
+          ...(intervalSeconds !== undefined ? { intervalSeconds } : {}),
+          // SET sees the row as it was: without a new interval, the one kept.
+          nextRunAt: () =>
+            `clock_timestamp() + make_interval(secs => ${intervalSeconds !== undefined ? ':interval' : 'interval_seconds'})`,
+          ...(succeeded ? { lastSuccessStartedAt: startedAt } : {}),
+          ...(succeeded && run.mode === 'full' ? { lastFullStartedAt: startedAt } : {}),
+        })
+        .where({ connectorId: run.connectorId })
+        .setParameter('interval', intervalSeconds ?? null)
+        .execute();
+      await announce();
+      return toRun(onlyRow(entitiesOf(runs, result.raw), run.runId));
     });
   }
 
   /** The connector is gone from the registry: no more scheduled runs. */
   async deactivate(connectorId: string): Promise<void> {
-    await this.db.query(`UPDATE sync_connector SET active = false WHERE connector_id = $1`, [connectorId]);
+    await this.connectors.update({ connectorId }, { active: false });
   }
 
   /**
    * Claims connectors whose scheduled sync is due and that have no open run; each claim moves the due time,
-   * so one process claims a given connector.
+   * so one process claims a given connector (rows another process is claiming are skipped, not waited for).
    */
   async claimDue(limit: number): Promise<Array<{ connectorId: string; accountId: string }>> {
-    const rows = rowsOf(
-      await this.db.query(
-        `UPDATE sync_connector c SET next_run_at = clock_timestamp() + make_interval(secs => c.interval_seconds)
-        WHERE c.connector_id IN (
-          SELECT s.connector_id FROM sync_connector s
-           WHERE s.active AND s.next_run_at <= clock_timestamp()
-             AND NOT EXISTS (SELECT 1 FROM sync_run r WHERE r.connector_id = s.connector_id AND r.status IN ${OPEN})
-           ORDER BY s.next_run_at LIMIT $1 FOR UPDATE SKIP LOCKED)
-        RETURNING c.connector_id, c.account_id`,
-        [limit],
-      ),
-    );
-    return rows.map((row) => ({ connectorId: String(row.connector_id), accountId: String(row.account_id) }));
+    const openRun = this.db
+      .createQueryBuilder()
+      .subQuery()
+      .select('1')
+      .from(SyncRunEntity, 'r')
+      .where('r.connector_id = s.connector_id')
+      .andWhere('r.status IN (:...open)')
+      .getQuery();
+    const due = this.db
+      .createQueryBuilder()
+      .subQuery()
+      .select('s.connector_id')
+      .from(SyncConnectorEntity, 's')
+      .where('s.active')
+      .andWhere('s.next_run_at <= clock_timestamp()')
+      .andWhere(`NOT EXISTS ${openRun}`)
+      .orderBy('s.next_run_at')
+      .limit(limit)
+      .setLock('pessimistic_write')
+      .setOnLocked('skip_locked')
+      .getQuery();
+    const result = await this.connectors
+      .createQueryBuilder()
+      .update()
+      .set({ nextRunAt: () => 'clock_timestamp() + make_interval(secs => interval_seconds)' })
+      .where(`connector_id IN ${due}`, { open: OPEN })
+      .returning(['connectorId', 'accountId'])
+      .execute();
+    return rowsOf(result.raw).map((row) => ({
+      connectorId: textColumn(row, 'connector_id'),
+      accountId: textColumn(row, 'account_id'),
+    }));
   }
 
   /** Connectors with a run that may go on now and no live lease. */
   async runnableConnectors(limit: number): Promise<string[]> {
-    const rows = rowsOf(
-      await this.db.query(
-        `SELECT DISTINCT r.connector_id FROM sync_run r JOIN sync_connector c ON c.connector_id = r.connector_id
-        WHERE r.status IN ${OPEN} AND (r.resume_at IS NULL OR r.resume_at <= clock_timestamp())
-          AND (c.lease_until IS NULL OR c.lease_until < clock_timestamp())
-        LIMIT $1`,
-        [limit],
-      ),
-    );
-    return rows.map((row) => String(row.connector_id));
+    const rows: unknown = await this.runs
+      .createQueryBuilder('r')
+      .select('r.connector_id', 'connector_id')
+      .distinct(true)
+      .innerJoin(SyncConnectorEntity, 'c', 'c.connector_id = r.connector_id')
+      .where({ status: In(OPEN) })
+      .andWhere('(r.resume_at IS NULL OR r.resume_at <= clock_timestamp())')
+      .andWhere('(c.lease_until IS NULL OR c.lease_until < clock_timestamp())')
+      .limit(limit)
+      .getRawMany();
+    return rowsOf(rows).map((row) => textColumn(row, 'connector_id'));
   }
 }
 
-function date(value: unknown): Date | undefined {
-  return value === null || value === undefined ? undefined : new Date(value as string | Date);
+function onlyRow(rows: SyncRunEntity[], runId: string): SyncRunEntity {
+  if (rows.length !== 1) throw new Error(`run ${runId} not found`);
+  return rows[0];
 }
 
-function toConnector(row: Row): SyncConnector {
+function toConnector(row: SyncConnectorEntity): SyncConnector {
   return {
-    connectorId: String(row.connector_id),
-    accountId: String(row.account_id),
-    lastSuccessStartedAt: date(row.last_success_started_at),
-    lastFullStartedAt: date(row.last_full_started_at),
+    connectorId: row.connectorId,
+    accountId: row.accountId,
+    lastSuccessStartedAt: row.lastSuccessStartedAt ?? undefined,
+    lastFullStartedAt: row.lastFullStartedAt ?? undefined,
   };
 }
 
-function toRun(row: Row): SyncRun {
-  const counts: RunCountsDto = {
-    fetched: Number(row.fetched),
-    upserted: Number(row.upserted),
-    unchanged: Number(row.unchanged),
-    closed: Number(row.closed),
-  };
+function toRun(row: SyncRunEntity): SyncRun {
   return {
-    runId: String(row.run_id),
-    connectorId: String(row.connector_id),
-    accountId: String(row.account_id),
-    trigger: row.trigger as RunTrigger,
-    requestedMode: (row.requested_mode as RunMode | null) ?? undefined,
-    mode: (row.mode as RunMode | null) ?? undefined,
-    since: date(row.since),
-    status: row.status as SyncRunStatus,
-    phase: row.phase as RunPhase,
-    after: Number(row.after_position),
-    counts,
-    read: Number(row.read_records ?? 0),
-    warnings: Array.isArray(row.warnings) ? (row.warnings as RunWarningDto[]) : [],
-    apiCalls: Number(row.api_calls),
-    attempts: Number(row.attempts),
-    resumeAt: date(row.resume_at),
-    correlationId: (row.correlation_id as string | null) ?? undefined,
-    createdAt: date(row.created_at) ?? new Date(),
-    startedAt: date(row.started_at),
+    runId: row.runId,
+    connectorId: row.connectorId,
+    accountId: row.accountId,
+    trigger: row.trigger,
+    requestedMode: row.requestedMode ?? undefined,
+    mode: row.mode ?? undefined,
+    since: row.since ?? undefined,
+    status: row.status,
+    phase: row.phase,
+    after: row.afterPosition,
+    counts: { fetched: row.fetched, upserted: row.upserted, unchanged: row.unchanged, closed: row.closed },
+    read: row.readRecords,
+    warnings: row.warnings,
+    apiCalls: row.apiCalls,
+    attempts: row.attempts,
+    resumeAt: row.resumeAt ?? undefined,
+    correlationId: row.correlationId ?? undefined,
+    createdAt: row.createdAt,
+    startedAt: row.startedAt ?? undefined,
   };
 }

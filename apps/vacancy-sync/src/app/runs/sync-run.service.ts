@@ -11,6 +11,7 @@ import {
 } from '@connector/contracts';
 import { type JobMapping, validateJobMapping } from '@connector/job-mapping';
 import { MessagePublisher, RpcError } from '@connector/messaging';
+import { inSpan, withLogContext } from '@connector/observability';
 import { EnrichmentCache } from '../sources/enrichment-cache';
 import { SourceRefusedError } from '../sources/vacancy-source';
 import { VacancySources } from '../sources/vacancy-sources';
@@ -21,7 +22,9 @@ import { VacancySyncConfig } from '../vacancy-sync.config';
 import { CallCounter } from './call-counter';
 import { decideRunFailure } from './run-failure';
 import { RunLeaseLostError } from './run-lease-lost.error';
+import { readAhead } from './read-ahead';
 import { decideRunMode } from './run-mode';
+import { runMetrics } from './run-metrics';
 import { runWarnings } from './run-warnings';
 import type { SyncRun } from './sync-run';
 import { type RunDelta, SyncRunRepository } from './sync-run.repository';
@@ -46,6 +49,14 @@ interface RunScope {
   calls: CallCounter;
   caches: Map<string, EnrichmentCache<unknown>>;
   shouldStop: () => boolean;
+  /** Aborted when the connector's lease is lost (see RunDriver): the run stops, changing nothing more. */
+  lost: AbortSignal;
+}
+
+/** Held by the caller: a run's writes check it in their transaction. */
+interface RunLease {
+  owner: string;
+  ttlMs: number;
 }
 
 /**
@@ -66,7 +77,48 @@ export class SyncRunService {
     @Inject(VacancySyncConfig) private readonly config: VacancySyncConfig,
   ) {}
 
-  async execute(head: SyncRun, owner: string, shouldStop: () => boolean): Promise<RunOutcome> {
+  /** Its log lines carry the run's ids (and the correlation id of the request that started it). */
+  execute(
+    head: SyncRun,
+    owner: string,
+    shouldStop: () => boolean,
+    lost: AbortSignal = new AbortController().signal,
+  ): Promise<RunOutcome> {
+    const ids = {
+      runId: head.runId,
+      connectorId: head.connectorId,
+      accountId: head.accountId,
+      correlationId: head.correlationId,
+    };
+    return withLogContext(ids, () =>
+      inSpan('vacancy run', { attributes: { 'run.id': head.runId } }, () =>
+        this.executeRun(head, owner, shouldStop, lost),
+      ),
+    );
+  }
+
+  private async executeRun(
+    head: SyncRun,
+    owner: string,
+    shouldStop: () => boolean,
+    lost: AbortSignal,
+  ): Promise<RunOutcome> {
+    try {
+      return await this.executeHeld(head, { owner, ttlMs: this.config.RUN_LEASE_TTL_MS }, shouldStop, lost);
+    } catch (error) {
+      if (!(error instanceof RunLeaseLostError)) throw error;
+      this.logger.warn(`${head.runId}: ${error.message}; leaving it to the lease holder`);
+      return 'lease-lost';
+    }
+  }
+
+  private async executeHeld(
+    head: SyncRun,
+    lease: RunLease,
+    shouldStop: () => boolean,
+    lost: AbortSignal,
+  ): Promise<RunOutcome> {
+    const { owner } = lease;
     const calls = new CallCounter();
     let run = head;
     let scope: RunScope | undefined;
@@ -83,18 +135,17 @@ export class SyncRunService {
             calls,
             caches,
             shouldStop,
+            lost,
           };
         }
         if (run.status !== 'running' || !run.mode) run = await this.start(run, scope);
         if (run.phase === 'listing') run = await this.list(run, scope);
         if (run.phase === 'closing') run = await this.close(run, scope);
-        await this.complete(run, 'succeeded', undefined, calls, scope.options);
+        await this.complete(run, lease, 'succeeded', undefined, calls, scope.options);
+        runMetrics.ended(scope.connector.type, 'succeeded', run.startedAt);
         return 'finished';
       } catch (error) {
-        if (error instanceof RunLeaseLostError) {
-          this.logger.warn(`${run.runId}: ${error.message}; leaving it to the lease holder`);
-          return 'lease-lost';
-        }
+        if (error instanceof RunLeaseLostError) throw error;
         if (error instanceof StopRequested) return 'stopped';
         const decision =
           error instanceof RunRefused || error instanceof SourceRefusedError
@@ -113,22 +164,26 @@ export class SyncRunService {
               this.logger.log(
                 `${run.runId}: ${decision.reason}; waiting until ${decision.until.toISOString()}`,
               );
-              await sleep(decision.until.getTime() - Date.now());
+              await sleep(decision.until.getTime() - Date.now(), lost);
+              if (lost.aborted) throw new RunLeaseLostError(run.runId);
               run = (await this.runs.run(run.runId)) ?? run;
               continue;
             }
             this.logger.log(`${run.runId}: ${decision.reason}; paused until ${decision.until.toISOString()}`);
-            await this.park(run, decision.until, run.attempts, decision.reason, calls);
+            await this.park(run, lease, decision.until, run.attempts, decision.reason, calls);
+            runMetrics.parked(scope?.connector.type, 'budget');
             return 'parked';
           case 'retry':
             this.logger.warn(
               `${run.runId}: ${decision.reason}; retry ${decision.attempts} at ${decision.until.toISOString()}`,
             );
-            await this.park(run, decision.until, decision.attempts, decision.reason, calls);
+            await this.park(run, lease, decision.until, decision.attempts, decision.reason, calls);
+            runMetrics.parked(scope?.connector.type, 'retry');
             return 'parked';
           case 'fail':
             this.logger.error(`${run.runId}: failed: ${decision.reason}`);
-            await this.complete(run, 'failed', decision.reason, calls, scope?.options);
+            await this.complete(run, lease, 'failed', decision.reason, calls, scope?.options);
+            runMetrics.ended(scope?.connector.type, 'failed', run.startedAt);
             return 'finished';
         }
       }
@@ -176,21 +231,25 @@ export class SyncRunService {
   private async list(run: SyncRun, scope: RunScope): Promise<SyncRun> {
     const { connector, calls } = scope;
     const source = this.sources.for(connector.type);
-    const pages = source.listLive(
-      connector,
-      {
-        after: run.after,
-        ...(run.since ? { since: run.since } : {}),
-        openStatuses: scope.options.openStatuses,
-        now: new Date(),
-        caches: scope.caches,
-      },
-      {
-        priority: 'sync',
-        maxWaitMs: this.config.RUN_INLINE_WAIT_MAX_MS,
-        onCall: calls.count,
-        waiter: { id: `run:${run.runId}`, kind: 'run' },
-      },
+    // Whole pages ahead (listing and enrichment): the next page's calls never compete with this page's, so a
+    // page the budget allows completes and commits, and a run paused by the limit resumes after it.
+    const pages = readAhead(
+      source.listLive(
+        connector,
+        {
+          after: run.after,
+          ...(run.since ? { since: run.since } : {}),
+          openStatuses: scope.options.openStatuses,
+          now: new Date(),
+          caches: scope.caches,
+        },
+        {
+          priority: 'sync',
+          maxWaitMs: this.config.RUN_INLINE_WAIT_MAX_MS,
+          onCall: calls.count,
+          waiter: { id: `run:${run.runId}`, kind: 'run' },
+        },
+      ),
     );
     let current = run;
     for await (const page of pages) {
@@ -245,7 +304,7 @@ export class SyncRunService {
       calls.markWritten(apiCalls);
       current = withDelta(current, delta, { after: page.after });
       await this.progress(current, calls);
-      if (scope.shouldStop()) throw new StopRequested();
+      checkpoint(scope, current.runId);
     }
     // Whatever the mode: what was published and whose advertising has ended since is closed now (its record
     // did not change when the day passed, so a changes-only listing does not show it).
@@ -286,12 +345,13 @@ export class SyncRunService {
         await this.runs.advance(m, run.runId, { closed: gone.length });
       });
       current = withDelta(current, { closed: gone.length });
-      if (scope.shouldStop()) throw new StopRequested();
+      checkpoint(scope, current.runId);
     }
   }
 
   private async complete(
     run: SyncRun,
+    lease: RunLease,
     status: 'succeeded' | 'failed',
     error: string | undefined,
     calls: CallCounter,
@@ -310,14 +370,16 @@ export class SyncRunService {
       apiCalls: run.apiCalls + calls.pending(),
       ...(warnings.length > 0 ? { warnings } : {}),
     };
-    await this.publish(Exchange.ConnectorEvents, run, RoutingKey.RunCompleted, data);
     const pending = calls.pending();
+    // Announced inside the lease check, before the end is committed: a process that lost the lease says nothing.
     await this.runs.finish(
       run,
+      lease,
       status,
       error,
       pending,
       options ? Math.round(options.syncIntervalMinutes * 60) : undefined,
+      () => this.publish(Exchange.ConnectorEvents, run, RoutingKey.RunCompleted, data),
     );
     calls.markWritten(pending);
     this.logger.log(
@@ -328,13 +390,14 @@ export class SyncRunService {
 
   private async park(
     run: SyncRun,
+    lease: RunLease,
     until: Date,
     attempts: number,
     reason: string,
     calls: CallCounter,
   ): Promise<void> {
     const pending = calls.pending();
-    await this.runs.pause(run.runId, until, attempts, reason, pending);
+    await this.runs.pause(run.runId, lease, { resumeAt: until, attempts, error: reason, apiCalls: pending });
     calls.markWritten(pending);
   }
 
@@ -387,6 +450,21 @@ function withDelta(run: SyncRun, delta: RunDelta, cursor: { after?: number } = {
   };
 }
 
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
+/** Between steps: stop when the lease is lost (nothing more may change) or when asked to. */
+function checkpoint(scope: RunScope, runId: string): void {
+  if (scope.lost.aborted) throw new RunLeaseLostError(runId);
+  if (scope.shouldStop()) throw new StopRequested();
+}
+
+/** Sleeps, or less when `lost` aborts. */
+function sleep(ms: number, lost: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, Math.max(0, ms));
+    function done() {
+      clearTimeout(timer);
+      lost.removeEventListener('abort', done);
+      resolve();
+    }
+    lost.addEventListener('abort', done);
+  });
 }

@@ -1,4 +1,7 @@
-import { listingFilters } from './ats-a-vacancy.source';
+import type { AtsClientFactory } from '@connector/ats-access';
+import type { ConnectorSnapshot } from '@connector/contracts';
+import type { AtsAOpenStatuses } from './ats-a-open-statuses';
+import { AtsAVacancySource, listingFilters } from './ats-a-vacancy.source';
 import { atsACompany, atsAContact, atsADate } from './ats-a-records';
 
 describe('ATS-A listing', () => {
@@ -53,6 +56,46 @@ describe('ATS-A listing', () => {
       links: { website: 'https://acme.example' },
       contact: { phone: '0113' },
     });
+  });
+
+  it('gives out a page with its contacts and companies fetched, and asks for the next page only when asked', async () => {
+    // A budget-limited run commits page after page: the next page's calls must not compete with this page's.
+    const calls: string[] = [];
+    const vacancy = (id: number) => ({
+      VacancyId: id,
+      VacancyStatus: { Id: 1, Value: 'Open' },
+      IncludeOnSite: true,
+      Contact: { Id: 2000 + id, Value: 'A Contact' },
+      Company: { Id: 1000 + id, Value: 'A Company' },
+    });
+    const client = {
+      async *searchPages() {
+        for (const page of [1, 2]) {
+          calls.push(`vacancies ${page}`);
+          yield { page, records: [vacancy(page)] };
+        }
+      },
+      async search(resource: string) {
+        calls.push(resource);
+        await new Promise((resolve) => setImmediate(resolve));
+        return { Records: [] };
+      },
+    };
+    const source = new AtsAVacancySource(
+      { atsA: () => client } as unknown as AtsClientFactory,
+      { resolve: async () => ({ ids: [1], missing: [], offered: ['Open'] }) } as unknown as AtsAOpenStatuses,
+    );
+    const pages = source.listLive(
+      { id: 'c1' } as ConnectorSnapshot,
+      { after: 0, openStatuses: ['Open'], now: new Date() },
+      { priority: 'sync' },
+    );
+
+    const first = await pages.next();
+    expect(first.value).toMatchObject({ after: 1, read: 1 });
+    expect(calls.sort()).toEqual(['companies', 'contacts', 'vacancies 1']);
+    await pages.return(undefined);
+    expect(calls).not.toContain('vacancies 2');
   });
 
   it('reads dates without a zone as UTC', () => {

@@ -16,7 +16,6 @@ import type { SourceVacancy } from '../vacancies/vacancy-content';
 import { atsACompany, atsAContact, atsADate } from './ats-a-records';
 import { AtsAOpenStatuses } from './ats-a-open-statuses';
 import { EnrichmentCache, idsToFetch } from './enrichment-cache';
-import { readAhead } from './read-ahead';
 import {
   type ListingOptions,
   type SourcePage,
@@ -86,14 +85,12 @@ export class AtsAVacancySource implements VacancySource {
     const contacts = cacheOf(options, 'ats-a:contacts');
     const companies = cacheOf(options, 'ats-a:companies');
     const pageSize = options.pageSize ?? ATS_A_PAGE_SIZE;
-    const pages = readAhead(
-      client.searchPages<AtsARecord>('vacancies', {
-        pageSize,
-        startPage: options.after + 1,
-        filters: listingFilters({ since: options.since, openStatusIds: resolved.ids }),
-        responseBlocks: VACANCY_BLOCKS,
-      }),
-    );
+    const pages = client.searchPages<AtsARecord>('vacancies', {
+      pageSize,
+      startPage: options.after + 1,
+      filters: listingFilters({ since: options.since, openStatusIds: resolved.ids }),
+      responseBlocks: VACANCY_BLOCKS,
+    });
     let pagesSeen = 0;
     for await (const page of pages) {
       pagesSeen += 1;

@@ -14,7 +14,6 @@ import {
 } from '@connector/ats-clients';
 import type { ConnectorSnapshot, VacancyCompanyDto, VacancyContactDto } from '@connector/contracts';
 import type { SourceVacancy } from '../vacancies/vacancy-content';
-import { readAhead } from './read-ahead';
 import type { ListingOptions, SourcePage, VacancySource } from './vacancy-source';
 
 /** Every JobOrder field a mapping may read (libs/job-mapping source paths), plus what "live" needs. */
@@ -39,13 +38,11 @@ export class AtsBVacancySource implements VacancySource {
   ): AsyncGenerator<SourcePage, void, undefined> {
     const client = this.clients.atsB(connector, clientOptions);
     const changesOnly = options.since !== undefined;
-    const pages = readAhead(
-      client.jobOrderIdPages({
-        pageSize: options.pageSize ?? ATS_B_MAX_SEARCH_COUNT,
-        afterId: options.after,
-        ...(options.since ? { modifiedSince: options.since, state: 'any' as const } : {}),
-      }),
-    );
+    const pages = client.jobOrderIdPages({
+      pageSize: options.pageSize ?? ATS_B_MAX_SEARCH_COUNT,
+      afterId: options.after,
+      ...(options.since ? { modifiedSince: options.since, state: 'any' as const } : {}),
+    });
     for await (const ids of pages) {
       // The page's entity reads (ATS_B_MAX_IDS_PER_GET ids each) at once; the budget still meters each.
       const batches: number[][] = [];

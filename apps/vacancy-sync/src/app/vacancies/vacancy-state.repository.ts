@@ -1,32 +1,48 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource, EntityManager } from 'typeorm';
-import { rowsOf } from '../common/sql-rows';
+import {
+  Any,
+  type DataSource,
+  type EntityManager,
+  type FindOptionsWhere,
+  LessThan,
+  Not,
+  type Repository,
+} from 'typeorm';
 import type { PublishedState } from './vacancy-diff';
+import { VacancyStateEntity } from './vacancy-state.entity';
 
 /**
- * `vacancy_state`: per vacancy the content hash last published, whether it is live on the platform, and the
- * last run that saw it live. Closing compares `last_seen_run` with the run, so no run holds ids in memory.
+ * A page's vacancies in one statement, however many (three arrays, not a parameter per value): published
+ * and seen by the run; `updated_at` moves only when the content or liveness changed, which the query
+ * builder's upsert cannot say. $1 connector, $2 run, $3 external ids, $4 hashes, $5 last advertised days.
  */
+const MARK_SEEN_SQL = `
+INSERT INTO vacancy_state (connector_id, external_id, content_hash, live, last_seen_run, live_until, updated_at)
+SELECT $1, v.external_id, v.content_hash, true, $2, v.live_until, now()
+  FROM unnest($3::text[], $4::text[], $5::date[]) AS v(external_id, content_hash, live_until)
+ON CONFLICT (connector_id, external_id) DO UPDATE
+  SET content_hash = EXCLUDED.content_hash, live = true, last_seen_run = EXCLUDED.last_seen_run,
+      live_until = EXCLUDED.live_until,
+      updated_at = CASE WHEN vacancy_state.content_hash = EXCLUDED.content_hash AND vacancy_state.live
+                        THEN vacancy_state.updated_at ELSE now() END`;
+
+/** Every read and write of `vacancy_state`. */
 @Injectable()
 export class VacancyStateRepository {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  private readonly states: Repository<VacancyStateEntity>;
+
+  constructor(@InjectDataSource() dataSource: DataSource) {
+    this.states = dataSource.getRepository(VacancyStateEntity);
+  }
 
   async published(connectorId: string, externalIds: string[]): Promise<Map<string, PublishedState>> {
     if (externalIds.length === 0) return new Map();
-    const rows = rowsOf(
-      await this.db.query(
-        `SELECT external_id, content_hash, live FROM vacancy_state
-          WHERE connector_id = $1 AND external_id = ANY($2::text[])`,
-        [connectorId, externalIds],
-      ),
-    );
-    return new Map(
-      rows.map((row) => [
-        String(row.external_id),
-        { contentHash: String(row.content_hash), live: row.live === true },
-      ]),
-    );
+    const rows = await this.states.find({
+      select: { externalId: true, contentHash: true, live: true },
+      where: { connectorId, externalId: Any(externalIds) },
+    });
+    return new Map(rows.map((row) => [row.externalId, { contentHash: row.contentHash, live: row.live }]));
   }
 
   /**
@@ -41,56 +57,42 @@ export class VacancyStateRepository {
     liveUntil: ReadonlyMap<string, string> = new Map(),
   ): Promise<void> {
     if (vacancies.length === 0) return;
-    await m.query(
-      `INSERT INTO vacancy_state (connector_id, external_id, content_hash, live, last_seen_run, live_until, updated_at)
-       SELECT $1, v.external_id, v.content_hash, true, $2, v.live_until, now()
-         FROM unnest($3::text[], $4::text[], $5::date[]) AS v(external_id, content_hash, live_until)
-       ON CONFLICT (connector_id, external_id) DO UPDATE
-         SET content_hash = EXCLUDED.content_hash, live = true, last_seen_run = EXCLUDED.last_seen_run,
-             live_until = EXCLUDED.live_until,
-             updated_at = CASE WHEN vacancy_state.content_hash = EXCLUDED.content_hash AND vacancy_state.live
-                               THEN vacancy_state.updated_at ELSE now() END`,
-      [
-        connectorId,
-        runId,
-        vacancies.map((v) => v.externalId),
-        vacancies.map((v) => v.contentHash),
-        vacancies.map((v) => liveUntil.get(v.externalId) ?? null),
-      ],
-    );
+    await m.query(MARK_SEEN_SQL, [
+      connectorId,
+      runId,
+      vacancies.map((v) => v.externalId),
+      vacancies.map((v) => v.contentHash),
+      vacancies.map((v) => liveUntil.get(v.externalId) ?? null),
+    ]);
   }
 
   /** Up to `limit` vacancies live on the platform whose last advertised day is before `today` (YYYY-MM-DD). */
   async expired(connectorId: string, today: string, limit: number): Promise<string[]> {
-    const rows = rowsOf(
-      await this.db.query(
-        `SELECT external_id FROM vacancy_state
-          WHERE connector_id = $1 AND live AND live_until < $2::date
-          ORDER BY external_id LIMIT $3`,
-        [connectorId, today, limit],
-      ),
-    );
-    return rows.map((row) => String(row.external_id));
+    return this.liveIds(connectorId, { liveUntil: LessThan(today) }, limit);
   }
 
   /** Up to `limit` vacancies live on the platform that the (complete, full) run `runId` did not see. */
   async notSeenBy(connectorId: string, runId: string, limit: number): Promise<string[]> {
-    const rows = rowsOf(
-      await this.db.query(
-        `SELECT external_id FROM vacancy_state
-          WHERE connector_id = $1 AND live AND last_seen_run <> $2
-          ORDER BY external_id LIMIT $3`,
-        [connectorId, runId, limit],
-      ),
-    );
-    return rows.map((row) => String(row.external_id));
+    return this.liveIds(connectorId, { lastSeenRun: Not(runId) }, limit);
   }
 
   async markClosed(m: EntityManager, connectorId: string, externalIds: string[]): Promise<void> {
-    await m.query(
-      `UPDATE vacancy_state SET live = false, updated_at = now()
-        WHERE connector_id = $1 AND external_id = ANY($2::text[])`,
-      [connectorId, externalIds],
-    );
+    await m
+      .getRepository(VacancyStateEntity)
+      .update({ connectorId, externalId: Any(externalIds) }, { live: false });
+  }
+
+  private async liveIds(
+    connectorId: string,
+    where: FindOptionsWhere<VacancyStateEntity>,
+    limit: number,
+  ): Promise<string[]> {
+    const rows = await this.states.find({
+      select: { externalId: true },
+      where: { ...where, connectorId, live: true },
+      order: { externalId: 'ASC' },
+      take: limit,
+    });
+    return rows.map((row) => row.externalId);
   }
 }

@@ -1,6 +1,7 @@
 import { Controller, Logger } from '@nestjs/common';
 import { EventPattern, Payload } from '@nestjs/microservices';
 import { type ConnectorStatusChangedDto, type EventEnvelope, RoutingKey } from '@connector/contracts';
+import { ConnectorDeletions } from '@connector/service-kit';
 import { SyncRunRepository } from './sync-run.repository';
 
 /**
@@ -8,10 +9,13 @@ import { SyncRunRepository } from './sync-run.repository';
  * away; one that is disabled, deleted or loses its authorization leaves it until it is connected again.
  */
 @Controller()
-export class ConnectorStatusHandler {
-  private readonly logger = new Logger(ConnectorStatusHandler.name);
+export class ConnectorStatusChangedHandler {
+  private readonly logger = new Logger(ConnectorStatusChangedHandler.name);
 
-  constructor(private readonly runs: SyncRunRepository) {}
+  constructor(
+    private readonly runs: SyncRunRepository,
+    private readonly deletions: ConnectorDeletions,
+  ) {}
 
   @EventPattern(RoutingKey.ConnectorStatusChanged)
   async handle(@Payload() event: EventEnvelope<string, ConnectorStatusChangedDto>): Promise<void> {
@@ -25,6 +29,8 @@ export class ConnectorStatusHandler {
       case 'auth_failed':
       case 'pending_authorization':
         await this.runs.deactivate(connectorId);
+        // A deleted one's runs and vacancy state go after the retention period.
+        await this.deletions.record(event);
         return;
     }
   }

@@ -1,0 +1,18 @@
+import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
+
+/** A connector vacancy-sync syncs: its schedule, its last successes and its run lease. */
+@Entity('sync_connector')
+@Index('ix_sync_connector_due', ['nextRunAt'], { where: '"active"' })
+export class SyncConnectorEntity {
+  @PrimaryColumn('text', { name: 'connector_id' }) connectorId!: string;
+  @Column('text', { name: 'account_id' }) accountId!: string;
+  @Column('integer', { name: 'interval_seconds', default: 900 }) intervalSeconds!: number;
+  @Column('timestamptz', { name: 'next_run_at' }) nextRunAt!: Date;
+  @Column('boolean', { default: true }) active!: boolean;
+  @Column('timestamptz', { name: 'last_success_started_at', nullable: true })
+  lastSuccessStartedAt!: Date | null;
+  @Column('timestamptz', { name: 'last_full_started_at', nullable: true }) lastFullStartedAt!: Date | null;
+  /** The process running the connector's head run, while `lease_until` has not passed. */
+  @Column('text', { name: 'lease_owner', nullable: true }) leaseOwner!: string | null;
+  @Column('timestamptz', { name: 'lease_until', nullable: true }) leaseUntil!: Date | null;
+}
