@@ -24,7 +24,7 @@ import {
  * as processes and the ATS sandboxes. Each step is saved as a screenshot: into a temporary folder, or into
  * docs/screenshots/ when run with UPDATE_SCREENSHOTS=1 (so a plain test run leaves the tree as it was).
  */
-// `npm test` makes sure there is one (tools/ensure-chromium.ts); CHROMIUM_PATH may name another.
+// `npm test` makes sure there is one (tools/ensure-test-tools.ts); CHROMIUM_PATH may name another.
 const CHROMIUM = findChromium() ?? '/usr/bin/chromium';
 const SHOTS =
   process.env.UPDATE_SCREENSHOTS === '1'
@@ -53,6 +53,20 @@ describe('the admin page in a browser', () => {
     target.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
   const alert = (text: string | RegExp) => page.getByRole('alert').filter({ hasText: text });
   const statusText = (text: string | RegExp) => page.getByRole('status').filter({ hasText: text });
+  /**
+   * What `expression` says of the focused element, once focus has landed as `expected` (it moves after a
+   * render). Polled from here: `waitForFunction` with a string polls inside the page by evaluating it, which
+   * the page's CSP (no 'unsafe-eval') rightly refuses, and the refusal shows up as a page error.
+   */
+  const focused = async (expression: string, expected: string) => {
+    const deadline = Date.now() + 5_000;
+    let value = await page.evaluate(expression);
+    while (value !== expected && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      value = await page.evaluate(expression);
+    }
+    return value;
+  };
 
   async function sql(query: string): Promise<void> {
     const db = new Client({ connectionString: database.url });
@@ -68,7 +82,8 @@ describe('the admin page in a browser', () => {
   async function runAndWait(shotWhileRunning?: string): Promise<Record<string, number>> {
     await page.getByRole('button', { name: 'Run', exact: true }).click();
     const progress = page.locator('.run-progress');
-    await progress.waitFor({ timeout: STEP_MS });
+    // The previous run's result stays on the page until it has the new run: wait for the new one first.
+    await page.locator('.run-progress.run-queued, .run-progress.run-running').waitFor({ timeout: STEP_MS });
     if (shotWhileRunning) await shot(shotWhileRunning);
     await page
       .locator('.run-progress.run-succeeded, .run-progress.run-failed')
@@ -187,7 +202,7 @@ describe('the admin page in a browser', () => {
     // Keyboard: Tab goes from one field to the next; Enter runs the connection test.
     await page.getByLabel('Base API URL').focus();
     await page.keyboard.press('Tab');
-    expect(await page.evaluate('document.activeElement?.id')).toBe('clientId');
+    expect(await focused('document.activeElement?.id', 'clientId')).toBe('clientId');
     await page.keyboard.press('Enter');
     const refused = alert('ATS-A refused these credentials');
     await refused.waitFor();
@@ -211,7 +226,7 @@ describe('the admin page in a browser', () => {
     await page.getByLabel('Base API URL').fill(atsA.url);
     await page.getByRole('button', { name: 'Test connection' }).click();
     await statusText('The connection works').waitFor();
-    expect(await page.evaluate('document.activeElement?.textContent')).toBe('Save');
+    expect(await focused('document.activeElement?.textContent', 'Save')).toBe('Save');
     await shot('07-ats-a-test-ok');
 
     await page.keyboard.press('Enter');
@@ -238,9 +253,9 @@ describe('the admin page in a browser', () => {
     await titleSource.fill('Title');
     // An extra field with a fixed text, added with the form.
     await page.getByRole('button', { name: 'Add a field' }).click();
-    expect(await page.evaluate("document.activeElement?.getAttribute('aria-label')")).toBe(
-      'Name of the extra field',
-    );
+    expect(
+      await focused("document.activeElement?.getAttribute('aria-label')", 'Name of the extra field'),
+    ).toBe('Name of the extra field');
     await page.keyboard.type('source');
     await page.getByLabel('Where source comes from').selectOption('constant');
     await page.getByLabel('Fixed text for source').fill('ATS-A');
@@ -352,6 +367,85 @@ describe('the admin page in a browser', () => {
       1,
     );
     await shot('19-ats-a-failures');
+  });
+
+  it("ATS-A: the activity of the last 14 days is drawn from the connector's days, failures marked", async () => {
+    // Earlier days as the registry would have counted them: runs, records written, a failed message.
+    const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+    const at = (offset: number) => `${day(offset)}T12:00:00Z`;
+    for (const [offset, calls, upserted, closed, status] of [
+      [-12, 40, 12, 0, 'succeeded'],
+      [-9, 25, 4, 1, 'succeeded'],
+      [-6, 31, 7, 2, 'succeeded'],
+      [-4, 6, 0, 0, 'failed'],
+      [-2, 18, 3, 0, 'succeeded'],
+    ] as const) {
+      await sql(`INSERT INTO run (id, connector_id, account_id, status, mode, counts, api_calls, errors, queued_at,
+          started_at, finished_at)
+        VALUES (gen_random_uuid(), '${atsAConnectorId}', 'acct_page', '${status}', 'incremental',
+          '{"fetched":${upserted + 3},"upserted":${upserted},"unchanged":3,"closed":${closed}}', ${calls}, '[]',
+          '${at(offset)}', '${at(offset)}', '${at(offset)}')`);
+    }
+    for (const [offset, written] of [
+      [-11, 9],
+      [-8, 14],
+      [-6, 6],
+      [-3, 11],
+      [-1, 4],
+    ] as const) {
+      await sql(`INSERT INTO connector_activity (connector_id, day, records_written)
+        VALUES ('${atsAConnectorId}', '${day(offset)}', ${written})`);
+    }
+    await sql(`INSERT INTO dead_letter (id, queue, routing_key, message_id, account_id, connector_id, type, body,
+        reasons, retryable, failed_at)
+      VALUES (gen_random_uuid(), 'candidate-sync', 'candidate.created', 'm-old', 'acct_page', '${atsAConnectorId}',
+        'candidate.created', '\\x7b7d', '["ATS-A answered 503 for 80 minutes (7 tries)"]', true, '${at(-8)}')`);
+    const api = await fetch(`${registry.url}/api/v1/connectors/${atsAConnectorId}/activity`, {
+      headers: { authorization: `Bearer ${KEY}` },
+    });
+    const { days } = (await api.json()) as {
+      days: Array<{
+        day: string;
+        apiCalls: number;
+        vacanciesPublished: number;
+        recordsWritten: number;
+        failures: number;
+      }>;
+    };
+    expect(days).toHaveLength(14);
+    // Lately (today, or yesterday just after midnight): the runs above and the failures of the test before.
+    const lately = days.slice(-2);
+    expect(days.at(-1)?.day).toBe(day(0));
+    expect(lately.reduce((sum, d) => sum + d.apiCalls, 0)).toBeGreaterThan(0);
+    expect(lately.reduce((sum, d) => sum + d.vacanciesPublished, 0)).toBeGreaterThan(0);
+    expect(lately.reduce((sum, d) => sum + d.failures, 0)).toBe(2);
+
+    await page.goto(`${registry.url}/admin/connectors/${atsAConnectorId}`);
+    const card = page.locator('section[aria-labelledby="activity-title"]');
+    await card.locator('svg.activity-chart').waitFor();
+    expect(await card.locator('.activity-day').count()).toBe(14);
+    for (const key of ['apiCalls', 'vacanciesPublished', 'recordsWritten'] as const) {
+      const drawn = await card
+        .locator(`[data-series="${key}"] rect.activity-bar`)
+        .evaluateAll((bars) =>
+          bars.map((bar) => [bar.getAttribute('data-day'), Number(bar.getAttribute('data-value'))]),
+        );
+      expect([key, drawn]).toEqual([key, days.map((d) => [d.day, d[key]])]);
+    }
+    // Taller bar for the bigger day: drawn to scale within its row.
+    const height = (series: string, offset: number) =>
+      card.locator(`[data-series="${series}"] rect[data-day="${day(offset)}"]`).getAttribute('height');
+    expect(Number(await height('recordsWritten', -8))).toBeGreaterThan(
+      Number(await height('recordsWritten', -1)),
+    );
+    const marked = await card
+      .locator('.activity-failure')
+      .evaluateAll((marks) => marks.map((mark) => mark.getAttribute('data-day')));
+    expect(marked).toEqual(days.filter((d) => d.failures > 0).map((d) => d.day));
+    expect(marked).toEqual(expect.arrayContaining([day(-8), day(-4)]));
+    expect(await card.locator('svg desc').textContent()).toContain(`failures on ${marked.length} day(s)`);
+    await card.scrollIntoViewIfNeeded();
+    await card.screenshot({ path: join(SHOTS, '23-ats-a-activity.png') });
   });
 
   it("ATS-A: the day's budget; an exhausted day says so, a waiting run is progress, the limit can change", async () => {

@@ -1,5 +1,4 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
 import { createServer, type Server } from 'node:net';
 import { Client } from 'pg';
 import { startAtsASandbox, type RunningAtsASandbox } from '@connector/ats-a-sandbox';
@@ -19,6 +18,7 @@ import {
   createSuiteInfrastructure,
   eventually,
   rabbitUrl,
+  startHttpGate,
   startService,
   type ServiceProcess,
   type TestDatabase,
@@ -247,31 +247,12 @@ describe('auth-gateway', () => {
     it('never erases a secret ATS-A refuses (a maintenance page): auth_failed, then connected again by itself', async () => {
       // A proxy in front of ATS-A that answers 401 while "under maintenance".
       let maintenance = false;
-      const proxy: HttpServer = createHttpServer((req, res) => {
-        if (maintenance) {
-          res.writeHead(401, { 'content-type': 'text/html' }).end('<h1>Down for maintenance</h1>');
-          return;
-        }
-        const chunks: Buffer[] = [];
-        req.on('data', (c: Buffer) => chunks.push(c));
-        req.on('end', () => {
-          void fetch(`${atsA.url}${req.url}`, {
-            method: req.method,
-            headers: {
-              'content-type': String(req.headers['content-type'] ?? 'application/json'),
-              authorization: String(req.headers.authorization ?? ''),
-            },
-            body: chunks.length ? Buffer.concat(chunks) : undefined,
-          }).then(async (answer) => {
-            res.writeHead(answer.status, {
-              'content-type': answer.headers.get('content-type') ?? 'application/json',
-            });
-            res.end(Buffer.from(await answer.arrayBuffer()));
-          });
-        });
+      const proxy = await startHttpGate(atsA.url, (_req, res) => {
+        if (!maintenance) return false;
+        res.writeHead(401, { 'content-type': 'text/html' }).end('<h1>Down for maintenance</h1>');
+        return true;
       });
-      await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-      const proxyUrl = `http://127.0.0.1:${(proxy.address() as { port: number }).port}`;
+      const proxyUrl = proxy.url;
       try {
         const connectorId = randomUUID();
         await request(RoutingKey.AuthCredentialsSave, {
@@ -303,7 +284,7 @@ describe('auth-gateway', () => {
           type: 'ats-a',
         });
       } finally {
-        proxy.close();
+        await proxy.close();
       }
     }, 40_000);
   });

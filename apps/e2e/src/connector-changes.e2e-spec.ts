@@ -2,6 +2,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { ConsumeMessage } from 'amqplib';
 import { driveLoginForm, startAtsBSandbox, type RunningAtsBSandbox } from '@connector/ats-b-sandbox';
 import { createEvent, Exchange, RoutingKey } from '@connector/contracts';
+import { setUpVhostBrokerUsers, type VhostBrokerUsers } from '@connector/messaging';
 import {
   adminApi,
   createSuiteInfrastructure,
@@ -18,7 +19,8 @@ import {
 
 /**
  * A connector change takes effect at once: connector-registry, auth-gateway, candidate-sync and
- * document-service as processes, the ATS-B sandbox over HTTP. The admin turns "Send Smart CV" on and a Smart
+ * document-service as processes, each as its own broker user (the permissions of production), the platform's
+ * events published as the platform's user, the ATS-B sandbox over HTTP. The admin turns "Send Smart CV" on and a Smart
  * CV sent right after the 200 is uploaded, although document-service had the old options in hand a moment
  * before.
  */
@@ -31,6 +33,8 @@ describe('connector changes reach every worker at once', () => {
   let database: TestDatabase;
   let atsB: RunningAtsBSandbox;
   let broker: TestBroker;
+  let platform: TestBroker;
+  let users: VhostBrokerUsers;
   let out: ConsumeMessage[];
   let files: FileServer;
   let registry: ServiceProcess;
@@ -41,7 +45,7 @@ describe('connector changes reach every worker at once', () => {
   const api = (method: string, path: string, body?: unknown) => registryApi(method, path, { body });
   const publish = (type: string, data: object) => {
     const event = createEvent(type, ACCOUNT, data);
-    broker.publish(Exchange.PlatformEvents, type, event);
+    platform.publish(Exchange.PlatformEvents, type, event);
     return event;
   };
   const eventFor = (type: string, sourceId: string) => waitForEvent(() => out, type, sourceId, {}, 30_000);
@@ -66,27 +70,37 @@ describe('connector changes reach every worker at once', () => {
     files = await startFileServer();
     broker = await TestBroker.connect();
     out = await broker.tap(Exchange.ConnectorEvents, '#');
+    users = await setUpVhostBrokerUsers(vhost.url);
+    platform = await TestBroker.connect(users.urlOf('platform'));
 
-    const common = { DATABASE_URL: database.url, RABBITMQ_URL: vhost.url };
-    registry = await startService('connector-registry', { ...common, ADMIN_API_KEYS: `${ACCOUNT}:${KEY}` });
-    const workers = { ...common, RETRY_DELAYS_MS: '300,600,1000,2000' };
+    const env = (service: Parameters<VhostBrokerUsers['envOf']>[0]) => ({
+      DATABASE_URL: database.url,
+      ...users.envOf(service),
+    });
+    registry = await startService('connector-registry', {
+      ...env('connector-registry'),
+      ADMIN_API_KEYS: `${ACCOUNT}:${KEY}`,
+    });
+    const retries = { RETRY_DELAYS_MS: '300,600,1000,2000' };
     processes.push(
       registry,
       await startService('auth-gateway', {
-        ...common,
+        ...env('auth-gateway'),
         ENCRYPTION_KEYS: `k1:${randomBytes(32).toString('base64')}`,
         ATS_B_OAUTH_URL: atsB.oauthUrl,
         ATS_B_REST_LOGIN_URL: atsB.restLoginUrl,
         ATS_B_REDIRECT_URI: `${registry.url}/oauth/ats-b/callback`,
       }),
-      await startService('document-service', workers),
-      await startService('candidate-sync', workers),
+      await startService('document-service', { ...env('document-service'), ...retries }),
+      await startService('candidate-sync', { ...env('candidate-sync'), ...retries }),
     );
   }, 120_000);
 
   afterAll(async () => {
     await Promise.all(processes.map((p) => p.stop()));
     await broker?.close();
+    await platform?.close();
+    await users?.remove();
     await files?.close();
     await atsB?.close();
     await infra?.drop();
@@ -129,5 +143,14 @@ describe('connector changes reach every worker at once', () => {
     const after = publish(RoutingKey.DocumentUploaded, smartCv(candidateId));
     expect((await eventFor(RoutingKey.DocumentSynced, after.id)).data).toMatchObject({ action: 'uploaded' });
     expect(atsB.state.files().filter((f) => f.candidateId === externalId)).toHaveLength(1);
+  });
+
+  it('did all of it within the broker permissions: nothing refused, by the broker or by a consumer', () => {
+    const refusals = processes
+      .flatMap((p) => p.output.map((line) => `${p.name}: ${line}`))
+      .filter((line) =>
+        /ACCESS_REFUSED|PRECONDITION_FAILED|refused \S+ (from broker user|without user_id)/.test(line),
+      );
+    expect(refusals).toEqual([]);
   });
 });

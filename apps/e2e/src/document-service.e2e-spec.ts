@@ -20,6 +20,7 @@ import {
   rabbitUrl,
   startFileServer,
   startService,
+  timesHandled,
   type ServiceProcess,
   type TestDatabase,
   TestBroker,
@@ -29,7 +30,7 @@ import {
 import {
   authorizeAtsB,
   type ConnectorDirectoryStub,
-  gatewayEnv,
+  startAuthGateway,
   saveAtsACredentials,
   startConnectorDirectoryStub,
 } from '@connector/service-stubs';
@@ -157,13 +158,7 @@ describe('document-service', () => {
     out = await broker.tap(Exchange.ConnectorEvents, '#');
     registry = await startConnectorDirectoryStub(connectors);
 
-    processes.push(
-      await startService('auth-gateway', {
-        DATABASE_URL: database.url,
-        RABBITMQ_URL: rabbitUrl(),
-        ...gatewayEnv(atsB, randomBytes(32).toString('base64')),
-      }),
-    );
+    processes.push(await startAuthGateway(atsB, { DATABASE_URL: database.url, RABBITMQ_URL: rabbitUrl() }));
     connection = new RabbitConnection({ url: rabbitUrl(), name: 'e2e-documents' });
     rpc = new RpcClient(connection);
 
@@ -197,6 +192,7 @@ describe('document-service', () => {
     documentService = await startService('document-service', {
       ...env,
       MAX_DOCUMENT_BYTES: String(MAX_DOCUMENT_BYTES),
+      LOG_LEVEL: 'debug',
     });
     processes.push(documentService, await startService('candidate-sync', env));
   }, 120_000);
@@ -255,9 +251,7 @@ describe('document-service', () => {
       reason: expect.stringMatching(/already attached/),
     });
     await eventFor(RoutingKey.DocumentSynced, again.id, { connectorId: atsBId });
-    await eventually(() =>
-      documentService.output.some((l) => l.includes(`already had document.uploaded ${uploaded.id}`)),
-    );
+    await eventually(() => timesHandled([documentService], uploaded.type, uploaded.id) === 2);
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(filesInA(externalIds[atsAId])).toHaveLength(1);
     expect(filesInB(externalIds[atsBId])).toHaveLength(1);
@@ -406,6 +400,23 @@ describe('document-service', () => {
       await refused(
         document(candidateId, 'cv', { fileName: 'cv.pdf', content: svg }),
         /cv\.pdf\W{0,4} is refused: its bytes are an SVG image .*not a PDF document/,
+      );
+      expect(filesInA(externalIds[atsAId])).toEqual([]);
+      expect(filesInB(externalIds[atsBId])).toEqual([]);
+    });
+
+    it('a URL into a network the service may not reach (it runs with ALLOW_PRIVATE_ADDRESSES=loopback)', async () => {
+      const { candidateId, externalIds } = await candidateInAts();
+      const served = document(candidateId, 'cv');
+      // The file server's own port, on a private address and on the cloud metadata address.
+      const port = new URL(served.url).port;
+      await refused(
+        { ...served, url: `http://10.255.255.1:${port}/cv.pdf` },
+        /document URL refused: .*a private address/,
+      );
+      await refused(
+        { ...served, url: 'http://169.254.169.254/latest/meta-data/' },
+        /document URL refused: .*a metadata address/,
       );
       expect(filesInA(externalIds[atsAId])).toEqual([]);
       expect(filesInB(externalIds[atsBId])).toEqual([]);

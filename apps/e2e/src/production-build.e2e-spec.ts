@@ -1,8 +1,10 @@
 import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { builtinModules } from 'node:module';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { type BrokerService, setUpVhostBrokerUsers, type VhostBrokerUsers } from '@connector/messaging';
 import {
   createTestDatabase,
   createTestVhost,
@@ -19,19 +21,20 @@ import {
  * service exits naming them; with them it migrates (`dist/tools/migrate.js`) and serves /health.
  */
 const DIST = join('tmp', 'dist-e2e');
-const SERVICES = ['connector-registry', 'auth-gateway', 'vacancy-sync', 'candidate-sync', 'document-service'];
+const SERVICES: BrokerService[] = [
+  'connector-registry',
+  'auth-gateway',
+  'vacancy-sync',
+  'candidate-sync',
+  'document-service',
+];
+const BROKER = ['DATABASE_URL', 'RABBITMQ_URL', 'RABBITMQ_USERS'];
 const REQUIRED: Record<string, string[]> = {
-  'connector-registry': ['ADMIN_API_KEYS', 'ADMIN_ID_SECRET', 'DATABASE_URL', 'RABBITMQ_URL'],
-  'auth-gateway': [
-    'DATABASE_URL',
-    'RABBITMQ_URL',
-    'ENCRYPTION_KEYS',
-    'ATS_B_CLIENT_SECRET',
-    'ATS_B_CLIENT_ID',
-  ],
-  'vacancy-sync': ['DATABASE_URL', 'RABBITMQ_URL'],
-  'candidate-sync': ['DATABASE_URL', 'RABBITMQ_URL'],
-  'document-service': ['DATABASE_URL', 'RABBITMQ_URL'],
+  'connector-registry': ['ADMIN_API_KEYS', 'ADMIN_ID_SECRET', ...BROKER],
+  'auth-gateway': [...BROKER, 'ENCRYPTION_KEYS', 'ATS_B_CLIENT_SECRET', 'ATS_B_CLIENT_ID'],
+  'vacancy-sync': BROKER,
+  'candidate-sync': [...BROKER, 'FIELD_HASH_KEY'],
+  'document-service': BROKER,
 };
 
 function mainOf(app: string): string {
@@ -47,6 +50,7 @@ describe('the production build', () => {
   let database: TestDatabase;
   let vhost: TestVhost;
   let required: Record<string, string>;
+  let users: VhostBrokerUsers;
   const children: ChildProcess[] = [];
 
   beforeAll(async () => {
@@ -55,13 +59,20 @@ describe('the production build', () => {
       stdio: 'pipe',
     });
     [database, vhost] = await Promise.all([createTestDatabase('prodbuild'), createTestVhost('prodbuild')]);
+    // Production wants a broker user per service.
+    users = await setUpVhostBrokerUsers(vhost.url);
     required = {
       DATABASE_URL: database.url,
-      RABBITMQ_URL: vhost.url,
+      ...users.envOf('connector-registry'),
+      // The migrate step runs each service's migrations as its own broker user.
+      ...Object.fromEntries(
+        SERVICES.map((app) => [`RABBITMQ_URL_${app.toUpperCase().replace(/-/g, '_')}`, users.urlOf(app)]),
+      ),
       // Production takes only keys of 32+ random characters.
       ADMIN_API_KEYS: `acct_prod:${randomBytes(24).toString('hex')}`,
       ADMIN_ID_SECRET: randomBytes(33).toString('base64'),
       ENCRYPTION_KEYS: `k1:${randomBytes(32).toString('base64')}`,
+      FIELD_HASH_KEY: randomBytes(33).toString('base64'),
       ATS_B_CLIENT_ID: 'platform-client',
       ATS_B_CLIENT_SECRET: randomBytes(12).toString('hex'),
       ATS_B_REDIRECT_URI: 'https://connectors.example.com/oauth/ats-b/callback',
@@ -70,6 +81,7 @@ describe('the production build', () => {
 
   afterAll(async () => {
     for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+    await users?.remove();
     await Promise.all([database?.drop(), vhost?.drop()]);
   });
 
@@ -96,7 +108,12 @@ describe('the production build', () => {
       SERVICES.map(async (app) => {
         const port = await freePort();
         const child = spawn(process.execPath, [mainOf(app)], {
-          env: productionEnv({ ...required, MIGRATIONS_RUN: 'false', PORT: String(port) }),
+          env: productionEnv({
+            ...required,
+            ...users.envOf(app),
+            MIGRATIONS_RUN: 'false',
+            PORT: String(port),
+          }),
           stdio: ['ignore', 'pipe', 'pipe'],
         });
         children.push(child);
@@ -129,6 +146,27 @@ describe('the production build', () => {
       expect(await exited).toBe(0);
     }
   }, 180_000);
+
+  it('writes the broker users, their definitions and URLs from the compiled output, keeping the passwords', () => {
+    const secrets = mkdtempSync(join(tmpdir(), 'broker-secrets-'));
+    const tool = join(WORKSPACE_ROOT, DIST, 'tools', 'broker-users.js');
+    const args = [tool, '--secrets', secrets, '--url', 'amqps://mq.example.internal:5671/ats'];
+    const first = spawnSync(process.execPath, args, { env: productionEnv(), encoding: 'utf8' });
+    expect(first.stderr).toBe('');
+    expect(first.status).toBe(0);
+    const url = readFileSync(join(secrets, 'rabbitmq-url-auth-gateway'), 'utf8');
+    expect(url).toMatch(/^amqps:\/\/auth-gateway:[\w-]{32}@mq\.example\.internal:5671\/ats$/);
+    expect(first.stdout).not.toContain(new URL(url).password);
+    expect(statSync(join(secrets, 'rabbitmq-url-auth-gateway')).mode & 0o777).toBe(0o600);
+    const definitions = JSON.parse(readFileSync(join(secrets, 'rabbitmq-definitions.json'), 'utf8')) as {
+      users: Array<{ name: string; password_hash: string }>;
+      vhosts: Array<{ name: string }>;
+    };
+    expect(definitions.vhosts).toEqual([{ name: 'ats' }]);
+    expect(definitions.users.map((user) => user.name)).toEqual([...SERVICES, 'platform']);
+    expect(spawnSync(process.execPath, args, { env: productionEnv() }).status).toBe(0);
+    expect(readFileSync(join(secrets, 'rabbitmq-url-auth-gateway'), 'utf8')).toBe(url);
+  });
 
   it.each([
     ['ats-a-sandbox', '/__sandbox/quota'],

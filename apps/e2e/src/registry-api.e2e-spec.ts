@@ -9,6 +9,7 @@ import {
   eventually,
   type ServiceProcess,
   startService,
+  timesHandled,
   TestBroker,
   type TestDatabase,
   type TestVhost,
@@ -58,29 +59,26 @@ describe('connector-registry admin API', () => {
     await eventually(async () => (await connectorStatus(id)) === 'connected', 10_000, 'connected');
   };
 
-  /** Waits until the service has taken a message (its inbox row), then a little for the handler to finish. */
-  const taken = async (eventId: string) => {
-    await eventually(
-      async () => (await db.query('SELECT 1 FROM inbox_message WHERE message_id = $1', [eventId])).rowCount,
-      10_000,
-      `message ${eventId} taken`,
-    );
-    await new Promise((resolve) => setTimeout(resolve, 300));
-  };
+  /** Waits until the service has handled a message and acknowledged it (the transport's debug line). */
+  const taken = (event: { type: string; id: string }) =>
+    eventually(() => timesHandled([service], event.type, event.id), 10_000, `message ${event.id} handled`);
 
   beforeAll(async () => {
     infra = await createSuiteInfrastructure('e2e_registry');
     ({ vhost, database } = infra);
     broker = await TestBroker.connect();
+    db = new Client({ connectionString: database.url });
+    await db.connect();
+    // What earlier versions left in the shared database: the inbox table, which the registry now drops.
+    await db.query('CREATE TABLE inbox_message (id bigint PRIMARY KEY, message_id text NOT NULL)');
     service = await startService('connector-registry', {
       DATABASE_URL: database.url,
       RABBITMQ_URL: vhost.url,
       ADMIN_API_KEYS: `acct_a:${KEY_A},acct_b:${KEY_B}`,
       AUTH_GATEWAY_TIMEOUT_MS: '1000',
       VACANCY_SYNC_TIMEOUT_MS: '1000',
+      LOG_LEVEL: 'debug',
     });
-    db = new Client({ connectionString: database.url });
-    await db.connect();
     connection = new RabbitConnection({ url: vhost.url, name: 'registry-e2e' });
     rpc = new RpcClient(connection);
   }, 120_000);
@@ -92,6 +90,11 @@ describe('connector-registry admin API', () => {
     await db?.end();
     await broker?.close();
     await infra?.drop();
+  });
+
+  it('drops the inbox table earlier versions kept (every handler is idempotent; it de-duplicated nothing)', async () => {
+    const { rows } = await db.query("SELECT to_regclass('inbox_message') AS inbox");
+    expect(rows).toEqual([{ inbox: null }]);
   });
 
   describe('API keys and errors', () => {
@@ -522,7 +525,7 @@ describe('connector-registry admin API', () => {
 
       const late = progress(50, 60);
       broker.publish(Exchange.Internal, RoutingKey.RunProgress, late);
-      await taken(late.id);
+      await taken(late);
       expect((await api('GET', runPath)).body).toMatchObject({ status: 'succeeded', ...final });
 
       const history = await api('GET', `/api/v1/connectors/${id}/runs?limit=5`);
@@ -586,7 +589,7 @@ describe('connector-registry admin API', () => {
       const foreign = randomUUID();
       const event = createEvent(RoutingKey.RunProgress, 'acct_b', { ...running.data, runId: foreign });
       broker.publish(Exchange.Internal, RoutingKey.RunProgress, event);
-      await taken(event.id);
+      await taken(event);
       expect((await api('GET', `/api/v1/connectors/${id}/runs/${foreign}`)).status).toBe(404);
     });
   });

@@ -1,9 +1,9 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { startAtsBSandbox, type RunningAtsBSandbox } from '@connector/ats-b-sandbox';
 import { type ConnectorSnapshot, Queue } from '@connector/contracts';
-import { defaultJobMapping } from '@connector/job-mapping';
 import { RabbitConnection, RpcClient } from '@connector/messaging';
 import {
+  connectorSnapshot,
   createSuiteInfrastructure,
   rabbitUrl,
   startService,
@@ -18,7 +18,7 @@ import {
 import {
   authorizeAtsB,
   type ConnectorDirectoryStub,
-  gatewayEnv,
+  startAuthGateway,
   startConnectorDirectoryStub,
 } from '@connector/service-stubs';
 
@@ -47,17 +47,16 @@ describe('vacancy-sync with ATS-B as its vendor defines it', () => {
   async function atsBConnector(): Promise<string> {
     const connectorId = randomUUID();
     await authorizeAtsB(rpc, ACCOUNT, connectorId);
-    snapshots.set(connectorId, {
-      id: connectorId,
-      accountId: ACCOUNT,
-      type: 'ats-b',
-      name: `ats-b ${connectorId.slice(0, 4)}`,
-      status: 'connected',
-      options: {},
-      config: { routine: 'api-oauth' },
-      mapping: { version: 1, mapping: defaultJobMapping('ats-b') as unknown as Record<string, unknown> },
-      updatedAt: new Date().toISOString(),
-    });
+    snapshots.set(
+      connectorId,
+      connectorSnapshot({
+        id: connectorId,
+        accountId: ACCOUNT,
+        type: 'ats-b',
+        config: { routine: 'api-oauth' },
+        ownDailyLimit: false,
+      }),
+    );
     return connectorId;
   }
 
@@ -85,10 +84,7 @@ describe('vacancy-sync with ATS-B as its vendor defines it', () => {
     registryStub = await startConnectorDirectoryStub(snapshots);
 
     const env = { DATABASE_URL: database.url, RABBITMQ_URL: rabbitUrl() };
-    gateway = await startService('auth-gateway', {
-      ...env,
-      ...gatewayEnv(atsB, randomBytes(32).toString('base64')),
-    });
+    gateway = await startAuthGateway(atsB, env);
     worker = await startService('vacancy-sync', { ...env, SCHEDULER_TICK_MS: '500' });
     connection = new RabbitConnection({ url: rabbitUrl(), name: 'e2e-vacancy-sync-ats-b' });
     rpc = new RpcClient(connection);

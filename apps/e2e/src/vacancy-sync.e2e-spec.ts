@@ -16,6 +16,7 @@ import {
 import { defaultJobMapping } from '@connector/job-mapping';
 import { RabbitConnection, RpcClient } from '@connector/messaging';
 import {
+  connectorSnapshot,
   createSuiteInfrastructure,
   eventually,
   rabbitUrl,
@@ -33,7 +34,7 @@ import {
 import {
   authorizeAtsB,
   type ConnectorDirectoryStub,
-  gatewayEnv,
+  startAuthGateway,
   saveAtsACredentials,
   startConnectorDirectoryStub,
 } from '@connector/service-stubs';
@@ -70,17 +71,10 @@ describe('vacancy-sync', () => {
     rpc.request<T>(createEvent(type, ACCOUNT, data), timeoutMs);
 
   const snapshot = (id: string, type: 'ats-a' | 'ats-b', config: Record<string, unknown>, options = {}) =>
-    snapshots.set(id, {
+    snapshots.set(
       id,
-      accountId: ACCOUNT,
-      type,
-      name: `${type} ${id.slice(0, 4)}`,
-      status: 'connected',
-      options,
-      config,
-      mapping: { version: 1, mapping: defaultJobMapping(type) as unknown as Record<string, unknown> },
-      updatedAt: new Date().toISOString(),
-    });
+      connectorSnapshot({ id, accountId: ACCOUNT, type, config, options, ownDailyLimit: false }),
+    );
 
   async function atsAConnector(sandbox: RunningAtsASandbox, options = {}): Promise<string> {
     const connectorId = randomUUID();
@@ -150,10 +144,7 @@ describe('vacancy-sync', () => {
     registryStub = await startConnectorDirectoryStub(snapshots);
 
     const env = { DATABASE_URL: database.url, RABBITMQ_URL: rabbitUrl() };
-    gateway = await startService('auth-gateway', {
-      ...env,
-      ...gatewayEnv(atsB, randomBytes(32).toString('base64')),
-    });
+    gateway = await startAuthGateway(atsB, env);
     // Two workers on one queue, as in production; a rate-limit wait always parks the run (never sleeps in place).
     const workerEnv = { ...env, SCHEDULER_TICK_MS: '500', RUN_INLINE_WAIT_MAX_MS: '0', LOG_LEVEL: 'info' };
     workers.push(

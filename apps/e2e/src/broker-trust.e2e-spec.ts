@@ -1,0 +1,278 @@
+import { randomBytes } from 'node:crypto';
+import amqplib from 'amqplib';
+import { Client } from 'pg';
+import { createEvent, type EventEnvelope, Exchange, Header, Queue, RoutingKey } from '@connector/contracts';
+import {
+  type BrokerPrincipal,
+  RabbitConnection,
+  RpcClient,
+  setUpVhostBrokerUsers,
+  type VhostBrokerUsers,
+} from '@connector/messaging';
+import { startAuthGateway } from '@connector/service-stubs';
+import {
+  adminApi,
+  createSuiteInfrastructure,
+  eventually,
+  type ServiceProcess,
+  startService,
+  type SuiteInfrastructure,
+} from '@connector/testing';
+
+/**
+ * The broker is a trust boundary: connector-registry, auth-gateway, vacancy-sync and document-service run as
+ * processes, each as its own broker user (as `npm start` and the deployments run them). A message one
+ * service forges in another's name is refused, dead-lettered with the reason and changes nothing; the same
+ * message from the service that may send it is applied.
+ */
+const ACCOUNT = 'acct_trust';
+const KEY = `key-${randomBytes(6).toString('hex')}`;
+
+describe('the broker as a trust boundary', () => {
+  let infra: SuiteInfrastructure;
+  let users: VhostBrokerUsers;
+  let db: Client;
+  const processes: ServiceProcess[] = [];
+  let registry: ServiceProcess;
+
+  const api = adminApi({ baseUrl: () => `${registry.url}/api/v1`, key: KEY });
+  const statusOf = async (id: string) => (await api('GET', `/connectors/${id}`)).body.status as string;
+  const failures = async () =>
+    ((await api('GET', '/failures')).body.failures ?? []) as Array<{
+      id: string;
+      messageId: string;
+      reasons: string[];
+      replayCount: number;
+    }>;
+  const failureOf = (messageId: string, count = 1) =>
+    eventually(
+      async () => {
+        const found = (await failures()).filter((failure) => failure.messageId === messageId);
+        return found.length >= count ? found : undefined;
+      },
+      15_000,
+      `the failure of ${messageId} in the log`,
+    );
+
+  /** Publishes as `principal` on a confirm channel; the broker's refusal, or 'ok'. */
+  async function publishAs(
+    principal: BrokerPrincipal,
+    exchange: string,
+    routingKey: string,
+    event: EventEnvelope,
+    headers: Record<string, unknown> = {},
+  ): Promise<string> {
+    const connection = await amqplib.connect(users.urlOf(principal));
+    const channel = await connection.createConfirmChannel();
+    let refusal: string | undefined;
+    channel.on('error', (error: Error) => (refusal = error.message));
+    try {
+      await new Promise<void>((resolve, reject) =>
+        channel.publish(
+          exchange,
+          routingKey,
+          Buffer.from(JSON.stringify(event)),
+          { userId: users.userOf(principal), persistent: true, contentType: 'application/json', headers },
+          (error) => (error ? reject(error) : resolve()),
+        ),
+      );
+    } catch (error) {
+      refusal ??= (error as Error).message;
+    } finally {
+      await connection.close().catch(() => undefined);
+    }
+    return refusal ?? 'ok';
+  }
+
+  /** What a compromised service can still do: put a message straight into a queue (the default exchange). */
+  const intoQueue = (principal: BrokerPrincipal, queue: string, event: EventEnvelope, headers = {}) =>
+    publishAs(principal, '', queue, event, { [Header.OriginalRoutingKey]: event.type, ...headers });
+
+  /** A request put straight into a queue, as only our services can (the default exchange); the raw reply. */
+  async function askStraight(
+    principal: BrokerPrincipal,
+    queue: string,
+    request: EventEnvelope,
+  ): Promise<unknown> {
+    const connection = await amqplib.connect(users.urlOf(principal));
+    try {
+      const channel = await connection.createChannel();
+      const reply = new Promise<unknown>(
+        (resolve) =>
+          void channel.consume(
+            'amq.rabbitmq.reply-to',
+            (message) => message && resolve(JSON.parse(message.content.toString())),
+            { noAck: true },
+          ),
+      );
+      channel.publish('', queue, Buffer.from(JSON.stringify(request)), {
+        replyTo: 'amq.rabbitmq.reply-to',
+        correlationId: request.id,
+        userId: users.userOf(principal),
+        headers: { [Header.OriginalRoutingKey]: request.type },
+      });
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise(
+        (resolve) => (timer = setTimeout(() => resolve('no reply within 10 s'), 10_000)),
+      );
+      try {
+        return await Promise.race([reply, late]);
+      } finally {
+        clearTimeout(timer);
+      }
+    } finally {
+      await connection.close().catch(() => undefined);
+    }
+  }
+
+  async function requestAs<T>(principal: BrokerPrincipal, request: EventEnvelope): Promise<T> {
+    const connection = new RabbitConnection({ url: users.urlOf(principal), name: `e2e-${principal}` });
+    const rpc = new RpcClient(connection);
+    try {
+      return await rpc.request<T>(request, 10_000);
+    } finally {
+      await rpc.close();
+      await connection.close();
+    }
+  }
+
+  beforeAll(async () => {
+    infra = await createSuiteInfrastructure('e2e_trust');
+    users = await setUpVhostBrokerUsers(infra.vhost.url);
+    const { DATABASE_URL } = infra.env;
+    registry = await startService('connector-registry', {
+      DATABASE_URL,
+      ...users.envOf('connector-registry'),
+      ADMIN_API_KEYS: `${ACCOUNT}:${KEY}`,
+    });
+    processes.push(
+      registry,
+      ...(await Promise.all([
+        startAuthGateway(
+          { oauthUrl: 'http://127.0.0.1:9/oauth', restLoginUrl: 'http://127.0.0.1:9/rest' },
+          { DATABASE_URL, ...users.envOf('auth-gateway') },
+        ),
+        startService('vacancy-sync', { DATABASE_URL, ...users.envOf('vacancy-sync') }),
+        startService('document-service', { DATABASE_URL, ...users.envOf('document-service') }),
+      ])),
+    );
+    db = new Client({ connectionString: DATABASE_URL });
+    await db.connect();
+  }, 180_000);
+
+  afterAll(async () => {
+    await Promise.all(processes.map((process) => process.stop()));
+    await db?.end();
+    await users?.remove();
+    await infra?.drop();
+  });
+
+  it("refuses a connector.status_changed in another service's name; the same from auth-gateway is applied", async () => {
+    const created = await api('POST', '/connectors', {
+      body: { type: 'ats-b', name: 'Trust', config: { routine: 'api-oauth', sendSmartCv: false } },
+    });
+    expect(created.status).toBe(201);
+    const id = String(created.body.id);
+    expect(await statusOf(id)).toBe('pending_authorization');
+    const forged = createEvent(RoutingKey.ConnectorStatusChanged, ACCOUNT, {
+      connectorId: id,
+      status: 'connected',
+    });
+
+    // On connector.events the broker itself refuses: vacancy-sync may not publish that type.
+    expect(await publishAs('vacancy-sync', Exchange.ConnectorEvents, forged.type, forged)).toMatch(
+      /ACCESS_REFUSED - access to topic 'connector.status_changed' in exchange 'connector.events'/,
+    );
+    // Straight into the registry's queue, claiming to be a replay of auth-gateway's: the registry refuses.
+    expect(
+      await intoQueue('vacancy-sync', Queue.ConnectorRegistry, forged, {
+        [Header.PublishedBy]: users.userOf('auth-gateway'),
+        [Header.ReplayOf]: 'made-up',
+      }),
+    ).toBe('ok');
+    const [failure] = await failureOf(forged.id);
+    expect(failure!.reasons).toEqual([
+      `refused connector.status_changed from broker user "${users.userOf('vacancy-sync')}": ` +
+        'only connector-registry or auth-gateway may publish it',
+    ]);
+    expect(await statusOf(id)).toBe('pending_authorization');
+    expect(registry.output.join('\n')).toContain(`dead-lettering connector.status_changed ${forged.id}`);
+
+    // Replayed from the failure log, it is still vacancy-sync's, and refused again.
+    expect((await api('POST', `/failures/${failure!.id}/replay`)).status).toBe(202);
+    await failureOf(forged.id, 2);
+    expect(await statusOf(id)).toBe('pending_authorization');
+
+    const genuine = createEvent(RoutingKey.ConnectorStatusChanged, ACCOUNT, {
+      connectorId: id,
+      status: 'connected',
+    });
+    expect(await publishAs('auth-gateway', Exchange.ConnectorEvents, genuine.type, genuine)).toBe('ok');
+    await eventually(async () => (await statusOf(id)) === 'connected', 15_000, 'connected by auth-gateway');
+  });
+
+  it("keeps document-service's candidate links from a candidate.synced not sent by candidate-sync", async () => {
+    const linkOf = async (candidateId: string) =>
+      (
+        await db.query<{ external_id: string }>(
+          'SELECT external_id FROM candidate_ref WHERE connector_id = $1 AND candidate_id = $2',
+          ['conn-links', candidateId],
+        )
+      ).rows[0]?.external_id;
+    const synced = (externalId: string) =>
+      createEvent(RoutingKey.CandidateSynced, ACCOUNT, {
+        connectorId: 'conn-links',
+        candidateId: 'cand-1',
+        externalId,
+        action: 'created' as const,
+      });
+
+    const genuine = synced('ats-1');
+    expect(await publishAs('candidate-sync', Exchange.ConnectorEvents, genuine.type, genuine)).toBe('ok');
+    await eventually(
+      async () => (await linkOf('cand-1')) === 'ats-1',
+      15_000,
+      'the link from candidate-sync',
+    );
+
+    const forged = synced('ats-elsewhere');
+    expect(await publishAs('vacancy-sync', Exchange.ConnectorEvents, forged.type, forged)).toMatch(
+      /ACCESS_REFUSED/,
+    );
+    expect(
+      await intoQueue('vacancy-sync', Queue.DocumentService, forged, {
+        [Header.PublishedBy]: users.userOf('candidate-sync'),
+      }),
+    ).toBe('ok');
+    const [failure] = await failureOf(forged.id);
+    expect(failure!.reasons[0]).toMatch(
+      /^refused candidate.synced from broker user ".*vacancy-sync": only candidate-sync/,
+    );
+    expect(await linkOf('cand-1')).toBe('ats-1');
+  });
+
+  it('answers credential requests and erasures only from the services that may send them', async () => {
+    const credentials = createEvent(RoutingKey.CredentialsRequested, ACCOUNT, {
+      connectorId: 'conn-unknown',
+    });
+    // A worker may ask (and learns that there is no such connector); the registry may not even send it.
+    await expect(requestAs('document-service', credentials)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    expect(await publishAs('connector-registry', Exchange.Internal, credentials.type, credentials)).toMatch(
+      /ACCESS_REFUSED - access to topic 'credentials.requested'/,
+    );
+    // Straight into auth-gateway's queue, an erasure from candidate-sync is answered FORBIDDEN, not done.
+    const erase = createEvent(RoutingKey.AuthCredentialsErase, ACCOUNT, { connectorId: 'conn-unknown' });
+    expect(await askStraight('candidate-sync', Queue.AuthGateway, erase)).toEqual({
+      ok: false,
+      error: {
+        code: 'FORBIDDEN',
+        message: `refused auth.credentials.erase from broker user "${users.userOf('candidate-sync')}": only connector-registry may publish it`,
+      },
+    });
+    expect(await askStraight('candidate-sync', Queue.AuthGateway, credentials)).toMatchObject({
+      ok: false,
+      error: { code: 'NOT_FOUND' },
+    });
+    await expect(requestAs('connector-registry', erase)).resolves.toEqual({ erased: true });
+  });
+});
