@@ -30,7 +30,7 @@ import {
 import {
   authorizeAtsB,
   type ConnectorDirectoryStub,
-  gatewayEnv,
+  startAuthGateway,
   saveAtsACredentials,
   startConnectorDirectoryStub,
 } from '@connector/service-stubs';
@@ -70,11 +70,10 @@ export class BenchHarness {
     ];
     const completed = await broker.tap(Exchange.ConnectorEvents, RoutingKey.RunCompleted);
     const stub = await startConnectorDirectoryStub(snapshots);
-    const gateway = await startService('auth-gateway', {
+    const gateway = await startAuthGateway(atsB, {
       DATABASE_URL: database.url,
       RABBITMQ_URL: rabbitUrl(),
       LOG_LEVEL: 'warn',
-      ...gatewayEnv(atsB, randomBytes(32).toString('base64')),
     });
     const connection = new RabbitConnection({ url: rabbitUrl(), name: 'bench-vacancy-sync' });
     const rpc = new RpcClient(connection);
