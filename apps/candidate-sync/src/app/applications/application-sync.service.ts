@@ -9,15 +9,24 @@ import {
   PermanentMessageError,
 } from '@connector/messaging';
 import { withLogContext } from '@connector/observability';
-import { CandidateLinkRepository } from '../candidates/candidate-link.repository';
 import { FieldHasher } from '../candidates/field-diff';
-import { CandidateLocks, type SyncOutcome, syncInOrder, writeOnce } from '@connector/exactly-once';
+import {
+  CandidateLocks,
+  recordLanded,
+  type SyncOutcome,
+  syncInOrder,
+  writeOnce,
+} from '@connector/exactly-once';
 import type { Lease } from '@connector/persistence';
-import { ErasedCandidates } from '@connector/service-kit';
+import { CandidateErasedError, ErasedCandidates } from '@connector/service-kit';
 import { targetOf, waitForAuthorization } from '../common/connector-targets';
 import { SyncedEvents } from '../common/synced-events';
 import { changedAnswers, sentAnswersOf, toQuestions } from './application-answers';
-import { type ApplicationKey, ApplicationLinkRepository } from './application-link.repository';
+import {
+  type ApplicationClaimOrFind,
+  type ApplicationKey,
+  ApplicationLinkRepository,
+} from './application-link.repository';
 import type { ApplicationSink } from './application-sink';
 import { ApplicationSinks } from './application-sinks';
 
@@ -35,7 +44,6 @@ export class ApplicationSyncService {
     private readonly directory: ConnectorDirectory,
     private readonly sinks: ApplicationSinks,
     private readonly applications: ApplicationLinkRepository,
-    private readonly candidates: CandidateLinkRepository,
     private readonly locks: CandidateLocks,
     private readonly events: SyncedEvents,
     private readonly clients: AtsClientFactory,
@@ -43,6 +51,10 @@ export class ApplicationSyncService {
     private readonly erased: ErasedCandidates,
   ) {}
 
+  /**
+   * Erased candidates are found under each vacancy's lock (claimOrFind), or here when no connector takes
+   * work: CandidateErasedError either way, for the handler to refuse the event (ErasedCandidates.refusedInside).
+   */
   async sync(event: ApplicationEvent): Promise<void> {
     const byConnector = new Map<string, string[]>();
     for (const vacancy of event.data.vacancies) {
@@ -51,18 +63,26 @@ export class ApplicationSyncService {
       byConnector.set(vacancy.connectorId, list);
     }
     const failures: MessageHandlingError[] = [];
+    let working = false;
     for (const [connectorId, vacancies] of byConnector) {
       try {
-        await withLogContext({ connectorId }, () => this.syncTo(connectorId, vacancies, event));
+        working =
+          (await withLogContext({ connectorId }, () => this.syncTo(connectorId, vacancies, event))) ||
+          working;
       } catch (error) {
         failures.push(toMessageError(error, connectorId));
       }
     }
+    // An erased candidate's event is refused now, whatever else failed: it is kept nowhere, not retried.
+    const erased = failures.find((failure) => failure instanceof CandidateErasedError);
+    if (erased) throw erased;
+    if (!working) await this.erased.assertNotErased(event.accountId, event.data.candidateId);
     const failure = combinedFailure(failures);
     if (failure) throw failure;
   }
 
-  private async syncTo(connectorId: string, vacancies: string[], event: ApplicationEvent): Promise<void> {
+  /** True when it took the candidate's lock (and so checked for an erasure under it). */
+  private async syncTo(connectorId: string, vacancies: string[], event: ApplicationEvent): Promise<boolean> {
     const connector = await this.directory.get(connectorId, event.accountId);
     if (connector.accountId !== event.accountId) {
       throw new PermanentMessageError(
@@ -72,7 +92,7 @@ export class ApplicationSyncService {
     }
     switch (targetOf(connector.status)) {
       case 'skip':
-        return;
+        return false;
       case 'wait':
         throw waitForAuthorization(connector);
       case 'work':
@@ -80,18 +100,24 @@ export class ApplicationSyncService {
     }
     const sink = this.sinks.for(connector, event.id);
     if (!sink) {
+      await this.erased.assertNotErased(event.accountId, event.data.candidateId, connectorId);
       await this.events.unsupported(event, {
         connectorId,
         sourceEventId: event.id,
         sourceType: event.type,
         reason: `${connector.type} has no application operation in this integration`,
       });
-      return;
+      return false;
     }
     for (const vacancyExternalId of vacancies) {
       const key = { connectorId, candidateId: event.data.candidateId, vacancyExternalId };
-      const outcome = await this.locks.run(connectorId, event.data.candidateId, (lease) =>
-        this.applyLocked(connector, sink, key, event, lease),
+      // The lock, the candidate's ATS id and the application's link read or its create claimed: one statement.
+      const outcome = await this.locks.runBy(
+        connectorId,
+        key.candidateId,
+        this.applications.claimOrFind(key, event.accountId, event.data.applicationId, event.id),
+        (lease, row) =>
+          this.applyLocked(connector, sink, key, event, lease, this.applications.found(key, row)),
       );
       if (outcome.action === 'unchanged') {
         this.logger.log(`${event.type} ${event.id} for ${connectorId}/${vacancyExternalId}: ${outcome.why}`);
@@ -105,6 +131,7 @@ export class ApplicationSyncService {
         action: outcome.action,
       });
     }
+    return true;
   }
 
   private async applyLocked(
@@ -112,11 +139,11 @@ export class ApplicationSyncService {
     sink: ApplicationSink,
     key: ApplicationKey,
     event: ApplicationEvent,
-    { token: fence, signal }: Lease,
+    { token: fence, signal, release: unlock }: Lease,
+    found: ApplicationClaimOrFind,
   ): Promise<SyncOutcome> {
-    await this.erased.assertNotErased(event.accountId, key.candidateId, connector.id);
-    const candidate = await this.candidates.find(connector.id, key.candidateId);
-    if (!candidate?.externalId) {
+    if (found.erased) throw new CandidateErasedError(key.candidateId, connector.id);
+    if (found.candidateExternalId === null) {
       // Its candidate may be waiting for budget: then this waits as long, without using up attempts.
       const budgetAt = await this.clients.pushBudgetWait(connector);
       if (budgetAt) {
@@ -133,21 +160,23 @@ export class ApplicationSyncService {
     }
     const questions = toQuestions(event.data.answers);
     const contentHash = this.hasher.hash(questions);
-    const link = await this.applications.find(key, fence);
-    const candidateExternalId = candidate.externalId;
+    const link = found.claimed ? undefined : found.link;
+    let claimed = found.claimed;
+    const { candidateExternalId } = found;
     return syncInOrder({ event, contentHash, link, skipped: SKIPPED }, async () => {
       const written = await writeOnce(
         link,
         {
-          claim: () => this.applications.markPending(key, event.data.applicationId, event.id, fence),
-          // A found application's answers are unknown: every answer is sent.
+          claim: async () => {
+            if (claimed)
+              claimed = false; // taken by claimOrFind
+            else await this.applications.markPending(key, event.data.applicationId, event.id, fence);
+          },
           link: (linked) =>
-            this.applications.link(
-              key,
-              linked.externalId,
-              linked.how === 'created' ? sentAnswersOf(questions, this.hasher) : {},
-              fence,
-            ),
+            linked.how === 'created'
+              ? Promise.resolve() // recorded below with the event, one statement: no ATS call comes between
+              : // A found application's answers are unknown: every answer is sent.
+                this.applications.link(key, linked.externalId, {}, fence),
         },
         {
           findExisting: () => sink.findExisting(candidateExternalId, key.vacancyExternalId),
@@ -157,21 +186,35 @@ export class ApplicationSyncService {
         },
         signal,
       );
+      const answers = sentAnswersOf(questions, this.hasher);
+      if (written.how === 'created') {
+        // The new application's id, kept trying while Postgres is briefly away (as writeOnce records links).
+        await recordLanded(
+          () =>
+            this.applications.applied(
+              key,
+              event,
+              contentHash,
+              answers,
+              fence,
+              { externalId: written.externalId },
+              unlock,
+            ),
+          signal,
+        );
+        return written;
+      }
       if (written.how === 'found') {
         this.logger.warn(
           `application ${key.candidateId}/${key.vacancyExternalId} found as ${written.externalId} after an unsure create`,
         );
       }
-      const sent =
-        written.how === 'linked'
-          ? (link?.answers ?? {})
-          : written.how === 'found'
-            ? {}
-            : sentAnswersOf(questions, this.hasher);
+      const sent = written.how === 'linked' ? (link?.answers ?? {}) : {};
       const changed = changedAnswers(questions, sent, this.hasher);
       signal.throwIfAborted();
       if (changed.length > 0) await sink.updateAnswers(written.externalId, changed);
-      await this.applications.applied(key, event, contentHash, sentAnswersOf(questions, this.hasher), fence);
+      // The last write under the lock, which goes with it.
+      await this.applications.applied(key, event, contentHash, answers, fence, undefined, unlock);
       return written;
     });
   }

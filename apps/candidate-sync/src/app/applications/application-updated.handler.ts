@@ -14,6 +14,7 @@ export class ApplicationUpdatedHandler {
 
   @EventPattern(RoutingKey.ApplicationUpdated)
   async handle(@Payload() event: EventEnvelope<typeof RoutingKey.ApplicationUpdated, ApplicationDataDto>) {
-    await this.erased.unlessErased(event, event.data.candidateId, () => this.applications.sync(event));
+    // Checked under each vacancy's lock (ApplicationSyncService.sync): no statement of its own at the door.
+    await this.erased.refusedInside(event, event.data.candidateId, () => this.applications.sync(event));
   }
 }
