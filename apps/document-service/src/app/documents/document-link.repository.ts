@@ -2,6 +2,17 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, Repository } from 'typeorm';
 import { LinkTable } from '@connector/exactly-once';
+import {
+  entitiesOf,
+  type Lease,
+  LEASE_CTE,
+  LeaseLostError,
+  leaseReleaseCte,
+  preparedStatements,
+  rowsOf,
+  type SqlQueryable,
+  type SqlRow,
+} from '@connector/persistence';
 import { DocumentLinkEntity } from './document-link.entity';
 
 export interface DocumentKey {
@@ -16,6 +27,45 @@ export interface DocumentLink {
   state: 'pending' | 'linked';
 }
 
+/** What the first statement under a candidate's lock found for one file (see claimOrFind). */
+export type DocumentClaimOrFind =
+  { erased: true } | { erased: false; claimed: true } | { erased: false; claimed: false; link: DocumentLink };
+
+/**
+ * As candidate-sync's CLAIM_OR_FIND_SQL, for a file: one statement takes the candidate's lock (LEASE_CTE,
+ * $1–$4) and, only when it was granted, asks whether the candidate is erased; if not, reads the file's link
+ * under the lock's new token (fenced, as LinkTable.find) or, when there is none, claims the upload
+ * (`pending`, as LinkTable.claim): a file without a row is always uploaded next. Nothing is written for an
+ * erased candidate. $5 connector, $6 candidate, $7 sha256, $8 account, $9 document id.
+ */
+export const DOCUMENT_CLAIM_OR_FIND_SQL = `
+WITH ${LEASE_CTE}, erased AS (
+  SELECT EXISTS (SELECT 1 FROM "erased_candidate" WHERE "account_id" = $8 AND "candidate_id" = $6) AS yes
+), claimed AS (
+  INSERT INTO "document_link" AS l ("connector_id", "candidate_id", "sha256", "document_id", "state", "fence")
+  SELECT $5, $6, $7, $9, 'pending', lease."token" FROM lease, erased WHERE NOT erased.yes
+  ON CONFLICT ("connector_id", "candidate_id", "sha256") DO UPDATE SET "fence" = EXCLUDED."fence"
+    WHERE l."fence" IS NULL OR l."fence" <= EXCLUDED."fence"
+  RETURNING l.*, (l.xmax = 0) AS "claimed"
+)
+SELECT lease."token" AS "lease_token", erased.yes AS "erased", claimed.*
+  FROM erased LEFT JOIN lease ON true LEFT JOIN claimed ON true`;
+
+/**
+ * The file's ATS id, under the lock's fence (as LinkTable.link), and the lock's release in the same round
+ * trip: nothing follows the link under the lock. $1 connector, $2 candidate, $3 sha256, $4 external id,
+ * $5 fence; the release $6–$8.
+ */
+export const DOCUMENT_LINKED_AND_RELEASED_SQL = `
+WITH ${leaseReleaseCte(6)}, linked AS (
+  UPDATE "document_link"
+     SET "external_id" = $4, "state" = 'linked', "fence" = $5::bigint, "updated_at" = now()
+   WHERE "connector_id" = $1 AND "candidate_id" = $2 AND "sha256" = $3
+     AND ("fence" IS NULL OR "fence" <= $5::bigint)
+  RETURNING 1
+)
+SELECT 1 FROM linked`;
+
 /**
  * Every read and write of `document_link`: one row per file per candidate per connector. `fence`: the
  * caller's candidate lock token (see LinkTable).
@@ -24,10 +74,47 @@ export interface DocumentLink {
 export class DocumentLinkRepository {
   private readonly rows: Repository<DocumentLinkEntity>;
   private readonly table: LinkTable<DocumentLinkEntity>;
+  /** The two statements every upload runs (claimOrFind, link with the release), prepared. */
+  private readonly statements: SqlQueryable;
 
   constructor(@InjectDataSource() dataSource: DataSource) {
     this.rows = dataSource.getRepository(DocumentLinkEntity);
     this.table = new LinkTable(this.rows);
+    this.statements = preparedStatements(dataSource);
+  }
+
+  /**
+   * The statement that takes the candidate's lock and claims or reads the file's link
+   * (DOCUMENT_CLAIM_OR_FIND_SQL), for CandidateLocks.runBy; what it found is read with `found`.
+   */
+  claimOrFind(
+    key: DocumentKey,
+    accountId: string,
+    documentId: string,
+  ): (lease: [string, string, string, number]) => Promise<{ token: number; result: SqlRow } | undefined> {
+    return async (lease) => {
+      const [row] = rowsOf(
+        await this.statements.query(DOCUMENT_CLAIM_OR_FIND_SQL, [
+          ...lease,
+          key.connectorId,
+          key.candidateId,
+          key.sha256,
+          accountId,
+          documentId,
+        ]),
+      );
+      if (!row || row['lease_token'] === null) return undefined;
+      return { token: Number(row['lease_token']), result: row };
+    };
+  }
+
+  /** What claimOrFind found; LeaseLostError when a later holder of the lock has fenced the row. */
+  found(key: DocumentKey, row: SqlRow): DocumentClaimOrFind {
+    if (row['erased'] === true) return { erased: true };
+    if (row['connector_id'] === null) throw stale(key);
+    if (row['claimed'] === true) return { erased: false, claimed: true };
+    const [link] = entitiesOf(this.rows, [row]);
+    return { erased: false, claimed: false, link };
   }
 
   async find(key: DocumentKey, fence?: number): Promise<DocumentLink | undefined> {
@@ -39,8 +126,24 @@ export class DocumentLinkRepository {
     await this.table.claim(keyOf(key), { documentId }, [], fence);
   }
 
-  async link(key: DocumentKey, externalId: string, fence?: number): Promise<void> {
-    await this.table.link(keyOf(key), externalId, {}, fence);
+  /** The file is in the ATS; with `release`, the lock it was written under goes in the same round trip. */
+  async link(key: DocumentKey, externalId: string, fence: number, release?: Lease['release']): Promise<void> {
+    if (!release) {
+      await this.table.link(keyOf(key), externalId, {}, fence);
+      return;
+    }
+    const rows = rowsOf(
+      await this.statements.query(DOCUMENT_LINKED_AND_RELEASED_SQL, [
+        key.connectorId,
+        key.candidateId,
+        key.sha256,
+        externalId,
+        fence,
+        ...release.params,
+      ]),
+    );
+    release.done();
+    if (rows.length === 0) throw stale(key);
   }
 
   /** The upload surely did not happen (refused before or without sending): free the claim. */
@@ -63,4 +166,11 @@ export class DocumentLinkRepository {
 /** Only the key's columns, whatever else the caller's object carries. */
 function keyOf({ connectorId, candidateId, sha256 }: DocumentKey): DocumentKey {
   return { connectorId, candidateId, sha256 };
+}
+
+function stale(key: DocumentKey): LeaseLostError {
+  return new LeaseLostError(
+    `document_link ${key.connectorId}/${key.candidateId}/${key.sha256}`,
+    'a later holder of its lease has been at this record',
+  );
 }

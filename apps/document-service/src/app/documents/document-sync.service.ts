@@ -11,7 +11,7 @@ import {
   TransientMessageError,
 } from '@connector/messaging';
 import { withLogContext } from '@connector/observability';
-import { ErasedCandidates } from '@connector/service-kit';
+import { CandidateErasedError } from '@connector/service-kit';
 import { CandidateRefRepository } from '../candidate-refs/candidate-ref.repository';
 import { DocumentEvents } from '../common/document-events';
 import { DocumentServiceConfig } from '../document-service.config';
@@ -50,7 +50,6 @@ export class DocumentSyncService {
     private readonly events: DocumentEvents,
     private readonly config: DocumentServiceConfig,
     private readonly guard: OutboundGuard,
-    private readonly erased: ErasedCandidates,
   ) {}
 
   async sync(received: DocumentEvent): Promise<void> {
@@ -149,42 +148,55 @@ export class DocumentSyncService {
       sha256: document.sha256.toLowerCase(),
     };
     const { candidateId } = document;
-    const outcome = await this.locks.run(connector.id, candidateId, async (lease): Promise<Outcome> => {
-      const fence = lease.token;
-      await this.erased.assertNotErased(event.accountId, candidateId, connector.id);
-      const link = await this.links.find(key, fence);
-      if (link?.externalId) {
-        return link.documentId === document.documentId
-          ? { action: 'uploaded', externalId: link.externalId } // a redelivery: say it again
-          : {
-              action: 'skipped',
-              reason: `the same file is already attached to this candidate (document ${link.documentId})`,
-              externalId: link.externalId,
-            };
-      }
-      const written = await writeOnce(
-        link,
-        {
-          claim: () => this.links.markPending(key, document.documentId, fence),
-          link: (linked) => this.links.link(key, linked.externalId, fence),
-          release: () => this.links.release(key, fence),
-        },
-        {
-          findExisting: async () => {
-            const existing = await sink.findExisting(candidateExternalId, document);
-            if (existing !== CANNOT_TELL) return existing;
-            throw new PermanentMessageError(
-              `an earlier upload of this file to ${connector.type} ended without an answer and the ATS cannot be asked ` +
-                'whether it landed; not uploaded again so it is never attached twice (check the candidate in the ATS)',
-              connector.id,
-            );
+    // The lock, the erasure check and the file's link read or its upload claimed: one statement.
+    const outcome = await this.locks.runBy(
+      connector.id,
+      candidateId,
+      this.links.claimOrFind(key, event.accountId, document.documentId),
+      async (lease, row): Promise<Outcome> => {
+        const fence = lease.token;
+        const found = this.links.found(key, row);
+        if (found.erased) throw new CandidateErasedError(candidateId, connector.id);
+        const link = found.claimed ? undefined : found.link;
+        if (link?.externalId) {
+          return link.documentId === document.documentId
+            ? { action: 'uploaded', externalId: link.externalId } // a redelivery: say it again
+            : {
+                action: 'skipped',
+                reason: `the same file is already attached to this candidate (document ${link.documentId})`,
+                externalId: link.externalId,
+              };
+        }
+        let claimed = found.claimed;
+        const written = await writeOnce(
+          link,
+          {
+            claim: async () => {
+              if (claimed)
+                claimed = false; // taken by claimOrFind
+              else await this.links.markPending(key, document.documentId, fence);
+            },
+            // The last write under the lock, which goes with it.
+            link: (linked) => this.links.link(key, linked.externalId, fence, lease.release),
+            release: () => this.links.release(key, fence),
           },
-          create: async () => ({ externalId: await sink.upload(candidateExternalId, document, content) }),
-        },
-        lease.signal,
-      );
-      return { action: 'uploaded', externalId: written.externalId };
-    });
+          {
+            findExisting: async () => {
+              const existing = await sink.findExisting(candidateExternalId, document);
+              if (existing !== CANNOT_TELL) return existing;
+              throw new PermanentMessageError(
+                `an earlier upload of this file to ${connector.type} ended without an answer and the ATS cannot be asked ` +
+                  'whether it landed; not uploaded again so it is never attached twice (check the candidate in the ATS)',
+                connector.id,
+              );
+            },
+            create: async () => ({ externalId: await sink.upload(candidateExternalId, document, content) }),
+          },
+          lease.signal,
+        );
+        return { action: 'uploaded', externalId: written.externalId };
+      },
+    );
     await this.report(connector, event, outcome);
   }
 
