@@ -40,6 +40,7 @@ import {
 import { DEFAULT_RETRY_DELAYS_MS, RabbitConnection, retryQueueName, RpcClient } from '@connector/messaging';
 import {
   createTestDatabase,
+  createTestVhost,
   type FileServer,
   rabbitUrl,
   startFileServer,
@@ -516,6 +517,9 @@ async function bareRun(
 }
 
 async function main(): Promise<void> {
+  // A vhost of its own, as the e2e suites: nothing the bench declares outlives it on the shared broker.
+  const vhost = await createTestVhost('bench_candidates');
+  process.env.RABBITMQ_URL = vhost.url;
   const database = await createTestDatabase('bench_candidates');
   const sandbox = await startAtsASandbox({
     clients: [
@@ -639,6 +643,7 @@ async function main(): Promise<void> {
     await broker.close();
     await sandbox.close();
     await database.drop();
+    await vhost.drop();
   }
   process.stdout.write(
     `\nprefetch ${PREFETCH}, load average ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}\n`,

@@ -11,6 +11,7 @@
  */
 import { startAtsASandbox, type RunningAtsASandbox } from '@connector/ats-a-sandbox';
 import { startAtsBSandbox } from '@connector/ats-b-sandbox';
+import { createTestVhost } from '@connector/testing';
 import { bareAtsAFullSync } from './bare-ats-a-sync';
 import { BenchHarness, CLIENT_SECRET, peakRssMiB, type RunResult } from './bench-harness';
 
@@ -104,6 +105,9 @@ async function atsAScenario(
 }
 
 async function main(): Promise<void> {
+  // A vhost of its own, as the e2e suites: nothing the bench declares outlives it on the shared broker.
+  const vhost = await createTestVhost('bench_vacancies');
+  process.env.RABBITMQ_URL = vhost.url;
   const atsB = await startAtsBSandbox({ seed: { jobs: JOBS, seed: 4 }, latencyMs: LATENCY_MS });
   const harness = await BenchHarness.start(atsB);
   try {
@@ -155,6 +159,7 @@ async function main(): Promise<void> {
   } finally {
     await harness.stop();
     await atsB.close();
+    await vhost.drop();
   }
 }
 
