@@ -1,23 +1,27 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, Repository } from 'typeorm';
+import { preparedStatements, rowsOf, type SqlQueryable } from '@connector/persistence';
 import { CandidateRefEntity } from './candidate-ref.entity';
+
+/** Asked for every document (before its download): written out and prepared, not built per call. */
+const FIND_SQL = `SELECT "external_id" FROM "candidate_ref" WHERE "connector_id" = $1 AND "candidate_id" = $2`;
 
 /** document-service's own copy of "which ATS record is this candidate", fed by `candidate.synced`. */
 @Injectable()
 export class CandidateRefRepository {
   private readonly refs: Repository<CandidateRefEntity>;
+  private readonly statements: SqlQueryable;
 
   constructor(@InjectDataSource() dataSource: DataSource) {
     this.refs = dataSource.getRepository(CandidateRefEntity);
+    this.statements = preparedStatements(dataSource);
   }
 
   async find(connectorId: string, candidateId: string): Promise<string | undefined> {
-    const ref = await this.refs.findOne({
-      select: { externalId: true },
-      where: { connectorId, candidateId },
-    });
-    return ref?.externalId;
+    const [row] = rowsOf(await this.statements.query(FIND_SQL, [connectorId, candidateId]));
+    const externalId = row?.['external_id'];
+    return typeof externalId === 'string' ? externalId : undefined;
   }
 
   /** The connectors that told where the candidate lives. */
