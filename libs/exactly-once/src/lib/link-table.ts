@@ -3,12 +3,13 @@ import {
   CreateDateColumn,
   type FindOptionsWhere,
   IsNull,
+  type ObjectLiteral,
   type QueryDeepPartialEntity,
   Raw,
   type Repository,
   UpdateDateColumn,
 } from 'typeorm';
-import { entitiesOf, LeaseLostError, rowsOf } from '@connector/persistence';
+import { entitiesOf, LeaseLostError, rowsOf, type SqlQueryable, type SqlRow } from '@connector/persistence';
 import type { LinkState, OrderedLink } from './write-once';
 
 /**
@@ -154,11 +155,58 @@ export class LinkTable<E extends LinkColumns> {
   }
 
   private stale(key: LinkKey<E>): LeaseLostError {
-    return new LeaseLostError(
-      `${this.links.metadata.tableName} ${Object.values(key as object).join('/')}`,
-      'a later holder of its lease has been at this record',
-    );
+    return staleLink(this.links.metadata.tableName, key as object);
   }
+}
+
+/** A write or read under a lease token older than the one a link row holds: a later holder has been there. */
+export function staleLink(table: string, key: object): LeaseLostError {
+  return new LeaseLostError(
+    `${table} ${Object.values(key).join('/')}`,
+    'a later holder of its lease has been at this record',
+  );
+}
+
+/** The lease's own parameters, $1–$4 of a statement built on LEASE_CTE (see KeyedLeases.withLockBy). */
+export type LeaseParams = [string, string, string, number];
+
+/**
+ * The first statement of a message under a candidate's lock, for CandidateLocks.runBy: `sql`, built on
+ * LEASE_CTE with `params` as its $5…, answers one row with `lease_token` (null while another worker holds
+ * the lock), `erased`, `claimed` and the link row's columns (null when it was fenced by a later holder);
+ * see `claimedOrFound`. Run prepared (`statements`).
+ */
+export function claimOrFindStatement(
+  statements: SqlQueryable,
+  sql: string,
+  params: unknown[],
+): (lease: LeaseParams) => Promise<{ token: number; result: SqlRow } | undefined> {
+  return async (lease) => {
+    const [row] = rowsOf(await statements.query(sql, [...lease, ...params]));
+    if (!row || row['lease_token'] === null) return undefined;
+    return { token: Number(row['lease_token']), result: row };
+  };
+}
+
+/** What a claimOrFindStatement row says about one record. */
+export type ClaimedOrFound<E> =
+  { erased: true } | { erased: false; claimed: true } | { erased: false; claimed: false; link: E };
+
+/**
+ * Reads a claimOrFindStatement row: the candidate erased (nothing was written), the create claimed by the
+ * statement itself, or the link as it was read under the lock's token; LeaseLostError when a later holder
+ * of the lock had fenced it. `key` names the record in that error.
+ */
+export function claimedOrFound<E extends ObjectLiteral>(
+  links: Repository<E>,
+  row: SqlRow,
+  key: object,
+): ClaimedOrFound<E> {
+  if (row['erased'] === true) return { erased: true };
+  if (row['connector_id'] === null) throw staleLink(links.metadata.tableName, key);
+  if (row['claimed'] === true) return { erased: false, claimed: true };
+  const [link] = entitiesOf(links, [row]);
+  return { erased: false, claimed: false, link };
 }
 
 /** A link table that also keeps the last event applied. */

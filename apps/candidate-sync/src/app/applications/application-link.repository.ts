@@ -1,12 +1,18 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, Repository } from 'typeorm';
-import { type OrderedLink, OrderedLinkTable } from '@connector/exactly-once';
 import {
-  entitiesOf,
+  type ClaimedOrFound,
+  claimedOrFound,
+  claimOrFindStatement,
+  type LeaseParams,
+  type OrderedLink,
+  OrderedLinkTable,
+  staleLink,
+} from '@connector/exactly-once';
+import {
   type Lease,
   LEASE_CTE,
-  LeaseLostError,
   leaseReleaseCte,
   preparedStatements,
   rowsOf,
@@ -30,8 +36,7 @@ export interface ApplicationKey {
 export type ApplicationClaimOrFind =
   | { erased: true }
   | { erased: false; candidateExternalId: null }
-  | { erased: false; candidateExternalId: string; claimed: true }
-  | { erased: false; candidateExternalId: string; claimed: false; link: ApplicationLink };
+  | (Exclude<ClaimedOrFound<ApplicationLink>, { erased: true }> & { candidateExternalId: string });
 
 /**
  * As candidate-sync's CLAIM_OR_FIND_SQL, for an application: one statement takes the candidate's lock
@@ -108,33 +113,26 @@ export class ApplicationLinkRepository {
     accountId: string,
     applicationId: string,
     eventId: string,
-  ): (lease: [string, string, string, number]) => Promise<{ token: number; result: SqlRow } | undefined> {
-    return async (lease) => {
-      const [row] = rowsOf(
-        await this.statements.query(APPLICATION_CLAIM_OR_FIND_SQL, [
-          ...lease,
-          key.connectorId,
-          key.candidateId,
-          key.vacancyExternalId,
-          accountId,
-          applicationId,
-          eventId,
-        ]),
-      );
-      if (!row || row['lease_token'] === null) return undefined;
-      return { token: Number(row['lease_token']), result: row };
-    };
+  ): (lease: LeaseParams) => Promise<{ token: number; result: SqlRow } | undefined> {
+    return claimOrFindStatement(this.statements, APPLICATION_CLAIM_OR_FIND_SQL, [
+      key.connectorId,
+      key.candidateId,
+      key.vacancyExternalId,
+      accountId,
+      applicationId,
+      eventId,
+    ]);
   }
 
   /** What claimOrFind found; LeaseLostError when a later holder of the lock has fenced the row. */
   found(key: ApplicationKey, row: SqlRow): ApplicationClaimOrFind {
-    if (row['erased'] === true) return { erased: true };
     const candidateExternalId = row['candidate_external_id'];
-    if (typeof candidateExternalId !== 'string') return { erased: false, candidateExternalId: null };
-    if (row['connector_id'] === null) throw stale(key);
-    if (row['claimed'] === true) return { erased: false, candidateExternalId, claimed: true };
-    const [link] = entitiesOf(this.rows, [row]);
-    return { erased: false, candidateExternalId, claimed: false, link };
+    if (row['erased'] !== true && typeof candidateExternalId !== 'string') {
+      // Nothing was claimed: the application waits for its candidate.
+      return { erased: false, candidateExternalId: null };
+    }
+    const found = claimedOrFound(this.rows, row, keyOf(key));
+    return found.erased ? found : { ...found, candidateExternalId: String(candidateExternalId) };
   }
 
   async find(key: ApplicationKey, fence?: number): Promise<ApplicationLink | undefined> {
@@ -186,7 +184,7 @@ export class ApplicationLinkRepository {
         : await this.statements.query(APPLICATION_APPLIED_SQL, params),
     );
     release?.done();
-    if (rows.length === 0) throw stale(key);
+    if (rows.length === 0) throw staleLink('application_link', keyOf(key));
   }
 
   /**
@@ -205,11 +203,4 @@ export class ApplicationLinkRepository {
 /** Only the key's columns, whatever else the caller's object carries. */
 function keyOf({ connectorId, candidateId, vacancyExternalId }: ApplicationKey): ApplicationKey {
   return { connectorId, candidateId, vacancyExternalId };
-}
-
-function stale(key: ApplicationKey): LeaseLostError {
-  return new LeaseLostError(
-    `application_link ${key.connectorId}/${key.candidateId}/${key.vacancyExternalId}`,
-    'a later holder of its lease has been at this record',
-  );
 }

@@ -1,12 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, Repository } from 'typeorm';
-import { type OrderedLink, OrderedLinkTable } from '@connector/exactly-once';
 import {
-  entitiesOf,
+  claimedOrFound,
+  claimOrFindStatement,
+  type LeaseParams,
+  type OrderedLink,
+  OrderedLinkTable,
+  staleLink,
+} from '@connector/exactly-once';
+import {
   type Lease,
   LEASE_CTE,
-  LeaseLostError,
   leaseReleaseCte,
   preparedStatements,
   rowsOf,
@@ -100,29 +105,19 @@ export class CandidateLinkRepository {
     candidateId: string,
     accountId: string,
     eventId: string,
-  ): (lease: [string, string, string, number]) => Promise<{ token: number; result: SqlRow } | undefined> {
-    return async (lease) => {
-      const [row] = rowsOf(
-        await this.statements.query(CLAIM_OR_FIND_SQL, [
-          ...lease,
-          connectorId,
-          candidateId,
-          accountId,
-          eventId,
-        ]),
-      );
-      if (!row || row['lease_token'] === null) return undefined;
-      return { token: Number(row['lease_token']), result: row };
-    };
+  ): (lease: LeaseParams) => Promise<{ token: number; result: SqlRow } | undefined> {
+    return claimOrFindStatement(this.statements, CLAIM_OR_FIND_SQL, [
+      connectorId,
+      candidateId,
+      accountId,
+      eventId,
+    ]);
   }
 
   /** What claimOrFind found; LeaseLostError when a later holder of the lock has fenced the row. */
   found(connectorId: string, candidateId: string, row: SqlRow): ClaimOrFind {
-    if (row['erased'] === true) return { erased: true };
-    if (row['connector_id'] === null) throw stale(connectorId, candidateId);
-    if (row['claimed'] === true) return { erased: false, claimed: true };
-    const [link] = entitiesOf(this.rows, [row]);
-    return { erased: false, claimed: false, link: withSent(link) };
+    const found = claimedOrFound(this.rows, row, { connectorId, candidateId });
+    return found.erased || found.claimed ? found : { ...found, link: withSent(found.link) };
   }
 
   /** The intent, committed before the ATS create: after a crash or a timeout the next try looks first. */
@@ -201,7 +196,7 @@ export class CandidateLinkRepository {
         : await this.statements.query(APPLIED_SQL, params),
     );
     release?.done();
-    if (rows.length === 0) throw stale(connectorId, candidateId);
+    if (rows.length === 0) throw staleLink('candidate_link', { connectorId, candidateId });
   }
 
   /** The connectors where the candidate has a link (a connector deleted since included). */
@@ -225,11 +220,4 @@ export class CandidateLinkRepository {
 
 function withSent(row: CandidateLinkEntity): CandidateLink {
   return { ...row, sent: { fields: row.sent.fields ?? {}, children: row.sent.children ?? {} } };
-}
-
-function stale(connectorId: string, candidateId: string): LeaseLostError {
-  return new LeaseLostError(
-    `candidate_link ${connectorId}/${candidateId}`,
-    'a later holder of its lease has been at this record',
-  );
 }

@@ -1,12 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, Repository } from 'typeorm';
-import { LinkTable } from '@connector/exactly-once';
 import {
-  entitiesOf,
+  type ClaimedOrFound,
+  claimedOrFound,
+  claimOrFindStatement,
+  type LeaseParams,
+  LinkTable,
+  staleLink,
+} from '@connector/exactly-once';
+import {
   type Lease,
   LEASE_CTE,
-  LeaseLostError,
   leaseReleaseCte,
   preparedStatements,
   rowsOf,
@@ -26,10 +31,6 @@ export interface DocumentLink {
   externalId: string | null;
   state: 'pending' | 'linked';
 }
-
-/** What the first statement under a candidate's lock found for one file (see claimOrFind). */
-export type DocumentClaimOrFind =
-  { erased: true } | { erased: false; claimed: true } | { erased: false; claimed: false; link: DocumentLink };
 
 /**
  * As candidate-sync's CLAIM_OR_FIND_SQL, for a file: one statement takes the candidate's lock (LEASE_CTE,
@@ -91,30 +92,19 @@ export class DocumentLinkRepository {
     key: DocumentKey,
     accountId: string,
     documentId: string,
-  ): (lease: [string, string, string, number]) => Promise<{ token: number; result: SqlRow } | undefined> {
-    return async (lease) => {
-      const [row] = rowsOf(
-        await this.statements.query(DOCUMENT_CLAIM_OR_FIND_SQL, [
-          ...lease,
-          key.connectorId,
-          key.candidateId,
-          key.sha256,
-          accountId,
-          documentId,
-        ]),
-      );
-      if (!row || row['lease_token'] === null) return undefined;
-      return { token: Number(row['lease_token']), result: row };
-    };
+  ): (lease: LeaseParams) => Promise<{ token: number; result: SqlRow } | undefined> {
+    return claimOrFindStatement(this.statements, DOCUMENT_CLAIM_OR_FIND_SQL, [
+      key.connectorId,
+      key.candidateId,
+      key.sha256,
+      accountId,
+      documentId,
+    ]);
   }
 
   /** What claimOrFind found; LeaseLostError when a later holder of the lock has fenced the row. */
-  found(key: DocumentKey, row: SqlRow): DocumentClaimOrFind {
-    if (row['erased'] === true) return { erased: true };
-    if (row['connector_id'] === null) throw stale(key);
-    if (row['claimed'] === true) return { erased: false, claimed: true };
-    const [link] = entitiesOf(this.rows, [row]);
-    return { erased: false, claimed: false, link };
+  found(key: DocumentKey, row: SqlRow): ClaimedOrFound<DocumentLink> {
+    return claimedOrFound(this.rows, row, keyOf(key));
   }
 
   async find(key: DocumentKey, fence?: number): Promise<DocumentLink | undefined> {
@@ -143,7 +133,7 @@ export class DocumentLinkRepository {
       ]),
     );
     release.done();
-    if (rows.length === 0) throw stale(key);
+    if (rows.length === 0) throw staleLink('document_link', keyOf(key));
   }
 
   /** The upload surely did not happen (refused before or without sending): free the claim. */
@@ -166,11 +156,4 @@ export class DocumentLinkRepository {
 /** Only the key's columns, whatever else the caller's object carries. */
 function keyOf({ connectorId, candidateId, sha256 }: DocumentKey): DocumentKey {
   return { connectorId, candidateId, sha256 };
-}
-
-function stale(key: DocumentKey): LeaseLostError {
-  return new LeaseLostError(
-    `document_link ${key.connectorId}/${key.candidateId}/${key.sha256}`,
-    'a later holder of its lease has been at this record',
-  );
 }
