@@ -144,22 +144,35 @@ describe(`fuzzing (seed ${SEED})`, () => {
       expect(row!.reasons.length).toBeGreaterThan(0);
       expect(row!.reasons.join(' ')).not.toMatch(/^\s*$/);
     }
-    // Each one is reported as operation.failed, under its envelope id when it has one.
-    const sourceIds = new Set(
-      eventsOf(out, RoutingKey.OperationFailed).map((e) => String(e.data.sourceEventId)),
-    );
-    for (const message of messages) {
+    // Each one is reported as operation.failed, under its envelope id when it has one. The transport
+    // dead-letters before it reports, so the failure log's row may be written before the report arrives.
+    const envelopeIdOf = (message: (typeof messages)[number]): string => {
       let parsed: unknown;
       try {
         parsed = JSON.parse(message.body.toString('utf8'));
       } catch {
         parsed = undefined;
       }
-      const envelopeId =
-        typeof parsed === 'object' && parsed !== null && typeof (parsed as { id?: unknown }).id === 'string'
-          ? (parsed as { id: string }).id
-          : message.messageId;
-      expect({ kind: message.kind, reported: sourceIds.has(envelopeId) }).toEqual({
+      return typeof parsed === 'object' &&
+        parsed !== null &&
+        typeof (parsed as { id?: unknown }).id === 'string'
+        ? (parsed as { id: string }).id
+        : message.messageId;
+    };
+    const envelopeIds = messages.map(envelopeIdOf);
+    const reported = () =>
+      new Set(eventsOf(out, RoutingKey.OperationFailed).map((e) => String(e.data.sourceEventId)));
+    await eventually(
+      async () => {
+        const sourceIds = reported();
+        return envelopeIds.every((id) => sourceIds.has(id)) ? true : undefined;
+      },
+      30_000,
+      `all ${messages.length} hostile messages reported`,
+    ).catch(() => undefined); // the per-message check below names what is missing
+    const sourceIds = reported();
+    for (const [i, message] of messages.entries()) {
+      expect({ kind: message.kind, reported: sourceIds.has(envelopeIds[i]) }).toEqual({
         kind: message.kind,
         reported: true,
       });
