@@ -103,6 +103,19 @@ describe(BatchedDailyQuota.name, () => {
     expect(snapshot.usedByUs).toBe(10);
   });
 
+  it("does not batch once the ATS names a small limit, whatever the connector's configured one", async () => {
+    const quota = new BatchedDailyQuota(counted());
+    const key = nextKey();
+    // The connector's default limit would batch by 2; the ATS says its day is 300 calls.
+    const config = { limit: 10_000 };
+    await quota.acquire(key, 1, config, { priority: 'push' });
+    await quota.observe(key, config, { limit: 300, remaining: 299, resetAt: Date.now() + 30_000 });
+    const before = (await new PostgresDailyQuota(pool).snapshot(key, config)).usedByUs;
+    await Promise.all(Array.from({ length: 9 }, () => quota.acquire(key, 1, config, { priority: 'push' })));
+    // Nine calls taken, none ahead: a batch not used within holdMs would be dropped and lost to the day.
+    expect((await new PostgresDailyQuota(pool).snapshot(key, config)).usedByUs - before).toBe(9);
+  });
+
   it('writes the highest count of gathered headers and the finished waiters in one flush', async () => {
     const quota = new BatchedDailyQuota(counted(), { flushMs: 10_000 });
     const key = nextKey();

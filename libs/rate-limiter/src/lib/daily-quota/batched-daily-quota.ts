@@ -32,15 +32,18 @@ interface Held {
  * the push reserve, the sync share, a 429's pause), so the shared plan holds as before: a batch that does
  * not fit is not split but falls back to one call. What a process takes ahead counts as used at once; what
  * it does not use within `holdMs` is dropped, not handed back, which is why batches grow only with the
- * demand seen and only where the day's limit is large. A 429 drops what is held for its key. Answers'
- * X-RateLimit-* headers (only the highest count matters: the statement keeps the larger `used`) and waiters
- * that got budget are written in one statement per `flushMs`.
+ * demand seen and only where the day's limit is large (the smaller of the connector's and the one the ATS
+ * named in its answers). A 429 drops what is held for its key. Answers' X-RateLimit-* headers (only the
+ * highest count matters: the statement keeps the larger `used`) and waiters that got budget are written in
+ * one statement per `flushMs`.
  */
 export class BatchedDailyQuota extends PostgresDailyQuota {
   private readonly held = new Map<string, Held>();
   private readonly refills = new Map<string, Promise<void>>();
   private readonly demand = new Map<string, { since: number; calls: number; before: number }>();
   private readonly observed = new Map<string, { config: QuotaConfig; headers: QuotaHeaders }>();
+  /** Per key, the day's limit the ATS last named (X-RateLimit-Limit): batches are sized by it too. */
+  private readonly atsLimits = new Map<string, number>();
   private readonly finished = new Map<string, Set<string>>();
   /** Per key, the answer's headers being written now. */
   private readonly observing = new Map<string, Promise<void>>();
@@ -68,7 +71,7 @@ export class BatchedDailyQuota extends PostgresDailyQuota {
   ): Promise<AcquireResult> {
     if (cost !== 1) return this.plan(key, cost, config, options);
     const slot = `${key}\u0000${options.priority}`;
-    const batch = this.batchSize(slot, config);
+    const batch = this.batchSize(slot, Math.min(config.limit, this.atsLimits.get(key) ?? config.limit));
     for (;;) {
       if (this.takeHeld(slot)) return { waitedMs: 0 };
       const refill = this.refills.get(slot);
@@ -135,6 +138,7 @@ export class BatchedDailyQuota extends PostgresDailyQuota {
     if (headers.limit === null && headers.remaining === null && headers.resetAt === null) {
       return Promise.resolve();
     }
+    if (headers.limit !== null) this.atsLimits.set(key, headers.limit);
     const before = this.observed.get(key);
     if (!before || !countsNoMore(headers, before.headers)) this.observed.set(key, { config, headers });
     return this.scheduleFlush();
@@ -198,7 +202,8 @@ export class BatchedDailyQuota extends PostgresDailyQuota {
   }
 
   /** As many calls as this process asked for in the last `holdMs` (or the one before), within the bounds. */
-  private batchSize(slot: string, config: QuotaConfig): number {
+  /** `limit`: the day's, the smaller of the connector's and the ATS's own when it named one. */
+  private batchSize(slot: string, limit: number): number {
     const now = Date.now();
     let seen = this.demand.get(slot);
     if (!seen) this.demand.set(slot, (seen = { since: now, calls: 0, before: 0 }));
@@ -208,7 +213,7 @@ export class BatchedDailyQuota extends PostgresDailyQuota {
       seen.since = now;
     }
     seen.calls += 1;
-    const bound = Math.min(this.maxBatch, Math.floor(config.limit / this.limitPerBatchedCall));
+    const bound = Math.min(this.maxBatch, Math.floor(limit / this.limitPerBatchedCall));
     return Math.max(1, Math.min(bound, Math.max(seen.before, seen.calls)));
   }
 
