@@ -223,16 +223,20 @@ describe('ATS-A daily quota', () => {
     const target = await connector(sandbox, {});
     const emails = candidatesCreated(target.accountId, 500);
     // The first window's budget is spent and the rest waits (in delay queues, not as failed attempts).
+    let seen = '';
     const spent = await eventually(
       () => {
         const quota = sandbox.state.quota();
         const count = inAts(sandbox, emails).length;
+        seen = `last seen: ${JSON.stringify(quota)}, ${count} of 500 in the ATS`;
         // The plan keeps the sync share for the rest of the (30 s) day: a call or so may stay unspent.
         return quota.remaining <= 2 && count < 500 ? { count, quota } : undefined;
       },
       90_000,
       'the day spent with work waiting',
-    );
+    ).catch(async (error: Error) => {
+      throw new Error(`${error.message}; ${seen}; plan: ${JSON.stringify(await quotaRow(sandbox))}`);
+    });
     expect(spent.quota.used).toBeGreaterThanOrEqual(298);
     expect(spent.quota.used).toBeLessThanOrEqual(300);
     await eventually(() => inAts(sandbox, emails).length === 500, 150_000, 'all 500 after the reset');
