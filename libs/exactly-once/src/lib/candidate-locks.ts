@@ -1,6 +1,12 @@
 import type { DataSource } from 'typeorm';
 import { NotReadyError } from '@connector/messaging';
-import { KeyedLeases, type Lease, LeaseLostError, LockTimeoutError } from '@connector/persistence';
+import {
+  KeyedLeases,
+  type Lease,
+  LeaseLostError,
+  type LeaseStatement,
+  LockTimeoutError,
+} from '@connector/persistence';
 
 export interface CandidateLocksOptions {
   /** The service's own keys (`keyed_lease` is shared by every service). */
@@ -38,9 +44,7 @@ export class CandidateLocks {
   async runBy<R, T>(
     connectorId: string,
     candidateId: string,
-    statement: (
-      params: [string, string, string, number],
-    ) => Promise<{ token: number; result: R } | undefined>,
+    statement: LeaseStatement<R>,
     work: (lease: Lease, found: R) => Promise<T>,
   ): Promise<T> {
     return this.locked(connectorId, candidateId, () =>

@@ -9,7 +9,14 @@ import {
   type Repository,
   UpdateDateColumn,
 } from 'typeorm';
-import { entitiesOf, LeaseLostError, rowsOf, type SqlQueryable, type SqlRow } from '@connector/persistence';
+import {
+  entitiesOf,
+  LeaseLostError,
+  type LeaseStatement,
+  rowsOf,
+  type SqlQueryable,
+  type SqlRow,
+} from '@connector/persistence';
 import type { LinkState, OrderedLink } from './write-once';
 
 /**
@@ -167,9 +174,6 @@ export function staleLink(table: string, key: object): LeaseLostError {
   );
 }
 
-/** The lease's own parameters, $1–$4 of a statement built on LEASE_CTE (see KeyedLeases.withLockBy). */
-export type LeaseParams = [string, string, string, number];
-
 /**
  * The first statement of a message under a candidate's lock, for CandidateLocks.runBy: `sql`, built on
  * LEASE_CTE with `params` as its $5…, answers one row with `lease_token` (null while another worker holds
@@ -180,7 +184,7 @@ export function claimOrFindStatement(
   statements: SqlQueryable,
   sql: string,
   params: unknown[],
-): (lease: LeaseParams) => Promise<{ token: number; result: SqlRow } | undefined> {
+): LeaseStatement<SqlRow> {
   return async (lease) => {
     const [row] = rowsOf(await statements.query(sql, [...lease, ...params]));
     if (!row || row['lease_token'] === null) return undefined;

@@ -33,6 +33,15 @@ export const LEASE_CTE = `lease AS (
 /** The lease alone. Written by hand: it runs once per message. */
 const ACQUIRE_SQL = `WITH ${LEASE_CTE} SELECT "token" FROM lease`;
 
+/** A LEASE_CTE statement's $1–$4: namespace, key, owner, TTL in seconds. */
+export type LeaseParams = [namespace: string, key: string, owner: string, ttlSeconds: number];
+
+/**
+ * A statement built on LEASE_CTE that does more in the same round trip (KeyedLeases.withLockBy): the token
+ * and its own result when the lease was granted, undefined while it is held elsewhere.
+ */
+export type LeaseStatement<R> = (params: LeaseParams) => Promise<{ token: number; result: R } | undefined>;
+
 /** Someone else held the key's lease for longer than the caller would wait. */
 export class LockTimeoutError extends Error {
   constructor(
@@ -130,9 +139,7 @@ export class KeyedLeases {
    */
   async withLockBy<R, T>(
     key: string,
-    statement: (
-      params: [string, string, string, number],
-    ) => Promise<{ token: number; result: R } | undefined>,
+    statement: LeaseStatement<R>,
     work: (lease: Lease, result: R) => Promise<T>,
     waitMs: number,
   ): Promise<T> {

@@ -5,7 +5,6 @@ import {
   type ClaimedOrFound,
   claimedOrFound,
   claimOrFindStatement,
-  type LeaseParams,
   type OrderedLink,
   OrderedLinkTable,
   staleLink,
@@ -13,6 +12,7 @@ import {
 import {
   type Lease,
   LEASE_CTE,
+  type LeaseStatement,
   leaseReleaseCte,
   preparedStatements,
   rowsOf,
@@ -113,7 +113,7 @@ export class ApplicationLinkRepository {
     accountId: string,
     applicationId: string,
     eventId: string,
-  ): (lease: LeaseParams) => Promise<{ token: number; result: SqlRow } | undefined> {
+  ): LeaseStatement<SqlRow> {
     return claimOrFindStatement(this.statements, APPLICATION_CLAIM_OR_FIND_SQL, [
       key.connectorId,
       key.candidateId,

@@ -4,7 +4,6 @@ import type { DataSource, Repository } from 'typeorm';
 import {
   claimedOrFound,
   claimOrFindStatement,
-  type LeaseParams,
   type OrderedLink,
   OrderedLinkTable,
   staleLink,
@@ -12,6 +11,7 @@ import {
 import {
   type Lease,
   LEASE_CTE,
+  type LeaseStatement,
   leaseReleaseCte,
   preparedStatements,
   rowsOf,
@@ -105,7 +105,7 @@ export class CandidateLinkRepository {
     candidateId: string,
     accountId: string,
     eventId: string,
-  ): (lease: LeaseParams) => Promise<{ token: number; result: SqlRow } | undefined> {
+  ): LeaseStatement<SqlRow> {
     return claimOrFindStatement(this.statements, CLAIM_OR_FIND_SQL, [
       connectorId,
       candidateId,

@@ -5,13 +5,13 @@ import {
   type ClaimedOrFound,
   claimedOrFound,
   claimOrFindStatement,
-  type LeaseParams,
   LinkTable,
   staleLink,
 } from '@connector/exactly-once';
 import {
   type Lease,
   LEASE_CTE,
+  type LeaseStatement,
   leaseReleaseCte,
   preparedStatements,
   rowsOf,
@@ -88,11 +88,7 @@ export class DocumentLinkRepository {
    * The statement that takes the candidate's lock and claims or reads the file's link
    * (DOCUMENT_CLAIM_OR_FIND_SQL), for CandidateLocks.runBy; what it found is read with `found`.
    */
-  claimOrFind(
-    key: DocumentKey,
-    accountId: string,
-    documentId: string,
-  ): (lease: LeaseParams) => Promise<{ token: number; result: SqlRow } | undefined> {
+  claimOrFind(key: DocumentKey, accountId: string, documentId: string): LeaseStatement<SqlRow> {
     return claimOrFindStatement(this.statements, DOCUMENT_CLAIM_OR_FIND_SQL, [
       key.connectorId,
       key.candidateId,
