@@ -1,30 +1,28 @@
 import { createHash } from 'node:crypto';
-import { outboundGuard } from '@connector/ats-clients';
+import { Readable } from 'node:stream';
+import { type GuardedStream, outboundGuard } from '@connector/ats-clients';
 import { PermanentMessageError, TransientMessageError } from '@connector/messaging';
 import { checkDeclaredSize, downloadDocument } from './document-download';
 
 const sha = (content: Buffer) => createHash('sha256').update(content).digest('hex');
 const content = Buffer.from('%PDF-1.7 a small CV');
 
-/** A fetch that serves `body` in chunks and counts how many bytes were read. */
+/** An `open` that serves `body` in chunks of 4 bytes and counts how many bytes were read from it. */
 function serving(body: Buffer, init: { status?: number; contentLength?: number } = {}) {
   const read = { bytes: 0 };
-  const fetchFn = (async () => {
-    const stream = new ReadableStream<Uint8Array>({
-      start(controller) {
-        for (let i = 0; i < body.length; i += 4) {
-          const chunk = body.subarray(i, i + 4);
-          read.bytes += chunk.length;
-          controller.enqueue(new Uint8Array(chunk));
-        }
-        controller.close();
-      },
-    });
+  const open = async (): Promise<GuardedStream> => {
+    const chunks = function* () {
+      for (let i = 0; i < body.length; i += 4) {
+        const chunk = body.subarray(i, i + 4);
+        read.bytes += chunk.length;
+        yield chunk;
+      }
+    };
     const headers = new Headers();
     if (init.contentLength !== undefined) headers.set('content-length', String(init.contentLength));
-    return new Response(stream, { status: init.status ?? 200, headers });
-  }) as unknown as typeof fetch;
-  return { fetchFn, read };
+    return { status: init.status ?? 200, headers, body: Readable.from(chunks()) };
+  };
+  return { open, read };
 }
 
 /** Local mode: plain http and loopback allowed. The default: https and public addresses only. */
@@ -40,9 +38,9 @@ const file = (overrides: Partial<{ sha256: string; sizeBytes: number }> = {}) =>
 
 describe(downloadDocument.name, () => {
   it('returns the bytes when size and sha256 match', async () => {
-    const { fetchFn } = serving(content);
+    const { open } = serving(content);
     await expect(
-      downloadDocument(file(), { maxBytes: 1024, timeoutMs: 1000, guard: OPEN, fetch: fetchFn }),
+      downloadDocument(file(), { maxBytes: 1024, timeoutMs: 1000, guard: OPEN, open }),
     ).resolves.toEqual(content);
   });
 
@@ -50,46 +48,46 @@ describe(downloadDocument.name, () => {
     expect(() => checkDeclaredSize(11 * 1024 * 1024, 10 * 1024 * 1024)).toThrow(
       /11\.0 MiB, more than the 10\.0 MiB/,
     );
-    const { fetchFn } = serving(content);
-    const fetchSpy = jest.fn(fetchFn);
+    const { open } = serving(content);
+    const openSpy = jest.fn(open);
     await expect(
       downloadDocument(file({ sizeBytes: 2048 }), {
         maxBytes: 1024,
         timeoutMs: 1000,
         guard: OPEN,
-        fetch: fetchSpy,
+        open: openSpy,
       }),
     ).rejects.toBeInstanceOf(PermanentMessageError);
-    expect(fetchSpy).not.toHaveBeenCalled();
+    expect(openSpy).not.toHaveBeenCalled();
   });
 
   it('refuses from Content-Length before reading the body', async () => {
-    const { fetchFn, read } = serving(content, { contentLength: 5000 });
+    const { open, read } = serving(content, { contentLength: 5000 });
     await expect(
-      downloadDocument(file(), { maxBytes: 1024, timeoutMs: 1000, guard: OPEN, fetch: fetchFn }),
+      downloadDocument(file(), { maxBytes: 1024, timeoutMs: 1000, guard: OPEN, open }),
     ).rejects.toThrow(/more than the 1024 bytes allowed/);
-    expect(read.bytes).toBeLessThanOrEqual(content.length); // nothing consumed by us
+    expect(read.bytes).toBe(0); // not a byte read
   });
 
   it('enforces the cap while streaming when the server lies or says nothing', async () => {
     const big = Buffer.alloc(64, 1);
-    const { fetchFn } = serving(big);
+    const { open } = serving(big);
     await expect(
       downloadDocument(
         { ...file(), sha256: sha(big), sizeBytes: 8 },
-        { maxBytes: 16, timeoutMs: 1000, guard: OPEN, fetch: fetchFn },
+        { maxBytes: 16, timeoutMs: 1000, guard: OPEN, open },
       ),
     ).rejects.toThrow(/larger than the 16 bytes allowed/);
   });
 
   it('fails permanently on a checksum mismatch', async () => {
-    const { fetchFn } = serving(content);
+    const { open } = serving(content);
     await expect(
       downloadDocument(file({ sha256: 'a'.repeat(64) }), {
         maxBytes: 1024,
         timeoutMs: 1000,
         guard: OPEN,
-        fetch: fetchFn,
+        open,
       }),
     ).rejects.toThrow(/checksum mismatch.*nothing uploaded/);
   });
@@ -100,21 +98,21 @@ describe(downloadDocument.name, () => {
         maxBytes: 1024,
         timeoutMs: 1000,
         guard: OPEN,
-        fetch: serving(content, { status: 404 }).fetchFn,
+        open: serving(content, { status: 404 }).open,
       }),
     ).rejects.toBeInstanceOf(PermanentMessageError);
     const unavailable = downloadDocument(file(), {
       maxBytes: 1024,
       timeoutMs: 1000,
       guard: OPEN,
-      fetch: serving(content, { status: 503 }).fetchFn,
+      open: serving(content, { status: 503 }).open,
     });
     await expect(unavailable).rejects.toBeInstanceOf(TransientMessageError);
     await expect(unavailable).rejects.not.toBeInstanceOf(PermanentMessageError);
   });
 
   it('refuses, by default, a URL into a private network or over plain http, before any request', async () => {
-    const fetchSpy = jest.fn();
+    const openSpy = jest.fn();
     for (const url of [
       'https://127.0.0.1/cv.pdf',
       'https://10.1.2.3/cv.pdf',
@@ -126,24 +124,25 @@ describe(downloadDocument.name, () => {
       await expect(
         downloadDocument(
           { ...file(), url },
-          { maxBytes: 1024, timeoutMs: 1000, guard: PRODUCTION, fetch: fetchSpy },
+          { maxBytes: 1024, timeoutMs: 1000, guard: PRODUCTION, open: openSpy },
         ),
       ).rejects.toThrow(/document URL refused/);
     }
-    expect(fetchSpy).not.toHaveBeenCalled();
+    expect(openSpy).not.toHaveBeenCalled();
   });
 
   it('checks every redirect against the policy: a public URL cannot bounce into the metadata address', async () => {
-    const fetchFn = jest.fn(
-      async () =>
-        new Response(null, { status: 302, headers: { location: 'https://169.254.169.254/latest' } }),
-    );
+    const open = jest.fn(async (): Promise<GuardedStream> => ({
+      status: 302,
+      headers: new Headers({ location: 'https://169.254.169.254/latest' }),
+      body: Readable.from([]),
+    }));
     await expect(
       downloadDocument(
         { ...file(), url: 'https://93.184.216.34/cv.pdf' },
-        { maxBytes: 1024, timeoutMs: 1000, guard: PRODUCTION, fetch: fetchFn as unknown as typeof fetch },
+        { maxBytes: 1024, timeoutMs: 1000, guard: PRODUCTION, open },
       ),
     ).rejects.toThrow(/document URL refused.*metadata/);
-    expect(fetchFn).toHaveBeenCalledTimes(1);
+    expect(open).toHaveBeenCalledTimes(1);
   });
 });

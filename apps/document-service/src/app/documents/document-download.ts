@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { type OutboundGuard, UrlPolicyError } from '@connector/ats-clients';
+import { type GuardedStream, type OutboundGuard, UrlPolicyError } from '@connector/ats-clients';
 import { PermanentMessageError, TransientMessageError } from '@connector/messaging';
 
 export interface DownloadOptions {
@@ -10,8 +10,8 @@ export interface DownloadOptions {
    * Checked on the URL of every hop and on every address its connection resolves to.
    */
   guard: OutboundGuard;
-  /** Injectable for unit tests; each URL is still checked, but the connection is not guarded. */
-  fetch?: typeof fetch;
+  /** Injectable for unit tests (default `guard.open`); each URL is still checked, the connection not guarded. */
+  open?: (url: string, init: { signal: AbortSignal }) => Promise<GuardedStream>;
 }
 
 const MAX_REDIRECTS = 3;
@@ -46,29 +46,29 @@ function refused(error: UrlPolicyError): PermanentMessageError {
 export async function downloadDocument(file: ExpectedFile, options: DownloadOptions): Promise<Buffer> {
   checkDeclaredSize(file.sizeBytes, options.maxBytes);
   const { guard } = options;
-  const fetchFn = options.fetch ?? ((input: string, init: RequestInit) => guard.fetch(input, init));
+  const open = options.open ?? ((url: string, init: { signal: AbortSignal }) => guard.open(url, init));
   const signal = AbortSignal.timeout(options.timeoutMs);
   let url = file.url;
-  let response: Response;
+  let response: GuardedStream;
   // Redirects are followed by hand so that every address on the way passes the policy (SSRF).
   for (let hop = 0; ; hop += 1) {
     try {
       guard.check(url);
-      response = await fetchFn(url, { signal, redirect: 'manual' });
+      response = await open(url, { signal });
     } catch (error) {
       if (error instanceof UrlPolicyError) throw refused(error);
       throw new TransientMessageError(`document download failed: ${(error as Error).message}`);
     }
     const location = response.headers.get('location');
     if (response.status < 300 || response.status >= 400 || !location) break;
-    await response.body?.cancel().catch(() => undefined);
+    response.body.destroy();
     if (hop >= MAX_REDIRECTS)
       throw new PermanentMessageError(`document URL redirects more than ${MAX_REDIRECTS} times`);
     url = new URL(location, url).toString();
   }
-  if (!response.ok) {
+  if (response.status < 200 || response.status >= 300) {
     const message = `document download answered ${response.status}`;
-    await response.body?.cancel().catch(() => undefined);
+    response.body.destroy();
     if (
       response.status >= 400 &&
       response.status < 500 &&
@@ -81,26 +81,21 @@ export async function downloadDocument(file: ExpectedFile, options: DownloadOpti
   }
   const declared = Number(response.headers.get('content-length') ?? NaN);
   if (Number.isFinite(declared) && declared > options.maxBytes) {
-    await response.body?.cancel().catch(() => undefined);
+    response.body.destroy();
     checkDeclaredSize(declared, options.maxBytes);
   }
   const hash = createHash('sha256');
   const chunks: Buffer[] = [];
   let received = 0;
   try {
-    if (response.body) {
-      const reader = response.body.getReader();
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        received += value.byteLength;
-        if (received > options.maxBytes) {
-          await reader.cancel().catch(() => undefined);
-          throw new PermanentMessageError(`document is larger than the ${size(options.maxBytes)} allowed`);
-        }
-        hash.update(value);
-        chunks.push(Buffer.from(value));
+    for await (const chunk of response.body as AsyncIterable<Buffer>) {
+      received += chunk.byteLength;
+      if (received > options.maxBytes) {
+        response.body.destroy();
+        throw new PermanentMessageError(`document is larger than the ${size(options.maxBytes)} allowed`);
       }
+      hash.update(chunk);
+      chunks.push(chunk);
     }
   } catch (error) {
     if (error instanceof PermanentMessageError) throw error;

@@ -8,6 +8,7 @@ import {
   type AtsResponse,
   type HttpMethod,
 } from '../http/ats-http';
+import type { MultipartPart } from '../http/multipart';
 import { normalizeAtsABaseUrl } from './ats-a-base-url';
 import {
   ATS_A_DEFAULT_RETRY_AFTER_MS,
@@ -65,7 +66,7 @@ interface Call {
   method: HttpMethod;
   path: string;
   json?: unknown;
-  form?: FormData;
+  multipart?: MultipartPart[];
   write: boolean;
 }
 
@@ -195,14 +196,15 @@ export class AtsAClient {
     file: AtsAUploadFile,
     fileTypeId?: number,
   ): Promise<{ FileId: number }> {
-    const form = new FormData();
-    form.append('file', new Blob([file.content], { type: file.contentType }), file.name);
-    if (fileTypeId !== undefined) form.append('FileTypeId', String(fileTypeId));
+    const multipart: MultipartPart[] = [
+      { name: 'file', filename: file.name, contentType: file.contentType, content: file.content },
+    ];
+    if (fileTypeId !== undefined) multipart.push({ name: 'FileTypeId', value: String(fileTypeId) });
     const { request, response } = await this.call({
       endpoint: `POST /api/candidates/{id}/upload/${kind}`,
       method: 'POST',
       path: `/candidates/${encodeId(candidateId)}/upload/${kind}`,
-      form,
+      multipart,
       write: true,
     });
     return { FileId: this.idFrom(request, response, 'FileId') };
@@ -238,7 +240,7 @@ export class AtsAClient {
       url: `${baseUrl}/api${call.path}`,
       headers: { Authorization: `Bearer ${token}` },
       json: call.json,
-      form: call.form,
+      multipart: call.multipart,
       write: call.write,
       secrets: [token],
     };

@@ -2,6 +2,7 @@ import { inSpan, SpanKind } from '@connector/observability';
 import { AtsError, classifyNetworkFailure, classifyResponse, scrub } from '../ats-error';
 import { UrlPolicyError } from '../url-policy';
 import { countAtsCall } from './ats-metrics';
+import { encodeMultipart, type MultipartPart } from './multipart';
 import { type OutboundGuard, outboundGuard } from './outbound-guard';
 
 /** Rate limiting and call counting are the caller's business; the clients only call these around each request. */
@@ -38,9 +39,9 @@ export interface AtsRequest {
   method: HttpMethod;
   url: string;
   headers?: Record<string, string>;
-  /** An object is sent as JSON; FormData as multipart. */
+  /** An object is sent as JSON; parts as multipart/form-data. */
   json?: unknown;
-  form?: FormData;
+  multipart?: readonly MultipartPart[];
   /** Changes data and may not be repeated blindly: a timeout after sending is then `ambiguous`. */
   write: boolean;
   /** Values to keep out of error messages (tokens, secrets, codes). */
@@ -56,8 +57,6 @@ export interface AtsResponse {
 
 /** One HTTP exchange with an ATS: hooks, timeout, and the classification of failures. */
 export class AtsHttp {
-  private readonly fetchFn: (url: string, init: RequestInit) => Promise<Response>;
-  private readonly injectedFetch: boolean;
   private readonly guard: OutboundGuard;
   readonly timeoutMs: number;
 
@@ -68,9 +67,6 @@ export class AtsHttp {
     private readonly defaultRetryAfterMs: number,
   ) {
     this.guard = options.guard ?? outboundGuard();
-    const injected = options.fetch;
-    this.fetchFn = injected ? (url, init) => injected(url, init) : (url, init) => this.guard.fetch(url, init);
-    this.injectedFetch = injected !== undefined;
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   }
 
@@ -97,9 +93,12 @@ export class AtsHttp {
   private async exchange(request: AtsRequest): Promise<AtsResponse> {
     const started = performance.now();
     const headers: Record<string, string> = { Accept: 'application/json', ...request.headers };
-    let body: string | FormData | undefined;
-    if (request.form) body = request.form;
-    else if (request.json !== undefined) {
+    let body: string | Buffer | undefined;
+    if (request.multipart) {
+      const encoded = encodeMultipart(request.multipart);
+      headers['Content-Type'] = encoded.contentType;
+      body = encoded.body;
+    } else if (request.json !== undefined) {
       headers['Content-Type'] = 'application/json';
       body = JSON.stringify(request.json);
     }
@@ -107,17 +106,15 @@ export class AtsHttp {
     let responseHeaders: Headers;
     let text: string;
     try {
-      this.guard.check(request.url);
-      const init = { method: request.method, headers, signal: AbortSignal.timeout(this.timeoutMs) };
-      // JSON and bodiless calls go through undici's request on the guard's kept-alive pools; multipart
-      // uploads (fetch encodes the FormData) and an injected fetch (unit tests) through fetch.
+      const init = { method: request.method, headers, body, signal: AbortSignal.timeout(this.timeoutMs) };
+      // undici's request on the guard's kept-alive pools; an injected fetch in unit tests.
       ({
         status,
         headers: responseHeaders,
         text,
-      } = body instanceof FormData || this.injectedFetch
-        ? await this.viaFetch(request.url, { ...init, body })
-        : await this.guard.request(request.url, { ...init, body }));
+      } = this.options.fetch
+        ? await this.viaFetch(this.options.fetch, request.url, init)
+        : await this.guard.request(request.url, init));
     } catch (error) {
       const refused = policyErrorIn(error);
       if (refused) {
@@ -154,11 +151,12 @@ export class AtsHttp {
   }
 
   private async viaFetch(
+    fetchFn: typeof fetch,
     url: string,
     init: RequestInit,
   ): Promise<{ status: number; headers: Headers; text: string }> {
-    // A redirect would carry our session header to another host; it is reported instead (see failure()).
-    const response = await this.fetchFn(url, { ...init, redirect: 'manual' });
+    this.guard.check(url);
+    const response = await fetchFn(url, { ...init, redirect: 'manual' });
     return { status: response.status, headers: response.headers, text: await response.text() };
   }
 

@@ -113,13 +113,13 @@ describe(OutboundGuard.name, () => {
     const sitePort = (site.address() as { port: number }).port;
     try {
       const local = guard({ allowance: 'loopback' });
-      const response = await local.fetch(`http://localhost:${sitePort}/`);
-      expect(await response.text()).toBe('ok');
-      await expect(guard({ allowance: 'none' }).fetch(`http://localhost:${sitePort}/`)).rejects.toMatchObject(
-        {
-          code: 'insecure_scheme',
-        },
-      );
+      const response = await local.request(`http://localhost:${sitePort}/`, {});
+      expect(response).toMatchObject({ status: 200, text: 'ok' });
+      const streamed = await local.open(`http://localhost:${sitePort}/`, {});
+      expect(Buffer.concat(await streamed.body.toArray()).toString()).toBe('ok');
+      await expect(
+        guard({ allowance: 'none' }).request(`http://localhost:${sitePort}/`, {}),
+      ).rejects.toMatchObject({ code: 'insecure_scheme' });
     } finally {
       await new Promise((resolve) => site.close(resolve));
     }

@@ -1,6 +1,7 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
-import { Agent, buildConnector } from 'undici';
+import type { Readable } from 'node:stream';
+import { Agent, buildConnector, type Dispatcher } from 'undici';
 import {
   type AddressAllowance,
   blockedAddress,
@@ -27,7 +28,7 @@ export interface OutboundGuardOptions {
  */
 export class OutboundGuard {
   readonly allowance: AddressAllowance;
-  /** undici dispatcher for `fetch(url, { dispatcher })`. */
+  /** The undici dispatcher every request goes through. */
   readonly dispatcher: Agent;
 
   constructor(options: OutboundGuardOptions = {}) {
@@ -54,40 +55,36 @@ export class OutboundGuard {
   }
 
   /**
-   * `fetch` through the guard: the URL checked, the connection made only to allowed addresses. A refusal
-   * throws the UrlPolicyError itself (not fetch's "fetch failed"), so callers can tell it from a network error.
+   * One request through the guard with undici's own API on the guard's connection pools (one per origin,
+   * kept alive): no WHATWG streams, a fraction of `fetch`'s CPU per call. Redirects are not followed. The
+   * body is streamed: the caller reads it or destroys it. Refusals throw the UrlPolicyError itself.
    */
-  async fetch(url: string, init: RequestInit = {}): Promise<Response> {
-    this.check(url);
+  async open(url: string, init: GuardedRequest): Promise<GuardedStream> {
+    const { statusCode, headers, body } = await this.send(url, init);
+    return { status: statusCode, headers: headersOf(headers), body };
+  }
+
+  /** `open`, with the body read whole as text. */
+  async request(url: string, init: GuardedRequest): Promise<GuardedResponse> {
+    const { statusCode, headers, body } = await this.send(url, init);
     try {
-      // Node's fetch takes any undici dispatcher; its types name undici-types' class, not the package's.
-      return await fetch(url, {
-        ...init,
-        dispatcher: this.dispatcher as unknown as RequestInit['dispatcher'],
-      });
+      return { status: statusCode, headers: headersOf(headers), text: await body.text() };
     } catch (error) {
       throw refusalIn(error) ?? error;
     }
   }
 
-  /**
-   * One request through the guard with undici's own API on the same connection pools (one per origin, kept
-   * alive): no WHATWG streams, a fraction of `fetch`'s CPU per call. Redirects are not followed; the body
-   * is read whole. Refusals throw the UrlPolicyError itself, as `fetch` here does.
-   */
-  async request(url: string, init: GuardedRequest): Promise<GuardedResponse> {
+  private async send(url: string, init: GuardedRequest): Promise<Dispatcher.ResponseData> {
     const target = this.check(url);
     try {
-      const response = await this.dispatcher.request({
+      return await this.dispatcher.request({
         origin: target.origin,
         path: `${target.pathname}${target.search}`,
-        method: init.method,
+        method: init.method ?? 'GET',
         headers: init.headers,
         body: init.body,
         signal: init.signal,
       });
-      const text = await response.body.text();
-      return { status: response.statusCode, headers: headersOf(response.headers), text };
     } catch (error) {
       throw refusalIn(error) ?? error;
     }
@@ -99,10 +96,18 @@ export class OutboundGuard {
 }
 
 export interface GuardedRequest {
-  method: string;
-  headers: Record<string, string>;
-  body?: string;
+  /** Default GET. */
+  method?: string;
+  headers?: Record<string, string>;
+  body?: string | Buffer;
   signal?: AbortSignal;
+}
+
+export interface GuardedStream {
+  status: number;
+  headers: Headers;
+  /** Read it (`for await`) or destroy it: its connection goes back to the pool only then. */
+  body: Readable;
 }
 
 export interface GuardedResponse {
@@ -170,8 +175,8 @@ function guardedLookup(allowance: AddressAllowance, resolve?: HostResolver): Loo
 }
 
 /**
- * Node's fetch keeps the connect error as `cause`, but re-wraps one from another realm (jest's sandbox) as a
- * plain Error named by its text; both are recognised.
+ * The connect error may come as it is or as the `cause` of another, and from another realm (jest's sandbox)
+ * as a plain Error named by its text; each is recognised.
  */
 function refusalIn(error: unknown): UrlPolicyError | undefined {
   for (let e: unknown = error, depth = 0; typeof e === 'object' && e !== null && depth < 4; depth++) {
