@@ -2,7 +2,7 @@ import { BaseRpcContext } from '@nestjs/microservices';
 import type { ConsumeMessage } from 'amqplib';
 
 /** What a handler can learn about the message beyond its payload (`@Ctx() ctx: RabbitMqContext`). */
-export class RabbitMqContext extends BaseRpcContext<[ConsumeMessage, number, AbortSignal?]> {
+export class RabbitMqContext extends BaseRpcContext<[ConsumeMessage, number, AbortController?]> {
   getMessage(): ConsumeMessage {
     return this.args[0];
   }
@@ -10,8 +10,11 @@ export class RabbitMqContext extends BaseRpcContext<[ConsumeMessage, number, Abo
   getAttempt(): number {
     return this.args[1];
   }
-  /** Aborted when the handler ran past its time limit: the message is retried, so stop what is left. */
+  /**
+   * Aborted when the handler ran past its time limit: the message is retried, so stop what is left. (The
+   * transport passes the controller: a signal costs ~10 µs to make, and most handlers never ask for it.)
+   */
   getSignal(): AbortSignal {
-    return this.args[2] ?? new AbortController().signal;
+    return (this.args[2] ?? new AbortController()).signal;
   }
 }

@@ -213,10 +213,7 @@ export class RabbitMqServer extends Server implements CustomTransportStrategy {
     const aborter = new AbortController();
     try {
       const handled = (async () => {
-        const result: unknown = await handler(
-          envelope,
-          new RabbitMqContext([message, attempt, aborter.signal]),
-        );
+        const result: unknown = await handler(envelope, new RabbitMqContext([message, attempt, aborter]));
         await lastValueFrom(this.transformToObservable(result), { defaultValue: undefined });
       })();
       await withTimeLimit(handled, this.options.handlerTimeoutMs ?? DEFAULT_HANDLER_TIMEOUT_MS, aborter);
@@ -301,7 +298,7 @@ export class RabbitMqServer extends Server implements CustomTransportStrategy {
         const answered = (async () => {
           const result: unknown = await handler(
             validation.message,
-            new RabbitMqContext([message, 1, aborter.signal]),
+            new RabbitMqContext([message, 1, aborter]),
           );
           return lastValueFrom(this.transformToObservable(result), { defaultValue: null });
         })();
