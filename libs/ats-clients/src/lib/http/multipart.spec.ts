@@ -31,7 +31,7 @@ describe(encodeMultipart.name, () => {
     const parts: MultipartPart[] = [cv, { name: 'FileTypeId', value: '2' }];
     const { body, contentType } = encodeMultipart(parts);
     const boundary = boundaryOf(contentType);
-    expect(boundary).toMatch(/^----connector-[0-9a-f]{24}$/);
+    expect(boundary).toMatch(/^----connector-[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}$/);
     expect(body.toString('latin1')).toBe(await asFetchEncodesIt(parts, boundary));
   });
 
