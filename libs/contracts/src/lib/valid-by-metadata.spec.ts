@@ -223,5 +223,6 @@ describe(validByMetadata.name, () => {
     expect(validByMetadata(new Unknown())).toBe(false);
     expect(classValidatorSays(new Unknown())).toBe(false);
     expect(validByMetadata({ candidateId: 'c-1' })).toBe(false);
+    expect(validByMetadata({ constructor: 'not a class' })).toBe(false);
   });
 });

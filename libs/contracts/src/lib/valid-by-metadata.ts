@@ -48,13 +48,16 @@ interface PropertyPlan {
 }
 
 /** Per class: its plan, or null when it has no rules or uses what is not covered (see validByMetadata). */
-const plans = new Map<unknown, PropertyPlan[] | null>();
+const plans = new Map<new () => object, PropertyPlan[] | null>();
 
+/** Only classes are planned and kept: whatever else an object's `constructor` holds is never remembered. */
 function planOf(target: unknown): PropertyPlan[] | null {
-  let plan = plans.get(target);
+  if (typeof target !== 'function') return null;
+  const type = target as new () => object;
+  let plan = plans.get(type);
   if (plan === undefined) {
-    plan = typeof target === 'function' ? makePlan(target as new () => object) : null;
-    plans.set(target, plan);
+    plan = makePlan(type);
+    plans.set(type, plan);
   }
   return plan;
 }
