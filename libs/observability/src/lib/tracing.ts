@@ -102,12 +102,20 @@ export interface SpanOptions {
  * Runs `work` inside a span that ends when it settles, marked as an error when it throws. With tracing off it
  * just runs `work` (no span object is made).
  */
-export async function inSpan<T>(
+export function inSpan<T>(
   name: string,
   options: SpanOptions,
   work: (span: Span | undefined) => Promise<T>,
 ): Promise<T> {
-  if (!active) return work(undefined);
+  // Not an async function itself: with tracing off, no promise of its own around `work`'s.
+  return active ? inActiveSpan(name, options, work) : work(undefined);
+}
+
+async function inActiveSpan<T>(
+  name: string,
+  options: SpanOptions,
+  work: (span: Span | undefined) => Promise<T>,
+): Promise<T> {
   const parent: Context = options.parentHeaders
     ? propagation.extract(ROOT_CONTEXT, options.parentHeaders)
     : context.active();

@@ -5,6 +5,16 @@ import { UrlPolicyError } from '../url-policy';
  * `/` or a pasted `/api` (users paste both). A bare host name gets https://.
  */
 export function normalizeAtsABaseUrl(input: string): string {
+  // Asked again on every call to the ATS (the client, the budget's key) with the same address.
+  if (last?.input === input) return last.output;
+  const output = normalized(input);
+  last = { input, output };
+  return output;
+}
+
+let last: { input: string; output: string } | undefined;
+
+function normalized(input: string): string {
   const trimmed = input.trim();
   if (trimmed === '') throw new UrlPolicyError('invalid_url', 'The ATS address is empty');
   // "acme.eploy.net" is what people type; only a missing scheme is filled in, never http.
