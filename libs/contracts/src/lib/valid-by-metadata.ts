@@ -7,8 +7,9 @@ import {
 import type { ValidationMetadata } from 'class-validator/types/metadata/ValidationMetadata';
 
 /**
- * class-validator's verdict on an object, without its error reports: true exactly when
- * `validateSync(object, { forbidUnknownValues: true })` would return no errors. It runs the same decorators'
+ * class-validator's verdict on an object, without its error reports: true only when
+ * `validateSync(object, { forbidUnknownValues: true })` would return no errors, and for the contracts' classes
+ * whenever it would (valid-by-metadata.spec checks both ways). It runs the same decorators'
  * own checks (each constraint's `validate`), in the same order of decisions as class-validator's
  * ValidationExecutor (optional properties skipped, `each`, nested objects and arrays, an object of a class
  * without rules refused), from a plan made once per class instead of per object; the errors, the costly part,
