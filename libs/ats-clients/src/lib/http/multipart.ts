@@ -7,8 +7,8 @@ export type MultipartPart =
 /**
  * A multipart/form-data body as browsers and `fetch` encode a FormData (the WHATWG "multipart/form-data
  * encoding algorithm": line breaks of names and field values as CRLF, then `"`, CR and LF in names and file
- * names percent-encoded). Built in one buffer, the file's bytes copied once, so an upload goes through the same kept-alive
- * undici `request` as every JSON call.
+ * names percent-encoded). Built in one buffer, the file's bytes copied once, so an upload goes through the
+ * same kept-alive undici `request` as every JSON call.
  */
 export function encodeMultipart(parts: readonly MultipartPart[]): { body: Buffer; contentType: string } {
   // randomUUID draws from a buffered pool; randomBytes for 12 bytes cost ~30 µs an upload in a profile.

@@ -201,8 +201,10 @@ export class BatchedDailyQuota extends PostgresDailyQuota {
     return this.flushing;
   }
 
-  /** As many calls as this process asked for in the last `holdMs` (or the one before), within the bounds. */
-  /** `limit`: the day's, the smaller of the connector's and the ATS's own when it named one. */
+  /**
+   * As many calls as this process asked for in the last `holdMs` (or the one before), within the bounds;
+   * `limit` is the day's: the smaller of the connector's and the ATS's own when it named one.
+   */
   private batchSize(slot: string, limit: number): number {
     const now = Date.now();
     let seen = this.demand.get(slot);
