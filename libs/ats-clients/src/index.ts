@@ -27,7 +27,7 @@ export {
   type NetworkFailure,
 } from './lib/ats-error';
 export { DEFAULT_TIMEOUT_MS, type AtsCallHooks, type AtsHttpOptions } from './lib/http/ats-http';
-export { OutboundGuard, outboundGuard, type GuardedStream } from './lib/http/outbound-guard';
+export { discard, OutboundGuard, outboundGuard, type GuardedStream } from './lib/http/outbound-guard';
 export {
   ADDRESS_ALLOWANCES,
   checkAtsUrlPolicy,

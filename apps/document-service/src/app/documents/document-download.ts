@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
-import { type GuardedStream, type OutboundGuard, UrlPolicyError } from '@connector/ats-clients';
+import { pipeline, type Readable } from 'node:stream';
+import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+import { discard, type GuardedStream, type OutboundGuard, UrlPolicyError } from '@connector/ats-clients';
 import { PermanentMessageError, TransientMessageError } from '@connector/messaging';
 
 export interface DownloadOptions {
@@ -11,10 +13,18 @@ export interface DownloadOptions {
    */
   guard: OutboundGuard;
   /** Injectable for unit tests (default `guard.open`); each URL is still checked, the connection not guarded. */
-  open?: (url: string, init: { signal: AbortSignal }) => Promise<GuardedStream>;
+  open?: (url: string, init: OpenInit) => Promise<GuardedStream>;
+}
+
+interface OpenInit {
+  signal: AbortSignal;
+  headers: Record<string, string>;
 }
 
 const MAX_REDIRECTS = 3;
+
+/** The file's own bytes are what its sha256 is of: asked for unencoded, decoded when a server encodes anyway. */
+const REQUEST_HEADERS = { 'Accept-Encoding': 'identity' };
 
 export interface ExpectedFile {
   url: string;
@@ -46,7 +56,7 @@ function refused(error: UrlPolicyError): PermanentMessageError {
 export async function downloadDocument(file: ExpectedFile, options: DownloadOptions): Promise<Buffer> {
   checkDeclaredSize(file.sizeBytes, options.maxBytes);
   const { guard } = options;
-  const open = options.open ?? ((url: string, init: { signal: AbortSignal }) => guard.open(url, init));
+  const open = options.open ?? ((url: string, init: OpenInit) => guard.open(url, init));
   const signal = AbortSignal.timeout(options.timeoutMs);
   let url = file.url;
   let response: GuardedStream;
@@ -54,21 +64,24 @@ export async function downloadDocument(file: ExpectedFile, options: DownloadOpti
   for (let hop = 0; ; hop += 1) {
     try {
       guard.check(url);
-      response = await open(url, { signal });
+      response = await open(url, { signal, headers: REQUEST_HEADERS });
     } catch (error) {
       if (error instanceof UrlPolicyError) throw refused(error);
       throw new TransientMessageError(`document download failed: ${(error as Error).message}`);
     }
+    if (response.status < 300 || response.status >= 400) break;
+    discard(response.body);
     const location = response.headers.get('location');
-    if (response.status < 300 || response.status >= 400 || !location) break;
-    response.body.destroy();
+    if (!location) {
+      throw new PermanentMessageError(`document download answered ${response.status} without a Location`);
+    }
     if (hop >= MAX_REDIRECTS)
       throw new PermanentMessageError(`document URL redirects more than ${MAX_REDIRECTS} times`);
-    url = new URL(location, url).toString();
+    url = redirectTarget(location, url);
   }
   if (response.status < 200 || response.status >= 300) {
     const message = `document download answered ${response.status}`;
-    response.body.destroy();
+    discard(response.body);
     if (
       response.status >= 400 &&
       response.status < 500 &&
@@ -81,17 +94,18 @@ export async function downloadDocument(file: ExpectedFile, options: DownloadOpti
   }
   const declared = Number(response.headers.get('content-length') ?? NaN);
   if (Number.isFinite(declared) && declared > options.maxBytes) {
-    response.body.destroy();
+    discard(response.body);
     checkDeclaredSize(declared, options.maxBytes);
   }
+  const body = decoded(response);
   const hash = createHash('sha256');
   const chunks: Buffer[] = [];
   let received = 0;
   try {
-    for await (const chunk of response.body as AsyncIterable<Buffer>) {
+    // Leaving the loop early (over the cap) destroys the stream; its error then has this loop as listener.
+    for await (const chunk of body as AsyncIterable<Buffer>) {
       received += chunk.byteLength;
       if (received > options.maxBytes) {
-        response.body.destroy();
         throw new PermanentMessageError(`document is larger than the ${size(options.maxBytes)} allowed`);
       }
       hash.update(chunk);
@@ -108,4 +122,39 @@ export async function downloadDocument(file: ExpectedFile, options: DownloadOpti
     );
   }
   return Buffer.concat(chunks);
+}
+
+function redirectTarget(location: string, from: string): string {
+  try {
+    return new URL(location, from).toString();
+  } catch {
+    throw new PermanentMessageError(`document URL redirects to an address that is not a URL`);
+  }
+}
+
+/**
+ * The body as the file's bytes: a server that compresses though `identity` was asked gets its encoding undone
+ * (the size cap then counts the decoded bytes, so a compression bomb stops at the cap too).
+ */
+function decoded(response: GuardedStream): Readable {
+  const encoding = (response.headers.get('content-encoding') ?? 'identity').trim().toLowerCase();
+  const decoder =
+    encoding === 'identity'
+      ? undefined
+      : encoding === 'gzip' || encoding === 'x-gzip'
+        ? createGunzip()
+        : encoding === 'deflate'
+          ? createInflate()
+          : encoding === 'br'
+            ? createBrotliDecompress()
+            : null;
+  if (decoder === undefined) return response.body;
+  if (decoder === null) {
+    discard(response.body);
+    throw new PermanentMessageError(
+      `document is served with Content-Encoding "${encoding}", which cannot be read`,
+    );
+  }
+  // An error of either stream ends the other and reaches the reader of the decoder.
+  return pipeline(response.body, decoder, () => undefined);
 }

@@ -106,8 +106,17 @@ export interface GuardedRequest {
 export interface GuardedStream {
   status: number;
   headers: Headers;
-  /** Read it (`for await`) or destroy it: its connection goes back to the pool only then. */
+  /** Read it (`for await`) or `discard` it: its connection goes back to the pool only then. */
   body: Readable;
+}
+
+/**
+ * Lets go of a body that will not be read. undici reports an unread body's destruction as an `error` event on
+ * it, which would end the process were nobody listening.
+ */
+export function discard(body: Readable): void {
+  body.on('error', () => undefined);
+  body.destroy();
 }
 
 export interface GuardedResponse {
