@@ -47,6 +47,26 @@ describe(encodeMultipart.name, () => {
     expect(body.toString('latin1')).toBe(await asFetchEncodesIt(parts, boundaryOf(contentType)));
   });
 
+  it.each([
+    ['upper case', 'Application/PDF', 'application/pdf'],
+    [
+      'a line break',
+      'application/pdf\r\nContent-Disposition: form-data; name="FileTypeId"',
+      'application/octet-stream',
+    ],
+    ['a byte beyond ASCII', 'application/pdf; name=é', 'application/octet-stream'],
+  ])('sends a file type with %s as a Blob keeps it, as fetch does', async (_, claimed, sent) => {
+    const parts: MultipartPart[] = [
+      { ...cv, contentType: claimed },
+      { name: 'FileTypeId', value: '3' },
+    ];
+    const { body, contentType } = encodeMultipart(parts);
+    expect(body.toString('latin1')).toBe(await asFetchEncodesIt(parts, boundaryOf(contentType)));
+    const form = await new Response(body, { headers: { 'content-type': contentType } }).formData();
+    expect([...form.keys()]).toEqual(['file', 'FileTypeId']);
+    expect((form.get('file') as File).type).toBe(sent);
+  });
+
   it('is read back whole by a multipart parser', async () => {
     const { body, contentType } = encodeMultipart([cv, { name: 'FileTypeId', value: '3' }]);
     const form = await new Response(body, { headers: { 'content-type': contentType } }).formData();

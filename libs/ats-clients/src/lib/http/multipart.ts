@@ -17,7 +17,8 @@ export function encodeMultipart(parts: readonly MultipartPart[]): { body: Buffer
   for (const part of parts) {
     let head = `--${boundary}\r\nContent-Disposition: form-data; name="${escape(crlfLines(part.name))}"`;
     if ('content' in part) {
-      head += `; filename="${escape(part.filename)}"\r\nContent-Type: ${part.contentType || 'application/octet-stream'}\r\n\r\n`;
+      const type = blobType(part.contentType) || 'application/octet-stream';
+      head += `; filename="${escape(part.filename)}"\r\nContent-Type: ${type}\r\n\r\n`;
       chunks.push(Buffer.from(head), part.content, CRLF);
     } else {
       chunks.push(Buffer.from(`${head}\r\n\r\n${crlfLines(part.value)}\r\n`));
@@ -33,3 +34,9 @@ const crlfLines = (value: string): string => value.replace(/\r\n|\r|\n/g, '\r\n'
 
 const escape = (name: string): string =>
   name.replace(/\n/g, '%0A').replace(/\r/g, '%0D').replace(/"/g, '%22');
+
+/**
+ * A file's type as a Blob keeps it (File API): printable ASCII, lower-cased; anything else (a line break that
+ * would start a header of its own, a non-ASCII byte) makes it unknown.
+ */
+const blobType = (type: string): string => (/^[\x20-\x7e]*$/.test(type) ? type.toLowerCase() : '');
