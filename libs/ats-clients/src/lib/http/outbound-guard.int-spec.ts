@@ -124,4 +124,28 @@ describe(OutboundGuard.name, () => {
       await new Promise((resolve) => site.close(resolve));
     }
   });
+  it('reads an answer whole up to its cap, and refuses a larger one with or without Content-Length', async () => {
+    const web = await import('node:http');
+    const big = Buffer.alloc(2_000, 'x');
+    const site = web.createServer((req, res) => {
+      if (req.url === '/declared') res.writeHead(200, { 'content-length': big.length }).end(big);
+      else if (req.url === '/chunked') res.writeHead(200).end(big);
+      else res.writeHead(200).end('\uFEFF{"small":true}');
+    });
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(site.address() as { port: number }).port}`;
+    try {
+      const local = guard({ allowance: 'loopback', maxAnswerBytes: 1_000 });
+      await expect(local.request(`${base}/small`, {})).resolves.toMatchObject({ text: '{"small":true}' });
+      for (const path of ['/declared', '/chunked']) {
+        await expect(local.request(`${base}${path}`, {})).rejects.toMatchObject({
+          code: 'answer_too_large',
+        });
+      }
+      // The pool is still usable after both refusals.
+      await expect(local.request(`${base}/small`, {})).resolves.toMatchObject({ status: 200 });
+    } finally {
+      await new Promise((resolve) => site.close(resolve));
+    }
+  });
 });

@@ -18,6 +18,24 @@ export interface OutboundGuardOptions {
   resolve?: HostResolver;
   /** TCP + TLS connect timeout. Default 10 000. */
   connectTimeoutMs?: number;
+  /** The largest answer `request` reads whole. Default MAX_ANSWER_BYTES. */
+  maxAnswerBytes?: number;
+}
+
+/**
+ * An ATS answer is JSON of a page of records at most; a larger one is refused, early from Content-Length or
+ * while it is read, so a broken or hostile host cannot fill the process's memory.
+ */
+const MAX_ANSWER_BYTES = 32 * 1024 * 1024;
+
+/** An answer over the guard's `maxAnswerBytes`. */
+class AnswerTooLargeError extends Error {
+  readonly code = 'answer_too_large';
+
+  constructor(maxBytes: number) {
+    super(`the answer is larger than the ${maxBytes} bytes read from an ATS`);
+    this.name = 'AnswerTooLargeError';
+  }
 }
 
 /**
@@ -30,9 +48,11 @@ export class OutboundGuard {
   readonly allowance: AddressAllowance;
   /** The undici dispatcher every request goes through. */
   readonly dispatcher: Agent;
+  private readonly maxAnswerBytes: number;
 
   constructor(options: OutboundGuardOptions = {}) {
     this.allowance = options.allowance ?? 'none';
+    this.maxAnswerBytes = options.maxAnswerBytes ?? MAX_ANSWER_BYTES;
     const allowance = this.allowance;
     const connectBase = buildConnector({
       lookup: guardedLookup(allowance, options.resolve),
@@ -64,14 +84,34 @@ export class OutboundGuard {
     return { status: statusCode, headers: headersOf(headers), body };
   }
 
-  /** `open`, with the body read whole as text. */
+  /** `open`, with the body read whole as text (up to `maxAnswerBytes`: AnswerTooLargeError beyond). */
   async request(url: string, init: GuardedRequest): Promise<GuardedResponse> {
     const { statusCode, headers, body } = await this.send(url, init);
     try {
-      return { status: statusCode, headers: headersOf(headers), text: await body.text() };
+      return { status: statusCode, headers: headersOf(headers), text: await this.text(body, headers) };
     } catch (error) {
       throw refusalIn(error) ?? error;
     }
+  }
+
+  private async text(body: Dispatcher.ResponseData['body'], headers: IncomingHeaders): Promise<string> {
+    const declared = Number(headers['content-length']);
+    // HTTP framing ends a body at its Content-Length: undici's own reader is then safe, and the fastest.
+    if (declared <= this.maxAnswerBytes) return body.text();
+    if (declared > this.maxAnswerBytes) {
+      discard(body);
+      throw new AnswerTooLargeError(this.maxAnswerBytes);
+    }
+    const chunks: Buffer[] = [];
+    let received = 0;
+    for await (const chunk of body as AsyncIterable<Buffer>) {
+      received += chunk.byteLength;
+      // Leaving the loop destroys the body, with this loop still listening for its error.
+      if (received > this.maxAnswerBytes) throw new AnswerTooLargeError(this.maxAnswerBytes);
+      chunks.push(chunk);
+    }
+    // As undici's `text()`: UTF-8, a byte order mark dropped.
+    return new TextDecoder().decode(Buffer.concat(chunks, received));
   }
 
   private async send(url: string, init: GuardedRequest): Promise<Dispatcher.ResponseData> {
@@ -125,7 +165,9 @@ export interface GuardedResponse {
   text: string;
 }
 
-function headersOf(raw: Record<string, string | string[] | undefined>): Headers {
+type IncomingHeaders = Record<string, string | string[] | undefined>;
+
+function headersOf(raw: IncomingHeaders): Headers {
   const headers = new Headers();
   for (const [name, value] of Object.entries(raw)) {
     if (Array.isArray(value)) for (const item of value) headers.append(name, item);
