@@ -214,23 +214,47 @@ export interface LeaseRenewal {
 
 /**
  * Renews a lease every third of its TTL. A renewal that touches no row (`renew` answers false) means it is
- * gone; renewals that keep failing (the database is out of reach) give it up before it could lapse unnoticed.
+ * gone. The lease is given up once two thirds of its TTL have passed since it was last confirmed, whether
+ * the renewals in between failed or never answered (a half-open connection: the pool sets no query timeout),
+ * so the holder stops before it could lapse and be taken over; the third left is the margin.
  */
 export function renewWhileHeld(key: string, ttlMs: number, renew: () => Promise<boolean>): LeaseRenewal {
   const lost = new AbortController();
   const every = ttlMs / 3;
-  let confirmedAt = Date.now();
+  let lastError: Error | undefined;
   let timer: NodeJS.Timeout | undefined;
+  let deadline: NodeJS.Timeout | undefined;
   let stopped = false;
-  const giveUp = (why: string) => lost.abort(new LeaseLostError(key, why));
+  const stop = () => {
+    stopped = true;
+    clearTimeout(timer);
+    clearTimeout(deadline);
+  };
+  const giveUp = (why: string) => {
+    stop();
+    lost.abort(new LeaseLostError(key, why));
+  };
+  // Set again by each renewal that is confirmed, counted from when it was sent: the database set the new
+  // expiry no earlier than that.
+  const confirmed = (at: number) => {
+    clearTimeout(deadline);
+    deadline = setTimeout(
+      () => giveUp(`could not renew it in time: ${lastError?.message ?? 'no answer'}`),
+      at + ttlMs - every - Date.now(),
+    );
+    deadline.unref();
+  };
+  // One renewal at a time: the next is scheduled once this one has answered.
   const attempt = async () => {
+    const sentAt = Date.now();
     try {
-      if (!(await renew())) return giveUp('it lapsed and was taken over, or removed');
-      confirmedAt = Date.now();
+      const held = await renew();
+      if (stopped) return;
+      if (!held) return giveUp('it lapsed and was taken over, or removed');
+      lastError = undefined;
+      confirmed(sentAt);
     } catch (error) {
-      if (Date.now() - confirmedAt + every >= ttlMs) {
-        return giveUp(`could not renew it in time: ${(error as Error).message}`);
-      }
+      lastError = error as Error;
     }
     if (!stopped) schedule();
   };
@@ -238,12 +262,7 @@ export function renewWhileHeld(key: string, ttlMs: number, renew: () => Promise<
     timer = setTimeout(() => void attempt(), every);
     timer.unref();
   };
+  confirmed(Date.now());
   schedule();
-  return {
-    signal: lost.signal,
-    stop: () => {
-      stopped = true;
-      clearTimeout(timer);
-    },
-  };
+  return { signal: lost.signal, stop };
 }
