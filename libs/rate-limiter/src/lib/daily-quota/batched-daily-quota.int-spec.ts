@@ -94,6 +94,69 @@ describe(BatchedDailyQuota.name, () => {
     expect((error as RateLimitExceededError).code).toBe(RateLimiterErrorCode.Paused);
   });
 
+  it('uses nothing it holds once an answer says fewer calls remain than it holds', async () => {
+    const quota = new BatchedDailyQuota(pool, { limitPerBatchedCall: 1 });
+    const key = nextKey();
+    const config = { limit: 1_000_000 };
+    await Promise.all(Array.from({ length: 10 }, () => quota.acquire(key, 1, config, { priority: 'push' })));
+    await Promise.all(Array.from({ length: 10 }, () => quota.acquire(key, 1, config, { priority: 'push' })));
+    // The ATS's window is spent until a reset in a minute: the calls held for the burst must not be made.
+    await quota.observe(key, config, { limit: 1_000_000, remaining: 0, resetAt: Date.now() + 60_000 });
+    await expect(quota.acquire(key, 1, config, { priority: 'push', maxWaitMs: 0 })).rejects.toBeInstanceOf(
+      RateLimitExceededError,
+    );
+  });
+
+  /** A process whose batches come back slowly, with a batch on its way after a burst. */
+  const batchOnItsWay = async (key: string, config: { limit: number }) => {
+    const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    const slowBatches = {
+      query: async (text: string, values?: unknown[]) => {
+        const result = await pool.query(text, values);
+        if (text.includes('FOR UPDATE') && Number(values?.[1]) > 1) await sleep(100);
+        return result;
+      },
+    };
+    const quota = new BatchedDailyQuota(slowBatches, { limitPerBatchedCall: 1 });
+    for (let i = 0; i < 3; i++) {
+      await Promise.all(
+        Array.from({ length: 10 }, () => quota.acquire(key, 1, config, { priority: 'push' })),
+      );
+    }
+    await sleep(1_100); // what was held has lapsed; the demand is remembered, so the next call takes a batch
+    const inFlight = Promise.allSettled(
+      Array.from({ length: 10 }, () => quota.acquire(key, 1, config, { priority: 'push' })),
+    );
+    await sleep(20);
+    return { quota, inFlight };
+  };
+
+  it('holds nothing of a batch taken while a 429 paused the key', async () => {
+    const key = nextKey();
+    const config = { limit: 1_000_000 };
+    const { quota, inFlight } = await batchOnItsWay(key, config);
+    await quota.pauseUntil(key, config, new Date(Date.now() + 60_000));
+    const settled = await inFlight;
+    expect(settled.filter((r) => r.status === 'fulfilled')).toHaveLength(0);
+    const error = await quota
+      .acquire(key, 1, config, { priority: 'push', maxWaitMs: 0 })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RateLimitExceededError);
+    expect((error as RateLimitExceededError).code).toBe(RateLimiterErrorCode.Paused);
+  });
+
+  it('holds nothing of a batch taken while an answer said no calls remain', async () => {
+    const key = nextKey();
+    const config = { limit: 1_000_000 };
+    const { quota, inFlight } = await batchOnItsWay(key, config);
+    void quota.observe(key, config, { limit: 1_000_000, remaining: 0, resetAt: Date.now() + 60_000 });
+    const settled = await inFlight;
+    expect(settled.filter((r) => r.status === 'fulfilled')).toHaveLength(0);
+    await expect(quota.acquire(key, 1, config, { priority: 'push', maxWaitMs: 0 })).rejects.toBeInstanceOf(
+      RateLimitExceededError,
+    );
+  });
+
   it('does not batch where the day is small: one call per statement', async () => {
     const quota = new BatchedDailyQuota(counted());
     const key = nextKey();

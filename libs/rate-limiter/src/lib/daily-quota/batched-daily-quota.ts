@@ -33,13 +33,17 @@ interface Held {
  * not fit is not split but falls back to one call. What a process takes ahead counts as used at once; what
  * it does not use within `holdMs` is dropped, not handed back, which is why batches grow only with the
  * demand seen and only where the day's limit is large (the smaller of the connector's and the one the ATS
- * named in its answers). A 429 drops what is held for its key. Answers' X-RateLimit-* headers (only the
+ * named in its answers). A 429, a new limit, or an answer leaving fewer calls than are held drops what is
+ * held for its key, and a batch on its way then is not held either. Answers' X-RateLimit-* headers (only the
  * highest count matters: the statement keeps the larger `used`) and waiters that got budget are written in
  * one statement per `flushMs`.
  */
 export class BatchedDailyQuota extends PostgresDailyQuota {
   private readonly held = new Map<string, Held>();
-  private readonly refills = new Map<string, Promise<void>>();
+  /** Per key, bumped whenever what is held is dropped: a batch on its way then is not held when it lands. */
+  private readonly generations = new Map<string, number>();
+  /** Per slot, the batch being taken and the calls it would hold. */
+  private readonly refills = new Map<string, { taking: Promise<void>; calls: number }>();
   private readonly demand = new Map<string, { since: number; calls: number; before: number }>();
   private readonly observed = new Map<string, { config: QuotaConfig; headers: QuotaHeaders }>();
   /** Per key, the day's limit the ATS last named (X-RateLimit-Limit): batches are sized by it too. */
@@ -77,14 +81,18 @@ export class BatchedDailyQuota extends PostgresDailyQuota {
       const refill = this.refills.get(slot);
       if (refill) {
         // Another call of this process is taking a batch: share it rather than take one more.
-        await refill;
+        await refill.taking;
         continue;
       }
       if (batch <= 1) return this.plan(key, 1, config, options);
       let granted = false;
+      const generation = this.generationOf(key);
       const taking = this.plan(key, batch, config, { priority: options.priority, maxWaitMs: 0 })
         .then(
           () => {
+            // A 429, a new limit or an answer came meanwhile: none of the batch is used (it stays counted,
+            // which only over-counts); this call and those waiting on the batch plan again below.
+            if (this.generationOf(key) !== generation) return;
             granted = true;
             // One of the batch is this call's; the rest are held for the next ones.
             this.held.set(slot, { calls: batch - 1, until: Date.now() + this.holdMs });
@@ -94,10 +102,11 @@ export class BatchedDailyQuota extends PostgresDailyQuota {
           },
         )
         .finally(() => this.refills.delete(slot));
-      this.refills.set(slot, taking);
+      this.refills.set(slot, { taking, calls: batch - 1 });
       await taking;
       if (granted) return { waitedMs: 0 };
-      // The batch did not fit (near the limit, a share's edge, a pause): one call, waiting as asked.
+      // The batch did not fit (near the limit, a share's edge, a pause) or landed after a drop: one call,
+      // waiting as asked.
       return this.plan(key, 1, config, options);
     }
   }
@@ -123,21 +132,38 @@ export class BatchedDailyQuota extends PostgresDailyQuota {
     return super.acquire(key, cost, config, options);
   }
 
+  /** Drops what is held before the pause is written and after: a batch planned meanwhile is not held. */
   override async pauseUntil(key: string, config: QuotaConfig, until: Date): Promise<void> {
     this.dropHeld(key);
-    await super.pauseUntil(key, config, until);
+    try {
+      await super.pauseUntil(key, config, until);
+    } finally {
+      this.dropHeld(key);
+    }
   }
 
+  /** Drops what is held before the limit is written and again after, as pauseUntil does. */
   override async setLimit(key: string, limit: number): Promise<void> {
     this.dropHeld(key);
-    await super.setLimit(key, limit);
+    try {
+      await super.setLimit(key, limit);
+    } finally {
+      this.dropHeld(key);
+    }
   }
 
-  /** Gathered: the answer with the highest count per key (and reset) is written within `flushMs`. */
+  /**
+   * Gathered: the answer with the highest count per key (and reset) is written within `flushMs`. Held calls
+   * are granted without the plan, so they are dropped at once when the ATS has fewer left than are held or
+   * names another limit: the next call plans with these headers.
+   */
   override observe(key: string, config: QuotaConfig, headers: QuotaHeaders): Promise<void> {
     if (headers.limit === null && headers.remaining === null && headers.resetAt === null) {
       return Promise.resolve();
     }
+    const limitBefore = this.atsLimits.get(key);
+    const newLimit = headers.limit !== null && limitBefore !== undefined && headers.limit !== limitBefore;
+    if (newLimit || (headers.remaining !== null && headers.remaining < this.heldFor(key))) this.dropHeld(key);
     if (headers.limit !== null) this.atsLimits.set(key, headers.limit);
     const before = this.observed.get(key);
     if (!before || !countsNoMore(headers, before.headers)) this.observed.set(key, { config, headers });
@@ -230,7 +256,20 @@ export class BatchedDailyQuota extends PostgresDailyQuota {
     return true;
   }
 
+  /** Calls held for the key or about to be (batches on their way), every priority's. */
+  private heldFor(key: string): number {
+    let calls = 0;
+    for (const [slot, held] of this.held) if (slot.startsWith(`${key}\u0000`)) calls += held.calls;
+    for (const [slot, refill] of this.refills) if (slot.startsWith(`${key}\u0000`)) calls += refill.calls;
+    return calls;
+  }
+
+  private generationOf(key: string): number {
+    return this.generations.get(key) ?? 0;
+  }
+
   private dropHeld(key: string): void {
+    this.generations.set(key, this.generationOf(key) + 1);
     for (const slot of this.held.keys()) if (slot.startsWith(`${key}\u0000`)) this.held.delete(slot);
   }
 }
