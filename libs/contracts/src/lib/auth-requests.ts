@@ -4,6 +4,7 @@ import {
   Equals,
   IsArray,
   IsNotEmpty,
+  IsObject,
   IsOptional,
   IsString,
   MaxLength,
@@ -47,7 +48,7 @@ export class AtsAConfigDto {
  */
 export class ConnectionTestRequestDto {
   @Equals('ats-a') type!: 'ats-a';
-  @ValidateNested() @Type(() => AtsAConfigDto) config!: AtsAConfigDto;
+  @IsObject() @ValidateNested() @Type(() => AtsAConfigDto) config!: AtsAConfigDto;
   @IsOptional() @IsArray() @IsString({ each: true }) @IsNotEmpty({ each: true }) openStatuses?: string[];
 }
 export type ConnectionTestReply =
@@ -57,7 +58,7 @@ export type ConnectionTestReply =
 export class CredentialsSaveRequestDto {
   @IsString() @IsNotEmpty() connectorId!: string;
   @Equals('ats-a') type!: 'ats-a';
-  @ValidateNested() @Type(() => AtsAConfigDto) config!: AtsAConfigDto;
+  @IsObject() @ValidateNested() @Type(() => AtsAConfigDto) config!: AtsAConfigDto;
   @IsOptional() @IsArray() @IsString({ each: true }) @IsNotEmpty({ each: true }) openStatuses?: string[];
 }
 export interface CredentialsSaveReply {

@@ -30,7 +30,7 @@ export class VacancyCompanyDto {
   @IsString() name!: string;
   @IsOptional() @IsString() address?: string;
   @IsObject() links!: Record<string, string>;
-  @IsOptional() @ValidateNested() @Type(() => VacancyContactDto) contact?: VacancyContactDto;
+  @IsOptional() @IsObject() @ValidateNested() @Type(() => VacancyContactDto) contact?: VacancyContactDto;
 }
 
 export class VacancyUpsertedDto {
@@ -42,8 +42,8 @@ export class VacancyUpsertedDto {
   @IsString() description!: string;
   @IsString() requirements!: string;
   @IsString() status!: string;
-  @IsOptional() @ValidateNested() @Type(() => VacancyContactDto) contact?: VacancyContactDto;
-  @IsOptional() @ValidateNested() @Type(() => VacancyCompanyDto) company?: VacancyCompanyDto;
+  @IsOptional() @IsObject() @ValidateNested() @Type(() => VacancyContactDto) contact?: VacancyContactDto;
+  @IsOptional() @IsObject() @ValidateNested() @Type(() => VacancyCompanyDto) company?: VacancyCompanyDto;
   @IsObject() fields!: Record<string, unknown>;
   @IsISO8601() updatedAt!: string;
   @IsString() @IsNotEmpty() contentHash!: string;
@@ -107,11 +107,12 @@ export class RunCompletedDto {
   @IsString() @IsNotEmpty() connectorId!: string;
   @IsString() @IsNotEmpty() runId!: string;
   @IsIn(RUN_STATUSES) status!: RunStatus;
-  @ValidateNested() @Type(() => RunCountsDto) counts!: RunCountsDto;
+  @IsObject() @ValidateNested() @Type(() => RunCountsDto) counts!: RunCountsDto;
   @IsInt() @Min(0) apiCalls!: number;
   /** Present when the run found something to warn about; a run with warnings may still have succeeded. */
   @IsOptional()
   @IsArray()
+  @IsObject({ each: true })
   @ValidateNested({ each: true })
   @Type(() => RunWarningDto)
   warnings?: RunWarningDto[];
@@ -170,5 +171,5 @@ export class ErasedRecordsDto {
  */
 export class CandidateErasureCompletedDto {
   @IsString() @IsNotEmpty() candidateId!: string;
-  @ValidateNested() @Type(() => ErasedRecordsDto) removed!: ErasedRecordsDto;
+  @IsObject() @ValidateNested() @Type(() => ErasedRecordsDto) removed!: ErasedRecordsDto;
 }

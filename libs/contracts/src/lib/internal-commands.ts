@@ -108,5 +108,5 @@ export type ErasurePart = (typeof ERASURE_PARTS)[number];
 export class ErasurePartCompletedDto {
   @IsString() @IsNotEmpty() candidateId!: string;
   @IsIn(ERASURE_PARTS) part!: ErasurePart;
-  @ValidateNested() @Type(() => ErasedRecordsDto) removed!: ErasedRecordsDto;
+  @IsObject() @ValidateNested() @Type(() => ErasedRecordsDto) removed!: ErasedRecordsDto;
 }

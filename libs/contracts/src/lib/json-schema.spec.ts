@@ -4,6 +4,7 @@ import {
   IsArray,
   IsIn,
   IsInt,
+  IsObject,
   IsOptional,
   IsPhoneNumber,
   IsString,
@@ -26,10 +27,13 @@ class WholeDto {
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(3)
+  @IsObject({ each: true })
   @ValidateNested({ each: true })
   @Type(() => PartDto)
   parts?: PartDto[];
   @IsOptional() @IsArray() @IsString({ each: true }) tags?: string[];
+  @IsObject() @ValidateNested() @Type(() => PartDto) main!: PartDto;
+  @IsOptional() @IsObject() extra?: Record<string, unknown>;
 }
 
 class PhoneDto {
@@ -37,7 +41,7 @@ class PhoneDto {
 }
 
 describe(jsonSchemasOf.name, () => {
-  it('reads the class-validator rules, nested classes included', () => {
+  it('reads the class-validator rules, nested classes included (an @IsObject beside their $ref adds nothing)', () => {
     expect(jsonSchemasOf([WholeDto])).toEqual({
       Whole: {
         type: 'object',
@@ -48,8 +52,10 @@ describe(jsonSchemasOf.name, () => {
           hex: { type: 'string', pattern: '^[0-9a-fA-F]{4}$' },
           parts: { type: 'array', maxItems: 3, items: { $ref: '#/components/schemas/Part' } },
           tags: { type: 'array', items: { type: 'string' } },
+          main: { $ref: '#/components/schemas/Part' },
+          extra: { type: 'object' },
         },
-        required: ['code', 'kind', 'hex'],
+        required: ['code', 'kind', 'hex', 'main'],
       },
       Part: { type: 'object', properties: { name: { type: 'string', maxLength: 10 } }, required: ['name'] },
     });

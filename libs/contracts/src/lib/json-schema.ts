@@ -110,6 +110,11 @@ function classSchema(
         throw new Error(`${where}: no JSON Schema for a ${item.type} rule`);
       applyConstraint(item.each ? itemSchema : schema, item.name, item.constraints ?? [], where);
     }
+    // `@IsObject()` beside `@ValidateNested()` refuses an array where the one object belongs; the $ref'd
+    // schema already says `type: object` (and draft-07 ignores a $ref's siblings), so it adds nothing here.
+    for (const target of [schema, itemSchema]) {
+      if (target['$ref'] !== undefined && target['type'] === 'object') delete target['type'];
+    }
     if (Object.keys(itemSchema).length > 0) {
       schema['type'] = 'array';
       schema['items'] = itemSchema;

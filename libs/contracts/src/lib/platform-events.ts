@@ -9,6 +9,7 @@ import {
   IsInt,
   IsISO31661Alpha2,
   IsNotEmpty,
+  IsObject,
   IsOptional,
   IsString,
   IsUrl,
@@ -56,16 +57,18 @@ export class CandidateDataDto {
   @IsEmail() @MaxLength(254) email!: string;
   @IsOptional() @IsString() @MaxLength(40) phone?: string;
   @IsOptional() @IsString() @MaxLength(40) mobile?: string;
-  @IsOptional() @ValidateNested() @Type(() => AddressDto) address?: AddressDto;
+  @IsOptional() @IsObject() @ValidateNested() @Type(() => AddressDto) address?: AddressDto;
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(50)
+  @IsObject({ each: true })
   @ValidateNested({ each: true })
   @Type(() => WorkHistoryDto)
   workHistory?: WorkHistoryDto[];
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(50)
+  @IsObject({ each: true })
   @ValidateNested({ each: true })
   @Type(() => EducationDto)
   education?: EducationDto[];
@@ -91,12 +94,14 @@ export class ApplicationDataDto {
   @IsArray()
   @ArrayMinSize(1)
   @ArrayMaxSize(50)
+  @IsObject({ each: true })
   @ValidateNested({ each: true })
   @Type(() => VacancyRefDto)
   vacancies!: VacancyRefDto[];
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(200)
+  @IsObject({ each: true })
   @ValidateNested({ each: true })
   @Type(() => ApplicationAnswerDto)
   answers?: ApplicationAnswerDto[];

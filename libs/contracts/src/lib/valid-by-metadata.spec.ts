@@ -112,6 +112,8 @@ const HOSTILE: unknown[] = [
   [null],
   [undefined],
   [{}],
+  [[]],
+  [[{}]],
   {},
   { line1: 'x' },
   '2020-13',

@@ -11,6 +11,74 @@ const candidate = {
   workHistory: [{ employer: 'Acme', title: 'Engineer', startDate: '2020-01', current: true }],
 };
 
+const removed = {
+  candidateLinks: 1,
+  applicationLinks: 0,
+  documentLinks: 2,
+  candidateRefs: 1,
+  deadLetters: 0,
+};
+const config = { baseUrl: 'https://ats.example.com', clientId: 'id', clientSecret: 'secret' };
+
+/** A valid `data` per type whose nested objects are required, and that `data` with them broken. */
+const NESTED: Array<[string, string, Record<string, unknown>, Record<string, unknown>, RegExp]> = [
+  [
+    RoutingKey.RunCompleted,
+    'counts: []',
+    {
+      connectorId: 'k-1',
+      runId: 'r-1',
+      status: 'succeeded',
+      counts: { fetched: 3, upserted: 1, unchanged: 2, closed: 0 },
+      apiCalls: 4,
+    },
+    { counts: [] },
+    /^data\.counts: counts must be an object$/,
+  ],
+  [
+    RoutingKey.CandidateErasureCompleted,
+    'removed: []',
+    { candidateId: 'c-1', removed },
+    { removed: [] },
+    /^data\.removed: removed must be an object$/,
+  ],
+  [
+    RoutingKey.ErasurePartCompleted,
+    'removed: []',
+    { candidateId: 'c-1', part: 'candidate-sync', removed },
+    { removed: [] },
+    /^data\.removed: removed must be an object$/,
+  ],
+  [
+    RoutingKey.AuthConnectionTest,
+    'config: []',
+    { type: 'ats-a', config },
+    { config: [] },
+    /^data\.config: config must be an object$/,
+  ],
+  [
+    RoutingKey.AuthCredentialsSave,
+    'config: [[]]',
+    { connectorId: 'k-1', type: 'ats-a', config },
+    { config: [[]] },
+    /^data\.config: config must be an object$/,
+  ],
+  [
+    RoutingKey.CandidateCreated,
+    'address: []',
+    candidate,
+    { address: [] },
+    /^data\.address: address must be an object$/,
+  ],
+  [
+    RoutingKey.ApplicationSubmitted,
+    'vacancies: [[]]',
+    { applicationId: 'ap1', candidateId: 'c1', vacancies: [{ connectorId: 'k-1', externalId: '42' }] },
+    { vacancies: [[]] },
+    /^data\.vacancies: each value in vacancies must be an object$/,
+  ],
+];
+
 describe(validateMessage.name, () => {
   it('accepts a valid candidate.created event and returns typed data', () => {
     const event = createEvent(RoutingKey.CandidateCreated, 'acct_1', candidate);
@@ -88,4 +156,17 @@ describe(validateMessage.name, () => {
       expect(result.ok || result.errors).toEqual(['body is nested deeper than 32 levels']);
     }
   });
+
+  it.each(NESTED)('accepts the valid %s sample', (type, _case, data) => {
+    const result = validateMessage(JSON.stringify(createEvent(type, 'a', data)), type);
+    expect(result.ok || result.errors).toBe(true);
+  });
+
+  it.each(NESTED)(
+    'refuses %s with %s: an array where its object belongs',
+    (type, _case, data, broken, error) => {
+      const result = validateMessage(JSON.stringify(createEvent(type, 'a', { ...data, ...broken })), type);
+      expect(result.ok || result.errors).toEqual([expect.stringMatching(error)]);
+    },
+  );
 });
