@@ -5,8 +5,14 @@ import { PermanentMessageError } from '@connector/messaging';
 export interface ApplicationSink {
   /** The application an earlier create of ours may have made (crash or timeout after sending). */
   findExisting(candidateExternalId: string, vacancyExternalId: string): Promise<string | undefined>;
-  create(candidateExternalId: string, vacancyExternalId: string, questions: AtsAQuestion[]): Promise<string>;
-  updateAnswers(externalId: string, changed: AtsAQuestion[]): Promise<void>;
+  /** `signal`: the candidate's lock; once it is lost, no write is sent (see AtsWriteOptions). */
+  create(
+    candidateExternalId: string,
+    vacancyExternalId: string,
+    questions: AtsAQuestion[],
+    signal?: AbortSignal,
+  ): Promise<string>;
+  updateAnswers(externalId: string, changed: AtsAQuestion[], signal?: AbortSignal): Promise<void>;
 }
 
 /** ATS-A: `POST /api/applications`, `PATCH` the changed answers, `applications/search` to reconcile. */
@@ -33,17 +39,21 @@ export class AtsAApplicationSink implements ApplicationSink {
     candidateExternalId: string,
     vacancyExternalId: string,
     questions: AtsAQuestion[],
+    signal?: AbortSignal,
   ): Promise<string> {
-    const { ApplicationId } = await this.client.createApplication({
-      Candidate: { Id: Number(candidateExternalId) },
-      Vacancy: { Id: this.vacancyId(vacancyExternalId) },
-      ...(questions.length > 0 ? { Questions: questions } : {}),
-    });
+    const { ApplicationId } = await this.client.createApplication(
+      {
+        Candidate: { Id: Number(candidateExternalId) },
+        Vacancy: { Id: this.vacancyId(vacancyExternalId) },
+        ...(questions.length > 0 ? { Questions: questions } : {}),
+      },
+      { signal },
+    );
     return String(ApplicationId);
   }
 
-  async updateAnswers(externalId: string, changed: AtsAQuestion[]): Promise<void> {
-    await this.client.patchApplication(Number(externalId), { Questions: changed });
+  async updateAnswers(externalId: string, changed: AtsAQuestion[], signal?: AbortSignal): Promise<void> {
+    await this.client.patchApplication(Number(externalId), { Questions: changed }, { signal });
   }
 
   /** ATS-A vacancy ids are numbers; vacancy-sync published them as such. */

@@ -181,7 +181,7 @@ export class ApplicationSyncService {
         {
           findExisting: () => sink.findExisting(candidateExternalId, key.vacancyExternalId),
           create: async () => ({
-            externalId: await sink.create(candidateExternalId, key.vacancyExternalId, questions),
+            externalId: await sink.create(candidateExternalId, key.vacancyExternalId, questions, signal),
           }),
         },
         signal,
@@ -212,7 +212,7 @@ export class ApplicationSyncService {
       const sent = written.how === 'linked' ? (link?.answers ?? {}) : {};
       const changed = changedAnswers(questions, sent, this.hasher);
       signal.throwIfAborted();
-      if (changed.length > 0) await sink.updateAnswers(written.externalId, changed);
+      if (changed.length > 0) await sink.updateAnswers(written.externalId, changed, signal);
       // The last write under the lock, which goes with it.
       await this.applications.applied(key, event, contentHash, answers, fence, undefined, unlock);
       return written;

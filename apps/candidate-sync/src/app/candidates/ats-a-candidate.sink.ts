@@ -23,9 +23,9 @@ export class AtsACandidateSink implements CandidateSink {
   }
 
   /** Employment history and education go inline: the create sends the whole candidate. */
-  async create(candidate: CandidateDataDto): Promise<CreatedCandidate> {
+  async create(candidate: CandidateDataDto, signal?: AbortSignal): Promise<CreatedCandidate> {
     const body = toAtsACandidate(candidate);
-    const { CandidateId } = await this.client.createCandidate(body);
+    const { CandidateId } = await this.client.createCandidate(body, { signal });
     return {
       externalId: String(CandidateId),
       sent: { fields: this.hasher.fields(body), children: {} },
@@ -33,13 +33,21 @@ export class AtsACandidateSink implements CandidateSink {
     };
   }
 
-  async update(externalId: string, candidate: CandidateDataDto, sent: SentState): Promise<SentState> {
+  async update(
+    externalId: string,
+    candidate: CandidateDataDto,
+    sent: SentState,
+    _checkpoint: unknown,
+    signal?: AbortSignal,
+  ): Promise<SentState> {
     const desired = toAtsACandidate(candidate);
     const fields = this.hasher.fields(desired);
     const changes = Object.fromEntries(
       Object.entries(desired).filter(([key]) => sent.fields[key] !== fields[key]),
     ) as Partial<typeof desired>;
-    if (Object.keys(changes).length > 0) await this.client.patchCandidate(Number(externalId), changes);
+    if (Object.keys(changes).length > 0) {
+      await this.client.patchCandidate(Number(externalId), changes, { signal });
+    }
     return { fields, children: {} };
   }
 }

@@ -26,9 +26,9 @@ export class AtsBCandidateSink implements CandidateSink {
   }
 
   /** Work history and education are records of their own, made by `update`: never complete. */
-  async create(candidate: CandidateDataDto): Promise<CreatedCandidate> {
+  async create(candidate: CandidateDataDto, signal?: AbortSignal): Promise<CreatedCandidate> {
     const fields = toAtsBCandidate(candidate);
-    const { changedEntityId } = await this.client.createCandidate(toAtsBCandidateInsert(fields));
+    const { changedEntityId } = await this.client.createCandidate(toAtsBCandidateInsert(fields), { signal });
     return {
       externalId: String(changedEntityId),
       sent: { fields: this.hasher.fields(fields), children: {} },
@@ -41,13 +41,14 @@ export class AtsBCandidateSink implements CandidateSink {
     candidate: CandidateDataDto,
     sent: SentState,
     checkpoint: (sent: SentState) => Promise<void>,
+    signal?: AbortSignal,
   ): Promise<SentState> {
     const id = Number(externalId);
     const desired = toAtsBCandidate(candidate);
     const changes = this.hasher.changed(desired, sent.fields);
     let state: SentState = sent;
     if (Object.keys(changes).length > 0) {
-      await this.client.updateCandidate(id, changes);
+      await this.client.updateCandidate(id, changes, { signal });
       state = { ...state, fields: this.hasher.fields(desired) };
       await checkpoint(state);
     }
@@ -55,7 +56,10 @@ export class AtsBCandidateSink implements CandidateSink {
       state = rekeyLegacyChild(state, 'work', entry, this.hasher);
       const key = `work:${this.hasher.hash(entry)}`;
       if (state.children[key] !== undefined) continue;
-      const { changedEntityId } = await this.client.createWorkHistory({ candidate: { id }, ...entry });
+      const { changedEntityId } = await this.client.createWorkHistory(
+        { candidate: { id }, ...entry },
+        { signal },
+      );
       state = { ...state, children: { ...state.children, [key]: changedEntityId } };
       await checkpoint(state);
     }
@@ -63,7 +67,10 @@ export class AtsBCandidateSink implements CandidateSink {
       state = rekeyLegacyChild(state, 'education', entry, this.hasher);
       const key = `education:${this.hasher.hash(entry)}`;
       if (state.children[key] !== undefined) continue;
-      const { changedEntityId } = await this.client.createEducation({ candidate: { id }, ...entry });
+      const { changedEntityId } = await this.client.createEducation(
+        { candidate: { id }, ...entry },
+        { signal },
+      );
       state = { ...state, children: { ...state.children, [key]: changedEntityId } };
       await checkpoint(state);
     }

@@ -20,8 +20,11 @@ export interface CreatedCandidate {
 export interface CandidateSink {
   /** A candidate an earlier create of ours may have made (crash or timeout after sending). */
   findExisting(candidate: CandidateDataDto): Promise<string | undefined>;
-  /** Creates the record; what is created here is recorded before anything else is sent. */
-  create(candidate: CandidateDataDto): Promise<CreatedCandidate>;
+  /**
+   * Creates the record; what is created here is recorded before anything else is sent. `signal`: the
+   * candidate's lock; once it is lost, no write is sent (see AtsWriteOptions).
+   */
+  create(candidate: CandidateDataDto, signal?: AbortSignal): Promise<CreatedCandidate>;
   /**
    * Sends what differs from `sent`; `checkpoint` records progress between calls, so a retry does not
    * make the same child record twice.
@@ -31,5 +34,6 @@ export interface CandidateSink {
     candidate: CandidateDataDto,
     sent: SentState,
     checkpoint: (sent: SentState) => Promise<void>,
+    signal?: AbortSignal,
   ): Promise<SentState>;
 }

@@ -110,4 +110,57 @@ describe(CandidateSyncService.name, () => {
     expect(applied).toHaveBeenCalledTimes(3);
     expect(candidateSynced).toHaveBeenCalledWith(event, expect.objectContaining({ externalId: 'ats-1' }));
   });
+  it("keeps recording a child record's checkpoint while Postgres is briefly away, and hands the sink its lock", async () => {
+    const lease: Lease = { key: 'k', token: 7, signal: new AbortController().signal };
+    const childCreates = jest.fn(async () => 51);
+    const create = jest.fn(async (_candidate: unknown, _signal?: AbortSignal) => ({
+      externalId: 'ats-1',
+      sent: { fields: {}, children: {} },
+      complete: false,
+    }));
+    const update = jest.fn(
+      async (
+        _id: string,
+        _candidate: unknown,
+        sent: { fields: object; children: object },
+        checkpoint: (sent: object) => Promise<void>,
+        _signal?: AbortSignal,
+      ) => {
+        const state = { ...sent, children: { 'work:x': await childCreates() } };
+        await checkpoint(state);
+        return state;
+      },
+    );
+    let refusals = 2;
+    const saveSent = jest.fn(async () => {
+      if (refusals-- > 0) throw new Error('Connection terminated unexpectedly');
+    });
+    const sut = new CandidateSyncService(
+      { forAccount: async () => [connector('c1', 'connected')] } as unknown as ConnectorDirectory,
+      { for: () => ({ findExisting: async () => undefined, create, update }) } as unknown as CandidateSinks,
+      {
+        claimOrFind: () => async () => undefined,
+        found: () => ({ erased: false, claimed: true }),
+        link: async () => undefined,
+        saveSent,
+        applied: async () => undefined,
+      } as unknown as CandidateLinkRepository,
+      {
+        runBy: (
+          _c: string,
+          _id: string,
+          _statement: unknown,
+          work: (l: Lease, row: object) => Promise<unknown>,
+        ) => work(lease, {}),
+      } as unknown as CandidateLocks,
+      { candidateSynced: async () => undefined } as unknown as SyncedEvents,
+      new FieldHasher('test-key'),
+      {} as ErasedCandidates,
+    );
+    await sut.sync(event);
+    expect(childCreates).toHaveBeenCalledTimes(1);
+    expect(saveSent).toHaveBeenCalledTimes(3);
+    expect(create.mock.calls[0]?.[1]).toBe(lease.signal);
+    expect(update.mock.calls[0]?.[4]).toBe(lease.signal);
+  });
 });

@@ -150,7 +150,7 @@ export class CandidateSyncService {
                 );
           },
         },
-        { findExisting: () => sink.findExisting(event.data), create: () => sink.create(event.data) },
+        { findExisting: () => sink.findExisting(event.data), create: () => sink.create(event.data, signal) },
         signal,
       );
       if (written.how === 'created' && written.created.complete) {
@@ -177,8 +177,15 @@ export class CandidateSyncService {
         );
       }
       signal.throwIfAborted();
-      const sent = await sink.update(written.externalId, event.data, sentBefore(written, link), (progress) =>
-        this.links.saveSent(connector.id, candidateId, progress, fence),
+      // A child record the ATS answered is only this process's to know until its checkpoint is written:
+      // kept trying while Postgres is briefly away, as a create's id is (recordLanded).
+      const sent = await sink.update(
+        written.externalId,
+        event.data,
+        sentBefore(written, link),
+        (progress) =>
+          recordLanded(() => this.links.saveSent(connector.id, candidateId, progress, fence), signal),
+        signal,
       );
       // The last write under the lock, which goes with it.
       await this.links.applied(connector.id, candidateId, event, contentHash, sent, fence, undefined, unlock);

@@ -27,13 +27,19 @@ export class AtsADocumentSink implements DocumentSink {
     }
   }
 
-  async upload(candidateExternalId: string, document: DocumentDataDto, content: Buffer): Promise<string> {
+  async upload(
+    candidateExternalId: string,
+    document: DocumentDataDto,
+    content: Buffer,
+    signal?: AbortSignal,
+  ): Promise<string> {
     const cv = document.kind === 'cv';
     const { FileId } = await this.client.uploadCandidateFile(
       Number(candidateExternalId),
       cv ? 'cv' : 'file',
       { name: document.fileName, contentType: document.contentType, content },
       cv ? FILE_TYPE_CV : FILE_TYPE_GENERAL,
+      { signal },
     );
     return String(FileId);
   }

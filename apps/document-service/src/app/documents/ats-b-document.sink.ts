@@ -47,8 +47,13 @@ export class AtsBDocumentSink implements DocumentSink {
     return { action: 'upload' };
   }
 
-  async upload(candidateExternalId: string, document: DocumentDataDto, content: Buffer): Promise<string> {
-    const { fileId } = await this.atsB().uploadCandidateFile(Number(candidateExternalId), {
+  async upload(
+    candidateExternalId: string,
+    document: DocumentDataDto,
+    content: Buffer,
+    signal?: AbortSignal,
+  ): Promise<string> {
+    const file = {
       // The document id: a retry finds its own upload in the candidate's file list.
       externalID: document.documentId,
       // ATS-B takes names of at most 100 characters: shortened, the extension kept.
@@ -57,7 +62,8 @@ export class AtsBDocumentSink implements DocumentSink {
       type: FILE_TYPES[document.kind],
       description: `sha256:${document.sha256.toLowerCase()}`,
       content,
-    });
+    };
+    const { fileId } = await this.atsB().uploadCandidateFile(Number(candidateExternalId), file, { signal });
     return String(fileId);
   }
 

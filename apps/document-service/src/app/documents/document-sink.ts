@@ -13,7 +13,13 @@ export interface DocumentSink {
   readonly fileTypes: readonly FileTypeName[];
   /** Decided before anything is downloaded; a file the ATS refuses throws a PermanentMessageError. */
   plan(document: DocumentDataDto): DocumentPlan;
-  upload(candidateExternalId: string, document: DocumentDataDto, content: Buffer): Promise<string>;
+  /** `signal`: the candidate's lock; once it is lost, nothing is sent (see AtsWriteOptions). */
+  upload(
+    candidateExternalId: string,
+    document: DocumentDataDto,
+    content: Buffer,
+    signal?: AbortSignal,
+  ): Promise<string>;
   /** After an unsure upload: the file's ATS id if it landed, undefined if not. */
   findExisting(
     candidateExternalId: string,

@@ -190,7 +190,9 @@ export class DocumentSyncService {
                 connector.id,
               );
             },
-            create: async () => ({ externalId: await sink.upload(candidateExternalId, document, content) }),
+            create: async () => ({
+              externalId: await sink.upload(candidateExternalId, document, content, lease.signal),
+            }),
           },
           lease.signal,
         );

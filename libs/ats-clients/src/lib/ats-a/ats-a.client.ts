@@ -6,6 +6,7 @@ import {
   type AtsHttpOptions,
   type AtsRequest,
   type AtsResponse,
+  type AtsWriteOptions,
   type HttpMethod,
 } from '../http/ats-http';
 import type { MultipartPart } from '../http/multipart';
@@ -68,6 +69,7 @@ interface Call {
   json?: unknown;
   multipart?: MultipartPart[];
   write: boolean;
+  signal?: AbortSignal;
 }
 
 /** ATS-A REST client: Bearer token, one new token and one retry on 401, errors as AtsError. */
@@ -146,46 +148,64 @@ export class AtsAClient {
     return response.body as AtsAPickList[];
   }
 
-  async createCandidate(body: AtsACandidateInput): Promise<{ CandidateId: number }> {
+  async createCandidate(
+    body: AtsACandidateInput,
+    { signal }: AtsWriteOptions = {},
+  ): Promise<{ CandidateId: number }> {
     const { request, response } = await this.call({
       endpoint: 'POST /api/candidates',
       method: 'POST',
       path: '/candidates',
       json: body,
       write: true,
+      signal,
     });
     return { CandidateId: this.idFrom(request, response, 'CandidateId') };
   }
 
   /** Only the changed fields. */
-  async patchCandidate(id: number, body: AtsACandidatePatch): Promise<void> {
+  async patchCandidate(
+    id: number,
+    body: AtsACandidatePatch,
+    { signal }: AtsWriteOptions = {},
+  ): Promise<void> {
     await this.call({
       endpoint: 'PATCH /api/candidates/{id}',
       method: 'PATCH',
       path: `/candidates/${encodeId(id)}`,
       json: body,
       write: true,
+      signal,
     });
   }
 
-  async createApplication(body: AtsAApplicationInput): Promise<{ ApplicationId: number }> {
+  async createApplication(
+    body: AtsAApplicationInput,
+    { signal }: AtsWriteOptions = {},
+  ): Promise<{ ApplicationId: number }> {
     const { request, response } = await this.call({
       endpoint: 'POST /api/applications',
       method: 'POST',
       path: '/applications',
       json: body,
       write: true,
+      signal,
     });
     return { ApplicationId: this.idFrom(request, response, 'ApplicationId') };
   }
 
-  async patchApplication(id: number, body: AtsAApplicationPatch): Promise<void> {
+  async patchApplication(
+    id: number,
+    body: AtsAApplicationPatch,
+    { signal }: AtsWriteOptions = {},
+  ): Promise<void> {
     await this.call({
       endpoint: 'PATCH /api/applications/{id}',
       method: 'PATCH',
       path: `/applications/${encodeId(id)}`,
       json: body,
       write: true,
+      signal,
     });
   }
 
@@ -195,6 +215,7 @@ export class AtsAClient {
     kind: AtsAUploadKind,
     file: AtsAUploadFile,
     fileTypeId?: number,
+    { signal }: AtsWriteOptions = {},
   ): Promise<{ FileId: number }> {
     const multipart: MultipartPart[] = [
       { name: 'file', filename: file.name, contentType: file.contentType, content: file.content },
@@ -206,6 +227,7 @@ export class AtsAClient {
       path: `/candidates/${encodeId(candidateId)}/upload/${kind}`,
       multipart,
       write: true,
+      signal,
     });
     return { FileId: this.idFrom(request, response, 'FileId') };
   }
@@ -243,6 +265,7 @@ export class AtsAClient {
       multipart: call.multipart,
       write: call.write,
       secrets: [token],
+      signal: call.signal,
     };
   }
 

@@ -6,6 +6,7 @@ import {
   type AtsHttpOptions,
   type AtsRequest,
   type AtsResponse,
+  type AtsWriteOptions,
   type HttpMethod,
 } from '../http/ats-http';
 import { readId, readInt, readObject, readText } from '../read/tolerant-read';
@@ -62,6 +63,7 @@ interface Call {
   path: string;
   json?: unknown;
   write: boolean;
+  signal?: AbortSignal;
 }
 
 /** ATS-B REST client: `BhRestToken` header, one new session and one retry when the session timed out. */
@@ -148,13 +150,18 @@ export class AtsBClient {
   }
 
   /** `PUT entity/Candidate`. */
-  async createCandidate(body: AtsBCandidateInput): Promise<AtsBChangeResult> {
-    return this.change('PUT entity/Candidate', 'PUT', 'entity/Candidate', body);
+  async createCandidate(body: AtsBCandidateInput, options: AtsWriteOptions = {}): Promise<AtsBChangeResult> {
+    return this.change('PUT entity/Candidate', 'PUT', 'entity/Candidate', body, options);
   }
 
   /** `POST entity/Candidate/{id}` with the changed fields. */
-  async updateCandidate(id: number, body: AtsBCandidatePatch): Promise<AtsBChangeResult> {
-    return this.change('POST entity/Candidate/{id}', 'POST', `entity/Candidate/${encodeId(id)}`, body);
+  async updateCandidate(
+    id: number,
+    body: AtsBCandidatePatch,
+    options: AtsWriteOptions = {},
+  ): Promise<AtsBChangeResult> {
+    const path = `entity/Candidate/${encodeId(id)}`;
+    return this.change('POST entity/Candidate/{id}', 'POST', path, body, options);
   }
 
   /** `GET entity/Candidate/{id}?fields=…`; undefined when ATS-B does not know the id. */
@@ -188,17 +195,30 @@ export class AtsBClient {
   }
 
   /** `PUT entity/CandidateWorkHistory`, after the candidate exists. */
-  async createWorkHistory(body: AtsBWorkHistoryInput): Promise<AtsBChangeResult> {
-    return this.change('PUT entity/CandidateWorkHistory', 'PUT', 'entity/CandidateWorkHistory', body);
+  async createWorkHistory(
+    body: AtsBWorkHistoryInput,
+    options: AtsWriteOptions = {},
+  ): Promise<AtsBChangeResult> {
+    return this.change(
+      'PUT entity/CandidateWorkHistory',
+      'PUT',
+      'entity/CandidateWorkHistory',
+      body,
+      options,
+    );
   }
 
   /** `PUT entity/CandidateEducation`, after the candidate exists. */
-  async createEducation(body: AtsBEducationInput): Promise<AtsBChangeResult> {
-    return this.change('PUT entity/CandidateEducation', 'PUT', 'entity/CandidateEducation', body);
+  async createEducation(body: AtsBEducationInput, options: AtsWriteOptions = {}): Promise<AtsBChangeResult> {
+    return this.change('PUT entity/CandidateEducation', 'PUT', 'entity/CandidateEducation', body, options);
   }
 
   /** `PUT file/Candidate/{id}`, base64 JSON with `fileType: 'SAMPLE'`. */
-  async uploadCandidateFile(candidateId: number, file: AtsBUploadFile): Promise<{ fileId: number }> {
+  async uploadCandidateFile(
+    candidateId: number,
+    file: AtsBUploadFile,
+    { signal }: AtsWriteOptions = {},
+  ): Promise<{ fileId: number }> {
     const { request, response } = await this.call({
       endpoint: 'PUT file/Candidate/{id}',
       method: 'PUT',
@@ -213,6 +233,7 @@ export class AtsBClient {
         ...(file.description !== undefined ? { description: file.description } : {}),
       },
       write: true,
+      signal,
     });
     const fileId = isRecord(response.body) ? readInt(response.body['fileId']) : undefined;
     if (fileId === undefined) throw this.http.unexpected(request, response, 'fileId');
@@ -277,8 +298,9 @@ export class AtsBClient {
     method: HttpMethod,
     path: string,
     json: unknown,
+    { signal }: AtsWriteOptions,
   ): Promise<AtsBChangeResult> {
-    const { request, response } = await this.call({ endpoint, method, path, json, write: true });
+    const { request, response } = await this.call({ endpoint, method, path, json, write: true, signal });
     const body = response.body;
     const changedEntityId = isRecord(body) ? readInt(body['changedEntityId']) : undefined;
     if (!isRecord(body) || changedEntityId === undefined) {
@@ -319,6 +341,7 @@ export class AtsBClient {
       json: call.json,
       write: call.write,
       secrets: [session.bhRestToken],
+      signal: call.signal,
     };
   }
 }

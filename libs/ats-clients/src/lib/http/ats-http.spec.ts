@@ -58,6 +58,28 @@ describe(AtsHttp.name, () => {
     expect(fetched).toBe(0);
   });
 
+  it("sends nothing once the caller's signal aborted while beforeCall waited for budget", async () => {
+    let fetched = 0;
+    const lock = new AbortController();
+    const lost = new Error('lease on c1:cand1 lost');
+    const http = new AtsHttp(
+      'ATS-X',
+      {
+        fetch: async () => {
+          fetched++;
+          return new Response('{"CandidateId":1}', { status: 201 });
+        },
+        // The wait for budget, during which the candidate's lock is lost.
+        hooks: { beforeCall: async () => lock.abort(lost) },
+      },
+      1000,
+    );
+    await expect(http.send({ ...request, signal: lock.signal })).rejects.toBe(lost);
+    expect(fetched).toBe(0);
+    await expect(http.send(request)).resolves.toMatchObject({ status: 201 });
+    expect(fetched).toBe(1);
+  });
+
   it('turns a redirect into a permanent error naming where it points, without its query', async () => {
     const http = new AtsHttp('ATS-X', {}, 1000);
     const error = http.failure(request, {

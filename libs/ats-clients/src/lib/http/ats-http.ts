@@ -46,6 +46,17 @@ export interface AtsRequest {
   write: boolean;
   /** Values to keep out of error messages (tokens, secrets, codes). */
   secrets?: readonly string[];
+  /** The caller's (a lock's): once aborted, the request is not sent (checked after `beforeCall`'s wait). */
+  signal?: AbortSignal;
+}
+
+/** What a caller may pass to a client's writes. */
+export interface AtsWriteOptions {
+  /**
+   * Aborted when the caller may no longer write, e.g. its lock on the record was lost: a write still waiting
+   * for budget then throws the signal's reason instead of being sent (another worker may be at that record).
+   */
+  signal?: AbortSignal;
 }
 
 export interface AtsResponse {
@@ -73,6 +84,8 @@ export class AtsHttp {
   /** Sends and returns any HTTP answer; throws AtsError only when there is none (network, timeout). */
   async send(request: AtsRequest): Promise<AtsResponse> {
     await this.options.hooks?.beforeCall?.(request.endpoint);
+    // The wait for budget can be long: a caller that lost its lock meanwhile must not write now.
+    request.signal?.throwIfAborted();
     const attributes = {
       'ats.name': this.atsName,
       'ats.endpoint': request.endpoint,
