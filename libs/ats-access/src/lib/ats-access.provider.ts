@@ -1,6 +1,7 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
 import { type AtsAccess, createEvent, credentialFingerprint, RoutingKey } from '@connector/contracts';
 import { RpcClient } from '@connector/messaging';
+import { ConnectorDirectory } from './connector-directory';
 
 /** Give access back this long before the gateway said it ends. */
 const MARGIN_MS = 30_000;
@@ -8,13 +9,22 @@ const MARGIN_MS = 30_000;
 /**
  * What a worker needs to call the ATS, from auth-gateway, kept until shortly before it expires. When the
  * ATS refuses it, `access(…, rejected)` tells the gateway which one failed, so the gateway renews it once
- * however many workers report it.
+ * however many workers report it. When the connector changes (`connector.changed`, heard by the
+ * ConnectorDirectory: another tenant, a rotated key), what was kept of it is dropped and asked for again.
  */
 @Injectable()
 export class AtsAccessProvider {
   private readonly cache = new Map<string, Promise<AtsAccess>>();
 
-  constructor(private readonly rpc: RpcClient) {}
+  constructor(
+    private readonly rpc: RpcClient,
+    @Optional() directory?: ConnectorDirectory,
+  ) {
+    directory?.onChange((connectorId) => {
+      if (connectorId === undefined) this.cache.clear();
+      else this.cache.delete(connectorId);
+    });
+  }
 
   async access(connectorId: string, accountId: string, rejected?: string): Promise<AtsAccess> {
     const cached = this.cache.get(connectorId);
@@ -35,7 +45,8 @@ export class AtsAccessProvider {
       20_000,
     );
     this.cache.set(connectorId, request);
-    request.catch(() => this.cache.delete(connectorId));
+    // Only this request: a newer one may have replaced it meanwhile.
+    request.catch(() => this.cache.get(connectorId) === request && this.cache.delete(connectorId));
     return request;
   }
 }

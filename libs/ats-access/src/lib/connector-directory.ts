@@ -32,6 +32,8 @@ export class ConnectorDirectory implements OnModuleInit, OnApplicationShutdown {
   /** The newest version each connector is known to have (from broadcasts). */
   private readonly versions = new Map<string, number>();
   private listener?: BroadcastListener;
+  /** Told of every change: a connector's id, or undefined when changes may have been missed (all changed). */
+  private readonly changeListeners: ((connectorId: string | undefined) => void)[] = [];
 
   constructor(
     private readonly rpc: RpcClient,
@@ -44,13 +46,24 @@ export class ConnectorDirectory implements OnModuleInit, OnApplicationShutdown {
       routingKey: RoutingKey.ConnectorChanged,
       onMessage: (message) => this.changed(message as EventEnvelope<string, ConnectorChangedDto>),
       // Changes published while the subscription was down were missed: forget everything.
-      onSubscribed: () => this.cache.clear(),
+      onSubscribed: () => {
+        this.cache.clear();
+        this.notify(undefined);
+      },
     });
     await this.listener.ready();
   }
 
   async onApplicationShutdown(): Promise<void> {
     await this.listener?.close().catch(() => undefined);
+  }
+
+  /**
+   * Calls `listener` whenever a connector changes (with its id), or with undefined when changes may have
+   * been missed: for what else a process keeps per connector (its access to the ATS).
+   */
+  onChange(listener: (connectorId: string | undefined) => void): void {
+    this.changeListeners.push(listener);
   }
 
   /** A connector, or an RpcError with code NOT_FOUND when it does not exist (any more). */
@@ -99,6 +112,11 @@ export class ConnectorDirectory implements OnModuleInit, OnApplicationShutdown {
     this.versions.set(connectorId, Math.max(version, this.versions.get(connectorId) ?? 0));
     this.cache.delete(`connector:${connectorId}`);
     this.cache.delete(`account:${event.accountId}`);
+    this.notify(connectorId);
+  }
+
+  private notify(connectorId: string | undefined): void {
+    for (const listener of this.changeListeners) listener(connectorId);
   }
 
   private isCurrent(snapshot: ConnectorSnapshot): boolean {
