@@ -50,6 +50,19 @@ describe('auth-gateway', () => {
     ...overrides,
   });
 
+  /** As if the marked refresh had started longer ago than any refresh can run (REFRESH_IN_FLIGHT_MS). */
+  const ageRefreshMarker = async (connectorId: string) => {
+    const db = new Client({ connectionString: database.url });
+    await db.connect();
+    try {
+      await db.query(
+        `UPDATE connector_credential SET refresh_started_at = now() - interval '10 minutes' WHERE connector_id = $1`,
+        [connectorId],
+      );
+    } finally {
+      await db.end();
+    }
+  };
   const credentialRow = async (connectorId: string) => {
     const db = new Client({ connectionString: database.url });
     await db.connect();
@@ -508,6 +521,15 @@ describe('auth-gateway', () => {
       expect(marked.refresh_marker).toEqual(expect.any(String));
       expect(marked.secret).toEqual(before.secret);
 
+      // While the marked refresh may still be running in another process, its token is not spent again.
+      await expect(request(RoutingKey.CredentialsRequested, { connectorId, rejected })).rejects.toMatchObject(
+        {
+          code: 'ATS_ERROR',
+          message: expect.stringMatching(/in progress/),
+        },
+      );
+      // Once it cannot be running any more, its answer was lost.
+      await ageRefreshMarker(connectorId);
       await expect(request(RoutingKey.CredentialsRequested, { connectorId, rejected })).rejects.toMatchObject(
         {
           code: 'AUTHORIZATION_REQUIRED',

@@ -4,6 +4,7 @@ import { ConnectorCredentialEntity } from './credentials/connector-credential.en
 import { AuthGatewayTables1763700000100 } from './migrations/1763700000100-auth-gateway-tables';
 import { CredentialRefreshMarker1763700000110 } from './migrations/1763700000110-credential-refresh-marker';
 import { OAuthStatePkce1763700000120 } from './migrations/1763700000120-oauth-state-pkce';
+import { CredentialGeneration1763700000130 } from './migrations/1763700000130-credential-generation';
 import { OAuthStateEntity } from './oauth/oauth-state.entity';
 
 /**
@@ -16,6 +17,7 @@ export const AUTH_GATEWAY_SCHEMA = {
     AuthGatewayTables1763700000100,
     CredentialRefreshMarker1763700000110,
     OAuthStatePkce1763700000120,
+    CredentialGeneration1763700000130,
   ],
   shared: [OUTBOX_SCHEMA],
 } satisfies Pick<ServiceCoreOptions, 'entities' | 'migrations' | 'shared'>;

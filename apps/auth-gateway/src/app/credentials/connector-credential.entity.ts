@@ -33,6 +33,8 @@ export class ConnectorCredentialEntity {
   @Column('timestamptz', { name: 'refresh_started_at', nullable: true }) refreshStartedAt!: Date | null;
   /** `rejected`: when the kept secret is tried again. */
   @Column('timestamptz', { name: 'recheck_at', nullable: true }) recheckAt!: Date | null;
+  /** Which save these credentials come from (new on every save); null for rows saved before it existed. */
+  @Column('text', { name: 'generation', nullable: true }) generation!: string | null;
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' }) createdAt!: Date;
   @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' }) updatedAt!: Date;
 }

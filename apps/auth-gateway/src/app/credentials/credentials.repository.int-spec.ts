@@ -3,8 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { dataSourceOptions, runMigrations } from '@connector/persistence';
 import { createTestDatabase, type TestDatabase } from '@connector/testing';
-import { AuthGatewayTables1763700000100 } from '../migrations/1763700000100-auth-gateway-tables';
-import { CredentialRefreshMarker1763700000110 } from '../migrations/1763700000110-credential-refresh-marker';
+import { AUTH_GATEWAY_SCHEMA } from '../auth-gateway.schema';
 import { OAuthStateEntity } from '../oauth/oauth-state.entity';
 import { ConnectorCredentialEntity } from './connector-credential.entity';
 import { SecretBox } from '../crypto/secret-box';
@@ -25,7 +24,7 @@ describe(CredentialsRepository.name, () => {
         url: database.url,
         service: 'auth-gateway',
         entities: [ConnectorCredentialEntity, OAuthStateEntity],
-        migrations: [AuthGatewayTables1763700000100, CredentialRefreshMarker1763700000110],
+        migrations: AUTH_GATEWAY_SCHEMA.migrations,
       }),
     ).initialize();
     await runMigrations(dataSource);

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { type DataSource, LessThanOrEqual, type QueryRunner } from 'typeorm';
+import { type DataSource, IsNull, LessThanOrEqual, type QueryRunner } from 'typeorm';
 import { addToOutbox, booleanColumn, type OutboxMessage, rowsOf } from '@connector/persistence';
 import { SERVICE_NAME } from '../auth-gateway.config';
 import { ConnectorCredentialEntity } from './connector-credential.entity';
@@ -16,10 +16,20 @@ export class MarkerLostError extends Error {
   }
 }
 
+/** The credentials were saved anew (or erased) since they were read: what was worked out from them is stale. */
+export class CredentialsReplacedError extends Error {
+  override name = 'CredentialsReplacedError';
+  constructor() {
+    super('the credentials were replaced while they were being renewed');
+  }
+}
+
 /** Reads and writes of one connector's row on the connection that holds its renewal lock. */
 export interface LockedCredential {
   find(): Promise<ConnectorCredentialEntity | null>;
   /**
+   * After a `find`, only while the row still holds the credentials it read (the same generation), else
+   * CredentialsReplacedError: a save made meanwhile is never overwritten with what was renewed from the old.
    * With `announce`, the change and the messages that announce it (to the outbox) are written in one
    * transaction: a broker outage can delay the announcement, never lose it.
    */
@@ -114,16 +124,26 @@ export class CredentialsRepository {
   private lockedHandle(runner: QueryRunner, connectorId: string): LockedCredential {
     const repository = runner.manager.getRepository(ConnectorCredentialEntity);
     const pool = this.dataSource.getRepository(ConnectorCredentialEntity);
+    /** The generation of the row last read through this handle (undefined: none read yet). */
+    let read: string | null | undefined;
+    const where = () =>
+      read === undefined ? { connectorId } : { connectorId, generation: read === null ? IsNull() : read };
     return {
-      find: () => repository.findOneBy({ connectorId }),
+      find: async () => {
+        const row = await repository.findOneBy({ connectorId });
+        read = row ? row.generation : undefined;
+        return row;
+      },
       update: async (changes, announce = []) => {
         if (announce.length === 0) {
-          await repository.update({ connectorId }, changes);
+          const result = await repository.update(where(), changes);
+          if (result.affected === 0) throw new CredentialsReplacedError();
           return;
         }
         // On the lock's own connection, as every other write under the lock.
         await runner.manager.transaction(async (manager) => {
-          await manager.getRepository(ConnectorCredentialEntity).update({ connectorId }, changes);
+          const result = await manager.getRepository(ConnectorCredentialEntity).update(where(), changes);
+          if (result.affected === 0) throw new CredentialsReplacedError();
           await addToOutbox(manager, SERVICE_NAME, announce);
         });
       },

@@ -8,7 +8,7 @@ import { AtsBCredentialIssuer } from '../issuers/ats-b-credential.issuer';
 import type { ConnectorCredentialEntity } from './connector-credential.entity';
 import type { CredentialIssuer, IssuedAccess } from './credential-issuer';
 import type { CredentialsRepository, LockedCredential } from './credentials.repository';
-import { CredentialsService } from './credentials.service';
+import { CredentialsService, REFRESH_IN_FLIGHT_MS } from './credentials.service';
 import { OperatorAlert, OperatorAlerts } from './operator-alerts';
 
 /** One row in memory, with the same lock handle shape the Postgres repository gives. */
@@ -39,6 +39,9 @@ class MemoryCredentials {
       },
     });
 }
+
+/** Longer ago than any refresh can still be running. */
+const longAgo = () => new Date(Date.now() - REFRESH_IN_FLIGHT_MS - 1_000);
 
 const oauthError = (code: string, status: number) =>
   new AtsError(`ATS-B answered ${code}`, { kind: 'auth', endpoint: 'POST /oauth/token', status, code });
@@ -181,13 +184,34 @@ describe(CredentialsService.name, () => {
   it('alerts instead of wiping when invalid_grant follows a refresh that never finished', async () => {
     const sut = build();
     await storeAtsB(sut);
-    // An earlier process spent the token and died before storing the answer: its marker is still there.
-    await store.update('c1', { refreshMarker: 'earlier', refreshStartedAt: new Date() });
+    // An earlier process spent the token and died before storing the answer: its marker is still there,
+    // older than any refresh can run.
+    await store.update('c1', { refreshMarker: 'earlier', refreshStartedAt: longAgo() });
     oauth.refresh.mockRejectedValue(oauthError('invalid_grant', 400));
     await expect(sut.getAccess('c1')).rejects.toMatchObject({ code: 'AUTHORIZATION_REQUIRED' });
     expect(alerts.count(OperatorAlert.AtsBRefreshLostInFlight)).toBe(1);
     expect(storedSecret()).toBe('rt-1');
     expect(store.row?.state).toBe('authorization_required');
+  });
+
+  it('does not spend the refresh token while another process may still be refreshing it (its marker is fresh)', async () => {
+    const sut = build();
+    await storeAtsB(sut);
+    // Process A marked its refresh and sent rt-1; its lock connection dropped, so this process got the lock.
+    await store.update('c1', {
+      refreshMarker: 'process-a',
+      refreshStartedAt: new Date(Date.now() - REFRESH_IN_FLIGHT_MS + 5_000),
+    });
+    oauth.refresh.mockRejectedValue(oauthError('invalid_grant', 400));
+    await expect(sut.getAccess('c1')).rejects.toMatchObject({
+      code: 'ATS_ERROR',
+      message: expect.stringContaining('in progress'),
+    });
+    expect(oauth.refresh).not.toHaveBeenCalled();
+    // Nothing of A's refresh is touched: its rotated token can still be stored under its marker.
+    expect(store.row).toMatchObject({ state: 'active', refreshMarker: 'process-a' });
+    expect(storedSecret()).toBe('rt-1');
+    expect(alerts.count(OperatorAlert.AtsBRefreshLostInFlight)).toBe(0);
   });
 
   it('keeps the marker when the refresh ends without a clear refusal (a 502), so a later invalid_grant alerts', async () => {
@@ -198,6 +222,8 @@ describe(CredentialsService.name, () => {
     );
     await expect(sut.getAccess('c1')).rejects.toMatchObject({ code: 'ATS_ERROR' });
     expect(store.row?.refreshMarker).toEqual(expect.any(String));
+    // Once no refresh can still be running, the marker is one whose answer was lost.
+    await store.update('c1', { refreshStartedAt: longAgo() });
     oauth.refresh.mockRejectedValueOnce(oauthError('invalid_grant', 400));
     await expect(sut.getAccess('c1')).rejects.toMatchObject({ code: 'AUTHORIZATION_REQUIRED' });
     expect(alerts.count(OperatorAlert.AtsBRefreshLostInFlight)).toBe(1);

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { type AtsAccess, AuthErrorCode, createEvent, Exchange, RoutingKey } from '@connector/contracts';
-import { AtsError } from '@connector/ats-clients';
+import { AtsError, DEFAULT_TIMEOUT_MS } from '@connector/ats-clients';
 import { type OutboxMessage, OutboxRelay } from '@connector/persistence';
 import { AuthGatewayConfig } from '../auth-gateway.config';
 import { SecretBox } from '../crypto/secret-box';
@@ -12,13 +12,25 @@ import {
   type CredentialInput,
   type StoredAccess,
 } from './credential-issuer';
-import { CredentialsRepository, type LockedCredential } from './credentials.repository';
+import {
+  CredentialsReplacedError,
+  CredentialsRepository,
+  type LockedCredential,
+} from './credentials.repository';
 import { GatewayError } from './gateway.error';
 import { OperatorAlert, OperatorAlerts } from './operator-alerts';
 import { countRefresh, refreshOutcomeOf } from './refresh-metrics';
 
 /** Access this close to its end is renewed rather than handed out. */
 const EXPIRY_MARGIN_MS = 30_000;
+
+/**
+ * How long a refresh marked in flight may still be running somewhere: the OAuth call's timeout (the client
+ * is built with the default, see CredentialsModule), the retries that store the rotated token, and a margin
+ * for clocks. Until then another process does not spend the same refresh token; after it, the marker is
+ * a refresh whose answer was lost.
+ */
+export const REFRESH_IN_FLIGHT_MS = DEFAULT_TIMEOUT_MS + 30_000;
 
 /**
  * Hands workers what they need to call the ATS, renewing it at most once however many workers and
@@ -108,6 +120,8 @@ export class CredentialsService {
       refreshMarker: null,
       refreshStartedAt: null,
       recheckAt: null,
+      // A renewal of the credentials this replaces writes nothing after this (LockedCredential.update).
+      generation: randomUUID(),
     });
   }
 
@@ -128,11 +142,25 @@ export class CredentialsService {
     const row = this.activeRow(await this.repository.find(connectorId), connectorId);
     const ready = this.usable(row, rejected);
     if (ready) return ready;
-    return this.repository.withConnectorLock(connectorId, async (locked) => {
-      // Another process may have renewed while we waited for the lock.
-      const current = this.activeRow(await locked.find(), connectorId);
-      return this.usable(current, rejected) ?? (await this.renew(current, locked, rejected));
-    });
+    try {
+      return await this.repository.withConnectorLock(connectorId, async (locked) => {
+        // Another process may have renewed while we waited for the lock.
+        const current = this.activeRow(await locked.find(), connectorId);
+        return this.usable(current, rejected) ?? (await this.renew(current, locked, rejected));
+      });
+    } catch (error) {
+      if (!(error instanceof CredentialsReplacedError)) throw error;
+      // New credentials were saved while we renewed the old ones: nothing of ours was written. Hand out
+      // the new access when the save came with one; otherwise the next request renews the new ones.
+      this.logger.log(`the credentials of connector ${connectorId} were replaced during a renewal`);
+      const fresh = this.activeRow(await this.repository.find(connectorId), connectorId);
+      const access = this.usable(fresh, rejected);
+      if (access) return access;
+      throw new GatewayError(
+        AuthErrorCode.AtsError,
+        `the credentials of connector ${connectorId} were replaced during a renewal; try again`,
+      );
+    }
   }
 
   private async renew(
@@ -157,6 +185,14 @@ export class CredentialsService {
       }
       const issued = await issuer.renew(input, {
         beforeSpend: async () => {
+          // Another process may be spending this single-use token right now (its lock connection dropped,
+          // so we got the lock): spending it too would get invalid_grant. Wait for it to finish or time out.
+          if (refreshInFlight(row)) {
+            throw new GatewayError(
+              AuthErrorCode.AtsError,
+              `a renewal of connector ${row.connectorId}'s access is in progress; try again shortly`,
+            );
+          }
           marker = randomUUID();
           await locked.update({ refreshMarker: marker, refreshStartedAt: new Date() });
         },
@@ -385,6 +421,12 @@ export class CredentialsService {
     if (!issuer) throw new Error(`no credential issuer for ${atsType}`);
     return issuer;
   }
+}
+
+/** A refresh another attempt marked, started recently enough that it may still be running. */
+function refreshInFlight(row: ConnectorCredentialEntity): boolean {
+  if (!row.refreshMarker || !row.refreshStartedAt) return false;
+  return Date.now() - row.refreshStartedAt.getTime() < REFRESH_IN_FLIGHT_MS;
 }
 
 function statusChanged(

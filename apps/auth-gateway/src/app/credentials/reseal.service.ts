@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { SecretBox } from '../crypto/secret-box';
-import { CredentialsRepository } from './credentials.repository';
+import { CredentialsReplacedError, CredentialsRepository } from './credentials.repository';
 
 export interface ResealReport {
   /** Rows looked at. */
@@ -35,16 +35,22 @@ export class ResealService {
       if (page.length === 0) break;
       for (const { connectorId } of page) {
         credentials += 1;
-        const kids = await this.repository.withConnectorLock(connectorId, async (locked) => {
-          const row = await locked.find();
-          if (!row) return [];
-          const secret = row.secret && this.secrets.reseal(row.secret, connectorId);
-          const access = row.access && this.secrets.reseal(row.access, connectorId);
-          if (secret !== row.secret || access !== row.access) {
-            await locked.update({ secret, access });
-            resealed += 1;
-          }
-          return [secret?.kid, access?.kid].filter((kid): kid is string => kid !== undefined);
+        const resealOne = () =>
+          this.repository.withConnectorLock(connectorId, async (locked) => {
+            const row = await locked.find();
+            if (!row) return [];
+            const secret = row.secret && this.secrets.reseal(row.secret, connectorId);
+            const access = row.access && this.secrets.reseal(row.access, connectorId);
+            if (secret !== row.secret || access !== row.access) {
+              await locked.update({ secret, access });
+              resealed += 1;
+            }
+            return [secret?.kid, access?.kid].filter((kid): kid is string => kid !== undefined);
+          });
+        // Credentials saved anew meanwhile are not overwritten (LockedCredential.update): look at them again.
+        const kids = await resealOne().catch((error: unknown) => {
+          if (error instanceof CredentialsReplacedError) return resealOne();
+          throw error;
         });
         kids.forEach((kid) => keyIdsInUse.add(kid));
       }

@@ -1,0 +1,92 @@
+import { randomBytes } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import { AtsError } from '@connector/ats-clients';
+import { dataSourceOptions, type OutboxRelay, runMigrations } from '@connector/persistence';
+import { createTestDatabase, type TestDatabase } from '@connector/testing';
+import { SERVICE_NAME } from '../auth-gateway.config';
+import { AUTH_GATEWAY_SCHEMA } from '../auth-gateway.schema';
+import { SecretBox } from '../crypto/secret-box';
+import type { CredentialIssuer } from './credential-issuer';
+import { CredentialsRepository } from './credentials.repository';
+import { CredentialsService } from './credentials.service';
+import { OperatorAlerts } from './operator-alerts';
+
+describe(`${CredentialsService.name} on Postgres`, () => {
+  let database: TestDatabase;
+  let dataSource: DataSource;
+  const secrets = SecretBox.fromEnv(`k1:${randomBytes(32).toString('base64')}`);
+
+  beforeAll(async () => {
+    database = await createTestDatabase('gateway_credentials');
+    dataSource = await new DataSource(
+      dataSourceOptions({ url: database.url, service: SERVICE_NAME, ...AUTH_GATEWAY_SCHEMA }),
+    ).initialize();
+    await runMigrations(dataSource, AUTH_GATEWAY_SCHEMA.shared);
+  });
+
+  afterAll(async () => {
+    await dataSource?.destroy();
+    await database?.drop();
+  });
+
+  it('never overwrites credentials saved while a renewal of the old ones was in flight', async () => {
+    const repository = new CredentialsRepository(dataSource);
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let started!: () => void;
+    const renewing = new Promise<void>((resolve) => (started = resolve));
+    const issuer: CredentialIssuer = {
+      atsType: 'ats-a',
+      renew: async () => {
+        started();
+        await gate;
+        // The old (revoked) secret is refused.
+        throw new AtsError('ATS-A refused', { kind: 'auth', endpoint: 'POST /api/token', status: 401 });
+      },
+      revalidate: async () => undefined,
+      toAtsAccess: (input, access, expiresAt) => ({
+        type: 'ats-a',
+        baseUrl: input.baseUrl ?? '',
+        accessToken: access.accessToken,
+        expiresAt: expiresAt.toISOString(),
+      }),
+      fingerprintOf: (access) => access.accessToken,
+    };
+    const sut = new CredentialsService(
+      repository,
+      secrets,
+      [issuer],
+      { wake: () => undefined } as unknown as OutboxRelay,
+      new OperatorAlerts(),
+      { ATS_A_RECHECK_SECONDS: 300 },
+    );
+    const base = {
+      connectorId: 'c1',
+      accountId: 'acct',
+      atsType: 'ats-a' as const,
+      baseUrl: 'https://a.example',
+    };
+    await sut.store({ ...base, clientId: 'id', secret: 'OLD-secret' });
+    const worker = sut.getAccess('c1');
+    await renewing;
+    // An admin saves a new, verified key while the renewal of the old one is in flight.
+    const expiresAt = new Date(Date.now() + 3_000_000);
+    await sut.store({
+      ...base,
+      clientId: 'id2',
+      secret: 'NEW-secret',
+      access: {
+        value: { accessToken: 'new-token', accessTokenExpiresAt: expiresAt.toISOString() },
+        expiresAt,
+      },
+    });
+    release();
+    // The worker gets the new access, not the old secret's refusal.
+    await expect(worker).resolves.toMatchObject({ accessToken: 'new-token' });
+    const row = await repository.find('c1');
+    expect(row).toMatchObject({ state: 'active', clientId: 'id2', recheckAt: null });
+    expect(secrets.open(row!.secret!, 'c1')).toBe('NEW-secret');
+    expect(await dataSource.query('SELECT * FROM outbox_message')).toEqual([]);
+    await expect(sut.getAccess('c1')).resolves.toMatchObject({ accessToken: 'new-token' });
+  });
+});
