@@ -16,6 +16,11 @@ const runParks = counter({
   help: 'Vacancy runs set aside to go on later, by ATS and reason (budget: waiting for ATS budget; retry: after a failure)',
   labelNames: ['ats', 'reason'],
 });
+const keptByRecheck = counter({
+  name: 'connector_vacancy_recheck_kept_total',
+  help: 'Published vacancies a complete full listing did not see but that the ATS, asked again by id, still has live: kept instead of closed, by ATS',
+  labelNames: ['ats'],
+});
 
 export const runMetrics = {
   ended(ats: string | undefined, outcome: 'succeeded' | 'failed', startedAt: Date | undefined): void {
@@ -25,5 +30,8 @@ export const runMetrics = {
   },
   parked(ats: string | undefined, reason: 'budget' | 'retry'): void {
     runParks.inc({ ats: ats ?? 'unknown', reason });
+  },
+  keptByRecheck(ats: string, n: number): void {
+    keptByRecheck.inc({ ats }, n);
   },
 };

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { ConnectorDirectory } from '@connector/ats-access';
+import { type ClientOptions, ConnectorDirectory } from '@connector/ats-access';
 import {
   type ConnectorSnapshot,
   createEvent,
@@ -13,7 +13,7 @@ import { type JobMapping, validateJobMapping } from '@connector/job-mapping';
 import { MessagePublisher, RpcError } from '@connector/messaging';
 import { inSpan, withLogContext } from '@connector/observability';
 import { EnrichmentCache } from '../sources/enrichment-cache';
-import { SourceRefusedError } from '../sources/vacancy-source';
+import { type SourcePage, SourceRefusedError } from '../sources/vacancy-source';
 import { VacancySources } from '../sources/vacancy-sources';
 import { buildVacancyUpsert, type VacancyUpsert } from '../vacancies/vacancy-content';
 import { diffPage, mayClose } from '../vacancies/vacancy-diff';
@@ -229,7 +229,7 @@ export class SyncRunService {
   }
 
   private async list(run: SyncRun, scope: RunScope): Promise<SyncRun> {
-    const { connector, calls } = scope;
+    const { connector } = scope;
     const source = this.sources.for(connector.type);
     // Whole pages ahead (listing and enrichment): the next page's calls never compete with this page's, so a
     // page the budget allows completes and commits, and a run paused by the limit resumes after it.
@@ -243,67 +243,12 @@ export class SyncRunService {
           now: new Date(),
           caches: scope.caches,
         },
-        {
-          priority: 'sync',
-          maxWaitMs: this.config.RUN_INLINE_WAIT_MAX_MS,
-          onCall: calls.count,
-          waiter: { id: `run:${run.runId}`, kind: 'run' },
-        },
+        this.clientOptions(run, scope),
       ),
     );
     let current = run;
     for await (const page of pages) {
-      const built = page.vacancies.map((v) => ({
-        externalId: v.externalId,
-        upsert: buildVacancyUpsert(connector.id, connector.type, scope.mapping, v),
-      }));
-      const vacancies = built.map((b) => b.upsert).filter((v): v is VacancyUpsert => v !== undefined);
-      const liveUntil = new Map(
-        page.vacancies.flatMap((v) => (v.liveUntil ? [[v.externalId, v.liveUntil] as const] : [])),
-      );
-      // Not live by the ATS's fields, or left out by the mapping's publish lists: closed if published.
-      const liveIds = new Set(vacancies.map((v) => v.externalId));
-      const notLive = [
-        ...new Set([...page.closed, ...built.filter((b) => !b.upsert).map((b) => b.externalId)]),
-      ].filter((id) => !liveIds.has(id));
-      const published = await this.states.published(connector.id, [...liveIds, ...notLive]);
-      const diff = diffPage(vacancies, published);
-      const closing = notLive.filter((id) => published.get(id)?.live === true);
-      await Promise.all([
-        ...diff.upserts.map((data) =>
-          this.publish(Exchange.ConnectorEvents, current, RoutingKey.VacancyUpserted, data),
-        ),
-        ...closing.map((externalId) =>
-          this.publish(Exchange.ConnectorEvents, current, RoutingKey.VacancyClosed, {
-            connectorId: connector.id,
-            externalId,
-          }),
-        ),
-      ]);
-      const apiCalls = calls.pending();
-      const delta = {
-        fetched: diff.upserts.length + diff.unchanged.length,
-        upserted: diff.upserts.length,
-        unchanged: diff.unchanged.length,
-        closed: closing.length,
-        read: page.read,
-        apiCalls,
-        ...(page.warnings && page.warnings.length > 0 ? { warnings: page.warnings } : {}),
-      };
-      await this.runs.inLease(current.runId, scope.owner, this.config.RUN_LEASE_TTL_MS, async (m) => {
-        await this.states.markSeen(
-          m,
-          connector.id,
-          current.runId,
-          [...diff.upserts, ...diff.unchanged],
-          liveUntil,
-        );
-        if (closing.length > 0) await this.states.markClosed(m, connector.id, closing);
-        await this.runs.advance(m, current.runId, delta, { after: page.after });
-      });
-      calls.markWritten(apiCalls);
-      current = withDelta(current, delta, { after: page.after });
-      await this.progress(current, calls);
+      current = await this.handlePage(current, scope, page, { after: page.after });
       checkpoint(scope, current.runId);
     }
     // Whatever the mode: what was published and whose advertising has ended since is closed now (its record
@@ -317,8 +262,116 @@ export class SyncRunService {
     return { ...current, phase: 'closing' };
   }
 
+  /** The run's ATS calls: sync priority (the budget's reserve is for pushes), each counted on the run. */
+  private clientOptions(run: SyncRun, scope: RunScope): ClientOptions {
+    return {
+      priority: 'sync',
+      maxWaitMs: this.config.RUN_INLINE_WAIT_MAX_MS,
+      onCall: scope.calls.count,
+      waiter: { id: `run:${run.runId}`, kind: 'run' },
+    };
+  }
+
+  /**
+   * One page of live vacancies and of ids not live: publishes what is new or changed and closes what is
+   * published, then commits it (marks, counts, `cursor`) with the lease check.
+   */
+  private async handlePage(
+    current: SyncRun,
+    scope: RunScope,
+    page: Omit<SourcePage, 'after'>,
+    cursor: { after?: number },
+  ): Promise<SyncRun> {
+    const { connector, calls } = scope;
+    const built = page.vacancies.map((v) => ({
+      externalId: v.externalId,
+      upsert: buildVacancyUpsert(connector.id, connector.type, scope.mapping, v),
+    }));
+    const vacancies = built.map((b) => b.upsert).filter((v): v is VacancyUpsert => v !== undefined);
+    const liveUntil = new Map(
+      page.vacancies.flatMap((v) => (v.liveUntil ? [[v.externalId, v.liveUntil] as const] : [])),
+    );
+    // Not live by the ATS's fields, or left out by the mapping's publish lists: closed if published.
+    const liveIds = new Set(vacancies.map((v) => v.externalId));
+    const notLive = [
+      ...new Set([...page.closed, ...built.filter((b) => !b.upsert).map((b) => b.externalId)]),
+    ].filter((id) => !liveIds.has(id));
+    const published = await this.states.published(connector.id, [...liveIds, ...notLive]);
+    const diff = diffPage(vacancies, published);
+    const closing = notLive.filter((id) => published.get(id)?.live === true);
+    await Promise.all([
+      ...diff.upserts.map((data) =>
+        this.publish(Exchange.ConnectorEvents, current, RoutingKey.VacancyUpserted, data),
+      ),
+      ...closing.map((externalId) =>
+        this.publish(Exchange.ConnectorEvents, current, RoutingKey.VacancyClosed, {
+          connectorId: connector.id,
+          externalId,
+        }),
+      ),
+    ]);
+    const apiCalls = calls.pending();
+    const delta = {
+      fetched: diff.upserts.length + diff.unchanged.length,
+      upserted: diff.upserts.length,
+      unchanged: diff.unchanged.length,
+      closed: closing.length,
+      read: page.read,
+      apiCalls,
+      ...(page.warnings && page.warnings.length > 0 ? { warnings: page.warnings } : {}),
+    };
+    await this.runs.inLease(current.runId, scope.owner, this.config.RUN_LEASE_TTL_MS, async (m) => {
+      await this.states.markSeen(
+        m,
+        connector.id,
+        current.runId,
+        [...diff.upserts, ...diff.unchanged],
+        liveUntil,
+      );
+      if (closing.length > 0) await this.states.markClosed(m, connector.id, closing);
+      await this.runs.advance(m, current.runId, delta, cursor);
+    });
+    calls.markWritten(apiCalls);
+    const next = withDelta(current, delta, cursor);
+    await this.progress(next, calls);
+    return next;
+  }
+
+  /**
+   * Closes what the complete full listing did not see. A source that can miss a record that stayed live
+   * (ATS-A: page numbers over a set that changed during the run) is asked about each batch of absent ids
+   * first: those it says are live are handled like a listed page (published if changed, marked seen by this
+   * run, so they are not absent any more), the others closed. The re-check's calls share the run's budget.
+   */
   private async close(run: SyncRun, scope: RunScope): Promise<SyncRun> {
-    return this.closeAll(run, scope, () => this.states.notSeenBy(run.connectorId, run.runId, CLOSE_BATCH));
+    const notSeen = () => this.states.notSeenBy(run.connectorId, run.runId, CLOSE_BATCH);
+    const source = this.sources.for(scope.connector.type);
+    if (!source.recheck) return this.closeAll(run, scope, notSeen);
+    let current = run;
+    let kept = 0;
+    for (;;) {
+      const absent = await notSeen();
+      if (absent.length === 0) break;
+      const page = await source.recheck(
+        scope.connector,
+        absent,
+        { openStatuses: scope.options.openStatuses, now: new Date(), caches: scope.caches },
+        this.clientOptions(run, scope),
+      );
+      const before = current.counts;
+      // Records read stay the listing's (what the run's NOTHING_LIVE warning speaks of).
+      current = await this.handlePage(current, scope, { ...page, read: 0 }, {});
+      const saved = current.counts.fetched - before.fetched;
+      if (saved > 0) {
+        kept += saved;
+        runMetrics.keptByRecheck(scope.connector.type, saved);
+      }
+      checkpoint(scope, current.runId);
+    }
+    if (kept > 0) {
+      this.logger.log(`${run.runId}: kept ${kept} vacancies the listing missed but the ATS still has live`);
+    }
+    return current;
   }
 
   private async closeExpired(run: SyncRun, scope: RunScope): Promise<SyncRun> {

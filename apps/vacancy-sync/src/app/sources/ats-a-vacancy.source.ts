@@ -126,6 +126,48 @@ export class AtsAVacancySource implements VacancySource {
     if (warnings.length > 0) yield { after: 0, read: 0, vacancies: [], closed: [], warnings };
   }
 
+  /**
+   * Page numbers over a set that changes during the run: a vacancy an earlier page listed that is closed,
+   * hidden or deleted before the next page is read moves every later one back a place, and one is never
+   * listed. So before a full run closes by absence, it asks here about the absent ones by id (`In` on
+   * `Vacancy.VacancyId`, one call per 100 ids, same blocks as the listing so an unchanged one hashes the same):
+   * the live ones come back enriched, to be kept; the others, and ids the ATS has not any more, are `closed`.
+   */
+  async recheck(
+    connector: ConnectorSnapshot,
+    externalIds: readonly string[],
+    options: Pick<ListingOptions, 'openStatuses' | 'now' | 'caches'>,
+    clientOptions: ClientOptions,
+  ): Promise<Omit<SourcePage, 'after'>> {
+    const client = this.clients.atsA(connector, clientOptions);
+    const resolved = await this.statuses.resolve(connector.id, client, options.openStatuses);
+    if (resolved.ids.length === 0) {
+      throw new SourceRefusedError(describeMissingAtsAStatuses(resolved.missing, resolved.offered));
+    }
+    // ATS-A ids are integers: anything else cannot be asked about (and is closed: the ATS cannot have it).
+    const ids = [...new Set(externalIds.map(Number))].filter((id) => Number.isSafeInteger(id) && id > 0);
+    const records: unknown[] = [];
+    for (let i = 0; i < ids.length; i += ATS_A_PAGE_SIZE) {
+      const batch = ids.slice(i, i + ATS_A_PAGE_SIZE);
+      const result = await client.search<unknown>('vacancies', {
+        Paging: { RecordsPerPage: batch.length, RequestedPage: 1 },
+        Filters: [{ Route: 'Vacancy.VacancyId', Operation: 'In', Value: batch }],
+        ResponseBlocks: VACANCY_BLOCKS,
+      });
+      records.push(...result.Records);
+    }
+    const contacts = cacheOf(options, 'ats-a:contacts');
+    const companies = cacheOf(options, 'ats-a:companies');
+    const { live } = splitByLiveness(records, resolved.ids, options.now);
+    await Promise.all([
+      this.enrich(client, 'contacts', 'Contact.ContactId', live, 'Contact', contacts, 'ContactId'),
+      this.enrich(client, 'companies', 'Company.CompanyId', live, 'Company', companies, 'CompanyId'),
+    ]);
+    const vacancies = live.map((v) => toSourceVacancy(v, contacts, companies, options.now));
+    const kept = new Set(vacancies.map((v) => v.externalId));
+    return { read: records.length, vacancies, closed: externalIds.filter((id) => !kept.has(id)) };
+  }
+
   private async enrich(
     client: AtsAClient,
     resource: 'contacts' | 'companies',
@@ -168,7 +210,7 @@ export function splitByLiveness(
   return { live, closed };
 }
 
-function cacheOf(options: ListingOptions, name: string): EnrichmentCache<AtsARecord> {
+function cacheOf(options: Pick<ListingOptions, 'caches'>, name: string): EnrichmentCache<AtsARecord> {
   const existing = options.caches?.get(name);
   if (existing) return existing as EnrichmentCache<AtsARecord>;
   const cache = new EnrichmentCache<AtsARecord>(ATS_A_ENRICHMENT_CACHE);

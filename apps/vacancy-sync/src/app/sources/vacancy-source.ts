@@ -55,4 +55,16 @@ export interface VacancySource {
     options: ListingOptions,
     client: ClientOptions,
   ): AsyncGenerator<SourcePage, void, undefined>;
+  /**
+   * Asks the ATS again, by id, about published vacancies a complete full listing did not see, before they are
+   * closed by their absence: the live ones (to keep) and the others (`closed`: not live, or not found at all).
+   * Only for a source whose listing can miss a record that stayed live (ATS-A pages by page number over a set
+   * that changes during the run); a keyset listing (ATS-B) has none and closes by absence at once.
+   */
+  recheck?(
+    connector: ConnectorSnapshot,
+    externalIds: readonly string[],
+    options: Pick<ListingOptions, 'openStatuses' | 'now' | 'caches'>,
+    client: ClientOptions,
+  ): Promise<Omit<SourcePage, 'after'>>;
 }
