@@ -8,6 +8,6 @@ void runService({
   name: SERVICE_NAME,
   Config: ConnectorRegistryConfig,
   module: (config) => AppModule.forRoot(config),
-  configure: (app) => configureHttp(app),
+  configure: (app, config) => configureHttp(app, config),
   consumes: true,
 });

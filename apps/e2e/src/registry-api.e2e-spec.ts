@@ -160,6 +160,90 @@ describe('connector-registry admin API', () => {
       expect(malformed.text).not.toMatch(/\n\s+at /);
     });
 
+    it('answers a body it cannot read with a 4xx in the error shape: too large, broken or unknown encoding', async () => {
+      const post = async (body: Buffer | string, headers: Record<string, string> = {}) => {
+        const response = await fetch(`${service.url}/api/v1/connectors`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${KEY_A}`, 'content-type': 'application/json', ...headers },
+          body,
+        });
+        const text = await response.text();
+        expect(text).not.toMatch(/\n\s+at /);
+        return { status: response.status, body: JSON.parse(text) as Record<string, unknown> };
+      };
+      const tooLarge = await post(JSON.stringify({ type: 'ats-b', name: 'x'.repeat(150_000), config: {} }));
+      expect(tooLarge).toEqual({
+        status: 413,
+        body: { statusCode: 413, code: 'PAYLOAD_TOO_LARGE', message: expect.any(String) },
+      });
+      for (const encoding of ['gzip', 'deflate', 'br']) {
+        const broken = await post('{"this is": "not compressed"}', { 'content-encoding': encoding });
+        expect({ encoding, ...broken }).toEqual({
+          encoding,
+          status: 400,
+          body: { statusCode: 400, code: 'VALIDATION_FAILED', message: expect.any(String) },
+        });
+      }
+      const unknownEncoding = await post('{}', { 'content-encoding': 'zstd-or-whatever' });
+      expect(unknownEncoding.body).toMatchObject({ statusCode: 400, code: 'VALIDATION_FAILED' });
+      const charset = await post('{}', { 'content-type': 'application/json; charset=klingon' });
+      expect(charset.body).toMatchObject({ statusCode: 400, code: 'VALIDATION_FAILED' });
+    });
+
+    it('refuses U+0000 in any string of a body (Postgres cannot store it), naming where it is', async () => {
+      const { id } = await createAtsB('nul');
+      const renamed = await api('PATCH', `/api/v1/connectors/${id}`, { body: { name: 'a\u0000b' } });
+      expect(renamed.status).toBe(400);
+      expect(renamed.body).toMatchObject({
+        code: 'VALIDATION_FAILED',
+        details: { fields: [{ field: 'name', problems: [expect.stringMatching(/U\+0000/)] }] },
+      });
+      const mapping = await api('PUT', `/api/v1/connectors/${id}/mapping`, {
+        body: { fields: { title: { from: 'title' }, location: { constant: 'Re\u0000mote' } } },
+      });
+      expect(mapping.status).toBe(400);
+      expect(mapping.body).toMatchObject({
+        code: 'VALIDATION_FAILED',
+        details: { fields: [{ field: 'fields.location.constant' }] },
+      });
+      const inKey = await api('PUT', `/api/v1/connectors/${id}/mapping`, {
+        body: { fields: { 'ti\u0000tle': { from: 'title' } } },
+      });
+      expect(inKey.status).toBe(400);
+      const created = await api('POST', '/api/v1/connectors', {
+        body: { type: 'ats-b', name: 'x', config: { routine: 'api-oauth\u0000', sendSmartCv: true } },
+      });
+      expect(created.body).toMatchObject({
+        code: 'VALIDATION_FAILED',
+        details: { fields: [{ field: 'config.routine' }] },
+      });
+      expect((await api('GET', `/api/v1/connectors/${id}`)).body).toMatchObject({ name: 'nul' });
+    });
+
+    it('with TRUST_PROXY set, counts wrong keys per X-Forwarded-For client address', async () => {
+      // A second registry behind a (loopback) proxy; stopped before any other test needs the queue.
+      const proxied = await startService('connector-registry', {
+        DATABASE_URL: database.url,
+        RABBITMQ_URL: vhost.url,
+        ADMIN_API_KEYS: `acct_a:${KEY_A}`,
+        TRUST_PROXY: 'loopback',
+      });
+      try {
+        const from = async (client: string, key: string) =>
+          (
+            await fetch(`${proxied.url}/api/v1/connectors`, {
+              headers: { authorization: `Bearer ${key}`, 'x-forwarded-for': `${client}, 127.0.0.1` },
+            })
+          ).status;
+        for (let i = 0; i < 10; i++) expect(await from('203.0.113.7', `guess-${i}`)).toBe(401);
+        expect(await from('203.0.113.7', KEY_A)).toBe(429);
+        // Another client behind the same proxy (same socket address) is not locked out.
+        expect(await from('203.0.113.8', KEY_A)).toBe(200);
+      } finally {
+        await proxied.stop();
+      }
+    });
+
     it('refuses unknown fields, listing each one', async () => {
       const answer = await api('POST', '/api/v1/connectors', {
         body: {
@@ -241,6 +325,24 @@ describe('connector-registry admin API', () => {
       expect(refused.body).toMatchObject({ code: 'INVALID_STATUS_CHANGE' });
       const badStatus = await api('PATCH', `/api/v1/connectors/${id}`, { body: { status: 'auth_failed' } });
       expect(badStatus.status).toBe(400);
+
+      // null is no value: refused, the field named, nothing stored.
+      for (const option of ['syncIntervalMinutes', 'fullSyncEveryHours', 'sendSmartCv']) {
+        const nulled = await api('PATCH', `/api/v1/connectors/${id}`, {
+          body: { options: { [option]: null } },
+        });
+        expect(nulled.status).toBe(400);
+        expect(nulled.body).toMatchObject({
+          code: 'VALIDATION_FAILED',
+          details: { fields: [{ field: `options.${option}`, problems: [`${option} must not be null`] }] },
+        });
+      }
+      const noName = await api('PATCH', `/api/v1/connectors/${id}`, { body: { name: null } });
+      expect(noName.body).toMatchObject({ statusCode: 400, details: { fields: [{ field: 'name' }] } });
+      expect((await api('GET', `/api/v1/connectors/${id}`)).body).toMatchObject({
+        name: 'Boston',
+        options: { sendSmartCv: false, syncIntervalMinutes: 5, fullSyncEveryHours: 24 },
+      });
     });
 
     it('disables and enables a connected connector', async () => {

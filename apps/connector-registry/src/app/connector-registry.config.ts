@@ -16,6 +16,7 @@ import {
 } from 'class-validator';
 import { RequiredInProduction, ServiceConfig } from '@connector/service-kit';
 import { ApiKeysFormatError, parseApiKeys } from './auth/api-keys';
+import { parseTrustProxy, TrustProxyFormatError } from './trust-proxy';
 
 export const SERVICE_NAME = 'connector-registry';
 
@@ -36,6 +37,23 @@ class ApiKeysConstraint implements ValidatorConstraintInterface {
   defaultMessage(): string {
     // Never echoes the value: it holds secrets.
     return `ADMIN_API_KEYS must be "<accountId>:<key>[,<accountId>:<key>…]": ${this.problem}`;
+  }
+}
+
+@ValidatorConstraint({ name: 'trustProxy' })
+class TrustProxyConstraint implements ValidatorConstraintInterface {
+  private problem = '';
+  validate(value: unknown): boolean {
+    try {
+      parseTrustProxy(typeof value === 'string' ? value : '');
+      return true;
+    } catch (error) {
+      this.problem = error instanceof TrustProxyFormatError ? error.message : 'is invalid';
+      return false;
+    }
+  }
+  defaultMessage(): string {
+    return `TRUST_PROXY must be empty, a hop count or a comma list of proxy addresses/subnets: ${this.problem}`;
   }
 }
 
@@ -67,6 +85,12 @@ export class ConnectorRegistryConfig extends ServiceConfig {
   ADMIN_PAGE_PATH = '/admin';
   @IsUrl({ require_tld: false, protocols: ['http', 'https'], require_protocol: true })
   PUBLIC_URL = 'http://127.0.0.1:3000';
+  /**
+   * Express `trust proxy` (empty: off, the socket's address is the client): a hop count, or a comma list of
+   * `loopback`, `linklocal`, `uniquelocal`, addresses and subnets of the proxies in front. Then the client
+   * address (the wrong-key lockout's key, the request log) comes from X-Forwarded-For.
+   */
+  @IsString() @Validate(TrustProxyConstraint) TRUST_PROXY = '';
   /** How long to wait for auth-gateway (it may call the ATS). */
   @Type(() => Number) @IsInt() @Min(100) @Max(120_000) AUTH_GATEWAY_TIMEOUT_MS = 12_000;
   /** How long the failure log keeps a dead letter (and a finished erasure's record). */

@@ -1,15 +1,24 @@
 import type { INestApplication } from '@nestjs/common';
+import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { RegistryExceptionFilter } from './common/registry-exception.filter';
 import { createValidationPipe } from './common/validation';
+import type { ConnectorRegistryConfig } from './connector-registry.config';
+import { parseTrustProxy } from './trust-proxy';
 
 const API_DOCS_PATH = 'api/docs';
 
 /**
  * The HTTP side of the registry: validation (unknown fields refused), the one error shape, and OpenAPI at
  * `/api/docs` (JSON at `/api/docs-json`). Only the HTTP app gets these; the RabbitMQ consumer keeps its own.
+ * Behind a proxy, `TRUST_PROXY` makes Express take the client address from X-Forwarded-For (`request.ip`).
  */
-export function configureHttp(app: INestApplication): void {
+export function configureHttp(
+  app: INestApplication,
+  config: Pick<ConnectorRegistryConfig, 'TRUST_PROXY'>,
+): void {
+  const trustProxy = parseTrustProxy(config.TRUST_PROXY);
+  if (trustProxy !== false) (app as NestExpressApplication).set('trust proxy', trustProxy);
   app.useGlobalPipes(createValidationPipe());
   app.useGlobalFilters(new RegistryExceptionFilter());
   SwaggerModule.setup(API_DOCS_PATH, app, openApiDocument(app));

@@ -56,11 +56,11 @@ describe(ActivityRepository.name, () => {
     );
   }
 
-  async function deadLetter(failedAt: Date, forConnector = connectorId) {
+  async function deadLetter(failedAt: Date, forConnector = connectorId, accountId = 'acct') {
     await dataSource.query(
-      `INSERT INTO dead_letter (id, queue, routing_key, connector_id, body, reasons, retryable, failed_at)
-       VALUES ($1, 'candidate-sync.events', 'candidate.created', $2, '\\x7b7d', '["x"]', false, $3)`,
-      [randomUUID(), forConnector, failedAt],
+      `INSERT INTO dead_letter (id, queue, routing_key, account_id, connector_id, body, reasons, retryable, failed_at)
+       VALUES ($1, 'candidate-sync.events', 'candidate.created', $4, $2, '\\x7b7d', '["x"]', false, $3)`,
+      [randomUUID(), forConnector, failedAt, accountId],
     );
   }
 
@@ -70,7 +70,7 @@ describe(ActivityRepository.name, () => {
     await sut.recordWritten(eventId, connectorId, utcDay(0));
     await sut.recordWritten(randomUUID(), connectorId, utcDay(0));
     await sut.recordWritten(randomUUID(), connectorId, utcDay(-2));
-    const days = await sut.days(connectorId, 14);
+    const days = await sut.days('acct', connectorId, 14);
     expect(days.at(-1)).toMatchObject({ day: utcDay(0), recordsWritten: 2 });
     expect(days.at(-3)).toMatchObject({ day: utcDay(-2), recordsWritten: 1 });
   });
@@ -82,7 +82,9 @@ describe(ActivityRepository.name, () => {
     await deadLetter(noon(-1));
     await deadLetter(noon(-3));
     await deadLetter(noon(-1), randomUUID()); // another connector's
-    const days = await sut.days(connectorId, 14);
+    // Another account's message naming this connector's id (a wrong or forged connectorId): not ours.
+    await deadLetter(noon(-1), connectorId, 'acct_other');
+    const days = await sut.days('acct', connectorId, 14);
     expect(days).toHaveLength(14);
     expect(days.map((d) => d.day)).toEqual(Array.from({ length: 14 }, (_, i) => utcDay(i - 13)));
     expect(days.at(-2)).toEqual({

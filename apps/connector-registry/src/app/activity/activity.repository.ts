@@ -21,7 +21,8 @@ const PRUNE_SQL = `DELETE FROM connector_activity_event WHERE connector_id = $1 
 /**
  * The connector's last `$2` UTC days, one row each: runs that ended that day (calls, vacancies published,
  * failed runs), records written, and its dead letters. $1 connector id, $2 days, $3 the id again (as uuid,
- * so the run index serves).
+ * so the run index serves), $4 its account: a dead letter names the connector its message named, and only
+ * the account's own count (another account's message may name any id).
  */
 const DAYS_SQL = `
 WITH days AS (
@@ -38,7 +39,7 @@ WITH days AS (
 ), dead AS (
   SELECT (failed_at AT TIME ZONE 'UTC')::date AS day, count(*)::int AS n
     FROM dead_letter
-   WHERE connector_id = $1::text AND failed_at >= (SELECT min(day) FROM days)
+   WHERE connector_id = $1::text AND account_id = $4::text AND failed_at >= (SELECT min(day) FROM days)
    GROUP BY 1
 )
 SELECT to_char(days.day, 'YYYY-MM-DD') AS day,
@@ -64,8 +65,9 @@ export class ActivityRepository {
     if (row && booleanColumn(row, 'first_of_day')) await this.dataSource.query(PRUNE_SQL, [connectorId, day]);
   }
 
-  async days(connectorId: string, count: number): Promise<ActivityDayView[]> {
-    const rows = rowsOf(await this.dataSource.query(DAYS_SQL, [connectorId, count, connectorId]));
+  /** The last `count` days of the connector `connectorId` of the account `accountId`. */
+  async days(accountId: string, connectorId: string, count: number): Promise<ActivityDayView[]> {
+    const rows = rowsOf(await this.dataSource.query(DAYS_SQL, [connectorId, count, connectorId, accountId]));
     return rows.map((row) => ({
       day: textColumn(row, 'day'),
       apiCalls: numberColumn(row, 'api_calls'),

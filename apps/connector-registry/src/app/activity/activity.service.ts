@@ -20,7 +20,10 @@ export class ActivityService {
   async get(admin: AdminIdentity, id: string): Promise<ActivityView> {
     const connector = await this.connectors.findOwned(admin.accountId, id);
     if (!connector) throw RegistryException.notFound();
-    return { connectorId: connector.id, days: await this.activity.days(connector.id, ACTIVITY_DAYS) };
+    return {
+      connectorId: connector.id,
+      days: await this.activity.days(connector.accountId, connector.id, ACTIVITY_DAYS),
+    };
   }
 
   /** A record reached the ATS (a `*.synced` event): counted on the UTC day it happened. */

@@ -8,7 +8,8 @@ import { ValidationPipe } from '@nestjs/common';
 import { IsInt, IsString } from 'class-validator';
 import { RegistryExceptionFilter } from './registry-exception.filter';
 import { httpStatusOf, RegistryErrorCode, RegistryException } from './registry.exception';
-import { createValidationPipe } from './validation';
+import { AtsBOptionsDto } from '../connectors/dto/connector-options.dto';
+import { createValidationPipe, validateAs } from './validation';
 
 class Body {
   @IsString() name!: string;
@@ -49,6 +50,33 @@ describe(RegistryExceptionFilter.name, () => {
     expect(sut.toBody(new PayloadTooLargeException())).toMatchObject({ statusCode: 413 });
   });
 
+  it("gives body-parser's request errors (exposed, 4xx) a code: 413 as PAYLOAD_TOO_LARGE, others as 400", () => {
+    const bodyParserError = (statusCode: number, message: string, expose = true) =>
+      Object.assign(new Error(message), { statusCode, status: statusCode, expose, type: 'x' });
+    expect(sut.toBody(bodyParserError(413, 'request entity too large'))).toEqual({
+      statusCode: 413,
+      code: 'PAYLOAD_TOO_LARGE',
+      message: 'request entity too large',
+    });
+    for (const [status, message] of [
+      [415, 'unsupported content encoding "zstd"'],
+      [400, 'incorrect header check'],
+      [403, 'invalid signature'],
+    ] as const) {
+      expect(sut.toBody(bodyParserError(status, message))).toEqual({
+        statusCode: 400,
+        code: 'VALIDATION_FAILED',
+        message,
+      });
+    }
+    // Not exposed, or not a client error: still the generic 500.
+    expect(sut.toBody(bodyParserError(400, 'secret', false))).toMatchObject({ statusCode: 500 });
+    expect(sut.toBody(bodyParserError(502, 'secret'))).toMatchObject({ statusCode: 500 });
+    expect(sut.toBody({ expose: true, statusCode: 400, message: 'not an Error' })).toMatchObject({
+      statusCode: 500,
+    });
+  });
+
   it('hides anything unexpected behind a generic 500', () => {
     const body = sut.toBody(new Error('password=hunter2 at db.ts:12'));
     expect(body).toEqual({ statusCode: 500, code: 'INTERNAL', message: expect.any(String) });
@@ -71,6 +99,48 @@ describe(RegistryExceptionFilter.name, () => {
         ],
       },
     });
+  });
+
+  it('refuses U+0000 in any string or key of a body, whatever its class, naming where', async () => {
+    const pipe: ValidationPipe = createValidationPipe();
+    for (const metatype of [Body, undefined]) {
+      const error = await pipe
+        .transform(
+          { name: 'a\u0000b', count: 1, rows: [{ ok: 'x' }, { 'k\u0000': 'y' }] },
+          { type: 'body', metatype },
+        )
+        .catch((e: unknown) => e);
+      expect(sut.toBody(error)).toEqual({
+        statusCode: 400,
+        code: 'VALIDATION_FAILED',
+        message: 'Invalid request: name, rows[1].k\\u0000',
+        details: {
+          fields: [
+            { field: 'name', problems: ['name must not contain the character U+0000 (NUL)'] },
+            { field: 'rows[1].k\\u0000', problems: [expect.stringContaining('U+0000')] },
+          ],
+        },
+      });
+    }
+    // Query strings and path parameters are not bodies: left to their own checks.
+    await expect(pipe.transform({ name: 'a\u0000b' }, { type: 'query' })).resolves.toBeDefined();
+  });
+
+  it('refuses null for an optional option instead of storing it, with one clear problem', () => {
+    for (const option of ['syncIntervalMinutes', 'fullSyncEveryHours', 'sendSmartCv']) {
+      let error: unknown;
+      try {
+        validateAs(AtsBOptionsDto, { [option]: null }, 'options');
+      } catch (e) {
+        error = e;
+      }
+      expect(sut.toBody(error)).toMatchObject({
+        statusCode: 400,
+        code: 'VALIDATION_FAILED',
+        details: { fields: [{ field: `options.${option}`, problems: [`${option} must not be null`] }] },
+      });
+    }
+    expect(validateAs(AtsBOptionsDto, { sendSmartCv: true }, 'options')).toMatchObject({ sendSmartCv: true });
   });
 
   it('writes the body as the response', () => {

@@ -34,12 +34,33 @@ export class RegistryExceptionFilter implements ExceptionFilter {
       const code = codeOfHttpStatus(exception.getStatus());
       if (code) return new RegistryException(code, messageOf(exception));
     }
+    const clientError = exposedClientError(exception);
+    if (clientError) {
+      return new RegistryException(
+        codeOfHttpStatus(clientError.statusCode) ?? RegistryErrorCode.ValidationFailed,
+        clientError.message,
+      );
+    }
     this.logger.error(exception instanceof Error ? exception : String(exception));
     return new RegistryException(RegistryErrorCode.Internal, 'Something went wrong on our side; try again.');
   }
 }
 
-/** Nest's own HTTP errors (unknown route, malformed JSON body, body too large). */
+/**
+ * An error of the request itself that is not a Nest HttpException but says it may be shown: body-parser's
+ * (http-errors: a body over the limit 413, an unknown content encoding or charset 415, a broken gzip/deflate/br
+ * body 400), with `expose: true` and a 4xx `statusCode`. Anything else stays a generic 500.
+ */
+function exposedClientError(exception: unknown): { statusCode: number; message: string } | undefined {
+  if (!(exception instanceof Error)) return undefined;
+  const { expose, statusCode } = exception as Error & { expose?: unknown; statusCode?: unknown };
+  if (expose !== true || typeof statusCode !== 'number' || statusCode < 400 || statusCode > 499) {
+    return undefined;
+  }
+  return { statusCode, message: exception.message || 'The request body could not be read' };
+}
+
+/** Nest's own HTTP errors (unknown route, malformed JSON body, body too large); also body-parser's. */
 function codeOfHttpStatus(status: number): RegistryErrorCode | undefined {
   switch (status) {
     case 400:

@@ -1,6 +1,6 @@
-import { ValidationPipe, type ValidationError } from '@nestjs/common';
+import { applyDecorators, type ArgumentMetadata, ValidationPipe, type ValidationError } from '@nestjs/common';
 import { type ClassConstructor, plainToInstance } from 'class-transformer';
-import { validateSync } from 'class-validator';
+import { IsDefined, ValidateIf, validateSync } from 'class-validator';
 import { RegistryErrorCode, RegistryException } from './registry.exception';
 
 /** One problem of a request body: where (`config.baseUrl`) and what. */
@@ -12,7 +12,10 @@ export interface FieldProblem {
 function describeValidationErrors(errors: ValidationError[], prefix = ''): FieldProblem[] {
   return errors.flatMap((error) => {
     const field = prefix ? `${prefix}.${error.property}` : error.property;
-    const own = Object.values(error.constraints ?? {});
+    // A null where a value must be (OptionalNotNull): that alone, not also every check of the value's kind.
+    const own = error.constraints?.isDefined
+      ? [error.constraints.isDefined]
+      : Object.values(error.constraints ?? {});
     const children = describeValidationErrors(error.children ?? [], field);
     return own.length > 0 ? [{ field, problems: own }, ...children] : children;
   });
@@ -28,9 +31,52 @@ function validationFailed(problems: FieldProblem[]): RegistryException {
 
 const OPTIONS = { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: true } as const;
 
+/**
+ * Where a JSON value holds U+0000 in a string or a key (`fields.location.constant`), at most `max` places.
+ * Postgres cannot store that character in text or jsonb, so no body may carry one.
+ */
+export function nulCharacterPaths(value: unknown, max = 10, path = ''): string[] {
+  const found: string[] = [];
+  const visit = (node: unknown, at: string): void => {
+    if (found.length >= max) return;
+    if (typeof node === 'string') {
+      if (node.includes('\u0000')) found.push(at || '(body)');
+    } else if (Array.isArray(node)) {
+      node.forEach((item, index) => visit(item, `${at}[${index}]`));
+    } else if (typeof node === 'object' && node !== null) {
+      for (const [key, item] of Object.entries(node)) {
+        const name = key.replaceAll('\u0000', '\\u0000');
+        const child = at ? `${at}.${name}` : name;
+        if (key.includes('\u0000') && found.length < max) found.push(child);
+        visit(item, child);
+      }
+    }
+  };
+  visit(value, path);
+  return found;
+}
+
 /** The global pipe: unknown fields are refused, bodies are turned into their DTO classes. */
+class RegistryValidationPipe extends ValidationPipe {
+  override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    // Every body, whatever its class (also those checked later as a whole, like a job mapping).
+    if (metadata.type === 'body') {
+      const paths = nulCharacterPaths(value);
+      if (paths.length > 0) {
+        throw validationFailed(
+          paths.map((field) => ({
+            field,
+            problems: [`${field} must not contain the character U+0000 (NUL)`],
+          })),
+        );
+      }
+    }
+    return super.transform(value, metadata);
+  }
+}
+
 export function createValidationPipe(): ValidationPipe {
-  return new ValidationPipe({
+  return new RegistryValidationPipe({
     ...OPTIONS,
     transform: true,
     exceptionFactory: (errors) => validationFailed(describeValidationErrors(errors)),
@@ -54,4 +100,15 @@ export function validateAs<T extends object>(cls: ClassConstructor<T>, plain: un
 /** A DTO's fields that were given (class fields the body left out exist as `undefined`). */
 export function definedOnly(dto: object): Record<string, unknown> {
   return Object.fromEntries(Object.entries(dto).filter(([, value]) => value !== undefined));
+}
+
+/**
+ * An optional field that, when given, must have a value: left out it keeps the current one, `null` is refused
+ * (400 naming the field) rather than stored. `@IsOptional()` would let `null` through.
+ */
+export function OptionalNotNull(): PropertyDecorator {
+  return applyDecorators(
+    ValidateIf((_object: object, value: unknown) => value !== undefined),
+    IsDefined({ message: '$property must not be null' }),
+  );
 }

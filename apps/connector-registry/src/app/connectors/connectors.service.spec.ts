@@ -283,6 +283,65 @@ describe(ConnectorsService.name, () => {
     });
   });
 
+  describe('update with new ATS-A credentials (the gateway stores them before the row changes)', () => {
+    const atsA = (overrides: Partial<ConnectorEntity> = {}) =>
+      connector({
+        type: 'ats-a',
+        options: { dailyCallLimit: 10_000 },
+        config: { baseUrl: 'https://acme.example', clientId: 'client' },
+        ...overrides,
+      });
+    const newSecret = { config: { clientId: 'client2', clientSecret: 'n3w' } };
+
+    it('refuses a status change it can refuse before the gateway is asked', async () => {
+      connectors.findOwned.mockResolvedValue(atsA({ status: 'auth_failed' }));
+      await expect(sut.update(admin, atsA().id, { ...newSecret, status: 'connected' })).rejects.toMatchObject(
+        {
+          code: RegistryErrorCode.InvalidStatusChange,
+        },
+      );
+      await expect(
+        sut.update(admin, atsA().id, { config: { clientSecret: 'n3w', colour: 1 } }),
+      ).rejects.toMatchObject({ code: RegistryErrorCode.ValidationFailed });
+      expect(gateway.saveCredentials).not.toHaveBeenCalled();
+      expect(connectors.updateLocked).not.toHaveBeenCalled();
+    });
+
+    it('erases the new credentials again when the connector was deleted meanwhile (404)', async () => {
+      connectors.findOwned.mockResolvedValue(atsA());
+      connectors.updateLocked.mockResolvedValue(null);
+      await expect(sut.update(admin, atsA().id, newSecret)).rejects.toMatchObject({
+        code: RegistryErrorCode.NotFound,
+      });
+      expect(gateway.saveCredentials).toHaveBeenCalled();
+      expect(gateway.eraseCredentials).toHaveBeenCalledWith('acct_a', atsA().id);
+    });
+
+    it('keeps the row in step with the gateway when the status changed meanwhile: config saved, 409', async () => {
+      // Checked as disabled (was connected): enabling is fine. In the lock it is auth_failed by then, reported
+      // after this request began (so the gateway's "connected" for the new credentials is older and ignored).
+      connectors.findOwned.mockResolvedValue(atsA({ status: 'disabled', statusBeforeDisable: 'connected' }));
+      const meanwhile = () => atsA({ status: 'auth_failed', statusChangedAt: new Date(Date.now() + 60_000) });
+      let saved: ConnectorEntity | undefined;
+      connectors.updateLocked.mockImplementation(async (_id, change) => {
+        saved = change(meanwhile());
+        return { before: meanwhile(), after: saved };
+      });
+      const refused = await sut
+        .update(admin, atsA().id, { ...newSecret, name: 'renamed', status: 'connected' })
+        .catch((e: unknown) => e);
+      expect(refused).toMatchObject({
+        code: RegistryErrorCode.InvalidStatusChange,
+        message: expect.stringContaining('the other changes were saved'),
+      });
+      expect(saved).toMatchObject({
+        name: 'renamed',
+        config: { clientId: 'client2' },
+        status: 'auth_failed',
+      });
+    });
+  });
+
   describe('announceChange', () => {
     it('tells every worker on the internal exchange, with the version of connector and mapping', async () => {
       await sut.announceChange(connector().id);

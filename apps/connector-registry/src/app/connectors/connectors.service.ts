@@ -105,39 +105,62 @@ export class ConnectorsService {
   async update(admin: AdminIdentity, id: string, dto: UpdateConnectorDto): Promise<ConnectorView> {
     const current = await this.findOwned(admin, id);
     const kind = this.kinds.of(current.type);
+    // Everything that can be checked is checked before the gateway is asked: once it has stored new
+    // credentials (ATS-A) that cannot be undone, so the row below must follow them.
     const options = dto.options && definedOnly(validateAs(kind.optionsClass, dto.options, 'options'));
     if (dto.status) this.checkAdminStatus(current, dto.status);
-    // Outside the row lock: the gateway may take seconds (it tests the credentials with the ATS).
+    // Outside the row lock: the gateway may take seconds (it tests the credentials with the ATS). It validates
+    // the config before it asks the gateway anything.
     const configChange = dto.config === undefined ? undefined : await kind.changeConfig(current, dto.config);
     const now = new Date();
     let refused: string | undefined;
-    const result = await this.connectors.updateLocked(id, (connector) => {
-      if (dto.name !== undefined) connector.name = dto.name;
-      if (options) connector.options = { ...connector.options, ...options };
-      if (configChange) {
-        connector.config = configChange.config;
-        const reported = configChange.connected && applyReportedStatus(connector, 'connected', now);
-        if (reported) Object.assign(connector, reported);
-      }
-      if (dto.status) {
-        const change = changeStatusByAdmin(connector, dto.status, now);
-        if (!change.ok) {
-          refused = change.reason;
-          return undefined;
+    let result: Awaited<ReturnType<ConnectorRepository['updateLocked']>>;
+    try {
+      result = await this.connectors.updateLocked(id, (connector) => {
+        if (dto.name !== undefined) connector.name = dto.name;
+        if (options) connector.options = { ...connector.options, ...options };
+        if (configChange) {
+          connector.config = configChange.config;
+          const reported = configChange.connected && applyReportedStatus(connector, 'connected', now);
+          if (reported) Object.assign(connector, reported);
         }
-        Object.assign(connector, change.state);
+        if (dto.status) {
+          const change = changeStatusByAdmin(connector, dto.status, now);
+          if (change.ok) {
+            Object.assign(connector, change.state);
+          } else {
+            // The status changed since the check above (another request, the gateway).
+            refused = change.reason;
+            // The gateway already uses the new credentials: the row follows them, without the status.
+            if (!configChange) return undefined;
+            refused += ' (the other changes were saved)';
+          }
+        }
+        connector.updatedAt = now;
+        return connector;
+      });
+    } catch (error) {
+      if (configChange) {
+        this.logger.error(
+          `connector ${id}: auth-gateway holds the new credentials but the registry row was not updated ` +
+            `(its config is the old one until the next successful save): ${(error as Error).message}`,
+        );
       }
-      connector.updatedAt = now;
-      return connector;
-    });
-    if (!result) throw RegistryException.notFound();
-    if (refused) throw new RegistryException(RegistryErrorCode.InvalidStatusChange, refused);
+      throw error;
+    }
+    if (!result) {
+      // Deleted meanwhile: the deletion may have erased the secrets before the gateway stored these.
+      if (configChange) await this.eraseCredentials(admin.accountId, id);
+      throw RegistryException.notFound();
+    }
+    if (refused && !result.after) throw new RegistryException(RegistryErrorCode.InvalidStatusChange, refused);
     const after = result.after ?? result.before;
     if (options && 'dailyCallLimit' in options) await this.budget.limitChanged(after);
     if (after.status !== result.before.status) {
       await this.publishStatus(after, after.status, `changed by admin ${admin.adminId}`);
     }
     await this.announceChange(id);
+    if (refused) throw new RegistryException(RegistryErrorCode.InvalidStatusChange, refused);
     return this.get(admin, id);
   }
 

@@ -5,25 +5,28 @@ import {
   IsBoolean,
   IsInt,
   IsNotEmpty,
-  IsOptional,
   IsString,
   Matches,
   Max,
   MaxLength,
   Min,
 } from 'class-validator';
+import { OptionalNotNull } from '../../common/validation';
 
-/** Options every connector has. All optional: PATCH merges them into the current ones. */
+/**
+ * Options every connector has. All optional: PATCH merges them into the current ones; `null` is refused (it
+ * would be stored as the value).
+ */
 class CommonOptionsDto {
   @ApiPropertyOptional({ default: 15, minimum: 1, maximum: 1440 })
-  @IsOptional()
+  @OptionalNotNull()
   @IsInt()
   @Min(1)
   @Max(1440)
   syncIntervalMinutes?: number;
 
   @ApiPropertyOptional({ default: 24, minimum: 1, maximum: 720 })
-  @IsOptional()
+  @OptionalNotNull()
   @IsInt()
   @Min(1)
   @Max(720)
@@ -39,7 +42,7 @@ export class AtsAOptionsDto extends CommonOptionsDto {
       'vacancy status names as ATS-A lists them (GET /api/options/dropdown/50; case ignored). Each must be ' +
       'offered by the ATS: the connection test and create refuse others (UNKNOWN_STATUSES); a run warns',
   })
-  @IsOptional()
+  @OptionalNotNull()
   @IsArray()
   @ArrayMaxSize(50)
   @IsString({ each: true })
@@ -49,7 +52,7 @@ export class AtsAOptionsDto extends CommonOptionsDto {
 
   /** ATS-A's daily API call budget for this customer. */
   @ApiPropertyOptional({ default: 10_000, minimum: 1 })
-  @IsOptional()
+  @OptionalNotNull()
   @IsInt()
   @Min(1)
   @Max(10_000_000)
@@ -57,7 +60,7 @@ export class AtsAOptionsDto extends CommonOptionsDto {
 
   /** When the ATS's day resets (UTC), used until the ATS names its reset in X-RateLimit-Reset. */
   @ApiPropertyOptional({ default: '00:00', example: '00:00', pattern: '^([01]\\d|2[0-3]):[0-5]\\d$' })
-  @IsOptional()
+  @OptionalNotNull()
   @Matches(/^([01]\d|2[0-3]):[0-5]\d$/, { message: 'dailyResetUtc must be HH:MM (UTC)' })
   dailyResetUtc?: string;
 }
@@ -65,7 +68,7 @@ export class AtsAOptionsDto extends CommonOptionsDto {
 export class AtsBOptionsDto extends CommonOptionsDto {
   /** Upload the platform's Smart CV documents too. */
   @ApiPropertyOptional({ default: false })
-  @IsOptional()
+  @OptionalNotNull()
   @IsBoolean()
   sendSmartCv?: boolean;
 }

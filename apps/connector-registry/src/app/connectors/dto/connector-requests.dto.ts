@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ATS_TYPES, type AtsType } from '@connector/contracts';
 import { IsIn, IsNotEmpty, IsObject, IsOptional, IsString, MaxLength } from 'class-validator';
+import { OptionalNotNull } from '../../common/validation';
 
 /** `config` depends on `type`; it is checked against that type's class (see ConnectorKind). */
 export class TestConnectionDto {
@@ -42,7 +43,7 @@ export const ADMIN_STATUSES = ['disabled', 'connected'] as const;
 
 export class UpdateConnectorDto {
   @ApiPropertyOptional({ maxLength: 200 })
-  @IsOptional()
+  @OptionalNotNull()
   @IsString()
   @IsNotEmpty()
   @MaxLength(200)
