@@ -557,6 +557,63 @@ describe('ATS-B sandbox over HTTP', () => {
       expect(admin.data[0]!.educations).toHaveLength(1);
     });
 
+    it("lists a candidate's work history and education (to-many associations), paged like a query", async () => {
+      const call = api(await connect(sb));
+      const { changedEntityId: id } = await json<{ changedEntityId: number }>(
+        await call('entity/Candidate', { method: 'PUT', json: { name: 'Many Jobs', status: 'New Lead' } }),
+      );
+      for (let i = 0; i < 25; i++) {
+        await call('entity/CandidateWorkHistory', {
+          method: 'PUT',
+          json: { candidate: { id }, companyName: `Firm ${i}`, startDate: Date.UTC(2000 + i, 0, 1) },
+        });
+      }
+      await call('entity/CandidateEducation', { method: 'PUT', json: { candidate: { id }, school: 'KTH' } });
+      const fields = 'fields=id,companyName,title,startDate,endDate,comments';
+      const page = await json<{ data: Record<string, unknown>[] }>(
+        await call(`entity/Candidate/${id}/workHistories?${fields}`),
+      );
+      expect(page.data).toHaveLength(20);
+      // Dates epoch ms; what was never set comes as null.
+      expect(page.data[0]).toEqual({
+        id: expect.any(Number),
+        companyName: 'Firm 0',
+        title: null,
+        startDate: Date.UTC(2000, 0, 1),
+        endDate: null,
+        comments: null,
+      });
+      const rest = await json<{ data: Record<string, unknown>[] }>(
+        await call(`entity/Candidate/${id}/workHistories?${fields}&start=20&count=500`),
+      );
+      expect(rest.data.map((r) => r['companyName'])).toEqual([
+        'Firm 20',
+        'Firm 21',
+        'Firm 22',
+        'Firm 23',
+        'Firm 24',
+      ]);
+      expect(
+        await json(
+          await call(`entity/Candidate/${id}/educations?fields=id,school,degree,major,startDate,endDate`),
+        ),
+      ).toEqual({
+        data: [
+          {
+            id: expect.any(Number),
+            school: 'KTH',
+            degree: null,
+            major: null,
+            startDate: null,
+            endDate: null,
+          },
+        ],
+      });
+      expect((await call(`entity/Candidate/${id}/workHistories`)).status).toBe(400);
+      expect((await call(`entity/Candidate/${id}/educations?fields=id,nope`)).status).toBe(400);
+      expect((await call('entity/Candidate/999999/workHistories?fields=id')).status).toBe(404);
+    });
+
     it('refuses unknown fields and missing required ones with messages', async () => {
       const call = api(await connect(sb));
       const res = await call('entity/Candidate', {

@@ -48,6 +48,10 @@ const EDUCATION_SCHEMA: FieldSchema = {
   dateAdded: true,
 };
 
+/** choice: as for search (job-order.routes), 20 unless `count` is given, so a forgotten `count` shows. */
+const DEFAULT_ASSOCIATION_COUNT = 20;
+const MAX_ASSOCIATION_COUNT = 500;
+
 const changed = (
   entity: string,
   id: number,
@@ -219,7 +223,8 @@ export function registerCandidateRoutes(app: FastifyInstance, ctx: SandboxContex
     get: (id) => findById(store.allEducations(), id),
   });
 
-  // To-many associations Bullhorn exposes on the candidate, for clients that reconcile before writing.
+  // To-many associations Bullhorn exposes on the candidate, for clients that reconcile before writing. They
+  // take the query call's `start` and `count` (Bullhorn docs); the default page size is not documented.
   for (const [assoc, list, schema] of [
     ['workHistories', (id: number) => store.workHistoriesOf(id), WORK_HISTORY_SCHEMA],
     ['educations', (id: number) => store.educationsOf(id), EDUCATION_SCHEMA],
@@ -230,8 +235,16 @@ export function registerCandidateRoutes(app: FastifyInstance, ctx: SandboxContex
       async (request) => {
         const id = parseId((request.params as { id: string }).id, 'Candidate');
         store.require(id);
-        const fields = parseFields(queryOf(request)['fields'], assoc);
-        const items = list(id).map((r) => projectFields(r, fields, schema, assoc));
+        const q = queryOf(request);
+        const fields = parseFields(q['fields'], assoc);
+        const start = intParam(q['start'], 'start', 0);
+        const count = Math.min(
+          intParam(q['count'], 'count', DEFAULT_ASSOCIATION_COUNT),
+          MAX_ASSOCIATION_COUNT,
+        );
+        const items = list(id)
+          .slice(start, start + count)
+          .map((r) => projectFields(r, fields, schema, assoc));
         return { data: items };
       },
     );

@@ -1,4 +1,4 @@
-import type { AtsBClient } from '@connector/ats-clients';
+import { AtsError, type AtsBChangeResult, type AtsBClient } from '@connector/ats-clients';
 import type { CandidateDataDto } from '@connector/contracts';
 import type { CandidateSink, CreatedCandidate, SentState } from './candidate-sink';
 import {
@@ -10,9 +10,41 @@ import {
 import { type FieldHasher, legacyHashOf } from './field-diff';
 
 /**
+ * What `children[key]` holds besides a record id (ATS-B ids are positive). Kept in `children` because that
+ * is what the stored JSON carries (states stored before hold ids only, and read the same).
+ */
+export const CHILD_UNSURE = 0; // create sent, answer unknown: looked up in ATS-B before any new create
+export const CHILD_REFUSED = -1; // ATS-B refused this content for good: not sent again
+
+/** A date ATS-B reads back may be shifted to its own time zone's day; ours are months apart. */
+const DATE_TOLERANCE_MS = 24 * 60 * 60 * 1000;
+
+interface ChildKind {
+  kind: 'work' | 'education';
+  label: string;
+  entries: Record<string, unknown>[];
+  create: (entry: Record<string, unknown>) => Promise<AtsBChangeResult>;
+  /** The candidate's records of this kind, as ATS-B holds them. */
+  list: () => Promise<({ id: number } & Record<string, unknown>)[]>;
+}
+
+interface Refusal {
+  label: string;
+  endpoint: string;
+  reason: string;
+}
+
+/**
  * ATS-B: the candidate first, then each work-history and education entry as its own record. Entries are
  * known by a hash of their content: a new or changed entry is created; ATS-B records are never deleted by
  * the connector (recruiters may have worked on them).
+ *
+ * A child is recorded as unsure (CHILD_UNSURE) before its create is sent, and by its id once answered: a
+ * create whose answer is lost (timeout, crash, checkpoint not written) is looked up among the candidate's
+ * records by content on the next try, and created only when not there. A child ATS-B refuses for good
+ * (a 400) is recorded as refused and the others are still sent; the refusal is thrown at the end, after
+ * everything is checkpointed, as a permanent AtsError (the event is dead-lettered and reported in
+ * `operation.failed` with the connector; a later event no longer trips on it).
  */
 export class AtsBCandidateSink implements CandidateSink {
   constructor(
@@ -52,30 +84,108 @@ export class AtsBCandidateSink implements CandidateSink {
       state = { ...state, fields: this.hasher.fields(desired) };
       await checkpoint(state);
     }
-    for (const entry of (candidate.workHistory ?? []).map(toAtsBWorkHistory)) {
-      state = rekeyLegacyChild(state, 'work', entry, this.hasher);
-      const key = `work:${this.hasher.hash(entry)}`;
-      if (state.children[key] !== undefined) continue;
-      const { changedEntityId } = await this.client.createWorkHistory(
-        { candidate: { id }, ...entry },
-        { signal },
-      );
-      state = { ...state, children: { ...state.children, [key]: changedEntityId } };
-      await checkpoint(state);
+    const kinds: ChildKind[] = [
+      {
+        kind: 'work',
+        label: 'work history entry',
+        entries: (candidate.workHistory ?? []).map(toAtsBWorkHistory),
+        create: (entry) => this.client.createWorkHistory({ candidate: { id }, ...entry }, { signal }),
+        list: () => this.client.listCandidateWorkHistories(id),
+      },
+      {
+        kind: 'education',
+        label: 'education entry',
+        entries: (candidate.education ?? []).map(toAtsBEducation),
+        create: (entry) => this.client.createEducation({ candidate: { id }, ...entry }, { signal }),
+        list: () => this.client.listCandidateEducations(id),
+      },
+    ];
+    const refusals: Refusal[] = [];
+    for (const { kind, label, entries, create, list } of kinds) {
+      // Read once per kind, and only when an entry is unsure.
+      let existing: Awaited<ReturnType<ChildKind['list']>> | undefined;
+      for (const entry of entries) {
+        state = rekeyLegacyChild(state, kind, entry, this.hasher);
+        const key = `${kind}:${this.hasher.hash(entry)}`;
+        const recorded = state.children[key];
+        if (recorded !== undefined && recorded !== CHILD_UNSURE) continue;
+        if (recorded === CHILD_UNSURE) {
+          existing ??= await list();
+          const taken = new Set(Object.values(state.children));
+          const found = existing.find((record) => !taken.has(record.id) && sameChild(entry, record));
+          if (found) {
+            state = withChild(state, key, found.id);
+            await checkpoint(state);
+            continue;
+          }
+        } else {
+          // Recorded before it is sent: from here on, a retry looks before creating.
+          state = withChild(state, key, CHILD_UNSURE);
+          await checkpoint(state);
+        }
+        let created: AtsBChangeResult;
+        try {
+          created = await create(entry);
+        } catch (error) {
+          if (!isRefusal(error)) throw error;
+          refusals.push({ label, endpoint: error.endpoint, reason: error.atsMessage ?? error.message });
+          state = withChild(state, key, CHILD_REFUSED);
+          await checkpoint(state);
+          continue;
+        }
+        state = withChild(state, key, created.changedEntityId);
+        await checkpoint(state);
+      }
     }
-    for (const entry of (candidate.education ?? []).map(toAtsBEducation)) {
-      state = rekeyLegacyChild(state, 'education', entry, this.hasher);
-      const key = `education:${this.hasher.hash(entry)}`;
-      if (state.children[key] !== undefined) continue;
-      const { changedEntityId } = await this.client.createEducation(
-        { candidate: { id }, ...entry },
-        { signal },
-      );
-      state = { ...state, children: { ...state.children, [key]: changedEntityId } };
-      await checkpoint(state);
-    }
+    const [first, ...more] = refusals;
+    if (first) throw refusedError([first, ...more]);
     return { ...state, fields: this.hasher.fields(desired) };
   }
+}
+
+/** A child ATS-B refused for good, for its content: a 400, not an unsure write, nor a 403/404 of the candidate. */
+function isRefusal(error: unknown): error is AtsError {
+  return error instanceof AtsError && error.kind === 'permanent' && !error.ambiguous;
+}
+
+/** Mapped by toMessageError to a PermanentMessageError carrying the connector and the ATS's reasons. */
+function refusedError(refusals: readonly [Refusal, ...Refusal[]]): AtsError {
+  const counts = new Map<string, number>();
+  for (const { label } of refusals) counts.set(label, (counts.get(label) ?? 0) + 1);
+  const what = [...counts].map(([label, n]) => `${n} ${label}${n > 1 ? 's' : ''}`).join(' and ');
+  const reasons = refusals.map(({ label, reason }) => `${label}: ${reason}`).join('; ');
+  return new AtsError(`ATS-B refused ${what}; the rest was sent`, {
+    kind: 'permanent',
+    endpoint: refusals[0].endpoint,
+    code: 'children_refused',
+    atsMessage: `ATS-B refused ${what} (the rest was sent): ${reasons}`,
+  });
+}
+
+function withChild(state: SentState, key: string, id: number): SentState {
+  return { ...state, children: { ...state.children, [key]: id } };
+}
+
+/**
+ * Whether a record ATS-B holds is the entry we sent, after ATS-B's own normalisation: text trimmed (empty
+ * text, null and an absent field all mean empty), dates as epoch ms within a day of ours.
+ */
+export function sameChild(sent: Record<string, unknown>, found: Record<string, unknown>): boolean {
+  return Object.entries(sent).every(([field, value]) => sameValue(value, found[field]));
+}
+
+function sameValue(sent: unknown, found: unknown): boolean {
+  if (typeof sent === 'number') {
+    const date = typeof found === 'string' && /^-?\d+$/.test(found.trim()) ? Number(found.trim()) : found;
+    return typeof date === 'number' && Math.abs(sent - date) < DATE_TOLERANCE_MS;
+  }
+  return text(sent) === text(found);
+}
+
+function text(value: unknown): string | null {
+  if (typeof value !== 'string') return null;
+  const trimmed = value.replace(/\r\n?/g, '\n').trim();
+  return trimmed === '' ? null : trimmed;
 }
 
 /** A child recorded under the unkeyed hash of before FIELD_HASH_KEY is the same record: kept, under its new key. */

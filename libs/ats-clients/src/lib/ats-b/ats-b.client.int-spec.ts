@@ -324,6 +324,87 @@ describe('ATS-B clients', () => {
       await expect(client.findCandidateIdsByEmail('nobody@example.com')).resolves.toEqual([]);
     });
 
+    it("reads a candidate's work history and education back as ATS-B holds them", async () => {
+      const { changedEntityId: candidateId } = await client.createCandidate({
+        name: 'Read Back',
+        status: 'Active',
+      });
+      const { changedEntityId: workId } = await client.createWorkHistory({
+        candidate: { id: candidateId },
+        companyName: 'Acme',
+        title: 'Engineer',
+        startDate: Date.UTC(2020, 0, 1),
+        endDate: null,
+        comments: 'Built things',
+      });
+      const { changedEntityId: educationId } = await client.createEducation({
+        candidate: { id: candidateId },
+        school: 'Uni',
+        endDate: Date.UTC(2015, 5, 1),
+      });
+      await expect(client.listCandidateWorkHistories(candidateId)).resolves.toEqual([
+        {
+          id: workId,
+          companyName: 'Acme',
+          title: 'Engineer',
+          startDate: Date.UTC(2020, 0, 1),
+          endDate: null,
+          comments: 'Built things',
+        },
+      ]);
+      // Fields never set come back empty (null), not as the wrong record's.
+      await expect(client.listCandidateEducations(candidateId)).resolves.toEqual([
+        {
+          id: educationId,
+          school: 'Uni',
+          degree: null,
+          major: null,
+          startDate: null,
+          endDate: Date.UTC(2015, 5, 1),
+        },
+      ]);
+      const { changedEntityId: other } = await client.createCandidate({
+        name: 'No History',
+        status: 'Active',
+      });
+      await expect(client.listCandidateWorkHistories(other)).resolves.toEqual([]);
+      await expect(client.listCandidateEducations(other)).resolves.toEqual([]);
+      await expect(caught(client.listCandidateWorkHistories(999_999))).resolves.toMatchObject({
+        kind: 'not_found',
+      });
+    });
+
+    it('reads more work history than the default page, and finds a create whose answer was lost', async () => {
+      const { changedEntityId: candidateId } = await client.createCandidate({
+        name: 'Long CV',
+        status: 'Active',
+      });
+      for (let i = 0; i < 25; i++) {
+        await client.createWorkHistory({
+          candidate: { id: candidateId },
+          companyName: `Firm ${i}`,
+          title: 'Dev',
+        });
+      }
+      const source = sessionSource(await oauth.exchangeCode(await authorize()));
+      const slow = new AtsBClient({ guard: SANDBOX, session: source.session, timeoutMs: 300 });
+      await slow.ping();
+      sandbox.state.setFaults({
+        timeoutAfterWrite: { 'PUT entity/CandidateWorkHistory': 1 },
+        timeoutMs: 5_000,
+      });
+      const error = await caught(
+        slow.createWorkHistory({ candidate: { id: candidateId }, companyName: 'Lost', title: 'Answer' }),
+      );
+      expect(error).toMatchObject({ kind: 'transient', ambiguous: true });
+      sandbox.state.clearFaults();
+      const records = await client.listCandidateWorkHistories(candidateId);
+      expect(records).toHaveLength(26);
+      expect(records.filter((r) => r.companyName === 'Lost')).toEqual([
+        expect.objectContaining({ title: 'Answer', startDate: null, endDate: null, comments: null }),
+      ]);
+    });
+
     it('reports a refused candidate as permanent with the detail messages', async () => {
       const error = await caught(client.createCandidate({ name: 'X', status: 'Not A Status' }));
       expect(error).toMatchObject({ kind: 'permanent', status: 400, code: 'errors.cannotPersistEntity' });

@@ -11,13 +11,16 @@ import {
 } from '../http/ats-http';
 import { readId, readInt, readObject, readText } from '../read/tolerant-read';
 import {
+  ATS_B_ASSOCIATION_COUNT,
   ATS_B_DEFAULT_RETRY_AFTER_MS,
+  ATS_B_EDUCATION_FIELDS,
   ATS_B_FILE_FIELDS,
   ATS_B_INVALID_REST_TOKEN,
   ATS_B_MAX_IDS_PER_GET,
   ATS_B_MAX_SEARCH_COUNT,
   ATS_B_NAME,
   ATS_B_OPEN_JOBS_QUERY,
+  ATS_B_WORK_HISTORY_FIELDS,
 } from './ats-b.protocol';
 import type {
   AtsBCandidate,
@@ -25,12 +28,14 @@ import type {
   AtsBCandidateInput,
   AtsBCandidatePatch,
   AtsBChangeResult,
+  AtsBEducation,
   AtsBEducationInput,
   AtsBJobOrder,
   AtsBSearchJobOrdersParams,
   AtsBSearchResult,
   AtsBSession,
   AtsBUploadFile,
+  AtsBWorkHistory,
   AtsBWorkHistoryInput,
 } from './ats-b.types';
 
@@ -264,6 +269,67 @@ export class AtsBClient {
       });
     }
     return files;
+  }
+
+  /**
+   * `GET entity/Candidate/{id}/workHistories`: the candidate's work-history records (up to
+   * ATS_B_ASSOCIATION_COUNT), to see whether a create whose answer was lost landed.
+   */
+  async listCandidateWorkHistories(candidateId: number): Promise<AtsBWorkHistory[]> {
+    const rows = await this.toMany(candidateId, 'workHistories', ATS_B_WORK_HISTORY_FIELDS);
+    return rows.map(({ id, row }) => ({
+      id,
+      companyName: readText(row['companyName']) ?? null,
+      title: readText(row['title']) ?? null,
+      startDate: readInt(row['startDate']) ?? null,
+      endDate: readInt(row['endDate']) ?? null,
+      comments: readText(row['comments']) ?? null,
+    }));
+  }
+
+  /** `GET entity/Candidate/{id}/educations`: the candidate's education records (as listCandidateWorkHistories). */
+  async listCandidateEducations(candidateId: number): Promise<AtsBEducation[]> {
+    const rows = await this.toMany(candidateId, 'educations', ATS_B_EDUCATION_FIELDS);
+    return rows.map(({ id, row }) => ({
+      id,
+      school: readText(row['school']) ?? null,
+      degree: readText(row['degree']) ?? null,
+      major: readText(row['major']) ?? null,
+      startDate: readInt(row['startDate']) ?? null,
+      endDate: readInt(row['endDate']) ?? null,
+    }));
+  }
+
+  /**
+   * `GET entity/Candidate/{id}/{association}?fields=…&start=0&count=…` → `{data:[…]}`; ids read as numbers
+   * or numeric strings, rows without one left out. Text is read trimmed, empty as absent (readText).
+   */
+  private async toMany(
+    candidateId: number,
+    association: 'workHistories' | 'educations',
+    fields: readonly string[],
+  ): Promise<{ id: number; row: Record<string, unknown> }[]> {
+    const query = new URLSearchParams({
+      fields: fields.join(','),
+      start: '0',
+      count: String(ATS_B_ASSOCIATION_COUNT),
+    });
+    const { request, response } = await this.call({
+      endpoint: `GET entity/Candidate/{id}/${association}`,
+      method: 'GET',
+      path: `entity/Candidate/${encodeId(candidateId)}/${association}?${query.toString()}`,
+      write: false,
+    });
+    const body = response.body;
+    if (!isRecord(body) || !Array.isArray(body['data']))
+      throw this.http.unexpected(request, response, 'data');
+    const rows: { id: number; row: Record<string, unknown> }[] = [];
+    for (const item of body['data']) {
+      const row = readObject(item);
+      const id = readInt(row?.['id']);
+      if (row && id !== undefined) rows.push({ id, row });
+    }
+    return rows;
   }
 
   /** `GET entity/{entity}/{ids}`: one id answers `{data:{…}}` (404 when unknown), several `{data:[…]}`. */

@@ -1,4 +1,10 @@
-import type { ClientContact, ClientCorporation, JobOrder } from '@bullhorn/bullhorn-types';
+import type {
+  CandidateEducation,
+  CandidateWorkHistory,
+  ClientContact,
+  ClientCorporation,
+  JobOrder,
+} from '@bullhorn/bullhorn-types';
 
 /** ATS-B constants the client follows (ats-b.md), in one place. */
 export const ATS_B_NAME = 'ATS-B';
@@ -20,6 +26,33 @@ export const ATS_B_MAX_IDS_PER_GET = 100;
 
 /** Attachment fields read by listCandidateFiles. */
 export const ATS_B_FILE_FIELDS = 'id,name,type,externalID';
+
+/** Fields read of `Candidate.workHistories`: what the integration writes, to recognise a record it sent. */
+export const ATS_B_WORK_HISTORY_FIELDS = [
+  'id',
+  'companyName',
+  'title',
+  'startDate',
+  'endDate',
+  'comments',
+] as const satisfies readonly (keyof CandidateWorkHistory)[];
+
+/** Fields read of `Candidate.educations`. */
+export const ATS_B_EDUCATION_FIELDS = [
+  'id',
+  'school',
+  'degree',
+  'major',
+  'startDate',
+  'endDate',
+] as const satisfies readonly (keyof CandidateEducation)[];
+
+/**
+ * `count` asked of a to-many association (`entity/Candidate/{id}/workHistories`): the vendor's default page
+ * is small and undocumented, so it is always given; 500, the most a search page holds, is far more entries
+ * than a candidate has (the platform sends at most 50).
+ */
+export const ATS_B_ASSOCIATION_COUNT = 500;
 
 /** Sub-fields read from JobOrder.clientCorporation (a to-one association: only `id` unless asked). */
 export const ATS_B_CLIENT_CORPORATION_FIELDS = [

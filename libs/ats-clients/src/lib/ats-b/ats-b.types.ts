@@ -115,6 +115,15 @@ export type AtsBEducationInput = { candidate: { id: number } } & AtsBWireFields<
   'school' | 'degree' | 'major' | 'startDate' | 'endDate'
 >;
 
+/** A record as read back: every field listed, an empty one (null or absent on the wire) as `null`. */
+export type AtsBReadBack<T> = { id: number } & { [K in keyof T]-?: Exclude<T[K], undefined> | null };
+
+/** A work-history record as listCandidateWorkHistories reads it (dates epoch ms). */
+export type AtsBWorkHistory = AtsBReadBack<Omit<AtsBWorkHistoryInput, 'candidate'>>;
+
+/** An education record as listCandidateEducations reads it (dates epoch ms). */
+export type AtsBEducation = AtsBReadBack<Omit<AtsBEducationInput, 'candidate'>>;
+
 export interface AtsBChangeResult {
   changedEntityType?: string;
   changedEntityId: number;
