@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { CandidateLocks } from '@connector/exactly-once';
+import { CandidateLocks, orderOf } from '@connector/exactly-once';
 import { NotReadyError } from '@connector/messaging';
 import { dataSourceOptions, LeaseLostError, runMigrations } from '@connector/persistence';
 import { createTestDatabase, type TestDatabase } from '@connector/testing';
@@ -139,6 +139,26 @@ describe(CandidateLinkRepository.name, () => {
       sent: newer,
       fence: String(token),
     });
+  });
+
+  it('keeps the time of an event partly applied, so an older one is stale and this one applies again', async () => {
+    const first = await claimOrFind('evt-1');
+    await links.applied('c1', 'cand-1', event, 'hash', sent, first.token, { externalId: '42' });
+    // evt-3 sends the candidate's fields, then fails on a child record: never marked applied.
+    const third = { id: 'evt-3', occurredAt: '2026-11-03T10:00:00.000Z' };
+    const { token } = await claimOrFind('evt-3');
+    await links.saveSent(
+      'c1',
+      'cand-1',
+      { fields: { FirstName: 'h3' }, children: {} },
+      token,
+      third.occurredAt,
+    );
+    const link = await links.find('c1', 'cand-1');
+    expect(link).toMatchObject({ lastEventId: 'evt-1', lastOccurredAt: new Date(third.occurredAt) });
+    // evt-2, older than what the ATS has now, would overwrite it: stale. evt-3 again finishes its work.
+    expect(orderOf({ id: 'evt-2', occurredAt: '2026-11-02T10:00:00.000Z' }, 'hash-2', link)).toBe('stale');
+    expect(orderOf(third, 'hash-3', link)).toBe('apply');
   });
 
   it('lets the lock go with the last write, in the same statement', async () => {

@@ -154,8 +154,21 @@ export class CandidateLinkRepository {
   }
 
   /** Progress while an update runs in several ATS calls (ATS-B's work history and education). */
-  async saveSent(connectorId: string, candidateId: string, sent: SentState, fence?: number): Promise<void> {
-    await this.table.update({ connectorId, candidateId }, { sent }, fence);
+  /**
+   * Progress of an event being applied (what the ATS holds now). With `occurredAt`, the event's time is kept
+   * as the record's last too: part of it is in the ATS, so an older event is stale from now on, even if this
+   * one fails before it is fully applied; this one still applies in full when it comes again (its id and
+   * content are not recorded until `applied`).
+   */
+  async saveSent(
+    connectorId: string,
+    candidateId: string,
+    sent: SentState,
+    fence?: number,
+    occurredAt?: string,
+  ): Promise<void> {
+    const values = occurredAt === undefined ? { sent } : { sent, lastOccurredAt: new Date(occurredAt) };
+    await this.table.update({ connectorId, candidateId }, values, fence);
   }
 
   /**

@@ -160,6 +160,8 @@ describe(CandidateSyncService.name, () => {
     await sut.sync(event);
     expect(childCreates).toHaveBeenCalledTimes(1);
     expect(saveSent).toHaveBeenCalledTimes(3);
+    // With the event's time: an older event is stale once part of this one is in the ATS.
+    expect(saveSent).toHaveBeenLastCalledWith('c1', 'cand-1', expect.anything(), 7, event.occurredAt);
     expect(create.mock.calls[0]?.[1]).toBe(lease.signal);
     expect(update.mock.calls[0]?.[4]).toBe(lease.signal);
   });

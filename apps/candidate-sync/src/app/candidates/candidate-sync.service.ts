@@ -184,7 +184,10 @@ export class CandidateSyncService {
         event.data,
         sentBefore(written, link),
         (progress) =>
-          recordLanded(() => this.links.saveSent(connector.id, candidateId, progress, fence), signal),
+          recordLanded(
+            () => this.links.saveSent(connector.id, candidateId, progress, fence, event.occurredAt),
+            signal,
+          ),
         signal,
       );
       // The last write under the lock, which goes with it.
