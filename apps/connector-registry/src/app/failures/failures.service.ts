@@ -1,5 +1,5 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { Exchange, Queue } from '@connector/contracts';
+import { Exchange, Queue, RoutingKey } from '@connector/contracts';
 import {
   type DeadLetter,
   DeadLetterCollector,
@@ -31,6 +31,16 @@ export interface FailureView {
 }
 
 /**
+ * Erasure's own messages carry ids, nobody's data: their dead letters are kept even once the candidate is
+ * erased, or an erasure that failed in some service would stay incomplete unseen, with nothing to replay.
+ */
+const ERASURE_MESSAGES: ReadonlySet<string> = new Set([
+  RoutingKey.CandidateErased,
+  RoutingKey.ErasurePartCompleted,
+  RoutingKey.CandidateErasureCompleted,
+]);
+
+/**
  * The operator's failure log: every service's dead letters are moved here (the `<queue>.dead` queues are
  * drained into Postgres), listed per account and connector, and replayed into the queue they failed in.
  */
@@ -60,11 +70,13 @@ export class FailuresService implements OnApplicationBootstrap, OnApplicationShu
 
   /**
    * Kept, then reported when its service could not (the broker dead-lettered it at the delivery limit). A dead
-   * letter about an erased candidate is not kept: its body is that person's data.
+   * letter about an erased candidate is not kept: its body is that person's data (erasure's own messages
+   * excepted: ERASURE_MESSAGES).
    */
   private async keep(deadLetter: DeadLetter): Promise<void> {
     const { accountId, candidateId } = deadLetter;
-    if (accountId && candidateId && (await this.erased.isErased(accountId, candidateId))) {
+    const personal = !ERASURE_MESSAGES.has(deadLetter.routingKey);
+    if (personal && accountId && candidateId && (await this.erased.isErased(accountId, candidateId))) {
       this.logger.log(
         `dead letter ${deadLetter.messageId ?? ''} of erased candidate ${candidateId} not kept`,
       );
