@@ -340,6 +340,29 @@ describe('document-service', () => {
     }
   }, 60_000);
 
+  it('keeps one file when the same file comes again as another document while an upload of it is unsure', async () => {
+    const { candidateId, externalIds } = await candidateInAts();
+    const content = Buffer.from(`%PDF-1.7 the same CV ${randomUUID()}`);
+    atsB.state.setFaults({ timeoutAfterWrite: { 'PUT file/Candidate': 1 }, timeoutMs: 3_000 });
+    try {
+      const first = publish(RoutingKey.DocumentUploaded, document(candidateId, 'cv', { content }));
+      await eventually(() =>
+        documentService.output.some((l) => l.includes(first.id) && l.includes('retry in')),
+      );
+      atsB.state.clearFaults();
+      // The platform sends the same file again under a new document id: its upload went out as the first's.
+      const again = publish(RoutingKey.DocumentUploaded, document(candidateId, 'cv', { content }));
+      const synced = await eventFor(RoutingKey.DocumentSynced, again.id, { connectorId: atsBId });
+      expect(filesInB(externalIds[atsBId])).toEqual([
+        expect.objectContaining({ id: Number(synced.data.externalId), externalID: first.data.documentId }),
+      ]);
+      await eventFor(RoutingKey.DocumentSynced, first.id, { connectorId: atsBId, action: 'uploaded' });
+      expect(filesInB(externalIds[atsBId])).toHaveLength(1);
+    } finally {
+      atsB.state.clearFaults();
+    }
+  }, 50_000);
+
   it('cleans file names of control characters and paths before any ATS sees them', async () => {
     const { candidateId, externalIds } = await candidateInAts();
     const event = publish(

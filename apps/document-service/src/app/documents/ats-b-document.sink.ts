@@ -67,9 +67,14 @@ export class AtsBDocumentSink implements DocumentSink {
     return String(fileId);
   }
 
-  async findExisting(candidateExternalId: string, document: DocumentDataDto): Promise<string | undefined> {
+  async findExisting(
+    candidateExternalId: string,
+    documentIds: readonly string[],
+  ): Promise<string | undefined> {
     const files = await this.atsB().listCandidateFiles(Number(candidateExternalId));
-    const found = files.find((file) => file.externalID === document.documentId);
+    const found = files.find(
+      (file) => typeof file.externalID === 'string' && documentIds.includes(file.externalID),
+    );
     return found ? String(found.id) : undefined;
   }
 

@@ -20,9 +20,12 @@ export interface DocumentSink {
     content: Buffer,
     signal?: AbortSignal,
   ): Promise<string>;
-  /** After an unsure upload: the file's ATS id if it landed, undefined if not. */
+  /**
+   * After an unsure upload: the file's ATS id if it landed, undefined if not. `documentIds`: the platform's
+   * documents it may have been sent as (the unsure upload's, and the one being attached now).
+   */
   findExisting(
     candidateExternalId: string,
-    document: DocumentDataDto,
+    documentIds: readonly string[],
   ): Promise<string | undefined | typeof CANNOT_TELL>;
 }

@@ -182,7 +182,12 @@ export class DocumentSyncService {
           },
           {
             findExisting: async () => {
-              const existing = await sink.findExisting(candidateExternalId, document);
+              // The unsure upload may have been another platform document with the same file (the claim is
+              // per file): it went out under that document's id.
+              const sentAs = [...new Set([link?.documentId, document.documentId])].filter(
+                (id): id is string => id !== undefined && id !== null,
+              );
+              const existing = await sink.findExisting(candidateExternalId, sentAs);
               if (existing !== CANNOT_TELL) return existing;
               throw new PermanentMessageError(
                 `an earlier upload of this file to ${connector.type} ended without an answer and the ATS cannot be asked ` +
