@@ -5,7 +5,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, createWriteStream, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import amqplib from 'amqplib';
 import { Client } from 'pg';
@@ -20,6 +20,7 @@ import {
   setUpBrokerUsers,
 } from '@connector/messaging';
 import { createDemoConnectors, firstAdminKey } from './demo-connectors';
+import { createShutdown, portsInUseLine, signInHint, writeSecretFile } from './start-processes';
 
 const root = join(__dirname, '..');
 const startSandboxes = process.env.START_SANDBOXES !== 'false';
@@ -50,8 +51,9 @@ function localSecret(name: string, generate: () => string): string {
   const file = join(root, 'tmp', name);
   if (!existsSync(file)) {
     mkdirSync(join(root, 'tmp'), { recursive: true });
-    writeFileSync(file, `${generate()}\n`, { mode: 0o600 });
+    writeSecretFile(file, `${generate()}\n`);
   }
+  chmodSync(file, 0o600); // also when an earlier version (or a copy) left it readable by others
   return readFileSync(file, 'utf8').trim();
 }
 
@@ -65,7 +67,7 @@ function localBrokerAccounts(): BrokerAccounts {
     BROKER_PRINCIPALS.map((principal) => [principal, stored[principal] ?? newBrokerPassword()]),
   );
   mkdirSync(join(root, 'tmp'), { recursive: true });
-  writeFileSync(file, `${JSON.stringify(passwords, null, 2)}\n`, { mode: 0o600 });
+  writeSecretFile(file, `${JSON.stringify(passwords, null, 2)}\n`);
   return Object.fromEntries(
     BROKER_PRINCIPALS.map((principal) => [principal, { user: principal, password: passwords[principal] }]),
   ) as BrokerAccounts;
@@ -135,10 +137,12 @@ const services: Proc[] = [
   { name: 'document-service', port: 3004, readyPath: '/health' },
 ];
 
-function fail(line: string): never {
-  process.stderr.write(`\n✖ ${line}\n`);
-  process.exit(1);
-}
+/** Every way out (a failure, Ctrl-C) stops the children started so far and waits for them. */
+const shutdown = createShutdown({
+  children: () =>
+    [...sandboxes, ...services].map((p) => p.child).filter((child): child is ChildProcess => !!child),
+});
+const fail = (line: string): Promise<never> => shutdown.fail(line);
 
 async function checkPostgres(): Promise<void> {
   const client = new Client({ connectionString: env.DATABASE_URL, connectionTimeoutMillis: 3_000 });
@@ -146,7 +150,7 @@ async function checkPostgres(): Promise<void> {
     await client.connect();
     await client.query('SELECT 1');
   } catch (error) {
-    fail(
+    await fail(
       `Postgres is not reachable at DATABASE_URL (${redactUrl(env.DATABASE_URL)}): ${(error as Error).message}. ` +
         'Start it with `docker compose up -d postgres` (or `pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start`).',
     );
@@ -160,7 +164,7 @@ async function checkRabbitMq(): Promise<void> {
     const connection = await amqplib.connect(env.RABBITMQ_URL, { timeout: 3_000 });
     await connection.close();
   } catch (error) {
-    fail(
+    await fail(
       `RabbitMQ is not reachable at RABBITMQ_URL (${redactUrl(env.RABBITMQ_URL)}): ${(error as Error).message}. ` +
         'Start it with `docker compose up -d rabbitmq` (or `rabbitmq-server -detached`).',
     );
@@ -201,8 +205,10 @@ function launch(proc: Proc, extraEnv: Record<string, string>): void {
   child.stdout.on('data', echo);
   child.stderr.on('data', echo);
   child.once('exit', (code, signal) => {
-    if (!stopping)
-      fail(`${proc.name} stopped unexpectedly (${signal ?? `exit ${code}`}); see tmp/logs/${proc.name}.log`);
+    if (!shutdown.stopping)
+      void fail(
+        `${proc.name} stopped unexpectedly (${signal ?? `exit ${code}`}); see tmp/logs/${proc.name}.log`,
+      );
   });
   proc.child = child;
 }
@@ -218,35 +224,20 @@ async function waitReady(proc: Proc, timeoutMs = 90_000): Promise<void> {
     }
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
-  fail(
+  await fail(
     `${proc.name} was not ready on port ${proc.port} within ${timeoutMs / 1000} s; see tmp/logs/${proc.name}.log`,
   );
 }
 
-let stopping = false;
-async function stopAll(): Promise<void> {
-  if (stopping) return;
-  stopping = true;
-  process.stdout.write('\nStopping…\n');
-  const children = [...services, ...sandboxes]
-    .map((p) => p.child)
-    .filter((child): child is ChildProcess => child !== undefined && child.exitCode === null);
-  await Promise.all(
-    children.map(
-      (child) =>
-        new Promise<void>((resolve) => {
-          child.once('exit', () => resolve());
-          child.kill('SIGTERM');
-        }),
-    ),
-  );
-  process.exit(0);
-}
-
 async function main(): Promise<void> {
+  process.on('SIGINT', () => void shutdown.stop());
+  process.on('SIGTERM', () => void shutdown.stop());
+  process.on('uncaughtException', (error) => void fail(errorText(error)));
+  process.on('unhandledRejection', (error) => void fail(errorText(error)));
+  // Before anything else: a readiness probe on a taken port would be answered by whoever holds it.
+  const portsTaken = await portsInUseLine(startSandboxes ? [...sandboxes, ...services] : services);
+  if (portsTaken) await fail(portsTaken);
   await Promise.all([checkPostgres(), checkRabbitMq()]);
-  process.on('SIGINT', () => void stopAll());
-  process.on('SIGTERM', () => void stopAll());
 
   const broker = await brokerUsers();
   const sandboxEnv: Record<string, string> = {};
@@ -271,7 +262,7 @@ async function main(): Promise<void> {
     '',
     'ATS connector service is running.',
     '',
-    `  Admin page           http://127.0.0.1:3000/admin   (sign in with the key ${adminKey()})`,
+    `  Admin page           http://127.0.0.1:3000/admin   (${signInHint(process.env.ADMIN_API_KEYS, adminKey())})`,
     `  Admin API            http://127.0.0.1:3000/api/v1  (OpenAPI: http://127.0.0.1:3000/api/docs)`,
     ...demo.map((line) => `  ${line}`),
     '',
@@ -295,4 +286,8 @@ function adminKey(): string {
   return firstAdminKey(env.ADMIN_API_KEYS);
 }
 
-main().catch((error: unknown) => fail((error as Error).stack ?? String(error)));
+function errorText(error: unknown): string {
+  return error instanceof Error ? (error.stack ?? error.message) : String(error);
+}
+
+main().catch((error: unknown) => fail(errorText(error)));
