@@ -17,4 +17,6 @@ export class OutboxMessageEntity {
   @Column('integer', { default: 0 }) attempts!: number;
   @Column('text', { name: 'last_error', nullable: true }) lastError!: string | null;
   @Column('timestamptz', { name: 'sent_at', nullable: true }) sentAt!: Date | null;
+  /** Set aside by the relay (it can never be published, or kept failing): skipped until an operator acts. */
+  @Column('timestamptz', { name: 'parked_at', nullable: true }) parkedAt!: Date | null;
 }

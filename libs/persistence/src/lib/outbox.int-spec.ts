@@ -1,5 +1,6 @@
 import { DataSource } from 'typeorm';
-import { createEvent, type EventEnvelope } from '@connector/contracts';
+import { createEvent, type EventEnvelope, validateMessage } from '@connector/contracts';
+import { metricsText } from '@connector/observability';
 import { createTestDatabase, eventually, type TestDatabase } from '@connector/testing';
 import { dataSourceOptions, runMigrations } from './data-source';
 import { addToOutbox, OutboxRelay } from './outbox';
@@ -55,6 +56,7 @@ describe(OutboxRelay.name, () => {
     publisher: string,
     publish: (x: string, e: EventEnvelope) => Promise<void>,
     batchSize = 50,
+    maxAttempts?: number,
   ) => {
     const made = new OutboxRelay(dataSource, {
       publisher,
@@ -62,6 +64,7 @@ describe(OutboxRelay.name, () => {
       intervalMs: 50,
       maxBackoffMs: 200,
       batchSize,
+      maxAttempts,
     });
     relays.push(made);
     return made;
@@ -168,6 +171,96 @@ describe(OutboxRelay.name, () => {
     expect((await rows()).filter((r) => r.publisher === 'auth-gateway')).toEqual([
       expect.objectContaining({ sent: false, attempts: 0 }),
     ]);
+  });
+
+  /** A broker behind MessagePublisher: it refuses an envelope that fails the contract's check. */
+  const validating =
+    (publish: (x: string, e: EventEnvelope) => Promise<void>) => (x: string, e: EventEnvelope) => {
+      const validation = validateMessage(JSON.stringify(e), e.type);
+      if (!validation.ok) {
+        return Promise.reject(
+          new Error(`refusing to publish an invalid ${e.type}: ${validation.errors.join('; ')}`),
+        );
+      }
+      return publish(x, e);
+    };
+  const parkedRows = () =>
+    dataSource.query(
+      'SELECT "message_id", "attempts", "last_error" FROM "outbox_message" WHERE "parked_at" IS NOT NULL ORDER BY "id"',
+    ) as Promise<Array<{ message_id: string; attempts: number; last_error: string | null }>>;
+  const parkedMetric = async (publisher: string) => {
+    const line = (await metricsText())
+      .split('\n')
+      .find((l) => l.startsWith(`connector_outbox_parked_total{publisher="${publisher}"}`));
+    return line ? Number(line.split(' ').pop()) : 0;
+  };
+
+  it('parks a row that can never be published, and publishes the rows behind it', async () => {
+    const { published, state, publish } = broker();
+    const poison = { ...status('c-poison'), data: { connectorId: 'c-poison', status: 'no-such-status' } };
+    const good = [status('c-after-1'), status('c-after-2')];
+    await addToOutbox(
+      dataSource.manager,
+      'poison-svc',
+      [poison as EventEnvelope, ...good].map((envelope) => ({ exchange: 'connector.events', envelope })),
+    );
+    const before = await parkedMetric('poison-svc');
+
+    const sut = relay('poison-svc', validating(publish));
+    for (let i = 0; i < 3; i++) await sut.relayOnce();
+
+    expect(published.map((e) => e.id)).toEqual(good.map((e) => e.id));
+    expect(await parkedRows()).toEqual([
+      expect.objectContaining({ message_id: poison.id, last_error: expect.stringContaining('invalid') }),
+    ]);
+    // Parked at once, never offered to the broker, and not tried again.
+    expect(state.attempts).toBe(2);
+    expect(await parkedMetric('poison-svc')).toBe(before + 1);
+  });
+
+  it('parks a row the broker keeps refusing once a row behind it went through, and keeps publishing', async () => {
+    const { published, publish } = broker();
+    const tooBig = status('c-too-big');
+    const refusing = (x: string, e: EventEnvelope) =>
+      e.id === tooBig.id ? Promise.reject(new Error('message size exceeds max_message_size')) : publish(x, e);
+    await addToOutbox(dataSource.manager, 'big-svc', [{ exchange: 'connector.events', envelope: tooBig }]);
+    const sut = relay('big-svc', refusing, 50, 3);
+    // Alone, it waits (nothing is behind it): with nothing else to publish, its failures prove nothing.
+    for (let i = 0; i < 5; i++) await expect(sut.relayOnce()).resolves.toMatchObject({ sent: 0 });
+    expect(await parkedRows()).toEqual([]);
+
+    const behind = [status('c-behind-1'), status('c-behind-2')];
+    await addToOutbox(
+      dataSource.manager,
+      'big-svc',
+      behind.map((envelope) => ({ exchange: 'connector.events', envelope })),
+    );
+    sut.start();
+    await eventually(() => published.length === 2, 5_000, 'the rows behind published');
+    expect(published.map((e) => e.id)).toEqual(behind.map((e) => e.id));
+    expect(await parkedRows()).toEqual([
+      expect.objectContaining({
+        message_id: tooBig.id,
+        last_error: expect.stringContaining('max_message_size'),
+      }),
+    ]);
+  });
+
+  it('parks nothing while the broker refuses every row, however long', async () => {
+    const { published, state, publish } = broker();
+    state.down = true;
+    const events = [status('c-down-1'), status('c-down-2')];
+    await addToOutbox(
+      dataSource.manager,
+      'down-svc',
+      events.map((envelope) => ({ exchange: 'connector.events', envelope })),
+    );
+    const sut = relay('down-svc', publish, 50, 2);
+    for (let i = 0; i < 6; i++) await sut.relayOnce();
+    expect(await parkedRows()).toEqual([]);
+    state.down = false;
+    await sut.relayOnce();
+    expect(published.map((e) => e.id)).toEqual(events.map((e) => e.id));
   });
 
   it('has an entity that matches its migration', async () => {

@@ -1,7 +1,14 @@
 import { Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import type { DataSource, EntityManager } from 'typeorm';
-import type { EventEnvelope } from '@connector/contracts';
+import { type EventEnvelope, validateMessage } from '@connector/contracts';
+import { counter } from '@connector/observability';
 import { OutboxMessageEntity } from './outbox-message.entity';
+
+const parkedRows = counter({
+  name: 'connector_outbox_parked_total',
+  help: 'Outbox rows set aside unpublished (invalid, or refused again and again): an operator decides (docs/observability.md)',
+  labelNames: ['publisher'],
+});
 
 export interface OutboxMessage {
   exchange: string;
@@ -44,10 +51,17 @@ export interface OutboxRelayOptions {
   batchSize?: number;
   /** Sent rows are deleted this long after sending. Default one day. */
   keepSentMs?: number;
+  /**
+   * A row that failed this many times is parked when it fails again while the broker takes the rows behind
+   * it (so an outage, where every row fails, parks nothing). Default 10.
+   */
+  maxAttempts?: number;
 }
 
 export interface RelayResult {
   sent: number;
+  /** Rows set aside in this batch (see OutboxRelay). */
+  parked?: number;
   /** Why the batch stopped early (the broker refused or did not confirm); the rest waits for the next try. */
   failure?: string;
   /** Not connected to the broker: nothing was tried. */
@@ -61,6 +75,12 @@ export interface RelayResult {
  * after its confirm. While the broker is unreachable rows wait and are tried again with a backoff, however
  * long the outage. Several processes may relay the same publisher's rows: each takes rows no other holds
  * (SKIP LOCKED). A crash between the confirm and the mark publishes a row twice: consumers dedupe by id.
+ *
+ * A row that can never be published does not hold up the rows behind it: one whose envelope fails the
+ * contract's check (the publisher refuses it for `connector.events`, consumers dead-letter it otherwise) is
+ * parked at once; one that failed `maxAttempts` times and fails again right after the broker confirmed a row
+ * behind it is parked then. A parked row (`parked_at` set) is skipped, logged as an error with its id and
+ * type, counted in `connector_outbox_parked_total`, and kept for an operator (docs/observability.md).
  */
 export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(OutboxRelay.name);
@@ -68,6 +88,7 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly maxBackoffMs: number;
   private readonly batchSize: number;
   private readonly keepSentMs: number;
+  private readonly maxAttempts: number;
   private running?: Promise<void>;
   private stopped = false;
   private wakeUp?: () => void;
@@ -83,6 +104,7 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
     this.maxBackoffMs = options.maxBackoffMs ?? 10_000;
     this.batchSize = options.batchSize ?? 50;
     this.keepSentMs = options.keepSentMs ?? 24 * 3_600_000;
+    this.maxAttempts = options.maxAttempts ?? 10;
   }
 
   onApplicationBootstrap(): void {
@@ -112,41 +134,96 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
     this.wakeUp?.();
   }
 
-  /** One batch: publishes unsent rows in order until one fails. */
+  /**
+   * One batch: publishes unsent rows in order until one fails. A row that failed `maxAttempts` times is a
+   * suspect: the rows behind it are tried, and once the broker confirms one the suspect gets one more try;
+   * failing again, it is parked. Invalid rows are parked without a try.
+   */
   async relayOnce(): Promise<RelayResult> {
     if (this.options.ready && !this.options.ready()) return { sent: 0, notReady: true };
     await this.purge();
-    return this.dataSource.transaction(async (manager) => {
+    const parkedNow: Array<{ row: OutboxMessageEntity; reason: string; attempts: number }> = [];
+    const result = await this.dataSource.transaction(async (manager): Promise<RelayResult> => {
       const rows = await manager
         .getRepository(OutboxMessageEntity)
         .createQueryBuilder('m')
-        .where('m.publisher = :publisher AND m.sentAt IS NULL', { publisher: this.options.publisher })
+        .where('m.publisher = :publisher AND m.sentAt IS NULL AND m.parkedAt IS NULL', {
+          publisher: this.options.publisher,
+        })
         .orderBy('m.id', 'ASC')
         .limit(this.batchSize)
         .setLock('pessimistic_write')
         .setOnLocked('skip_locked')
         .getMany();
-      const mark = (id: string, changes: { sentAt?: () => string; lastError: string | null }) =>
+      const mark = (
+        row: OutboxMessageEntity,
+        changes: { sentAt?: () => string; parkedAt?: () => string; lastError: string | null },
+        tried = true,
+      ) =>
         manager
           .createQueryBuilder()
           .update(OutboxMessageEntity)
-          .set({ attempts: () => '"attempts" + 1', ...changes })
-          .where('id = :id', { id })
+          .set({ ...(tried ? { attempts: () => '"attempts" + 1' } : {}), ...changes })
+          .where('id = :id', { id: row.id })
           .execute();
-      let sent = 0;
-      for (const row of rows) {
+      /** Publishes the row and marks it; the failure's reason, or undefined once sent. */
+      const attempt = async (row: OutboxMessageEntity): Promise<string | undefined> => {
         try {
           await this.options.publish(row.exchange, row.envelope);
         } catch (error) {
           const failure = (error as Error).message;
-          await mark(row.id, { lastError: failure });
-          return { sent, failure };
+          await mark(row, { lastError: failure });
+          return failure;
         }
-        await mark(row.id, { sentAt: () => 'now()', lastError: null });
+        await mark(row, { sentAt: () => 'now()', lastError: null });
+        return undefined;
+      };
+      /** `attempts`: how many times it was tried in all, with this batch's tries. */
+      const park = async (row: OutboxMessageEntity, reason: string, attempts: number) => {
+        await mark(row, { parkedAt: () => 'now()', lastError: reason }, false);
+        parkedNow.push({ row, reason, attempts });
+      };
+      let sent = 0;
+      let parked = 0;
+      let suspect: { row: OutboxMessageEntity; failure: string } | undefined;
+      for (const row of rows) {
+        const invalid = invalidReason(row);
+        if (invalid) {
+          await park(row, invalid, row.attempts);
+          parked += 1;
+          continue;
+        }
+        const failure = await attempt(row);
+        if (failure !== undefined) {
+          // A second failure in a row: the broker refuses more than the suspect; everything waits.
+          if (suspect || row.attempts + 1 < this.maxAttempts) return { sent, parked, failure };
+          suspect = { row, failure };
+          continue;
+        }
         sent += 1;
+        if (suspect) {
+          // The broker took a row behind the suspect: one more try, then it is the row, not the broker.
+          const again = await attempt(suspect.row);
+          if (again === undefined) sent += 1;
+          else {
+            await park(suspect.row, again, suspect.row.attempts + 2);
+            parked += 1;
+          }
+          suspect = undefined;
+        }
       }
-      return { sent, more: rows.length === this.batchSize };
+      if (suspect) return { sent, parked, failure: suspect.failure };
+      return { sent, parked, more: rows.length === this.batchSize };
     });
+    // Once committed: a batch rolled back parked nothing.
+    for (const { row, reason, attempts } of parkedNow) {
+      parkedRows.inc({ publisher: this.options.publisher });
+      // Its id and type only: the payload may hold personal data.
+      this.logger.error(
+        `outbox of ${this.options.publisher}: row ${row.id} (${row.type}, message ${row.messageId}) parked after ${attempts} attempts, the rows behind it go on: ${reason}`,
+      );
+    }
+    return result;
   }
 
   private async loop(): Promise<void> {
@@ -209,4 +286,10 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
       })
       .execute();
   }
+}
+
+/** Why the row's envelope fails the contract's check (the check every consumer runs), or undefined. */
+function invalidReason(row: OutboxMessageEntity): string | undefined {
+  const validation = validateMessage(JSON.stringify(row.envelope), row.type);
+  return validation.ok ? undefined : `invalid ${row.type}: ${validation.errors.join('; ')}`;
 }

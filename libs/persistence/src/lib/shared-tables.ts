@@ -2,6 +2,7 @@ import { KeyedLeaseEntity } from './keyed-lease.entity';
 import { KeyedLeaseMigration1763700000002 } from './keyed-lease.migration';
 import { OutboxMessageEntity } from './outbox-message.entity';
 import { OutboxMessageMigration1763900000400 } from './outbox-message.migration';
+import { OutboxParkedMigration1763900000610 } from './outbox-parked.migration';
 import { KeyedLeaseTokenMigration1763900000500 } from './keyed-lease-token.migration';
 import { DeletedConnectorEntity } from './deleted-connector.entity';
 import { DeletedConnectorMigration1763900000507 } from './deleted-connector.migration';
@@ -34,5 +35,5 @@ export const DELETED_CONNECTOR_SCHEMA: SharedSchema = {
 export const OUTBOX_SCHEMA: SharedSchema = {
   owner: 'persistence',
   entities: [OutboxMessageEntity],
-  migrations: [OutboxMessageMigration1763900000400],
+  migrations: [OutboxMessageMigration1763900000400, OutboxParkedMigration1763900000610],
 };
