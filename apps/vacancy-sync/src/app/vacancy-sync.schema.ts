@@ -4,6 +4,7 @@ import type { ServiceCoreOptions } from '@connector/service-kit';
 import { VacancySyncTables1763700000300 } from './migrations/1763700000300-vacancy-sync-tables';
 import { SyncRunWarnings1763700000301 } from './migrations/1763700000301-sync-run-warnings';
 import { VacancyLiveUntil1763700000302 } from './migrations/1763700000302-vacancy-live-until';
+import { SyncConnectorStatusAt1763700000303 } from './migrations/1763700000303-sync-connector-status-at';
 import { SyncConnectorEntity } from './runs/sync-connector.entity';
 import { SyncRunEntity } from './runs/sync-run.entity';
 import { VacancyStateEntity } from './vacancies/vacancy-state.entity';
@@ -11,6 +12,11 @@ import { VacancyStateEntity } from './vacancies/vacancy-state.entity';
 /** vacancy-sync's tables (entities and the migrations that build them) and the libs' tables it uses. */
 export const VACANCY_SYNC_SCHEMA = {
   entities: [VacancyStateEntity, SyncConnectorEntity, SyncRunEntity],
-  migrations: [VacancySyncTables1763700000300, SyncRunWarnings1763700000301, VacancyLiveUntil1763700000302],
+  migrations: [
+    VacancySyncTables1763700000300,
+    SyncRunWarnings1763700000301,
+    VacancyLiveUntil1763700000302,
+    SyncConnectorStatusAt1763700000303,
+  ],
   shared: [...ATS_ACCESS_SCHEMAS, DELETED_CONNECTOR_SCHEMA],
 } satisfies Pick<ServiceCoreOptions, 'entities' | 'migrations' | 'shared'>;

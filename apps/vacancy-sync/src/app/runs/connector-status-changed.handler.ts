@@ -7,6 +7,7 @@ import { SyncRunRepository } from './sync-run.repository';
 /**
  * `connector.status_changed`: a connector that becomes connected joins the schedule with a first sync right
  * away; one that is disabled, deleted or loses its authorization leaves it until it is connected again.
+ * Events may arrive out of order: one older (`occurredAt`) than the last applied to the connector is ignored.
  */
 @Controller()
 export class ConnectorStatusChangedHandler {
@@ -20,16 +21,26 @@ export class ConnectorStatusChangedHandler {
   @EventPattern(RoutingKey.ConnectorStatusChanged)
   async handle(@Payload() event: EventEnvelope<string, ConnectorStatusChangedDto>): Promise<void> {
     const { connectorId, status } = event.data;
+    const at = new Date(event.occurredAt);
+    const apply = async (active: boolean) => {
+      const applied = await this.runs.applyStatus(connectorId, event.accountId, active, at);
+      if (!applied) {
+        this.logger.log(
+          `connector ${connectorId}: ${status} of ${event.occurredAt} is older than its last: ignored`,
+        );
+      }
+      return applied;
+    };
     switch (status) {
       case 'connected':
-        await this.runs.registerConnector(connectorId, event.accountId, 0);
-        this.logger.log(`connector ${connectorId} is connected: scheduled`);
+        if (await apply(true)) this.logger.log(`connector ${connectorId} is connected: scheduled`);
         return;
       case 'disabled':
       case 'auth_failed':
       case 'pending_authorization':
-        await this.runs.deactivate(connectorId);
-        // A deleted one's runs and vacancy state go after the retention period.
+        // A deletion is final, however late it arrives: the connector leaves the schedule, and its runs and
+        // vacancy state go after the retention period.
+        if (!(await apply(false)) && event.data.reason === 'deleted') await this.runs.deactivate(connectorId);
         await this.deletions.record(event);
         return;
     }

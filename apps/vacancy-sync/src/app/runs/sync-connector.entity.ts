@@ -15,4 +15,6 @@ export class SyncConnectorEntity {
   /** The process running the connector's head run, while `lease_until` has not passed. */
   @Column('text', { name: 'lease_owner', nullable: true }) leaseOwner!: string | null;
   @Column('timestamptz', { name: 'lease_until', nullable: true }) leaseUntil!: Date | null;
+  /** When the last `connector.status_changed` applied to it happened (its `occurredAt`): older ones are ignored. */
+  @Column('timestamptz', { name: 'status_changed_at', nullable: true }) statusChangedAt!: Date | null;
 }

@@ -69,6 +69,27 @@ export class SyncRunRepository {
       .execute();
   }
 
+  /**
+   * Applies a `connector.status_changed` that happened `at`: the connector joins the schedule (`active`, a new
+   * one's first sync right away) or leaves it. Status events may arrive out of order (several relays, retries):
+   * one older than the last applied changes nothing and gives false, as the registry's applyReportedStatus.
+   */
+  async applyStatus(connectorId: string, accountId: string, active: boolean, at: Date): Promise<boolean> {
+    const result = await this.connectors
+      .createQueryBuilder('c')
+      .insert()
+      .values({ connectorId, accountId, active, statusChangedAt: at, nextRunAt: () => 'now()' })
+      .orUpdate(['active', 'status_changed_at'], ['connector_id'], {
+        overwriteCondition: {
+          where: 'c.status_changed_at IS NULL OR c.status_changed_at <= EXCLUDED.status_changed_at',
+        },
+      })
+      .returning('connector_id')
+      .updateEntity(false)
+      .execute();
+    return rowsOf(result.raw).length > 0;
+  }
+
   /** Records a run request; a redelivered request (same run id) changes nothing. */
   async enqueue(run: NewRun): Promise<boolean> {
     const result = await this.runs

@@ -1,0 +1,86 @@
+import { DataSource } from 'typeorm';
+import { type ConnectorStatus, type ConnectorStatusChangedDto, createEvent } from '@connector/contracts';
+import { dataSourceOptions, runMigrations } from '@connector/persistence';
+import type { ConnectorDeletions } from '@connector/service-kit';
+import { createTestDatabase, type TestDatabase } from '@connector/testing';
+import { SERVICE_NAME } from '../vacancy-sync.config';
+import { VACANCY_SYNC_SCHEMA } from '../vacancy-sync.schema';
+import { ConnectorStatusChangedHandler } from './connector-status-changed.handler';
+import { SyncRunRepository } from './sync-run.repository';
+
+describe(ConnectorStatusChangedHandler.name, () => {
+  let database: TestDatabase;
+  let dataSource: DataSource;
+  let sut: ConnectorStatusChangedHandler;
+  const recorded: string[] = [];
+
+  beforeAll(async () => {
+    database = await createTestDatabase('status_changed');
+    dataSource = await new DataSource(
+      dataSourceOptions({ url: database.url, service: SERVICE_NAME, ...VACANCY_SYNC_SCHEMA }),
+    ).initialize();
+    await runMigrations(dataSource, VACANCY_SYNC_SCHEMA.shared);
+    const deletions = {
+      record: (event: { data: ConnectorStatusChangedDto }) => {
+        if (event.data.reason === 'deleted') recorded.push(event.data.connectorId);
+        return Promise.resolve();
+      },
+    };
+    sut = new ConnectorStatusChangedHandler(
+      new SyncRunRepository(dataSource),
+      deletions as unknown as ConnectorDeletions,
+    );
+  });
+
+  afterAll(async () => {
+    await dataSource?.destroy();
+    await database?.drop();
+  });
+
+  const t = (minute: number) => new Date(Date.UTC(2026, 0, 1, 12, minute));
+  const event = (connectorId: string, status: ConnectorStatus, at: Date, reason?: string) =>
+    createEvent(
+      'connector.status_changed',
+      'acct_1',
+      { connectorId, status, ...(reason ? { reason } : {}) },
+      { occurredAt: at },
+    );
+  const active = async (connectorId: string) => {
+    const rows = (await dataSource.query('SELECT "active" FROM "sync_connector" WHERE "connector_id" = $1', [
+      connectorId,
+    ])) as Array<{ active: boolean }>;
+    return rows[0]?.active;
+  };
+
+  it('schedules a connected connector and stops one that loses its authorization', async () => {
+    await sut.handle(event('c-plain', 'connected', t(1)));
+    expect(await active('c-plain')).toBe(true);
+    await sut.handle(event('c-plain', 'auth_failed', t(2)));
+    expect(await active('c-plain')).toBe(false);
+    await sut.handle(event('c-plain', 'connected', t(3)));
+    expect(await active('c-plain')).toBe(true);
+  });
+
+  it('ignores an older auth_failed that arrives after a newer connected', async () => {
+    await sut.handle(event('c-late-failure', 'auth_failed', t(1)));
+    await sut.handle(event('c-late-failure', 'connected', t(3)));
+    await sut.handle(event('c-late-failure', 'auth_failed', t(2)));
+    expect(await active('c-late-failure')).toBe(true);
+  });
+
+  it('ignores an older connected that arrives after a newer auth_failed, even for a connector it did not know', async () => {
+    await sut.handle(event('c-late-connected', 'auth_failed', t(5)));
+    await sut.handle(event('c-late-connected', 'connected', t(4)));
+    expect(await active('c-late-connected')).toBe(false);
+  });
+
+  it('applies a redelivered event again, and applies a deletion even when it arrives late', async () => {
+    const connected = event('c-deleted', 'connected', t(7));
+    await sut.handle(connected);
+    await sut.handle(connected);
+    expect(await active('c-deleted')).toBe(true);
+    await sut.handle(event('c-deleted', 'disabled', t(6), 'deleted'));
+    expect(recorded).toEqual(['c-deleted']);
+    expect(await active('c-deleted')).toBe(false);
+  });
+});
