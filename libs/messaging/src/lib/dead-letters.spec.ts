@@ -1,6 +1,13 @@
 import type { ConsumeMessage } from 'amqplib';
-import { createEvent, Header, RoutingKey } from '@connector/contracts';
-import { operationFailedOf, readDeadLetter } from './dead-letters';
+import { createEvent, Header, RoutingKey, validateMessage } from '@connector/contracts';
+import {
+  type DeadLetter,
+  DeadLetterCollector,
+  failureReport,
+  operationFailedOf,
+  readDeadLetter,
+} from './dead-letters';
+import type { RabbitConnection } from './rabbitmq.connection';
 
 const event = createEvent(
   RoutingKey.CandidateCreated,
@@ -79,5 +86,159 @@ describe(readDeadLetter.name, () => {
         errors: deadLetter.reasons,
       },
     });
+  });
+});
+
+const valid = (report: ReturnType<typeof failureReport>) =>
+  validateMessage(Buffer.from(JSON.stringify(report)), report.type);
+
+const brokerDeath = {
+  'x-death': [{ reason: 'delivery_limit', queue: 'q', 'routing-keys': ['candidate.created'] }],
+};
+
+function rawMessage(body: object, headers: Record<string, unknown>, messageId?: string): ConsumeMessage {
+  return {
+    content: Buffer.from(JSON.stringify(body)),
+    fields: { routingKey: 'q.dead', exchange: '', deliveryTag: 1, redelivered: false, consumerTag: 't' },
+    properties: { headers, messageId },
+  } as unknown as ConsumeMessage;
+}
+
+describe(failureReport.name, () => {
+  it('is valid whatever the failed message held: ids beyond the limits, empty, or no strings at all', () => {
+    const long = failureReport({
+      accountId: 'a'.repeat(101),
+      correlationId: 'c'.repeat(201),
+      connectorId: 'x'.repeat(500),
+      sourceEventId: 'e'.repeat(500),
+      sourceType: 't'.repeat(500),
+      reasons: ['r'.repeat(5_000), 42, { toString: 'not callable' }],
+      retryable: true,
+    });
+    expect(valid(long).ok).toBe(true);
+    expect(long.accountId).toBe('unknown');
+    expect(long.correlationId).toBe('e'.repeat(200));
+    expect(long.data).not.toHaveProperty('connectorId');
+
+    const empty = failureReport({
+      accountId: '',
+      correlationId: '',
+      sourceEventId: '',
+      sourceType: '',
+      reasons: [],
+      retryable: false,
+    });
+    expect(valid(empty).ok).toBe(true);
+    expect(empty).toMatchObject({
+      accountId: 'unknown',
+      correlationId: 'unknown',
+      data: { sourceEventId: 'unknown', reason: 'unknown' },
+    });
+
+    const objects = failureReport({
+      accountId: 5,
+      correlationId: {},
+      sourceEventId: [],
+      reasons: [null],
+      retryable: true,
+    });
+    expect(valid(objects).ok).toBe(true);
+  });
+
+  it("keeps a valid message's own ids", () => {
+    const report = failureReport({
+      accountId: 'acct_1',
+      correlationId: 'corr-1',
+      connectorId: 'conn-1',
+      sourceEventId: 'e1',
+      sourceType: 'candidate.created',
+      reasons: ['boom'],
+      retryable: false,
+    });
+    expect(report).toMatchObject({
+      accountId: 'acct_1',
+      correlationId: 'corr-1',
+      data: { connectorId: 'conn-1', sourceEventId: 'e1', reason: 'boom', errors: ['boom'] },
+    });
+  });
+});
+
+describe('dead letters the broker dead-lettered, from a message the contract refuses', () => {
+  it('are reported with a valid operation.failed', () => {
+    const body = { ...event, accountId: 'a'.repeat(101), correlationId: 'c'.repeat(201) };
+    const deadLetter = readDeadLetter('q', rawMessage(body, brokerDeath, body.id));
+    expect(deadLetter.reported).toBe(false);
+    expect(valid(operationFailedOf(deadLetter))).toMatchObject({ ok: true });
+  });
+
+  it('are read whatever their headers hold', () => {
+    const weird = {
+      [Header.DeadLetterReasons]: '{"not":"a list"}',
+      [Header.FailedAt]: 'yesterday',
+      [Header.OriginalRoutingKey]: { toString: 1 },
+    };
+    const deadLetter = readDeadLetter('q', rawMessage({}, weird));
+    expect(deadLetter.reasons).toEqual(['[object Object]']);
+    expect(Number.isNaN(deadLetter.failedAt.getTime())).toBe(false);
+    expect(deadLetter.routingKey).toBe('q.dead');
+    expect(readDeadLetter('q', rawMessage({}, { [Header.DeadLetterReasons]: '[1,"two"]' })).reasons).toEqual([
+      '1',
+      'two',
+    ]);
+  });
+});
+
+describe(DeadLetterCollector.name, () => {
+  function collecting(keep: (d: DeadLetter) => Promise<void>, report?: () => Promise<void>) {
+    const collector = new DeadLetterCollector({} as RabbitConnection, ['q'], keep, report);
+    const settled: string[] = [];
+    const channel = { ack: () => settled.push('ack'), nack: () => settled.push('nack') };
+    const collect = (message: ConsumeMessage) =>
+      (collector as unknown as { collect(c: unknown, q: string, m: ConsumeMessage): Promise<void> }).collect(
+        channel,
+        'q',
+        message,
+      );
+    return { settled, collect };
+  }
+
+  it('keeps and acknowledges a dead letter whose report fails, and reports it when it can', async () => {
+    const kept: DeadLetter[] = [];
+    const failing = collecting(
+      async (d) => void kept.push(d),
+      () => Promise.reject(new Error('broker gone')),
+    );
+    await failing.collect(rawMessage(event, brokerDeath, event.id));
+    expect(kept).toHaveLength(1);
+    expect(failing.settled).toEqual(['ack']);
+
+    const reports: unknown[] = [];
+    const reporting = collecting(
+      async () => undefined,
+      async (...args: unknown[]) => void reports.push(args[0]),
+    );
+    await reporting.collect(rawMessage({ ...event, accountId: 'a'.repeat(101) }, brokerDeath, event.id));
+    expect(reports).toHaveLength(1);
+    expect(reporting.settled).toEqual(['ack']);
+  });
+
+  it('as the registry keeps one (stored, then reported by keep), acknowledges one from a refused message', async () => {
+    const stored: DeadLetter[] = [];
+    const { settled, collect } = collecting(async (d) => {
+      stored.push(d);
+      const report = operationFailedOf(d);
+      const validation = valid(report);
+      if (!validation.ok)
+        throw new Error(`refusing to publish an invalid operation.failed: ${validation.errors.join('; ')}`);
+    });
+    await collect(
+      rawMessage(
+        { ...event, accountId: 'a'.repeat(101), correlationId: 'c'.repeat(201) },
+        brokerDeath,
+        event.id,
+      ),
+    );
+    expect(stored).toHaveLength(1);
+    expect(settled).toEqual(['ack']);
   });
 });

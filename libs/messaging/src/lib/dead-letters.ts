@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import type { ChannelWrapper } from 'amqp-connection-manager';
 import type { Channel, ConsumeMessage } from 'amqplib';
 import {
@@ -43,12 +44,18 @@ const DEAD_SUFFIX = '.dead';
  * registry's failure log): each is acknowledged only after `keep` stored it, so none is lost on the way.
  */
 export class DeadLetterCollector {
+  private readonly logger = new Logger(DeadLetterCollector.name);
   private channel?: ChannelWrapper;
 
+  /**
+   * `report`, when given, publishes `operation.failed` for a dead letter nobody reported, once `keep` stored
+   * it: best-effort, a report that fails is logged and the dead letter is acknowledged all the same.
+   */
   constructor(
     private readonly connection: RabbitConnection,
     private readonly queues: string[],
     private readonly keep: (deadLetter: DeadLetter) => Promise<void>,
+    private readonly report?: (event: EventEnvelope<string, OperationFailedDto>) => Promise<void>,
   ) {}
 
   start(): void {
@@ -71,11 +78,18 @@ export class DeadLetterCollector {
   }
 
   private async collect(channel: Channel, queue: string, message: ConsumeMessage): Promise<void> {
+    let deadLetter: DeadLetter;
     try {
-      await this.keep(readDeadLetter(queue, message));
-      channel.ack(message);
-    } catch {
+      deadLetter = readDeadLetter(queue, message);
+    } catch (error) {
+      // Whatever its headers hold, it is kept (as bytes, with why it could not be read), never bounced forever.
+      deadLetter = unreadableDeadLetter(queue, message, error);
+    }
+    try {
+      await this.keep(deadLetter);
+    } catch (error) {
       // Not kept: give it back to its queue after a pause, it is tried again.
+      this.logger.error(`could not keep dead letter of ${queue}, requeueing: ${describe(error)}`);
       setTimeout(() => {
         try {
           channel.nack(message, false, true);
@@ -83,7 +97,46 @@ export class DeadLetterCollector {
           /* channel closed: the broker redelivers */
         }
       }, 1_000);
+      return;
     }
+    if (!deadLetter.reported && this.report) {
+      try {
+        await this.report(operationFailedOf(deadLetter));
+      } catch (error) {
+        this.logger.error(
+          `dead letter ${deadLetter.messageId ?? ''} of ${queue} kept, but not reported: ${describe(error)}`,
+        );
+      }
+    }
+    try {
+      channel.ack(message);
+    } catch {
+      /* channel closed: the broker redelivers */
+    }
+  }
+}
+
+function unreadableDeadLetter(queue: string, message: ConsumeMessage, error: unknown): DeadLetter {
+  return {
+    queue,
+    routingKey: message.fields.routingKey,
+    messageId: text(message.properties.messageId),
+    body: message.content,
+    reasons: [`dead letter could not be read: ${describe(error)}`],
+    retryable: false,
+    failedAt: new Date(),
+    headers: {},
+    reported: false,
+  };
+}
+
+const text = (value: unknown): string | undefined => (typeof value === 'string' && value ? value : undefined);
+
+function describe(error: unknown): string {
+  try {
+    return error instanceof Error ? error.message : String(error);
+  } catch {
+    return 'unknown error';
   }
 }
 
@@ -100,24 +153,17 @@ export function readDeadLetter(queue: string, message: ConsumeMessage): DeadLett
   } catch {
     /* not JSON: it is kept as bytes */
   }
-  const text = (value: unknown) => (typeof value === 'string' && value ? value : undefined);
   const byBroker = headers[Header.DeadLetterReasons] === undefined ? brokerDeath(headers) : undefined;
-  let reasons: string[] = [];
-  try {
-    reasons = JSON.parse(String(headers[Header.DeadLetterReasons] ?? '[]')) as string[];
-  } catch {
-    reasons = [String(headers[Header.DeadLetterReasons])];
-  }
+  const failedAt = byBroker?.at ?? new Date(text(headers[Header.FailedAt]) ?? Date.now());
   return {
     queue,
-    routingKey: String(
-      headers[Header.OriginalRoutingKey] ?? byBroker?.routingKey ?? message.fields.routingKey,
-    ),
+    routingKey: text(headers[Header.OriginalRoutingKey]) ?? byBroker?.routingKey ?? message.fields.routingKey,
     messageId: text(message.properties.messageId) ?? text(envelope?.id),
     body: message.content,
-    reasons: byBroker ? [byBroker.reason] : reasons,
+    reasons: byBroker ? [byBroker.reason] : reasonsOf(headers[Header.DeadLetterReasons]),
     retryable: byBroker ? true : headers[Header.Retryable] === true,
-    failedAt: byBroker?.at ?? new Date(String(headers[Header.FailedAt] ?? new Date().toISOString())),
+    // A date Postgres refuses would bounce the dead letter forever.
+    failedAt: Number.isNaN(failedAt.getTime()) ? new Date() : failedAt,
     accountId: text(envelope?.accountId),
     connectorId: text(headers[Header.ConnectorId]) ?? text(envelope?.data?.connectorId),
     type: text(envelope?.type),
@@ -127,6 +173,19 @@ export function readDeadLetter(queue: string, message: ConsumeMessage): DeadLett
     headers,
     reported: !byBroker,
   };
+}
+
+/** `x-dead-letter-reasons`: a JSON list of strings as the transport writes it; anything else, as text. */
+function reasonsOf(header: unknown): string[] {
+  if (header === undefined) return [];
+  const raw = text(header) ?? (Buffer.isBuffer(header) ? header.toString('utf8') : undefined);
+  if (raw === undefined) return [describe(header)];
+  try {
+    const parsed: unknown = JSON.parse(raw);
+    return Array.isArray(parsed) ? parsed.map((reason) => describe(reason)) : [describe(parsed)];
+  } catch {
+    return [raw];
+  }
 }
 
 /** What the broker's own dead-lettering (`x-death`, newest first) says: why, when, and from which key. */
@@ -143,9 +202,9 @@ function brokerDeath(
     seconds instanceof Date ? seconds : typeof seconds === 'number' ? new Date(seconds * 1000) : undefined;
   const reason =
     death['reason'] === 'delivery_limit'
-      ? `redelivered more often than the delivery limit of ${String(death['queue'])} allows, never settled: ` +
+      ? `redelivered more often than the delivery limit of ${describe(death['queue'])} allows, never settled: ` +
         'its handler crashed or stopped the consumer each time'
-      : `dead-lettered by the broker from ${String(death['queue'])}: ${String(death['reason'])}`;
+      : `dead-lettered by the broker from ${describe(death['queue'])}: ${describe(death['reason'])}`;
   return {
     reason,
     ...(at ? { at } : {}),
@@ -161,19 +220,63 @@ export function operationFailedOf(deadLetter: DeadLetter): EventEnvelope<string,
   } catch {
     /* not JSON: the failure correlates with itself */
   }
-  const sourceEventId = deadLetter.messageId ?? 'unknown';
+  return failureReport({
+    accountId: deadLetter.accountId,
+    correlationId,
+    connectorId: deadLetter.connectorId,
+    sourceEventId: deadLetter.messageId,
+    sourceType: deadLetter.type ?? deadLetter.routingKey,
+    reasons: deadLetter.reasons,
+    retryable: deadLetter.retryable,
+  });
+}
+
+/** What a failure report says, as read from the failed message: anything, since its publisher chose it. */
+export interface FailureFacts {
+  accountId?: unknown;
+  correlationId?: unknown;
+  connectorId?: unknown;
+  sourceEventId?: unknown;
+  sourceType?: unknown;
+  reasons: readonly unknown[];
+  retryable: boolean;
+}
+
+/** The contract's limits (EnvelopeDto), and a bound on what else a report copies from the message. */
+const MAX_ACCOUNT_ID = 100;
+const MAX_CORRELATION_ID = 200;
+const MAX_ID = 200;
+const MAX_REASON = 2_000;
+const MAX_REASONS = 50;
+
+/**
+ * `operation.failed` about a failed message, valid whatever that message held: an account id the contract
+ * refuses becomes 'unknown' (never cut short, which could name another account), a correlation id it
+ * refuses gives way to the failed message's id, other texts are shortened and an empty one is 'unknown'.
+ */
+export function failureReport(facts: FailureFacts): EventEnvelope<string, OperationFailedDto> {
+  const within = (value: unknown, max: number) =>
+    typeof value === 'string' && value.length > 0 && value.length <= max ? value : undefined;
+  const shortened = (value: unknown, max: number) =>
+    typeof value === 'string' && value.length > 0 ? value.slice(0, max) : undefined;
+  const sourceEventId = shortened(facts.sourceEventId, MAX_ID) ?? 'unknown';
+  const connectorId = within(facts.connectorId, MAX_ID);
+  const errors = facts.reasons
+    .slice(0, MAX_REASONS)
+    .map((reason) => shortened(typeof reason === 'string' ? reason : describe(reason), MAX_REASON))
+    .filter((reason): reason is string => reason !== undefined);
   return createEvent(
     RoutingKey.OperationFailed,
-    deadLetter.accountId ?? 'unknown',
+    within(facts.accountId, MAX_ACCOUNT_ID) ?? 'unknown',
     {
-      ...(deadLetter.connectorId ? { connectorId: deadLetter.connectorId } : {}),
+      ...(connectorId ? { connectorId } : {}),
       sourceEventId,
-      sourceType: deadLetter.type ?? deadLetter.routingKey,
-      reason: deadLetter.reasons[0] ?? 'unknown',
-      retryable: deadLetter.retryable,
-      errors: deadLetter.reasons,
+      sourceType: shortened(facts.sourceType, MAX_ID) ?? 'unknown',
+      reason: errors[0] ?? 'unknown',
+      retryable: facts.retryable === true,
+      errors,
     },
-    { correlationId: typeof correlationId === 'string' ? correlationId : sourceEventId },
+    { correlationId: within(facts.correlationId, MAX_CORRELATION_ID) ?? sourceEventId },
   );
 }
 

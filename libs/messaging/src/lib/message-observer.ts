@@ -10,6 +10,7 @@ import {
   SpanKind,
   withLogContext,
 } from '@connector/observability';
+import { attemptNumber } from './retry-policy';
 
 const KNOWN_TYPES = new Set<string>(Object.values(RoutingKey));
 
@@ -82,6 +83,15 @@ export const messageMetrics = {
 };
 
 /**
+ * The key a message was published with: `x-original-routing-key` on our retry and dead-letter copies (a
+ * string, or it is ignored: a header is whatever its publisher wrote), else the delivery's own.
+ */
+export function routingKeyOf(message: ConsumeMessage): string {
+  const original: unknown = message.properties.headers?.[Header.OriginalRoutingKey];
+  return typeof original === 'string' ? original : message.fields.routingKey;
+}
+
+/**
  * The handling of one delivered message, observed: its log lines carry the message's ids (see noteEnvelope
  * for those read from the body), and with tracing on it is a consumer span continuing the publisher's trace
  * from the `traceparent` header (which retry and dead-letter copies keep).
@@ -92,7 +102,7 @@ export function inMessageScope(
   work: () => Promise<void>,
 ): Promise<void> {
   const headers = (message.properties.headers ?? {}) as Record<string, unknown>;
-  const routingKey = String(headers[Header.OriginalRoutingKey] ?? message.fields.routingKey);
+  const routingKey = routingKeyOf(message);
   const messageId =
     typeof message.properties.messageId === 'string' ? message.properties.messageId : undefined;
   return withLogContext({ messageId, eventType: routingKey }, () =>
@@ -107,7 +117,7 @@ export function inMessageScope(
           'messaging.destination.name': queue,
           'messaging.rabbitmq.destination.routing_key': routingKey,
           ...(messageId ? { 'messaging.message.id': messageId } : {}),
-          'messaging.rabbitmq.attempt': Number(headers[Header.Attempt] ?? 1),
+          'messaging.rabbitmq.attempt': attemptNumber(headers[Header.Attempt]),
         },
       },
       work,

@@ -71,6 +71,12 @@ describe(publisherCheck.name, () => {
     expect(documents(message('cs'), RoutingKey.CandidateSynced)).toBeUndefined();
   });
 
+  it('leaves keys that are no message type to validation, even those Object.prototype has', () => {
+    for (const key of ['constructor', 'toString', '__proto__', 'hasOwnProperty', 'no.such.type']) {
+      expect(documents(message('vs'), key)).toBeUndefined();
+    }
+  });
+
   it('believes x-published-by only on its own retry copies and on replays by the registry', () => {
     // A retry: published again by document-service itself, the original publisher in the header.
     expect(

@@ -82,7 +82,10 @@ export function publisherCheck(service: BrokerService, users: BrokerUsers): Publ
   const own = users.of(service);
   const registry = users.of('connector-registry');
   return (message, routingKey) => {
-    const allowed = MESSAGE_PUBLISHERS[routingKey as MessageType] as readonly BrokerPrincipal[] | undefined;
+    // Own keys only: the routing key is the message's, and `constructor` or `__proto__` are no message types.
+    const allowed = Object.hasOwn(MESSAGE_PUBLISHERS, routingKey)
+      ? (MESSAGE_PUBLISHERS[routingKey as MessageType] as readonly BrokerPrincipal[])
+      : undefined;
     if (!allowed || allowed.includes('platform')) return undefined;
     const headers = (message.properties.headers ??= {});
     const sender = typeof message.properties.userId === 'string' ? message.properties.userId : '';

@@ -3,15 +3,22 @@ import { type CustomTransportStrategy, type MessageHandler, Server } from '@nest
 import type { ChannelWrapper } from 'amqp-connection-manager';
 import type { ConfirmChannel, ConsumeMessage } from 'amqplib';
 import { lastValueFrom } from 'rxjs';
-import { createEvent, Exchange, Header, RoutingKey, validateMessage } from '@connector/contracts';
+import { Exchange, Header, RoutingKey, validateMessage } from '@connector/contracts';
 import { markSpanFailed } from '@connector/observability';
+import { failureReport } from './dead-letters';
 import { MessageHandlingError } from './message-errors';
-import { inMessageScope, messageMetrics, noteEnvelope } from './message-observer';
+import { inMessageScope, messageMetrics, noteEnvelope, routingKeyOf } from './message-observer';
 import type { MessagePublisher } from './message-publisher';
 import type { PublisherCheck } from './publisher-check';
 import { RabbitMqContext } from './rabbitmq.context';
 import type { RabbitConnection } from './rabbitmq.connection';
-import { decideOnFailure, DEFAULT_RETRY_DELAYS_MS } from './retry-policy';
+import {
+  attemptNumber,
+  decideOnFailure,
+  DEFAULT_RETRY_DELAYS_MS,
+  deferralCount,
+  describeError,
+} from './retry-policy';
 import type { RpcReply } from './rpc';
 import { DEFAULT_HANDLER_TIMEOUT_MS, withTimeLimit } from './time-limit';
 import {
@@ -164,21 +171,43 @@ export class RabbitMqServer extends Server implements CustomTransportStrategy {
     try {
       await work;
     } catch (error) {
-      this.logger.error(`message handling crashed: ${(error as Error).message}`);
+      this.logger.error(`message handling crashed: ${describeError(error)}`);
     } finally {
       this.inFlight -= 1;
       if (this.inFlight === 0) this.drained?.();
     }
   }
 
+  /**
+   * Every message is settled, whatever happens: anything that throws before it was acknowledged, given
+   * back or re-routed dead-letters it with the reason (a message left unsettled holds a prefetch slot until
+   * the channel closes; enough of them stop the queue).
+   */
   private async handleMessage(channel: ConfirmChannel, message: ConsumeMessage): Promise<void> {
-    const routingKey = String(
-      message.properties.headers?.[Header.OriginalRoutingKey] ?? message.fields.routingKey,
-    );
+    try {
+      await this.handle(channel, message);
+    } catch (error) {
+      if (settledMessages.has(message)) {
+        this.logger.error(`message handling crashed after settling: ${describeError(error)}`);
+        return;
+      }
+      const routingKey = routingKeyOf(message);
+      const reason = `message handling crashed: ${describeError(error)}`;
+      this.logger.error(`${reason} (${routingKey}), dead-lettering it`);
+      markSpanFailed(error);
+      const settled = await this.settle(channel, message, () =>
+        this.deadLetter(message, routingKey, [reason], false, undefined),
+      );
+      if (settled) messageMetrics.deadLettered(this.options.queue, routingKey, 'permanent');
+    }
+  }
+
+  private async handle(channel: ConfirmChannel, message: ConsumeMessage): Promise<void> {
+    const routingKey = routingKeyOf(message);
     // First: the publisher it records in the headers travels with retry and dead-letter copies.
     const refusal = this.options.verifyPublisher?.(message, routingKey);
     const headers = message.properties.headers ?? {};
-    const attempt = Number(headers[Header.Attempt] ?? 1);
+    const attempt = attemptNumber(headers[Header.Attempt]);
 
     const validation = validateMessage(message.content, routingKey);
     noteEnvelope(validation.message);
@@ -231,20 +260,20 @@ export class RabbitMqServer extends Server implements CustomTransportStrategy {
       if (decision.action === 'defer') {
         // Waiting is not failing: same attempt number, so no wait ever leads to the dead-letter queue.
         this.logger.log(
-          `${envelope.type} ${envelope.id} waits ${decision.delayMs} ms (not an attempt): ${(error as Error).message}`,
+          `${envelope.type} ${envelope.id} waits ${decision.delayMs} ms (not an attempt): ${describeError(error)}`,
         );
         const settled = await this.settle(channel, message, () =>
           this.sendBackLater(message, decision.delayMs, {
             ...headers,
             [Header.Attempt]: attempt,
-            [Header.Deferrals]: Number(headers[Header.Deferrals] ?? 0) + 1,
+            [Header.Deferrals]: deferralCount(headers[Header.Deferrals]) + 1,
             [Header.OriginalRoutingKey]: routingKey,
           }),
         );
         if (settled) messageMetrics.deferred(this.options.queue, routingKey);
       } else if (decision.action === 'retry') {
         this.logger.warn(
-          `${envelope.type} ${envelope.id} attempt ${attempt} failed, retry in ${decision.delayMs} ms: ${(error as Error).message}`,
+          `${envelope.type} ${envelope.id} attempt ${attempt} failed, retry in ${decision.delayMs} ms: ${describeError(error)}`,
         );
         const settled = await this.settle(channel, message, () =>
           this.sendBackLater(message, decision.delayMs, {
@@ -306,11 +335,11 @@ export class RabbitMqServer extends Server implements CustomTransportStrategy {
         const data: unknown = await withTimeLimit(answered, timeoutMs, aborter);
         reply = { ok: true, data: data ?? null };
       } catch (error) {
-        const code =
-          typeof (error as { code?: unknown }).code === 'string'
-            ? (error as { code: string }).code
-            : 'FAILED';
-        reply = { ok: false, error: { code, message: (error as Error).message ?? String(error) } };
+        const code: unknown = (error as { code?: unknown } | null | undefined)?.code;
+        reply = {
+          ok: false,
+          error: { code: typeof code === 'string' ? code : 'FAILED', message: describeError(error) },
+        };
       }
     }
     try {
@@ -345,7 +374,7 @@ export class RabbitMqServer extends Server implements CustomTransportStrategy {
       return true;
     } catch (error) {
       // The broker is in trouble: give the message back after a pause rather than lose it.
-      this.logger.error(`could not re-route message, requeueing: ${(error as Error).message}`);
+      this.logger.error(`could not re-route message, requeueing: ${describeError(error)}`);
       await new Promise((resolve) => setTimeout(resolve, 1_000));
       nack(channel, message);
       return false;
@@ -372,8 +401,13 @@ export class RabbitMqServer extends Server implements CustomTransportStrategy {
     envelope: Envelope | undefined,
     connectorId?: string,
   ): Promise<void> {
+    const messageId: unknown = message.properties.messageId;
     const sourceEventId =
-      typeof envelope?.id === 'string' ? envelope.id : String(message.properties.messageId ?? 'unknown');
+      typeof envelope?.id === 'string' && envelope.id
+        ? envelope.id
+        : typeof messageId === 'string' && messageId
+          ? messageId
+          : 'unknown';
     this.logger.warn(`dead-lettering ${routingKey} ${sourceEventId}: ${reasons.join('; ')}`);
     await this.publisher.publishRaw('', deadLetterQueueName(this.options.queue), message.content, {
       messageId: message.properties.messageId as string | undefined,
@@ -390,28 +424,31 @@ export class RabbitMqServer extends Server implements CustomTransportStrategy {
     });
     // A failure report about a failure report would loop; those are only dead-lettered.
     if (routingKey === RoutingKey.OperationFailed) return;
-    const accountId =
-      typeof envelope?.accountId === 'string' && envelope.accountId ? envelope.accountId : 'unknown';
-    const correlationId =
-      typeof envelope?.correlationId === 'string' ? envelope.correlationId : sourceEventId;
-    await this.publisher.publish(
-      Exchange.ConnectorEvents,
-      createEvent(
-        RoutingKey.OperationFailed,
-        accountId,
-        {
-          ...(connectorId ? { connectorId } : {}),
+    // The dead letter is safe: the report is best-effort. Were its failure to give the message back, each
+    // redelivery would dead-letter another copy.
+    try {
+      await this.publisher.publish(
+        Exchange.ConnectorEvents,
+        failureReport({
+          accountId: envelope?.accountId,
+          correlationId: envelope?.correlationId,
+          connectorId,
           sourceEventId,
-          sourceType: typeof envelope?.type === 'string' ? envelope.type : routingKey,
-          reason: reasons[0] ?? 'unknown',
+          sourceType: typeof envelope?.type === 'string' && envelope.type ? envelope.type : routingKey,
+          reasons,
           retryable,
-          errors: reasons,
-        },
-        { correlationId },
-      ),
-    );
+        }),
+      );
+    } catch (error) {
+      this.logger.error(
+        `dead-lettered ${routingKey} ${sourceEventId}, but could not report it: ${describeError(error)}`,
+      );
+    }
   }
 }
+
+/** Deliveries acknowledged or given back (or whose channel closed first): they must not be settled again. */
+const settledMessages = new WeakSet<ConsumeMessage>();
 
 function asEnvelope(value: unknown): Envelope | undefined {
   return typeof value === 'object' && value !== null ? (value as Envelope) : undefined;
@@ -419,6 +456,7 @@ function asEnvelope(value: unknown): Envelope | undefined {
 
 /** A channel that closed has already handed its unacked messages back to the broker; nothing to do. */
 function ack(channel: ConfirmChannel, message: ConsumeMessage): void {
+  settledMessages.add(message);
   try {
     channel.ack(message);
   } catch {
@@ -427,6 +465,7 @@ function ack(channel: ConfirmChannel, message: ConsumeMessage): void {
 }
 
 function nack(channel: ConfirmChannel, message: ConsumeMessage): void {
+  settledMessages.add(message);
   try {
     channel.nack(message, false, true);
   } catch {

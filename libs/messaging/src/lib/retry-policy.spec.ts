@@ -4,7 +4,13 @@ import {
   PermanentMessageError,
   TransientMessageError,
 } from './message-errors';
-import { decideOnFailure, deferralDelay, MAX_DEFERRAL_HOP_MS } from './retry-policy';
+import {
+  attemptNumber,
+  decideOnFailure,
+  deferralCount,
+  deferralDelay,
+  MAX_DEFERRAL_HOP_MS,
+} from './retry-policy';
 
 const delays = [100, 1_000, 10_000];
 
@@ -65,5 +71,24 @@ describe(decideOnFailure.name, () => {
     expect(deferralDelay(50, ladder)).toBe(5_000);
     expect(deferralDelay(45_000, ladder)).toBe(30_000);
     expect(deferralDelay(20 * 3_600_000, ladder)).toBe(MAX_DEFERRAL_HOP_MS);
+  });
+});
+
+describe(attemptNumber.name, () => {
+  it('takes an integer of at least 1 from the untrusted x-attempt header, else 1', () => {
+    expect(attemptNumber(3)).toBe(3);
+    expect(attemptNumber('4')).toBe(4);
+    for (const bad of [undefined, null, 'abc', '', '2.5', 2.5, 0, -5, '-5', NaN, Infinity, {}, [2], true]) {
+      expect(attemptNumber(bad)).toBe(1);
+    }
+    expect(deferralCount(2)).toBe(2);
+    expect(deferralCount('abc')).toBe(0);
+    expect(deferralCount(-1)).toBe(0);
+  });
+
+  it('never retries forever nor gives extra attempts for a bad attempt number', () => {
+    const error = new TransientMessageError('ATS answered 503');
+    expect(decideOnFailure(error, NaN, delays)).toEqual({ action: 'retry', delayMs: 100, nextAttempt: 2 });
+    expect(decideOnFailure(error, -5, delays)).toEqual({ action: 'retry', delayMs: 100, nextAttempt: 2 });
   });
 });

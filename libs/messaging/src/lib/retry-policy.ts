@@ -29,6 +29,7 @@ export function decideOnFailure(
   attempt: number,
   delaysMs: readonly number[],
 ): FailureDecision {
+  attempt = attemptNumber(attempt);
   const reason = describeError(error);
   if (error instanceof DeferredMessageError) {
     return { action: 'defer', delayMs: deferralDelay(error.until.getTime() - Date.now(), delaysMs) };
@@ -44,10 +45,37 @@ export function decideOnFailure(
   return { action: 'retry', delayMs, nextAttempt: attempt + 1 };
 }
 
+/**
+ * The attempt a message is on, from its untrusted `x-attempt` header: an integer of at least 1, else 1 (a
+ * missing, non-numeric or negative value must neither retry forever nor earn extra attempts).
+ */
+export function attemptNumber(value: unknown): number {
+  return wholeNumber(value, 1) ?? 1;
+}
+
+/** How often a message waited (`x-deferrals`): an integer of at least 0, else 0. */
+export function deferralCount(value: unknown): number {
+  return wholeNumber(value, 0) ?? 0;
+}
+
+function wholeNumber(value: unknown, min: number): number | undefined {
+  const number =
+    typeof value === 'number'
+      ? value
+      : typeof value === 'string' && /^\d+$/.test(value)
+        ? Number(value)
+        : NaN;
+  return Number.isSafeInteger(number) && number >= min ? number : undefined;
+}
+
 export function describeError(error: unknown): string {
-  if (error instanceof MessageHandlingError || error instanceof Error) return error.message;
-  if (typeof error === 'object' && error !== null && 'message' in error) return String(error.message);
-  return String(error);
+  try {
+    if (error instanceof MessageHandlingError || error instanceof Error) return String(error.message);
+    if (typeof error === 'object' && error !== null && 'message' in error) return String(error.message);
+    return String(error);
+  } catch {
+    return 'unknown error';
+  }
 }
 
 /**

@@ -1,0 +1,160 @@
+import { randomUUID } from 'node:crypto';
+import type { ConfirmChannel, ConsumeMessage } from 'amqplib';
+import { Header, RoutingKey, validateMessage } from '@connector/contracts';
+import { MessagePublisher } from './message-publisher';
+import { BrokerUsers, publisherCheck, type PublisherCheck } from './publisher-check';
+import { RabbitMqServer } from './rabbitmq.server';
+
+interface Published {
+  exchange: string;
+  routingKey: string;
+  body: Buffer;
+  headers: Record<string, unknown>;
+}
+
+/** The server with a publisher and a channel that only record what they are asked to do. */
+function fakeServer(
+  options: { verifyPublisher?: PublisherCheck; failReports?: boolean; retryDelaysMs?: number[] } = {},
+) {
+  const published: Published[] = [];
+  const settled: string[] = [];
+  const publisher = Object.create(MessagePublisher.prototype) as MessagePublisher;
+  Object.assign(publisher, {
+    user: 'svc',
+    channel: {
+      publish: async (exchange: string, routingKey: string, body: Buffer, o: { headers: object }) => {
+        if (options.failReports && routingKey === RoutingKey.OperationFailed) throw new Error('broker gone');
+        published.push({ exchange, routingKey, body, headers: o.headers as Record<string, unknown> });
+      },
+    },
+  });
+  const channel = {
+    ack: () => settled.push('ack'),
+    nack: (_m: unknown, _all: boolean, requeue: boolean) => settled.push(`nack requeue=${requeue}`),
+  } as unknown as ConfirmChannel;
+  const server = new RabbitMqServer({} as never, publisher, {
+    queue: 'q',
+    bindings: [],
+    retryDelaysMs: options.retryDelaysMs ?? [10, 20],
+    verifyPublisher: options.verifyPublisher,
+  });
+  const handle = (message: ConsumeMessage) =>
+    (
+      server as unknown as { handleMessage(c: ConfirmChannel, m: ConsumeMessage): Promise<void> }
+    ).handleMessage(channel, message);
+  return { server, published, settled, handle };
+}
+
+function message(body: object, headers: Record<string, unknown> = {}, userId?: string): ConsumeMessage {
+  return {
+    content: Buffer.from(JSON.stringify(body)),
+    fields: { routingKey: RoutingKey.CandidateCreated, exchange: 'platform.events', deliveryTag: 1 },
+    properties: { headers, messageId: 'm1', ...(userId ? { userId } : {}) },
+  } as unknown as ConsumeMessage;
+}
+
+const candidate = (overrides: object = {}) => ({
+  id: randomUUID(),
+  type: RoutingKey.CandidateCreated,
+  version: 1,
+  occurredAt: new Date().toISOString(),
+  accountId: 'acct_1',
+  data: { candidateId: 'c1', firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com' },
+  ...overrides,
+});
+
+const deadLetters = (published: Published[]) => published.filter((p) => p.routingKey === 'q.dead');
+const reports = (published: Published[]) =>
+  published.filter((p) => p.routingKey === RoutingKey.OperationFailed);
+
+describe('RabbitMqServer settles every message', () => {
+  it('dead-letters a message whose original routing key Object.prototype has, with the publisher check on', async () => {
+    const verifyPublisher = publisherCheck('candidate-sync', BrokerUsers.parse('', 'guest'));
+    for (const key of ['constructor', 'toString', '__proto__', 'hasOwnProperty']) {
+      const { published, settled, handle } = fakeServer({ verifyPublisher });
+      await handle(message({}, { [Header.OriginalRoutingKey]: key }, 'guest'));
+      expect(settled).toEqual(['ack']);
+      expect(deadLetters(published)).toHaveLength(1);
+    }
+  });
+
+  it('dead-letters, with the reason, a message whose handling throws where nothing expected it', async () => {
+    const { published, settled, handle } = fakeServer({
+      verifyPublisher: () => {
+        throw new TypeError('allowed.includes is not a function');
+      },
+    });
+    await handle(message(candidate()));
+    expect(settled).toEqual(['ack']);
+    const [copy] = deadLetters(published);
+    expect(JSON.parse(String(copy.headers[Header.DeadLetterReasons]))).toEqual([
+      'message handling crashed: allowed.includes is not a function',
+    ]);
+    expect(copy.headers[Header.Retryable]).toBe(false);
+  });
+
+  it('reads a header that is no string as no original routing key', async () => {
+    const { published, settled, handle } = fakeServer();
+    await handle(message(candidate(), { [Header.OriginalRoutingKey]: { toString: 'not callable' } }));
+    expect(settled).toEqual(['ack']);
+    expect(deadLetters(published)[0].headers[Header.OriginalRoutingKey]).toBe(RoutingKey.CandidateCreated);
+  });
+
+  it('retries a handler that throws null or undefined like any failure', async () => {
+    const { server, published, settled, handle } = fakeServer();
+    server.addHandler(RoutingKey.CandidateCreated, () => Promise.reject(null), true);
+    await handle(message(candidate()));
+    expect(settled).toEqual(['ack']);
+    expect(published.map((p) => p.routingKey)).toEqual(['q.retry.10ms']);
+  });
+});
+
+describe('RabbitMqServer reports a dead letter best-effort', () => {
+  it.each([
+    ['an account id over 100 characters', { accountId: 'a'.repeat(101) }],
+    ['a correlation id over 200 characters', { correlationId: 'c'.repeat(201) }],
+    ['an empty id and type', { id: '', type: '' }],
+  ])('dead-letters once and reports validly a message with %s', async (_case, overrides) => {
+    const { published, settled, handle } = fakeServer();
+    await handle(message(candidate(overrides), { [Header.OriginalRoutingKey]: RoutingKey.CandidateCreated }));
+    expect(settled).toEqual(['ack']);
+    expect(deadLetters(published)).toHaveLength(1);
+    const [report] = reports(published);
+    expect(report).toBeDefined();
+    expect(validateMessage(report.body, RoutingKey.OperationFailed)).toMatchObject({ ok: true });
+  });
+
+  it('acknowledges the original once its dead-letter copy is confirmed, even when the report fails', async () => {
+    const { published, settled, handle } = fakeServer({ failReports: true });
+    await handle(message(candidate({ accountId: '' })));
+    expect(deadLetters(published)).toHaveLength(1);
+    expect(settled).toEqual(['ack']);
+  });
+});
+
+describe('RabbitMqServer and the x-attempt header', () => {
+  const failing = () => Promise.reject(new Error('ATS answered 503'));
+
+  it.each([['abc'], [-5], [0], [2.5], [{}]])('counts %p as the first attempt', async (value) => {
+    const { server, published, handle } = fakeServer();
+    server.addHandler(RoutingKey.CandidateCreated, failing, true);
+    await handle(message(candidate(), { [Header.Attempt]: value }));
+    expect(published.map((p) => [p.routingKey, p.headers[Header.Attempt]])).toEqual([['q.retry.10ms', 2]]);
+  });
+
+  it('dead-letters once attempts run out, whatever x-attempt said before', async () => {
+    const { server, published, handle } = fakeServer();
+    server.addHandler(RoutingKey.CandidateCreated, failing, true);
+    let headers: Record<string, unknown> = { [Header.Attempt]: 'abc' };
+    for (let hop = 0; hop < 5 && deadLetters(published).length === 0; hop += 1) {
+      await handle(message(candidate(), headers));
+      headers = published[published.length - 1].headers;
+    }
+    expect(published.map((p) => p.routingKey)).toEqual([
+      'q.retry.10ms',
+      'q.retry.20ms',
+      'q.dead',
+      RoutingKey.OperationFailed,
+    ]);
+  });
+});
