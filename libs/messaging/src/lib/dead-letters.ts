@@ -10,6 +10,7 @@ import {
 } from '@connector/contracts';
 import type { MessagePublisher } from './message-publisher';
 import type { RabbitConnection } from './rabbitmq.connection';
+import { describeError } from './retry-policy';
 
 /** A dead-lettered message as an operator sees it. */
 export interface DeadLetter {
@@ -89,7 +90,7 @@ export class DeadLetterCollector {
       await this.keep(deadLetter);
     } catch (error) {
       // Not kept: give it back to its queue after a pause, it is tried again.
-      this.logger.error(`could not keep dead letter of ${queue}, requeueing: ${describe(error)}`);
+      this.logger.error(`could not keep dead letter of ${queue}, requeueing: ${describeError(error)}`);
       setTimeout(() => {
         try {
           channel.nack(message, false, true);
@@ -104,7 +105,7 @@ export class DeadLetterCollector {
         await this.report(operationFailedOf(deadLetter));
       } catch (error) {
         this.logger.error(
-          `dead letter ${deadLetter.messageId ?? ''} of ${queue} kept, but not reported: ${describe(error)}`,
+          `dead letter ${deadLetter.messageId ?? ''} of ${queue} kept, but not reported: ${describeError(error)}`,
         );
       }
     }
@@ -122,7 +123,7 @@ function unreadableDeadLetter(queue: string, message: ConsumeMessage, error: unk
     routingKey: message.fields.routingKey,
     messageId: text(message.properties.messageId),
     body: message.content,
-    reasons: [`dead letter could not be read: ${describe(error)}`],
+    reasons: [`dead letter could not be read: ${describeError(error)}`],
     retryable: false,
     failedAt: new Date(),
     headers: {},
@@ -131,14 +132,6 @@ function unreadableDeadLetter(queue: string, message: ConsumeMessage, error: unk
 }
 
 const text = (value: unknown): string | undefined => (typeof value === 'string' && value ? value : undefined);
-
-function describe(error: unknown): string {
-  try {
-    return error instanceof Error ? error.message : String(error);
-  } catch {
-    return 'unknown error';
-  }
-}
 
 export function readDeadLetter(queue: string, message: ConsumeMessage): DeadLetter {
   const headers = (message.properties.headers ?? {}) as Record<string, unknown>;
@@ -179,10 +172,10 @@ export function readDeadLetter(queue: string, message: ConsumeMessage): DeadLett
 function reasonsOf(header: unknown): string[] {
   if (header === undefined) return [];
   const raw = text(header) ?? (Buffer.isBuffer(header) ? header.toString('utf8') : undefined);
-  if (raw === undefined) return [describe(header)];
+  if (raw === undefined) return [describeError(header)];
   try {
     const parsed: unknown = JSON.parse(raw);
-    return Array.isArray(parsed) ? parsed.map((reason) => describe(reason)) : [describe(parsed)];
+    return Array.isArray(parsed) ? parsed.map((reason) => describeError(reason)) : [describeError(parsed)];
   } catch {
     return [raw];
   }
@@ -202,9 +195,9 @@ function brokerDeath(
     seconds instanceof Date ? seconds : typeof seconds === 'number' ? new Date(seconds * 1000) : undefined;
   const reason =
     death['reason'] === 'delivery_limit'
-      ? `redelivered more often than the delivery limit of ${describe(death['queue'])} allows, never settled: ` +
+      ? `redelivered more often than the delivery limit of ${describeError(death['queue'])} allows, never settled: ` +
         'its handler crashed or stopped the consumer each time'
-      : `dead-lettered by the broker from ${describe(death['queue'])}: ${describe(death['reason'])}`;
+      : `dead-lettered by the broker from ${describeError(death['queue'])}: ${describeError(death['reason'])}`;
   return {
     reason,
     ...(at ? { at } : {}),
@@ -263,7 +256,7 @@ export function failureReport(facts: FailureFacts): EventEnvelope<string, Operat
   const connectorId = within(facts.connectorId, MAX_ID);
   const errors = facts.reasons
     .slice(0, MAX_REASONS)
-    .map((reason) => shortened(typeof reason === 'string' ? reason : describe(reason), MAX_REASON))
+    .map((reason) => shortened(describeError(reason), MAX_REASON))
     .filter((reason): reason is string => reason !== undefined);
   return createEvent(
     RoutingKey.OperationFailed,
