@@ -10,14 +10,16 @@ export class VacancySyncConfig extends ServiceConfig {
   override PORT = 3002;
   /** Messages this process works on at once. */
   @Type(() => Number) @IsInt() @Min(1) @Max(500) PREFETCH = 10;
-  /** How often the scheduler looks for due connectors and runs to start or resume. */
-  @Type(() => Number) @IsInt() @Min(100) @Max(600_000) SCHEDULER_TICK_MS = 5_000;
+  /** How often the scheduler looks for due connectors and runs to start or resume (also whenever a run ends). */
+  @Type(() => Number) @IsInt() @Min(100) @Max(600_000) SCHEDULER_TICK_MS = 1_000;
   /** A connector's run lease: another process may take the connector over when it lapses (crash). */
   @Type(() => Number) @IsInt() @Min(5_000) @Max(3_600_000) RUN_LEASE_TTL_MS = 60_000;
   /** A rate-limit wait up to this long is slept through in place; a longer one parks the run until the reset. */
   @Type(() => Number) @IsInt() @Min(0) @Max(600_000) RUN_INLINE_WAIT_MAX_MS = 15_000;
-  /** Connectors this process syncs at once. */
-  @Type(() => Number) @IsInt() @Min(1) @Max(100) RUN_CONCURRENCY = 4;
+  /** Connectors this process syncs at once: runs wait on the ATS, not the CPU, so many at once. */
+  @Type(() => Number) @IsInt() @Min(1) @Max(2_000) RUN_CONCURRENCY = 200;
+  /** Runs at once on one customer system, across every vacancy-sync process (several connectors, one ATS). */
+  @Type(() => Number) @IsInt() @Min(1) @Max(100) RUN_SYSTEM_CONCURRENCY = 2;
   /** Non-public addresses (and plain http) its ATS calls may reach: `none` unless local mode or tests say. */
   @IsIn(ADDRESS_ALLOWANCES) ALLOW_PRIVATE_ADDRESSES: AddressAllowance = 'none';
 }

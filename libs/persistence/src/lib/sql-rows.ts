@@ -53,6 +53,13 @@ export function booleanColumn(row: SqlRow, column: string): boolean {
   return value;
 }
 
+/** A timestamp column (pg returns timestamptz as a Date). */
+export function dateColumn(row: SqlRow, column: string): Date {
+  const value = row[column];
+  if (!(value instanceof Date)) throw new TypeError(`column ${column} is not a timestamp: ${String(value)}`);
+  return value;
+}
+
 /**
  * Entities from the raw rows of a statement that returned whole rows (`RETURNING *` of an UPDATE built with
  * the query builder): each column read by its database name and converted as TypeORM reads it.

@@ -19,6 +19,8 @@ export class RunDriver implements BeforeApplicationShutdown {
   readonly owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   private readonly active = new Map<string, Promise<void>>();
   private stopping = false;
+  /** Told whenever a run slot frees up (the scheduler fills it). */
+  onSlotFreed: () => void = () => undefined;
 
   constructor(
     private readonly runs: SyncRunRepository,
@@ -26,16 +28,25 @@ export class RunDriver implements BeforeApplicationShutdown {
     @Inject(VacancySyncConfig) private readonly config: VacancySyncConfig,
   ) {}
 
-  /** Starts driving a connector unless this process already does or is at its concurrency. */
-  kick(connectorId: string): void {
-    if (this.stopping || this.active.has(connectorId)) return;
-    if (this.active.size >= this.config.RUN_CONCURRENCY) return; // the scheduler's next tick comes back
+  /** Starts driving a connector unless this process already does or is at its concurrency (then false). */
+  kick(connectorId: string): boolean {
+    if (this.stopping || this.active.has(connectorId)) return false;
+    if (this.active.size >= this.config.RUN_CONCURRENCY) return false; // the scheduler comes back when a slot frees
     const work = this.drive(connectorId)
       .catch((error: unknown) =>
         this.logger.error(`driving ${connectorId} stopped: ${(error as Error).message ?? String(error)}`),
       )
-      .finally(() => this.active.delete(connectorId));
+      .finally(() => {
+        this.active.delete(connectorId);
+        if (!this.stopping) this.onSlotFreed();
+      });
     this.active.set(connectorId, work);
+    return true;
+  }
+
+  /** Run slots this process has free now. */
+  freeSlots(): number {
+    return this.stopping ? 0 : this.config.RUN_CONCURRENCY - this.active.size;
   }
 
   isDriving(connectorId: string): boolean {

@@ -1,4 +1,4 @@
-import { counter, histogram } from '@connector/observability';
+import { counter, gauge, histogram } from '@connector/observability';
 
 const runs = counter({
   name: 'connector_vacancy_runs_total',
@@ -33,5 +33,36 @@ export const runMetrics = {
   },
   keptByRecheck(ats: string, n: number): void {
     keptByRecheck.inc({ ats }, n);
+  },
+};
+
+const lag = histogram({
+  name: 'connector_sync_lag_seconds',
+  help: 'How late scheduled vacancy runs started: start minus the time they were due (a first sync: since the connector connected)',
+  buckets: [0.5, 1, 2, 5, 10, 30, 60, 120, 300, 900, 3600],
+});
+const scheduledRuns = counter({
+  name: 'connector_sync_scheduled_runs_total',
+  help: "Scheduled vacancy runs started, by lateness: within_interval, or over_interval (later than their connector's sync interval: a run was skipped)",
+  labelNames: ['lateness'],
+});
+let countDue: (() => Promise<number>) | undefined;
+const due = gauge({
+  name: 'connector_sync_due_connectors',
+  help: 'Connectors whose scheduled vacancy run is due and not started, fleet-wide (every process reports the same count: aggregate with max)',
+  async collect() {
+    if (countDue) due.set(await countDue());
+  },
+});
+
+export const scheduleMetrics = {
+  /** A scheduled run was claimed to start now. */
+  started(run: { scheduledAt: Date; startedAt: Date; intervalSeconds: number }): void {
+    const late = Math.max(0, run.startedAt.getTime() - run.scheduledAt.getTime()) / 1000;
+    lag.observe(late);
+    scheduledRuns.inc({ lateness: late > run.intervalSeconds ? 'over_interval' : 'within_interval' });
+  },
+  countDueWith(count: () => Promise<number>): void {
+    countDue = count;
   },
 };

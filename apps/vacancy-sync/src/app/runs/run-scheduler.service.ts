@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import {
   type BeforeApplicationShutdown,
   Inject,
@@ -8,20 +7,28 @@ import {
 } from '@nestjs/common';
 import { VacancySyncConfig } from '../vacancy-sync.config';
 import { RunDriver } from './run-driver.service';
+import { scheduleMetrics } from './run-metrics';
 import { SyncRunRepository } from './sync-run.repository';
 
+/** Rounds of claims in one fill: a backlog larger than the free slots waits for the next freed slot. */
+const MAX_ROUNDS = 10;
+
 /**
- * Every tick, in every process: enqueue a scheduled run for each connector whose interval has passed (claimed
- * in Postgres, so one process enqueues it), and drive connectors with a run that may go on (new, resumed
- * after a rate-limit reset or a retry delay, or left by a process that stopped or died).
- * The connectors are those vacancy-sync has been asked to run at least once: the registry offers no list of
- * all connectors across accounts.
+ * Keeps this process's run slots full, in every process: on each tick and whenever a run ends, it first drives
+ * connectors with a run that may go on (an asked-for Run first; then runs resumed after a rate-limit reset or a
+ * retry delay, or left by a process that stopped or died), then claims due connectors for the slots still free
+ * (first syncs first, the longest overdue next, a cap per customer system; claimed in Postgres with the
+ * connector's lease, so one process runs it). The decisions are `pickDue` and `nextSlot` (run-schedule.ts).
+ * The connectors are those vacancy-sync has been told of (`connector.status_changed`) or asked to run.
  */
 @Injectable()
 export class RunScheduler implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(RunScheduler.name);
   private timer?: NodeJS.Timeout;
-  private ticking = false;
+  private filling?: Promise<void>;
+  /** A slot freed or a tick came while filling: fill once more after. */
+  private again = false;
+  private stopping = false;
 
   constructor(
     private readonly runs: SyncRunRepository,
@@ -30,30 +37,50 @@ export class RunScheduler implements OnApplicationBootstrap, BeforeApplicationSh
   ) {}
 
   onApplicationBootstrap(): void {
+    this.driver.onSlotFreed = () => void this.tick();
+    scheduleMetrics.countDueWith(() => this.runs.dueCount());
     this.timer = setInterval(() => void this.tick(), this.config.SCHEDULER_TICK_MS);
     this.timer.unref();
   }
 
   beforeApplicationShutdown(): void {
+    this.stopping = true;
     clearInterval(this.timer);
   }
 
-  async tick(): Promise<void> {
-    if (this.ticking) return;
-    this.ticking = true;
+  /** Fills the free run slots; a call while a fill is going on makes that fill go round once more. */
+  tick(): Promise<void> {
+    if (this.filling) {
+      this.again = true;
+      return this.filling;
+    }
+    this.filling = this.fill().finally(() => (this.filling = undefined));
+    return this.filling;
+  }
+
+  private async fill(): Promise<void> {
     try {
-      for (const due of await this.runs.claimDue(this.config.RUN_CONCURRENCY)) {
-        const runId = randomUUID();
-        await this.runs.enqueue({ runId, trigger: 'scheduled', ...due });
-        this.logger.log(`scheduled run ${runId} for connector ${due.connectorId}`);
-      }
-      for (const connectorId of await this.runs.runnableConnectors(this.config.RUN_CONCURRENCY * 4)) {
-        this.driver.kick(connectorId);
+      for (let round = 0; round < MAX_ROUNDS && !this.stopping; round++) {
+        this.again = false;
+        const resumed = await this.runs.runnableConnectors(this.driver.freeSlots());
+        for (const connectorId of resumed) this.driver.kick(connectorId);
+        const limit = this.driver.freeSlots();
+        const claimed = await this.runs.claimDue({
+          limit,
+          owner: this.driver.owner,
+          ttlMs: this.config.RUN_LEASE_TTL_MS,
+          perSystem: this.config.RUN_SYSTEM_CONCURRENCY,
+        });
+        for (const run of claimed) {
+          scheduleMetrics.started(run);
+          // A slot taken meanwhile (a Run asked for): the run waits, runnable, for the next free slot anywhere.
+          if (!this.driver.kick(run.connectorId))
+            await this.runs.releaseLease(run.connectorId, this.driver.owner);
+        }
+        if (!this.again && (claimed.length < limit || this.driver.freeSlots() === 0)) return;
       }
     } catch (error) {
       this.logger.error(`scheduler tick failed: ${(error as Error).message ?? String(error)}`);
-    } finally {
-      this.ticking = false;
     }
   }
 }

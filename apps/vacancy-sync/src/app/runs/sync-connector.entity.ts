@@ -3,6 +3,10 @@ import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 /** A connector vacancy-sync syncs: its schedule, its last successes and its run lease. */
 @Entity('sync_connector')
 @Index('ix_sync_connector_due', ['nextRunAt'], { where: '"active"' })
+@Index('ix_sync_connector_first_due', ['nextRunAt'], {
+  where: '"active" AND "last_success_started_at" IS NULL',
+})
+@Index('ix_sync_connector_system_leased', ['systemKey'], { where: '"lease_owner" IS NOT NULL' })
 export class SyncConnectorEntity {
   @PrimaryColumn('text', { name: 'connector_id' }) connectorId!: string;
   @Column('text', { name: 'account_id' }) accountId!: string;
@@ -15,6 +19,8 @@ export class SyncConnectorEntity {
   /** The process running the connector's head run, while `lease_until` has not passed. */
   @Column('text', { name: 'lease_owner', nullable: true }) leaseOwner!: string | null;
   @Column('timestamptz', { name: 'lease_until', nullable: true }) leaseUntil!: Date | null;
+  /** The customer system its ATS calls go to (the source's `systemOf`), learnt at its first run. */
+  @Column('text', { name: 'system_key', nullable: true }) systemKey!: string | null;
   /** When the last `connector.status_changed` applied to it happened (its `occurredAt`): older ones are ignored. */
   @Column('timestamptz', { name: 'status_changed_at', nullable: true }) statusChangedAt!: Date | null;
 }

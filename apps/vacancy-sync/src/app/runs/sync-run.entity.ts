@@ -37,6 +37,8 @@ export class SyncRunEntity {
   @Column('timestamptz', { name: 'resume_at', nullable: true }) resumeAt!: Date | null;
   @Column('text', { nullable: true }) error!: string | null;
   @Column('text', { name: 'correlation_id', nullable: true }) correlationId!: string | null;
+  /** A scheduled run's due time: its start minus this is how late the scheduler was. */
+  @Column('timestamptz', { name: 'scheduled_at', nullable: true }) scheduledAt!: Date | null;
   @Column('timestamptz', { name: 'created_at', default: () => 'clock_timestamp()' }) createdAt!: Date;
   @Column('timestamptz', { name: 'started_at', nullable: true }) startedAt!: Date | null;
   @Column('timestamptz', { name: 'finished_at', nullable: true }) finishedAt!: Date | null;

@@ -5,6 +5,7 @@ import { SERVICE_NAME } from '../vacancy-sync.config';
 import { VACANCY_SYNC_SCHEMA } from '../vacancy-sync.schema';
 import { RunLeaseLostError } from './run-lease-lost.error';
 import { type NewRun, SyncRunRepository } from './sync-run.repository';
+import { DUE_CANDIDATES_SQL, DUE_COUNT_SQL, RUNNABLE_SQL, RUNNING_PER_SYSTEM_SQL } from './sync-schedule.sql';
 
 describe(SyncRunRepository.name, () => {
   let database: TestDatabase;
@@ -28,6 +29,14 @@ describe(SyncRunRepository.name, () => {
     await runMigrations(dataSource, VACANCY_SYNC_SCHEMA.shared);
     sut = new SyncRunRepository(dataSource);
   });
+
+  const secondsToNextRun = async (connectorId: string): Promise<number> => {
+    const [{ next }] = (await dataSource.query(
+      `SELECT extract(epoch FROM next_run_at - clock_timestamp()) AS next FROM sync_connector WHERE connector_id = $1`,
+      [connectorId],
+    )) as Array<{ next: string }>;
+    return Number(next);
+  };
 
   afterAll(async () => {
     await dataSource?.destroy();
@@ -138,44 +147,198 @@ describe(SyncRunRepository.name, () => {
       lastSuccessStartedAt: started.startedAt,
       lastFullStartedAt: started.startedAt,
     });
-    const [{ next }] = (await dataSource.query(
-      `SELECT extract(epoch FROM next_run_at - clock_timestamp()) AS next FROM sync_connector WHERE connector_id = $1`,
-      [connectorId],
-    )) as Array<{ next: string }>;
-    expect(Number(next)).toBeGreaterThan(100);
-    expect(Number(next)).toBeLessThanOrEqual(120);
+    // A new interval (120 s instead of the 900 s kept) starts at the connector's slot, half an interval on at least.
+    expect(await secondsToNextRun(connectorId)).toBeGreaterThanOrEqual(59);
+    expect(await secondsToNextRun(connectorId)).toBeLessThanOrEqual(180);
     // A finished run no longer pauses.
     await sut.pause(run.runId, lease, { resumeAt, attempts: 1, error: 'late', apiCalls: 0 });
     expect((await sut.run(run.runId))?.status).toBe('succeeded');
   });
 
-  it('claims a due connector once, never one with an open run or deactivated, and lists runnable ones', async () => {
-    const idle = nextId('c');
-    const busy = nextId('c');
-    const gone = nextId('c');
-    for (const id of [idle, busy, gone]) await sut.registerConnector(id, 'acct', 0);
-    await sut.deactivate(gone);
-    const busyRun = newRun(busy);
-    await sut.enqueue(busyRun);
+  it('skips the slots a long run missed, and keeps a next run still ahead', async () => {
+    const connectorId = nextId('c');
+    await sut.registerConnector(connectorId, 'acct', 0);
+    await dataSource.query(
+      `UPDATE sync_connector SET interval_seconds = 60, next_run_at = clock_timestamp() - interval '10 minutes' WHERE connector_id = $1`,
+      [connectorId],
+    );
+    const lease = { owner: 'a', ttlMs: 60_000 };
+    const run = newRun(connectorId);
+    await sut.enqueue(run);
+    await sut.tryLease(connectorId, 'a', 60_000);
+    const started = await sut.start(run.runId, 'a', 60_000, { mode: 'full' });
+    await sut.finish(started, lease, 'failed', 'x', 0, 60, async () => undefined);
+    // Its due time was not on its slot: the next run is its slot at least half an interval from now.
+    const next = await secondsToNextRun(connectorId);
+    expect(next).toBeGreaterThanOrEqual(29);
+    expect(next).toBeLessThanOrEqual(90);
 
-    const claimed = await Promise.all([sut.claimDue(100), sut.claimDue(100)]);
-    const ids = claimed.flat().map((c) => c.connectorId);
-    expect(ids.filter((id) => id === idle)).toHaveLength(1);
-    expect(ids).not.toContain(busy);
-    expect(ids).not.toContain(gone);
-    expect(claimed.flat().find((c) => c.connectorId === idle)).toEqual({
-      connectorId: idle,
-      accountId: 'acct',
+    const again = newRun(connectorId);
+    await sut.enqueue(again);
+    const startedAgain = await sut.start(again.runId, 'a', 60_000, { mode: 'full' });
+    await sut.finish(startedAgain, lease, 'succeeded', undefined, 0, 60, async () => undefined);
+    expect(Math.abs((await secondsToNextRun(connectorId)) - next)).toBeLessThan(2);
+  });
+
+  describe('claiming due connectors', () => {
+    const claim = (owner: string, limit = 100, perSystem = 2) =>
+      sut.claimDue({ limit, owner, ttlMs: 60_000, perSystem });
+    /** Connectors of this test only: earlier tests leave due connectors behind. */
+    const ofThese = (ids: string[], claimed: Array<{ connectorId: string }>) =>
+      claimed.map((c) => c.connectorId).filter((id) => ids.includes(id));
+
+    beforeEach(async () => {
+      // Each test starts from a schedule of its own: nothing left due by another test.
+      await dataSource.query(`UPDATE sync_connector SET active = false`);
     });
-    expect(await sut.claimDue(100)).not.toContainEqual(expect.objectContaining({ connectorId: idle }));
 
-    expect(await sut.runnableConnectors(100)).toContain(busy);
-    await sut.tryLease(busy, 'a', 60_000);
-    expect(await sut.runnableConnectors(100)).not.toContain(busy);
+    it('claims a due connector once, with its lease and a scheduled run; never one with an open run or inactive', async () => {
+      const idle = nextId('c');
+      const busy = nextId('c');
+      const gone = nextId('c');
+      for (const id of [idle, busy, gone]) await sut.registerConnector(id, 'acct', 0);
+      await sut.deactivate(gone);
+      await sut.enqueue(newRun(busy));
 
-    // Registering again brings a deactivated connector back.
-    await sut.registerConnector(gone, 'acct', 0);
-    expect((await sut.claimDue(100)).map((c) => c.connectorId)).toContain(gone);
+      const claimed = await Promise.all([claim('a'), claim('b')]);
+      const all = claimed.flat();
+      expect(all.filter((c) => c.connectorId === idle)).toHaveLength(1);
+      expect(all.map((c) => c.connectorId)).not.toContain(busy);
+      expect(all.map((c) => c.connectorId)).not.toContain(gone);
+      const run = all.find((c) => c.connectorId === idle);
+      const owner = claimed[0].includes(run as never) ? 'a' : 'b';
+      expect(await sut.tryLease(idle, owner === 'a' ? 'b' : 'a', 60_000)).toBe(false);
+      expect(await sut.headRun(idle)).toMatchObject({
+        runId: run?.runId,
+        trigger: 'scheduled',
+        status: 'queued',
+      });
+      const [row] = (await dataSource.query(`SELECT scheduled_at FROM sync_run WHERE run_id = $1`, [
+        run?.runId,
+      ])) as Array<{ scheduled_at: Date }>;
+      expect(row.scheduled_at).toEqual(run?.scheduledAt);
+      expect(await claim('c')).toEqual([]);
+
+      // Registering again brings a deactivated connector back.
+      await sut.registerConnector(gone, 'acct', 0);
+      expect(ofThese([gone], await claim('a'))).toEqual([gone]);
+    });
+
+    it('starts first syncs ahead of overdue connectors, then the longest overdue', async () => {
+      const [old1, old2, fresh] = [nextId('c'), nextId('c'), nextId('c')];
+      for (const id of [old1, old2]) {
+        await sut.registerConnector(id, 'acct', 0);
+        await dataSource.query(
+          `UPDATE sync_connector SET last_success_started_at = clock_timestamp(), next_run_at = clock_timestamp() - make_interval(secs => $2) WHERE connector_id = $1`,
+          [id, id === old1 ? 30 : 60],
+        );
+      }
+      await sut.applyStatus(fresh, 'acct', true, new Date());
+      expect(ofThese([old1, old2, fresh], await claim('a', 2))).toEqual([fresh, old2]);
+      expect(ofThese([old1, old2, fresh], await claim('a', 2))).toEqual([old1]);
+    });
+
+    it('never runs more than the cap at once on one customer system, whichever process claims', async () => {
+      const ids = [nextId('c'), nextId('c'), nextId('c')];
+      for (const id of ids) {
+        await sut.registerConnector(id, 'acct', 0);
+        await sut.learnSystem(id, 'ats-a:https://acme.example');
+      }
+      expect(ofThese(ids, await claim('a', 10, 2))).toHaveLength(2);
+      expect(ofThese(ids, await claim('b', 10, 2))).toHaveLength(0);
+    });
+
+    it('lists runnable connectors with an asked-for run first, never one whose head run waits', async () => {
+      const [scheduled, asked, parked] = [nextId('c'), nextId('c'), nextId('c')];
+      for (const id of [scheduled, asked, parked]) await sut.registerConnector(id, 'acct');
+      await sut.enqueue(newRun(scheduled, { trigger: 'scheduled' }));
+      await sut.enqueue(newRun(asked));
+      const head = newRun(parked);
+      await sut.enqueue(head);
+      await sut.enqueue(newRun(parked));
+      await sut.tryLease(parked, 'a', 60_000);
+      await sut.start(head.runId, 'a', 60_000, { mode: 'full' });
+      const lease = { owner: 'a', ttlMs: 60_000 };
+      await sut.pause(head.runId, lease, {
+        resumeAt: new Date(Date.now() + 60_000),
+        attempts: 0,
+        error: 'budget',
+        apiCalls: 0,
+      });
+      await sut.releaseLease(parked, 'a');
+
+      const runnable = (await sut.runnableConnectors(100)).filter((id) =>
+        [scheduled, asked, parked].includes(id),
+      );
+      expect(runnable).toEqual([asked, scheduled]);
+      await sut.tryLease(asked, 'a', 60_000);
+      expect(await sut.runnableConnectors(100)).not.toContain(asked);
+    });
+  });
+
+  describe('at fleet size', () => {
+    /** Plan nodes of a statement, as EXPLAIN (FORMAT JSON) gives them, flattened. */
+    const planOf = async (sql: string, params: unknown[]): Promise<Array<Record<string, unknown>>> => {
+      const [row] = (await dataSource.query(`EXPLAIN (FORMAT JSON) ${sql}`, params)) as Array<{
+        'QUERY PLAN': Array<{ Plan: Record<string, unknown> }>;
+      }>;
+      const nodes: Array<Record<string, unknown>> = [];
+      const walk = (node: Record<string, unknown>) => {
+        nodes.push(node);
+        for (const child of (node['Plans'] as Array<Record<string, unknown>> | undefined) ?? []) walk(child);
+      };
+      walk(row['QUERY PLAN'][0].Plan);
+      return nodes;
+    };
+    const seqScans = (nodes: Array<Record<string, unknown>>) =>
+      nodes
+        .filter((n) => n['Node Type'] === 'Seq Scan')
+        .map((n) => String(n['Relation Name']))
+        .filter((table) => table === 'sync_connector' || table === 'sync_run');
+
+    beforeAll(async () => {
+      // 10 000 connectors spread over a 15-minute interval (a few due now), 200 000 finished runs, 200 open.
+      await dataSource.query(`
+        INSERT INTO sync_connector (connector_id, account_id, interval_seconds, next_run_at, active,
+                                    last_success_started_at, system_key)
+        SELECT 'fleet-' || i, 'acct-' || (i % 500), 900, clock_timestamp() + make_interval(secs => (i % 900) - 5),
+               i % 50 <> 0, CASE WHEN i % 400 = 0 THEN NULL ELSE clock_timestamp() END, 'ats-a:https://s' || i
+        FROM generate_series(1, 10000) i`);
+      await dataSource.query(`
+        INSERT INTO sync_run (run_id, connector_id, account_id, trigger, status, created_at)
+        SELECT 'fleet-run-' || i, 'fleet-' || (i % 10000 + 1), 'acct', 'scheduled',
+               CASE WHEN i <= 200 THEN 'queued' ELSE 'succeeded' END,
+               clock_timestamp() - make_interval(secs => i)
+        FROM generate_series(1, 200000) i`);
+      await dataSource.query(`ANALYZE sync_connector; ANALYZE sync_run`);
+    });
+
+    afterAll(async () => {
+      await dataSource.query(`DELETE FROM sync_run WHERE run_id LIKE 'fleet-run-%'`);
+      await dataSource.query(`DELETE FROM sync_connector WHERE connector_id LIKE 'fleet-%'`);
+    });
+
+    it.each([
+      ['due first syncs', DUE_CANDIDATES_SQL, [400, true]],
+      ['due connectors', DUE_CANDIDATES_SQL, [400, false]],
+      ['runs per system', RUNNING_PER_SYSTEM_SQL, [['ats-a:https://s1', 'ats-a:https://s2']]],
+      ['runnable connectors', RUNNABLE_SQL, [200]],
+      ['due count', DUE_COUNT_SQL, []],
+    ])('reads %s through indexes, never a scan of the whole table', async (_name, sql, params) => {
+      const plan = await planOf(sql as string, params as unknown[]);
+      const shown = plan.map((n) =>
+        [n['Node Type'], n['Relation Name'], n['Index Name']].filter(Boolean).join(' '),
+      );
+      expect({ seqScans: seqScans(plan), plan: shown }).toEqual({ seqScans: [], plan: shown });
+    });
+
+    it('claims a due batch among 10 000 connectors', async () => {
+      const claimed = await sut.claimDue({ limit: 400, owner: 'fleet', ttlMs: 60_000, perSystem: 2 });
+      const fleet = claimed.filter((c) => c.connectorId.startsWith('fleet-'));
+      // Due now: next_run_at within the first 5 s of the spread, active, with no open run.
+      expect(fleet.length).toBeGreaterThan(20);
+      expect(fleet.length).toBeLessThan(100);
+    });
   });
 
   describe('leases passed on', () => {

@@ -1,12 +1,31 @@
+import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource, type EntityManager, In, type Repository } from 'typeorm';
 import type { RunMode, RunWarningDto } from '@connector/contracts';
-import { entitiesOf, textColumn, rowsOf } from '@connector/persistence';
+import {
+  booleanColumn,
+  dateColumn,
+  entitiesOf,
+  numberColumn,
+  rowsOf,
+  type SqlRow,
+  textColumn,
+} from '@connector/persistence';
 import { RunLeaseLostError } from './run-lease-lost.error';
+import { type DueConnector, nextSlot, pickDue } from './run-schedule';
 import type { RunPhase, RunTrigger, SyncConnector, SyncRun, SyncRunStatus } from './sync-run';
 import { SyncConnectorEntity } from './sync-connector.entity';
 import { SyncRunEntity } from './sync-run.entity';
+import {
+  APPLY_STATUS_SQL,
+  CLAIM_SQL,
+  DUE_CANDIDATES_SQL,
+  DUE_COUNT_SQL,
+  RUNNABLE_SQL,
+  RUNNING_PER_SYSTEM_SQL,
+  SCHEDULE_FOR_UPDATE_SQL,
+} from './sync-schedule.sql';
 
 const OPEN: SyncRunStatus[] = ['queued', 'running', 'paused'];
 
@@ -75,19 +94,7 @@ export class SyncRunRepository {
    * one older than the last applied changes nothing and gives false, as the registry's applyReportedStatus.
    */
   async applyStatus(connectorId: string, accountId: string, active: boolean, at: Date): Promise<boolean> {
-    const result = await this.connectors
-      .createQueryBuilder('c')
-      .insert()
-      .values({ connectorId, accountId, active, statusChangedAt: at, nextRunAt: () => 'now()' })
-      .orUpdate(['active', 'status_changed_at'], ['connector_id'], {
-        overwriteCondition: {
-          where: 'c.status_changed_at IS NULL OR c.status_changed_at <= EXCLUDED.status_changed_at',
-        },
-      })
-      .returning('connector_id')
-      .updateEntity(false)
-      .execute();
-    return rowsOf(result.raw).length > 0;
+    return rowsOf(await this.db.query(APPLY_STATUS_SQL, [connectorId, accountId, active, at])).length > 0;
   }
 
   /** Records a run request; a redelivered request (same run id) changes nothing. */
@@ -303,21 +310,14 @@ export class SyncRunRepository {
         .execute();
       const startedAt = run.startedAt ?? new Date();
       const succeeded = status === 'succeeded';
-      await m
-        .getRepository(SyncConnectorEntity)
-        .createQueryBuilder()
-        .update()
-        .set({
-          ...(intervalSeconds !== undefined ? { intervalSeconds } : {}),
-          // SET sees the row as it was: without a new interval, the one kept.
-          nextRunAt: () =>
-            `clock_timestamp() + make_interval(secs => ${intervalSeconds !== undefined ? ':interval' : 'interval_seconds'})`,
-          ...(succeeded ? { lastSuccessStartedAt: startedAt } : {}),
-          ...(succeeded && run.mode === 'full' ? { lastFullStartedAt: startedAt } : {}),
-        })
-        .where({ connectorId: run.connectorId })
-        .setParameter('interval', intervalSeconds ?? null)
-        .execute();
+      const changes: Partial<SyncConnectorEntity> = {
+        ...(await this.scheduleAfterRun(m, run.connectorId, intervalSeconds)),
+        ...(succeeded ? { lastSuccessStartedAt: startedAt } : {}),
+        ...(succeeded && run.mode === 'full' ? { lastFullStartedAt: startedAt } : {}),
+      };
+      if (Object.keys(changes).length > 0) {
+        await m.getRepository(SyncConnectorEntity).update({ connectorId: run.connectorId }, changes);
+      }
       await announce();
       return toRun(onlyRow(entitiesOf(runs, result.raw), run.runId));
     });
@@ -329,58 +329,137 @@ export class SyncRunRepository {
   }
 
   /**
-   * Claims connectors whose scheduled sync is due and that have no open run; each claim moves the due time,
-   * so one process claims a given connector (rows another process is claiming are skipped, not waited for).
+   * A connector's schedule after a run: a new interval (the connector's options changed) takes effect from
+   * its slot at least half an interval from now; slots missed while the run went on (a long run, a run parked
+   * for budget) are skipped, not started one after another.
    */
-  async claimDue(limit: number): Promise<Array<{ connectorId: string; accountId: string }>> {
-    const openRun = this.db
-      .createQueryBuilder()
-      .subQuery()
-      .select('1')
-      .from(SyncRunEntity, 'r')
-      .where('r.connector_id = s.connector_id')
-      .andWhere('r.status IN (:...open)')
-      .getQuery();
-    const due = this.db
-      .createQueryBuilder()
-      .subQuery()
-      .select('s.connector_id')
-      .from(SyncConnectorEntity, 's')
-      .where('s.active')
-      .andWhere('s.next_run_at <= clock_timestamp()')
-      .andWhere(`NOT EXISTS ${openRun}`)
-      .orderBy('s.next_run_at')
-      .limit(limit)
-      .setLock('pessimistic_write')
-      .setOnLocked('skip_locked')
-      .getQuery();
-    const result = await this.connectors
-      .createQueryBuilder()
-      .update()
-      .set({ nextRunAt: () => 'clock_timestamp() + make_interval(secs => interval_seconds)' })
-      .where(`connector_id IN ${due}`, { open: OPEN })
-      .returning(['connectorId', 'accountId'])
-      .execute();
-    return rowsOf(result.raw).map((row) => ({
-      connectorId: textColumn(row, 'connector_id'),
-      accountId: textColumn(row, 'account_id'),
-    }));
+  private async scheduleAfterRun(
+    m: EntityManager,
+    connectorId: string,
+    intervalSeconds: number | undefined,
+  ): Promise<Partial<SyncConnectorEntity>> {
+    const [row] = rowsOf(await m.query(SCHEDULE_FOR_UPDATE_SQL, [connectorId]));
+    if (!row) return {};
+    const kept = numberColumn(row, 'interval_seconds');
+    const now = dateColumn(row, 'now');
+    if (intervalSeconds !== undefined && intervalSeconds !== kept) {
+      const nextRunAt = nextSlot({ connectorId, intervalSeconds, scheduledAt: now, now });
+      return { intervalSeconds, nextRunAt };
+    }
+    const scheduledAt = dateColumn(row, 'next_run_at');
+    if (scheduledAt > now) return {};
+    return { nextRunAt: nextSlot({ connectorId, intervalSeconds: kept, scheduledAt, now }) };
   }
 
-  /** Connectors with a run that may go on now and no live lease. */
-  async runnableConnectors(limit: number): Promise<string[]> {
-    const rows: unknown = await this.runs
-      .createQueryBuilder('r')
-      .select('r.connector_id', 'connector_id')
-      .distinct(true)
-      .innerJoin(SyncConnectorEntity, 'c', 'c.connector_id = r.connector_id')
-      .where({ status: In(OPEN) })
-      .andWhere('(r.resume_at IS NULL OR r.resume_at <= clock_timestamp())')
-      .andWhere('(c.lease_until IS NULL OR c.lease_until < clock_timestamp())')
-      .limit(limit)
-      .getRawMany();
-    return rowsOf(rows).map((row) => textColumn(row, 'connector_id'));
+  /** The customer system a connector's calls go to, learnt when its run starts (caps runs per system). */
+  async learnSystem(connectorId: string, systemKey: string): Promise<void> {
+    await this.connectors
+      .createQueryBuilder()
+      .update()
+      .set({ systemKey })
+      .where({ connectorId })
+      .andWhere('system_key IS DISTINCT FROM :systemKey', { systemKey })
+      .execute();
   }
+
+  /**
+   * Claims up to `limit` due connectors for `owner`, first syncs ahead of the others, at most `perSystem` runs
+   * at once on one customer system: each gets its lease (held by `owner`, so the caller drives it at once), a
+   * scheduled run and its next scheduled time, in one transaction. Rows another process is claiming are
+   * skipped, so processes share the schedule without running a connector twice.
+   */
+  async claimDue(claim: {
+    limit: number;
+    owner: string;
+    ttlMs: number;
+    perSystem: number;
+  }): Promise<ClaimedRun[]> {
+    if (claim.limit <= 0) return [];
+    return this.db.transaction(async (m) => {
+      // Twice the slots: room to pass over connectors whose system is at its cap.
+      const wanted = claim.limit * 2;
+      const first = rowsOf(await m.query(DUE_CANDIDATES_SQL, [wanted, true]));
+      const rest =
+        first.length < wanted
+          ? rowsOf(await m.query(DUE_CANDIDATES_SQL, [wanted - first.length, false]))
+          : [];
+      const rows = new Map([...first, ...rest].map((row) => [textColumn(row, 'connector_id'), row]));
+      if (rows.size === 0) return [];
+      const candidates = [...rows.values()].map(toDueConnector);
+      const systems = [...new Set(candidates.flatMap((c) => (c.systemKey ? [c.systemKey] : [])))];
+      const busy = new Map(
+        systems.length === 0
+          ? []
+          : rowsOf(await m.query(RUNNING_PER_SYSTEM_SQL, [systems])).map(
+              (row) => [textColumn(row, 'system_key'), numberColumn(row, 'running')] as const,
+            ),
+      );
+      const picked = pickDue(candidates, { free: claim.limit, perSystem: claim.perSystem, busy });
+      if (picked.length === 0) return [];
+      const claimed = picked.map((due): ClaimedRun => {
+        const row = rows.get(due.connectorId) as SqlRow;
+        const now = dateColumn(row, 'now');
+        return {
+          runId: randomUUID(),
+          connectorId: due.connectorId,
+          accountId: textColumn(row, 'account_id'),
+          scheduledAt: due.nextRunAt,
+          startedAt: now,
+          nextRunAt: nextSlot({
+            connectorId: due.connectorId,
+            intervalSeconds: numberColumn(row, 'interval_seconds'),
+            scheduledAt: due.nextRunAt,
+            now,
+          }),
+          intervalSeconds: numberColumn(row, 'interval_seconds'),
+        };
+      });
+      await m.query(CLAIM_SQL, [
+        claimed.map((c) => c.connectorId),
+        claim.owner,
+        claim.ttlMs / 1000,
+        claimed.map((c) => c.nextRunAt),
+        claimed.map((c) => c.runId),
+        claimed.map((c) => c.accountId),
+        claimed.map((c) => c.scheduledAt),
+      ]);
+      return claimed;
+    });
+  }
+
+  /** Connectors whose head run may go on now and that no process holds: asked-for runs first. */
+  async runnableConnectors(limit: number): Promise<string[]> {
+    if (limit <= 0) return [];
+    return rowsOf(await this.db.query(RUNNABLE_SQL, [limit])).map((row) => textColumn(row, 'connector_id'));
+  }
+
+  /** Due connectors no process has started yet, fleet-wide. */
+  async dueCount(): Promise<number> {
+    const [row] = rowsOf(await this.db.query(DUE_COUNT_SQL));
+    return row ? numberColumn(row, 'due') : 0;
+  }
+}
+
+/** A scheduled run this process claimed: its connector's lease is held by the claiming owner. */
+export interface ClaimedRun {
+  runId: string;
+  connectorId: string;
+  accountId: string;
+  /** When it was due: `startedAt` minus this is the scheduler's lag. */
+  scheduledAt: Date;
+  startedAt: Date;
+  nextRunAt: Date;
+  intervalSeconds: number;
+}
+
+function toDueConnector(row: SqlRow): DueConnector {
+  const systemKey = row['system_key'];
+  return {
+    connectorId: textColumn(row, 'connector_id'),
+    systemKey: typeof systemKey === 'string' ? systemKey : null,
+    firstSync: booleanColumn(row, 'first_sync'),
+    nextRunAt: dateColumn(row, 'next_run_at'),
+  };
 }
 
 function onlyRow(rows: SyncRunEntity[], runId: string): SyncRunEntity {

@@ -127,6 +127,7 @@ export class SyncRunService {
       try {
         if (!scope) {
           const connector = await this.connectorOf(run);
+          await this.runs.learnSystem(run.connectorId, this.sources.for(connector.type).systemOf(connector));
           scope = {
             owner,
             connector,
@@ -210,6 +211,7 @@ export class SyncRunService {
   private async start(run: SyncRun, scope: RunScope): Promise<SyncRun> {
     const known = await this.runs.connector(run.connectorId);
     const decided = decideRunMode({
+      connectorId: run.connectorId,
       requested: run.requestedMode,
       lastSuccessStartedAt: known?.lastSuccessStartedAt,
       lastFullStartedAt: known?.lastFullStartedAt,

@@ -6,6 +6,7 @@ import {
   type AtsAFilter,
   atsAVacancyLiveness,
   describeMissingAtsAStatuses,
+  normalizeAtsABaseUrl,
   readAtsAPickList,
   readId,
   readInt,
@@ -62,6 +63,16 @@ export class AtsAVacancySource implements VacancySource {
     private readonly clients: AtsClientFactory,
     private readonly statuses: AtsAOpenStatuses,
   ) {}
+
+  /** The customer's own system: its base address (several connectors may share one). */
+  systemOf(connector: ConnectorSnapshot): string {
+    const baseUrl = connector.config['baseUrl'];
+    try {
+      return `ats-a:${normalizeAtsABaseUrl(String(baseUrl))}`;
+    } catch {
+      return `ats-a:${connector.id}`;
+    }
+  }
 
   async *listLive(
     connector: ConnectorSnapshot,

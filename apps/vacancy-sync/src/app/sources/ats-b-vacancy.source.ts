@@ -31,6 +31,11 @@ export class AtsBVacancySource implements VacancySource {
 
   constructor(private readonly clients: AtsClientFactory) {}
 
+  /** Each connector logs in to its own customer's data: the REST address comes with its session. */
+  systemOf(connector: ConnectorSnapshot): string {
+    return `ats-b:${connector.id}`;
+  }
+
   async *listLive(
     connector: ConnectorSnapshot,
     options: ListingOptions,

@@ -50,6 +50,8 @@ export class SourceRefusedError extends Error {
  */
 export interface VacancySource {
   readonly atsType: AtsType;
+  /** The customer system the connector's calls go to: connectors on one system share its run cap. */
+  systemOf(connector: ConnectorSnapshot): string;
   listLive(
     connector: ConnectorSnapshot,
     options: ListingOptions,

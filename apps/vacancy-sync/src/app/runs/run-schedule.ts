@@ -1,0 +1,105 @@
+import { createHash } from 'node:crypto';
+
+/**
+ * The scheduler's decisions, free of I/O: where in its interval a connector runs, when its next run is, and
+ * which due connectors a process starts when it has free run slots.
+ */
+
+/**
+ * A connector's stable place in any period, in [0, 1): the first 32 bits of sha256(connector id). Runs of a
+ * fleet spread evenly over the interval instead of all at the top of the minute, and stay where they are
+ * across restarts and processes.
+ */
+export function slotFraction(connectorId: string): number {
+  return createHash('sha256').update(connectorId).digest().readUInt32BE(0) / 2 ** 32;
+}
+
+/** How far from its slot a scheduled time may be and still count as on it (clocks, rounding). */
+const SLOT_TOLERANCE_MS = 1_000;
+
+/** The start of the connector's slot in the period containing `at` (at or before `at`). */
+function slotAtOrBefore(atMs: number, periodMs: number, fraction: number): number {
+  const offsetMs = Math.floor(fraction * periodMs);
+  return Math.floor((atMs - offsetMs) / periodMs) * periodMs + offsetMs;
+}
+
+/**
+ * When a scheduled run that was due at `scheduledAt` and starts at `now` is followed by the next one: the first
+ * of the connector's slots (its offset in every interval) after `now`. A run that starts on time is followed one
+ * interval after its scheduled time, whatever its own lateness; slots missed while the scheduler lagged are
+ * skipped, not queued (the lag shows in `connector_sync_lag_seconds`). A run that was not on a slot (a new
+ * connector's first sync, an interval just changed) is followed by the first slot at least half an interval
+ * after `now`, so it joins its slot without two runs back to back.
+ */
+export function nextSlot(input: {
+  connectorId: string;
+  intervalSeconds: number;
+  scheduledAt: Date;
+  now: Date;
+}): Date {
+  const periodMs = Math.max(1, Math.round(input.intervalSeconds)) * 1000;
+  const fraction = slotFraction(input.connectorId);
+  const now = input.now.getTime();
+  const scheduled = input.scheduledAt.getTime();
+  const nearest = slotAtOrBefore(scheduled + periodMs / 2, periodMs, fraction);
+  if (Math.abs(scheduled - nearest) > SLOT_TOLERANCE_MS) {
+    return new Date(slotAtOrBefore(now + periodMs / 2, periodMs, fraction) + periodMs);
+  }
+  const following = nearest + periodMs;
+  return new Date(following > now ? following : slotAtOrBefore(now, periodMs, fraction) + periodMs);
+}
+
+/**
+ * Whether a run now is the connector's periodic full listing: once in every `everyHours` period, at the
+ * connector's own place in it (full listings of a fleet spread over the day, not all at the hour their
+ * connectors were created), and never sooner than half a period after the last one.
+ */
+export function fullListingDue(input: {
+  connectorId: string;
+  lastFullStartedAt: Date;
+  everyHours: number;
+  now: Date;
+}): boolean {
+  const periodMs = input.everyHours * 3_600_000;
+  const fraction = slotFraction(input.connectorId);
+  const now = input.now.getTime();
+  const last = input.lastFullStartedAt.getTime();
+  if (now - last < periodMs / 2) return false;
+  return slotAtOrBefore(now, periodMs, fraction) > slotAtOrBefore(last, periodMs, fraction);
+}
+
+/** A due connector as the claim query offers it. */
+export interface DueConnector {
+  connectorId: string;
+  /** The customer system its calls go to (learnt at its first run); unknown before. */
+  systemKey: string | null;
+  /** Never synced successfully: its first sync goes ahead of scheduled ones. */
+  firstSync: boolean;
+  nextRunAt: Date;
+}
+
+/**
+ * Which due connectors to start with `free` run slots: first syncs first, then the longest overdue; never more
+ * than `perSystem` runs at once on one customer system, counting those already running anywhere (`busy`).
+ */
+export function pickDue(
+  candidates: DueConnector[],
+  limits: { free: number; perSystem: number; busy: ReadonlyMap<string, number> },
+): DueConnector[] {
+  const taken = new Map(limits.busy);
+  const picked: DueConnector[] = [];
+  const ordered = [...candidates].sort(
+    (a, b) => Number(b.firstSync) - Number(a.firstSync) || a.nextRunAt.getTime() - b.nextRunAt.getTime(),
+  );
+  for (const candidate of ordered) {
+    if (picked.length >= limits.free) break;
+    const key = candidate.systemKey;
+    if (key !== null) {
+      const running = taken.get(key) ?? 0;
+      if (running >= limits.perSystem) continue;
+      taken.set(key, running + 1);
+    }
+    picked.push(candidate);
+  }
+  return picked;
+}
