@@ -5,6 +5,10 @@ import type { ConnectorDeletions } from '@connector/service-kit';
 import { createTestDatabase, type TestDatabase } from '@connector/testing';
 import { SERVICE_NAME } from '../vacancy-sync.config';
 import { VACANCY_SYNC_SCHEMA } from '../vacancy-sync.schema';
+import type { ConnectorDirectory } from '@connector/ats-access';
+import { AtsAVacancySource } from '../sources/ats-a-vacancy.source';
+import { AtsBVacancySource } from '../sources/ats-b-vacancy.source';
+import { VacancySources } from '../sources/vacancy-sources';
 import { ConnectorStatusChangedHandler } from './connector-status-changed.handler';
 import { SyncRunRepository } from './sync-run.repository';
 
@@ -26,9 +30,21 @@ describe(ConnectorStatusChangedHandler.name, () => {
         return Promise.resolve();
       },
     };
+    // The registry's answer: a connector's snapshot, or none (the registry is away) for `c-unknown-*`.
+    const directory = {
+      get: (connectorId: string) =>
+        connectorId.startsWith('c-unknown')
+          ? Promise.reject(new Error('no answer from connector-registry'))
+          : Promise.resolve({ id: connectorId, type: 'ats-a', config: { baseUrl: 'https://acme.example/' } }),
+    };
     sut = new ConnectorStatusChangedHandler(
       new SyncRunRepository(dataSource),
       deletions as unknown as ConnectorDeletions,
+      directory as unknown as ConnectorDirectory,
+      new VacancySources(
+        new AtsAVacancySource(undefined as never, undefined as never),
+        new AtsBVacancySource(undefined as never),
+      ),
     );
   });
 
@@ -51,6 +67,18 @@ describe(ConnectorStatusChangedHandler.name, () => {
     ])) as Array<{ active: boolean }>;
     return rows[0]?.active;
   };
+
+  it("knows a connected connector's customer system before its first run, or learns it at that run", async () => {
+    await sut.handle(event('c-system', 'connected', t(1)));
+    await sut.handle(event('c-unknown-system', 'connected', t(1)));
+    const rows = (await dataSource.query(
+      `SELECT connector_id, system_key, active FROM sync_connector WHERE connector_id IN ('c-system', 'c-unknown-system') ORDER BY connector_id`,
+    )) as Array<{ connector_id: string; system_key: string | null; active: boolean }>;
+    expect(rows).toEqual([
+      { connector_id: 'c-system', system_key: 'ats-a:https://acme.example', active: true },
+      { connector_id: 'c-unknown-system', system_key: null, active: true },
+    ]);
+  });
 
   it('schedules a connected connector and stops one that loses its authorization', async () => {
     await sut.handle(event('c-plain', 'connected', t(1)));

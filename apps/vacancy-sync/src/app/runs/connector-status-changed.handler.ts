@@ -1,7 +1,9 @@
 import { Controller, Logger } from '@nestjs/common';
 import { EventPattern, Payload } from '@nestjs/microservices';
+import { ConnectorDirectory } from '@connector/ats-access';
 import { type ConnectorStatusChangedDto, type EventEnvelope, RoutingKey } from '@connector/contracts';
 import { ConnectorDeletions } from '@connector/service-kit';
+import { VacancySources } from '../sources/vacancy-sources';
 import { SyncRunRepository } from './sync-run.repository';
 
 /**
@@ -16,14 +18,16 @@ export class ConnectorStatusChangedHandler {
   constructor(
     private readonly runs: SyncRunRepository,
     private readonly deletions: ConnectorDeletions,
+    private readonly directory: ConnectorDirectory,
+    private readonly sources: VacancySources,
   ) {}
 
   @EventPattern(RoutingKey.ConnectorStatusChanged)
   async handle(@Payload() event: EventEnvelope<string, ConnectorStatusChangedDto>): Promise<void> {
     const { connectorId, status } = event.data;
     const at = new Date(event.occurredAt);
-    const apply = async (active: boolean) => {
-      const applied = await this.runs.applyStatus(connectorId, event.accountId, active, at);
+    const apply = async (active: boolean, systemKey?: string) => {
+      const applied = await this.runs.applyStatus(connectorId, event.accountId, active, at, systemKey);
       if (!applied) {
         this.logger.log(
           `connector ${connectorId}: ${status} of ${event.occurredAt} is older than its last: ignored`,
@@ -33,7 +37,9 @@ export class ConnectorStatusChangedHandler {
     };
     switch (status) {
       case 'connected':
-        if (await apply(true)) this.logger.log(`connector ${connectorId} is connected: scheduled`);
+        if (await apply(true, await this.systemOf(connectorId, event.accountId))) {
+          this.logger.log(`connector ${connectorId} is connected: scheduled`);
+        }
         return;
       case 'disabled':
       case 'auth_failed':
@@ -43,6 +49,20 @@ export class ConnectorStatusChangedHandler {
         if (!(await apply(false)) && event.data.reason === 'deleted') await this.runs.deactivate(connectorId);
         await this.deletions.record(event);
         return;
+    }
+  }
+
+  /**
+   * The customer system of a connector, known before its first run so that its first sync already counts
+   * against the system's run cap; unknown (learnt at its first run) when the registry does not answer.
+   */
+  private async systemOf(connectorId: string, accountId: string): Promise<string | undefined> {
+    try {
+      const connector = await this.directory.get(connectorId, accountId);
+      return this.sources.for(connector.type).systemOf(connector);
+    } catch (error) {
+      this.logger.warn(`connector ${connectorId}: its system is learnt at its first run: ${String(error)}`);
+      return undefined;
     }
   }
 }

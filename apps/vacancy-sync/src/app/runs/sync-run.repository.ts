@@ -22,6 +22,7 @@ import {
   CLAIM_SQL,
   DUE_CANDIDATES_SQL,
   DUE_COUNT_SQL,
+  LOCK_SYSTEMS_SQL,
   RUNNABLE_SQL,
   RUNNING_PER_SYSTEM_SQL,
   SCHEDULE_FOR_UPDATE_SQL,
@@ -93,8 +94,15 @@ export class SyncRunRepository {
    * one's first sync right away) or leaves it. Status events may arrive out of order (several relays, retries):
    * one older than the last applied changes nothing and gives false, as the registry's applyReportedStatus.
    */
-  async applyStatus(connectorId: string, accountId: string, active: boolean, at: Date): Promise<boolean> {
-    return rowsOf(await this.db.query(APPLY_STATUS_SQL, [connectorId, accountId, active, at])).length > 0;
+  async applyStatus(
+    connectorId: string,
+    accountId: string,
+    active: boolean,
+    at: Date,
+    systemKey?: string,
+  ): Promise<boolean> {
+    const params = [connectorId, accountId, active, at, systemKey ?? null];
+    return rowsOf(await this.db.query(APPLY_STATUS_SQL, params)).length > 0;
   }
 
   /** Records a run request; a redelivered request (same run id) changes nothing. */
@@ -387,6 +395,7 @@ export class SyncRunRepository {
       if (rows.size === 0) return [];
       const candidates = [...rows.values()].map(toDueConnector);
       const systems = [...new Set(candidates.flatMap((c) => (c.systemKey ? [c.systemKey] : [])))];
+      if (systems.length > 0) await m.query(LOCK_SYSTEMS_SQL, [systems]);
       const busy = new Map(
         systems.length === 0
           ? []

@@ -25,6 +25,14 @@ export const DUE_CANDIDATES_SQL = `
   LIMIT $1
   FOR UPDATE OF s SKIP LOCKED`;
 
+/**
+ * Serialises claims on the same customer systems (`$1`) across processes until the claim commits, so two
+ * processes never both count the same free room under a system's cap. Taken in one order: no deadlock.
+ */
+export const LOCK_SYSTEMS_SQL = `
+  SELECT count(pg_advisory_xact_lock(7310, hashtext(k)))
+  FROM (SELECT k FROM unnest($1::text[]) k ORDER BY k) ordered`;
+
 /** Runs going on now per customer system (`$1`: the systems asked about), in any process. */
 export const RUNNING_PER_SYSTEM_SQL = `
   SELECT system_key, count(*)::int AS running
@@ -87,14 +95,16 @@ export const DUE_COUNT_SQL = `
 
 /**
  * Applies a `connector.status_changed` of `$4` (unless an older one than the last applied): a new connector is
- * due at once; one connected again is due at once too unless its next run is still ahead.
+ * due at once; one connected again is due at once too unless its next run is still ahead. `$5`: its customer
+ * system when known (null keeps what was known).
  */
 export const APPLY_STATUS_SQL = `
-  INSERT INTO sync_connector AS c (connector_id, account_id, active, status_changed_at, next_run_at)
-  VALUES ($1, $2, $3, $4, clock_timestamp())
+  INSERT INTO sync_connector AS c (connector_id, account_id, active, status_changed_at, next_run_at, system_key)
+  VALUES ($1, $2, $3, $4, clock_timestamp(), $5)
   ON CONFLICT (connector_id) DO UPDATE
   SET active = EXCLUDED.active,
       status_changed_at = EXCLUDED.status_changed_at,
+      system_key = coalesce(EXCLUDED.system_key, c.system_key),
       next_run_at = CASE WHEN EXCLUDED.active AND NOT c.active
                          THEN greatest(c.next_run_at, clock_timestamp()) ELSE c.next_run_at END
   WHERE c.status_changed_at IS NULL OR c.status_changed_at <= EXCLUDED.status_changed_at
