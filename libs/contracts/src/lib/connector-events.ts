@@ -116,6 +116,8 @@ export class RunCompletedDto {
   @ValidateNested({ each: true })
   @Type(() => RunWarningDto)
   warnings?: RunWarningDto[];
+  /** When the connector's next scheduled run is due (ISO 8601), as vacancy-sync's schedule stands at the end. */
+  @IsOptional() @IsISO8601() nextRunAt?: string;
 }
 
 /** `operation.failed` codes for refusals a consumer may act on (most failures carry only a `reason`). */

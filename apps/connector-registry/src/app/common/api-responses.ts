@@ -56,6 +56,11 @@ export class RunResponse {
   waitingForBudgetUntil?: string;
   @ApiPropertyOptional({ example: 'waiting for ATS budget until 2026-11-22T00:00:00.000Z' })
   progress?: string;
+  @ApiPropertyOptional({
+    format: 'date-time',
+    description: "a finished run: when the connector's next scheduled run was due as it ended",
+  })
+  nextRunAt?: string;
 }
 
 export class RunListResponse {

@@ -36,7 +36,14 @@ describe(nextRunState.name, () => {
       counts: finalCounts,
       apiCalls: 9,
       finishedAt: later,
+      nextRunAt: null,
     });
+  });
+
+  it("keeps when the connector's next scheduled run is due, as the run ended", () => {
+    const nextRunAt = new Date('2026-01-01T10:20:00Z');
+    const done = nextRunState(queued, { ...completed, counts: finalCounts, nextRunAt });
+    expect(done).toMatchObject({ status: 'succeeded', nextRunAt });
   });
 
   it('completes straight from queued (no progress seen)', () => {

@@ -11,6 +11,8 @@ export interface RunState {
   finishedAt: Date | null;
   /** Set while the run waits for ATS budget: when it goes on by itself (progress, not failure). */
   waitingUntil?: Date | null;
+  /** Set when it ended: when the connector's next scheduled run was due. */
+  nextRunAt?: Date | null;
 }
 
 /** What can happen to a run after it was queued. */
@@ -28,6 +30,7 @@ export type RunEvent =
       counts: RunCounts;
       apiCalls: number;
       warnings?: RunWarning[];
+      nextRunAt?: Date;
       at: Date;
     }
   | { kind: 'request_failed'; reason: string; at: Date };
@@ -78,6 +81,7 @@ export function nextRunState(state: RunState, event: RunEvent): RunState | undef
         startedAt: state.startedAt ?? event.at,
         finishedAt: event.at,
         waitingUntil: null,
+        nextRunAt: event.nextRunAt ?? null,
       };
     case 'request_failed':
       return {

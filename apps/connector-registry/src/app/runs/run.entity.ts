@@ -41,5 +41,7 @@ export class RunEntity {
   @Column('timestamptz', { name: 'finished_at', nullable: true }) finishedAt!: Date | null;
   /** While the run waits for ATS budget: when it goes on. */
   @Column('timestamptz', { name: 'waiting_until', nullable: true }) waitingUntil?: Date | null;
+  /** When it ended, when the connector's next scheduled run was due (vacancy-sync's schedule). */
+  @Column('timestamptz', { name: 'next_run_at', nullable: true }) nextRunAt?: Date | null;
   @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' }) updatedAt!: Date;
 }

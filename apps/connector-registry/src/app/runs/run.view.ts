@@ -18,6 +18,8 @@ export interface RunView {
   waitingForBudgetUntil?: string;
   /** In words, e.g. "waiting for ATS budget until 2026-11-22T00:00:00.000Z". */
   progress?: string;
+  /** When it ended, when the connector's next scheduled run was due. */
+  nextRunAt?: string;
 }
 
 export function toRunView(run: RunEntity): RunView {
@@ -33,6 +35,7 @@ export function toRunView(run: RunEntity): RunView {
     queuedAt: run.queuedAt.toISOString(),
     ...(run.startedAt ? { startedAt: run.startedAt.toISOString() } : {}),
     ...(run.finishedAt ? { finishedAt: run.finishedAt.toISOString() } : {}),
+    ...(run.nextRunAt ? { nextRunAt: run.nextRunAt.toISOString() } : {}),
     ...(run.waitingUntil && run.status === 'running'
       ? {
           waitingForBudgetUntil: run.waitingUntil.toISOString(),

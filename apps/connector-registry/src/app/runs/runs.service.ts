@@ -115,6 +115,7 @@ export class RunsService {
       counts: { ...data.counts },
       apiCalls: data.apiCalls,
       ...(data.warnings ? { warnings: data.warnings } : {}),
+      ...(data.nextRunAt ? { nextRunAt: new Date(data.nextRunAt) } : {}),
       at: new Date(event.occurredAt),
     });
   }

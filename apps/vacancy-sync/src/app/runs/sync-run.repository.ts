@@ -288,7 +288,8 @@ export class SyncRunRepository {
 
   /**
    * Ends a run with the lease check; a success also moves the connector's schedule and its last-success marks.
-   * `announce` runs before the commit, so a process that lost its lease announces nothing.
+   * `announce` (told when the next scheduled run is due) runs before the commit, so a process that lost its
+   * lease announces nothing.
    */
   async finish(
     run: SyncRun,
@@ -297,7 +298,7 @@ export class SyncRunRepository {
     error: string | undefined,
     apiCalls: number,
     intervalSeconds: number | undefined,
-    announce: () => Promise<void>,
+    announce: (nextRunAt: Date | undefined) => Promise<void>,
   ): Promise<SyncRun> {
     return this.inLease(run.runId, lease.owner, lease.ttlMs, async (m) => {
       const runs = m.getRepository(SyncRunEntity);
@@ -318,15 +319,16 @@ export class SyncRunRepository {
         .execute();
       const startedAt = run.startedAt ?? new Date();
       const succeeded = status === 'succeeded';
+      const schedule = await this.scheduleAfterRun(m, run.connectorId, intervalSeconds);
       const changes: Partial<SyncConnectorEntity> = {
-        ...(await this.scheduleAfterRun(m, run.connectorId, intervalSeconds)),
+        ...schedule.changes,
         ...(succeeded ? { lastSuccessStartedAt: startedAt } : {}),
         ...(succeeded && run.mode === 'full' ? { lastFullStartedAt: startedAt } : {}),
       };
       if (Object.keys(changes).length > 0) {
         await m.getRepository(SyncConnectorEntity).update({ connectorId: run.connectorId }, changes);
       }
-      await announce();
+      await announce(schedule.nextRunAt);
       return toRun(onlyRow(entitiesOf(runs, result.raw), run.runId));
     });
   }
@@ -339,24 +341,25 @@ export class SyncRunRepository {
   /**
    * A connector's schedule after a run: a new interval (the connector's options changed) takes effect from
    * its slot at least half an interval from now; slots missed while the run went on (a long run, a run parked
-   * for budget) are skipped, not started one after another.
+   * for budget) are skipped, not started one after another. Gives the changes and the next due time.
    */
   private async scheduleAfterRun(
     m: EntityManager,
     connectorId: string,
     intervalSeconds: number | undefined,
-  ): Promise<Partial<SyncConnectorEntity>> {
+  ): Promise<{ changes: Partial<SyncConnectorEntity>; nextRunAt?: Date }> {
     const [row] = rowsOf(await m.query(SCHEDULE_FOR_UPDATE_SQL, [connectorId]));
-    if (!row) return {};
+    if (!row) return { changes: {} };
     const kept = numberColumn(row, 'interval_seconds');
     const now = dateColumn(row, 'now');
     if (intervalSeconds !== undefined && intervalSeconds !== kept) {
       const nextRunAt = nextSlot({ connectorId, intervalSeconds, scheduledAt: now, now });
-      return { intervalSeconds, nextRunAt };
+      return { changes: { intervalSeconds, nextRunAt }, nextRunAt };
     }
     const scheduledAt = dateColumn(row, 'next_run_at');
-    if (scheduledAt > now) return {};
-    return { nextRunAt: nextSlot({ connectorId, intervalSeconds: kept, scheduledAt, now }) };
+    if (scheduledAt > now) return { changes: {}, nextRunAt: scheduledAt };
+    const nextRunAt = nextSlot({ connectorId, intervalSeconds: kept, scheduledAt, now });
+    return { changes: { nextRunAt }, nextRunAt };
   }
 
   /** The customer system a connector's calls go to, learnt when its run starts (caps runs per system). */

@@ -434,7 +434,11 @@ export class SyncRunService {
       error,
       pending,
       options ? Math.round(options.syncIntervalMinutes * 60) : undefined,
-      () => this.publish(Exchange.ConnectorEvents, run, RoutingKey.RunCompleted, data),
+      (nextRunAt) =>
+        this.publish(Exchange.ConnectorEvents, run, RoutingKey.RunCompleted, {
+          ...data,
+          ...(nextRunAt ? { nextRunAt: nextRunAt.toISOString() } : {}),
+        }),
     );
     calls.markWritten(pending);
     this.logger.log(

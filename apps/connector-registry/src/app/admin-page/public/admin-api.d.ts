@@ -47,6 +47,7 @@ export interface Run {
   startedAt?: string;
   finishedAt?: string;
   waitingForBudgetUntil?: string;
+  nextRunAt?: string;
 }
 
 export interface Failure {

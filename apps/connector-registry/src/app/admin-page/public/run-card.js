@@ -87,6 +87,7 @@ function RunProgress({ run }) {
     <p class="run-status"><strong>${active ? (run.status === 'queued' ? 'Waiting to start…' : 'Running…') : `Last run ${runStatusLabel(run.status).toLowerCase()}`}</strong>
       ${run.mode === 'full' ? ' (full listing) ' : ' (changes only) '}
       · ${run.finishedAt ? `finished ${formatTime(run.finishedAt)}` : run.startedAt ? `started ${formatTime(run.startedAt)}` : `queued ${formatTime(run.queuedAt)}`}</p>
+    ${!active && run.nextRunAt ? view`<p class="run-next" data-next-run>Next scheduled run ${Date.parse(run.nextRunAt) > Date.now() ? formatTime(run.nextRunAt) : 'due now'}</p>` : null}
     ${active ? view`<progress aria-label="Run in progress"></progress>` : null}
     ${run.waitingForBudgetUntil ? view`<p class="run-waiting" data-run-waiting>Waiting for ATS budget until ${formatTime(run.waitingForBudgetUntil)}; it goes on by itself.</p>` : null}
     <dl class="counts">
