@@ -288,6 +288,10 @@ describe('the admin page in a browser', () => {
         .locator('#runs-title + table tbody tr, section[aria-labelledby="runs-title"] tbody tr')
         .count(),
     ).toBe(1);
+    // The finished run says when the connector's next scheduled run is (vacancy-sync's schedule, not a guess).
+    const next = page.locator('.run-progress [data-next-run]');
+    await next.waitFor({ timeout: STEP_MS });
+    expect(await next.textContent()).toMatch(/^Next scheduled run (due now|\S.*\d)/);
     await shot('12-ats-a-run-done');
   });
 
