@@ -5,6 +5,7 @@ import { ServiceCoreModule } from '@connector/service-kit';
 import { VACANCY_SYNC_SCHEMA } from './vacancy-sync.schema';
 import { CommonModule } from './common/common.module';
 import { PreviewModule } from './preview/preview.module';
+import { runHistoryRetention } from './runs/run-history-retention';
 import { RunsModule } from './runs/runs.module';
 import { SERVICE_NAME, type VacancySyncConfig } from './vacancy-sync.config';
 
@@ -27,9 +28,12 @@ export class AppModule {
         ],
       },
       ...VACANCY_SYNC_SCHEMA,
-      retention: ['vacancy_state', 'sync_run', 'sync_connector'].map((table) =>
-        deletedConnectorRetention(table, config.DELETED_CONNECTOR_RETENTION_DAYS),
-      ),
+      retention: [
+        runHistoryRetention(config),
+        ...['vacancy_state', 'sync_run', 'sync_connector'].map((table) =>
+          deletedConnectorRetention(table, config.DELETED_CONNECTOR_RETENTION_DAYS),
+        ),
+      ],
     });
     return {
       module: AppModule,

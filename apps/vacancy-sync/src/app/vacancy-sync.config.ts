@@ -18,6 +18,10 @@ export class VacancySyncConfig extends ServiceConfig {
   @Type(() => Number) @IsInt() @Min(0) @Max(600_000) RUN_INLINE_WAIT_MAX_MS = 15_000;
   /** Connectors this process syncs at once. */
   @Type(() => Number) @IsInt() @Min(1) @Max(100) RUN_CONCURRENCY = 4;
+  /** How long a connector's run history goes back (its newest run is kept whatever its age). */
+  @Type(() => Number) @IsInt() @Min(1) @Max(3_650) RUN_HISTORY_DAYS = 30;
+  /** The most runs of a connector its history keeps (the newest; open runs are never deleted). */
+  @Type(() => Number) @IsInt() @Min(20) @Max(100_000) RUN_HISTORY_PER_CONNECTOR = 500;
   /** Non-public addresses (and plain http) its ATS calls may reach: `none` unless local mode or tests say. */
   @IsIn(ADDRESS_ALLOWANCES) ALLOW_PRIVATE_ADDRESSES: AddressAllowance = 'none';
 }

@@ -5,6 +5,7 @@ import { VacancySyncTables1763700000300 } from './migrations/1763700000300-vacan
 import { SyncRunWarnings1763700000301 } from './migrations/1763700000301-sync-run-warnings';
 import { VacancyLiveUntil1763700000302 } from './migrations/1763700000302-vacancy-live-until';
 import { SyncConnectorStatusAt1763700000303 } from './migrations/1763700000303-sync-connector-status-at';
+import { SyncRunHistory1763700000320 } from './migrations/1763700000320-sync-run-history';
 import { SyncConnectorEntity } from './runs/sync-connector.entity';
 import { SyncRunEntity } from './runs/sync-run.entity';
 import { VacancyStateEntity } from './vacancies/vacancy-state.entity';
@@ -17,6 +18,7 @@ export const VACANCY_SYNC_SCHEMA = {
     SyncRunWarnings1763700000301,
     VacancyLiveUntil1763700000302,
     SyncConnectorStatusAt1763700000303,
+    SyncRunHistory1763700000320,
   ],
   shared: [...ATS_ACCESS_SCHEMAS, DELETED_CONNECTOR_SCHEMA],
 } satisfies Pick<ServiceCoreOptions, 'entities' | 'migrations' | 'shared'>;

@@ -2,11 +2,16 @@ import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { dataSourceOptions, RetentionJob, runMigrations } from '@connector/persistence';
 import { createTestDatabase, type TestDatabase } from '@connector/testing';
-import { RegistrySchema1763800000001 } from '../migrations/1763800000001-registry-schema';
-import { DeadLetters1763800000002 } from '../migrations/1763800000002-dead-letters';
-import { DeadLetterCandidate1763900000505 } from '../migrations/1763900000505-dead-letter-candidate';
-import { CandidateErasure1763900000506 } from '../migrations/1763900000506-candidate-erasure';
+import { CONNECTOR_REGISTRY_SCHEMA } from '../connector-registry.schema';
+import { RunRepository } from '../repositories/run.repository';
 import { registryRetention } from './registry-retention';
+
+const LIMITS = {
+  DEAD_LETTER_RETENTION_DAYS: 30,
+  DELETED_CONNECTOR_RETENTION_DAYS: 30,
+  RUN_HISTORY_DAYS: 30,
+  RUN_HISTORY_PER_CONNECTOR: 20,
+};
 
 describe('connector-registry retention', () => {
   let database: TestDatabase;
@@ -18,16 +23,10 @@ describe('connector-registry retention', () => {
       dataSourceOptions({
         url: database.url,
         service: 'connector-registry',
-        entities: [],
-        migrations: [
-          RegistrySchema1763800000001,
-          DeadLetters1763800000002,
-          DeadLetterCandidate1763900000505,
-          CandidateErasure1763900000506,
-        ],
+        ...CONNECTOR_REGISTRY_SCHEMA,
       }),
     ).initialize();
-    await runMigrations(db);
+    await runMigrations(db, CONNECTOR_REGISTRY_SCHEMA.shared);
   });
 
   afterAll(async () => {
@@ -76,10 +75,7 @@ describe('connector-registry retention', () => {
       [randomUUID(), randomUUID(), randomUUID()],
     );
 
-    const job = new RetentionJob(
-      db,
-      registryRetention({ DEAD_LETTER_RETENTION_DAYS: 30, DELETED_CONNECTOR_RETENTION_DAYS: 30 }),
-    );
+    const job = new RetentionJob(db, registryRetention(LIMITS));
     await job.runOnce();
 
     expect(await ids(`SELECT id::text AS id FROM connector`)).toEqual([live, recentlyGone].sort());
@@ -89,5 +85,54 @@ describe('connector-registry retention', () => {
     expect(await ids(`SELECT connector_id::text AS id FROM run`)).toEqual([live, recentlyGone].sort());
     expect(await ids(`SELECT connector_id AS id FROM dead_letter`)).toEqual([live, 'not-a-uuid'].sort());
     expect(await ids(`SELECT candidate_id AS id FROM candidate_erasure`)).toEqual(['new', 'open']);
+  });
+
+  describe('run history of live connectors', () => {
+    const run = async (connectorId: string, status: string, ageHours: number) => {
+      const id = randomUUID();
+      await db.query(
+        `INSERT INTO run (id, connector_id, account_id, status, mode, counts, queued_at, finished_at)
+         VALUES ($1, $2, 'acct', $3, 'incremental', '{}', now() - make_interval(hours => $4),
+                 CASE WHEN $3 IN ('succeeded', 'failed') THEN now() - make_interval(hours => $4) END)`,
+        [id, connectorId, status, ageHours],
+      );
+      return id;
+    };
+    const runsOf = async (connectorId: string) =>
+      (
+        (await db.query(`SELECT id::text AS id FROM run WHERE connector_id = $1`, [connectorId])) as Array<{
+          id: string;
+        }>
+      )
+        .map((row) => row.id)
+        .sort();
+
+    it('keeps the newest runs of each connector for their days, its last run and an open one always', async () => {
+      const busy = await connector(null);
+      const idle = await connector(null);
+      await db.query(`DELETE FROM run WHERE connector_id IN ($1, $2)`, [busy, idle]);
+      // busy: a run every hour for 30 hours, and one still running that started 35 days ago.
+      const open = await run(busy, 'running', 35 * 24);
+      const finished: string[] = [];
+      for (let hour = 1; hour <= 30; hour++)
+        finished.push(await run(busy, hour % 4 ? 'succeeded' : 'failed', hour));
+      // idle: its last runs were 40, 45 and 50 days ago: the newest of them is its "last run" and stays.
+      const idleLast = await run(idle, 'failed', 40 * 24);
+      await run(idle, 'succeeded', 45 * 24);
+      await run(idle, 'succeeded', 50 * 24);
+
+      const deleted = await new RetentionJob(db, registryRetention(LIMITS)).runOnce();
+
+      expect(deleted[registryRetention(LIMITS)[0].name]).toBe(10 + 2);
+      expect(await runsOf(busy)).toEqual([open, ...finished.slice(0, 20)].sort());
+      expect(await runsOf(idle)).toEqual([idleLast]);
+      // What the admin page reads: each connector's last run, and the history newest first.
+      const runs = new RunRepository(db);
+      const latest = await runs.latest([busy, idle]);
+      expect(latest.get(busy)?.id).toBe(finished[0]);
+      expect(latest.get(idle)?.id).toBe(idleLast);
+      expect((await runs.list(busy, 20)).map((r) => r.id)).toEqual(finished.slice(0, 20));
+      expect((await runs.list(busy, 100)).map((r) => r.id)).toEqual([...finished.slice(0, 20), open]);
+    });
   });
 });

@@ -7,15 +7,29 @@ const deletedBefore = (asText: boolean) =>
 /**
  * What connector-registry deletes once kept long enough: the failure log's entries and finished erasure
  * records after DEAD_LETTER_RETENTION_DAYS; a deleted connector, its mapping versions, runs and failures
- * after DELETED_CONNECTOR_RETENTION_DAYS (the connector row last: the others refer to it).
+ * after DELETED_CONNECTOR_RETENTION_DAYS (the connector row last: the others refer to it); every connector's
+ * run history beyond RUN_HISTORY_PER_CONNECTOR runs or RUN_HISTORY_DAYS days, but its newest run (the
+ * connector's "last run") and a queued or running one.
  */
 export function registryRetention(config: {
   DEAD_LETTER_RETENTION_DAYS: number;
   DELETED_CONNECTOR_RETENTION_DAYS: number;
+  RUN_HISTORY_DAYS: number;
+  RUN_HISTORY_PER_CONNECTOR: number;
 }): RetentionRule[] {
   const failures = config.DEAD_LETTER_RETENTION_DAYS;
   const deleted = config.DELETED_CONNECTOR_RETENTION_DAYS;
   return [
+    {
+      name: `runs beyond ${config.RUN_HISTORY_PER_CONNECTOR} a connector or older than ${config.RUN_HISTORY_DAYS} days`,
+      table: 'run',
+      owners: { table: 'connector', key: 'id' },
+      ownerColumn: 'connector_id',
+      timeColumn: 'queued_at',
+      where: `"status" NOT IN ('queued', 'running')`,
+      keepNewest: config.RUN_HISTORY_PER_CONNECTOR,
+      keepDays: config.RUN_HISTORY_DAYS,
+    },
     {
       name: `dead letters older than ${failures} days`,
       table: 'dead_letter',
