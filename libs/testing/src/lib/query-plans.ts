@@ -68,14 +68,29 @@ async function explainGeneric(session: Session, sql: string, params: unknown[]):
   await session.query(`PREPARE plan_check AS ${sql}`);
   try {
     await session.query(`SET plan_cache_mode = force_generic_plan`);
-    const args = params.map((_, i) => `$${i + 1}`).join(', ');
-    return planOf(
-      await session.query(`EXPLAIN (FORMAT JSON) EXECUTE plan_check${args ? `(${args})` : ''}`, params),
-    );
+    // EXECUTE takes no bound parameters: the values go in as literals, typed by the prepared statement.
+    const args = params.map(literal).join(', ');
+    return planOf(await session.query(`EXPLAIN (FORMAT JSON) EXECUTE plan_check${args ? `(${args})` : ''}`));
   } finally {
     await session.query(`RESET plan_cache_mode`);
     await session.query(`DEALLOCATE plan_check`);
   }
+}
+
+/** A parameter as an untyped SQL literal, as node-postgres would send it. */
+function literal(value: unknown): string {
+  if (value === null || value === undefined) return 'NULL';
+  if (typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean')
+    return String(value);
+  const quote = (text: string) => `'${text.replace(/'/g, "''")}'`;
+  if (value instanceof Date) return quote(value.toISOString());
+  if (Array.isArray(value)) {
+    const items = value.map((item) =>
+      item === null ? 'NULL' : `"${String(item).replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`,
+    );
+    return quote(`{${items.join(',')}}`);
+  }
+  return quote(typeof value === 'string' ? value : JSON.stringify(value));
 }
 
 function planOf(result: unknown): string {
