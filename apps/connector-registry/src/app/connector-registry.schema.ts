@@ -17,6 +17,7 @@ import { DeadLetterCandidate1763900000505 } from './migrations/1763900000505-dea
 import { CandidateErasure1763900000506 } from './migrations/1763900000506-candidate-erasure';
 import { ConnectorActivity1763900000600 } from './migrations/1763900000600-connector-activity';
 import { ConnectorDeleted1763900000710 } from './migrations/1763900000710-connector-deleted';
+import { ActivityOfDeletedRuns1763900000711 } from './migrations/1763900000711-activity-of-deleted-runs';
 import { RunEntity } from './runs/run.entity';
 
 /**
@@ -46,6 +47,7 @@ export const CONNECTOR_REGISTRY_SCHEMA = {
     CandidateErasure1763900000506,
     ConnectorActivity1763900000600,
     ConnectorDeleted1763900000710,
+    ActivityOfDeletedRuns1763900000711,
   ],
   shared: [DAILY_QUOTA_SCHEMA, OUTBOX_SCHEMA, ERASED_CANDIDATE_SCHEMA],
 } satisfies Pick<ServiceCoreOptions, 'entities' | 'migrations' | 'shared'>;

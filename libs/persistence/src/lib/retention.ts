@@ -39,6 +39,11 @@ export interface HistoryRetentionRule {
   where: string;
   keepNewest: number;
   keepDays: number;
+  /**
+   * What must outlive the rows (e.g. a day's totals the admin page shows): a statement over `gone`, the rows
+   * deleted (all their columns), run in the same statement as the delete, so each row counts exactly once.
+   */
+  fold?: string;
 }
 
 /** Owners whose history one statement trims. */
@@ -106,7 +111,7 @@ export async function trimHistories(
   const ownersOf = `SELECT "${rule.owners.key}"::text AS "owner" FROM "${rule.owners.table}"`;
   const order = `ORDER BY "${rule.owners.key}" LIMIT ${OWNER_PAGE}`;
   const own = `"${table}"."${owner}" = o."${rule.owners.key}" AND (${rule.where})`;
-  const trim = `DELETE FROM "${table}" WHERE ctid = ANY(ARRAY(
+  const remove = `DELETE FROM "${table}" WHERE ctid = ANY(ARRAY(
       SELECT ctid FROM "${table}" WHERE ctid = ANY(ARRAY(
         SELECT gone.ctid FROM "${rule.owners.table}" AS o CROSS JOIN LATERAL (
           (SELECT "${table}".ctid FROM "${table}" WHERE ${own}
@@ -118,8 +123,10 @@ export async function trimHistories(
             LIMIT ${batch})
         ) AS gone
         WHERE o."${rule.owners.key}" = ANY($1) LIMIT ${batch}))
-      FOR UPDATE SKIP LOCKED))
-    RETURNING 1 AS "gone"`;
+      FOR UPDATE SKIP LOCKED))`;
+  const trim = rule.fold
+    ? `WITH gone AS (${remove} RETURNING *), folded AS (${rule.fold}) SELECT 1 AS "gone" FROM gone`
+    : `${remove} RETURNING 1 AS "gone"`;
   const cutoff = cutoffOf(now, rule.keepDays);
   let total = 0;
   let after: string | undefined;

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { dataSourceOptions, RetentionJob, runMigrations } from '@connector/persistence';
 import { createTestDatabase, type TestDatabase } from '@connector/testing';
+import { ActivityRepository } from '../activity/activity.repository';
 import { CONNECTOR_REGISTRY_SCHEMA } from '../connector-registry.schema';
 import { RunRepository } from '../repositories/run.repository';
 import { registryRetention } from './registry-retention';
@@ -133,6 +134,31 @@ describe('connector-registry retention', () => {
       expect(latest.get(idle)?.id).toBe(idleLast);
       expect((await runs.list(busy, 20)).map((r) => r.id)).toEqual(finished.slice(0, 20));
       expect((await runs.list(busy, 100)).map((r) => r.id)).toEqual([...finished.slice(0, 20), open]);
+    });
+
+    it("keeps the connector's 14 days of activity whole when its runs go", async () => {
+      const busy = await connector(null);
+      await db.query(`DELETE FROM run WHERE connector_id = $1`, [busy]);
+      // A run every 6 hours for 10 days, 3 calls and a vacancy published each, every fifth failed.
+      for (let i = 1; i <= 40; i++) {
+        await db.query(
+          `INSERT INTO run (id, connector_id, account_id, status, mode, counts, api_calls, queued_at, finished_at)
+           VALUES ($1, $2, 'acct', $3, 'incremental', '{"fetched": 5, "upserted": 1, "unchanged": 4, "closed": 0}', 3,
+                   now() - make_interval(hours => $4 * 6), now() - make_interval(hours => $4 * 6))`,
+          [randomUUID(), busy, i % 5 ? 'succeeded' : 'failed', i],
+        );
+      }
+      const activity = new ActivityRepository(db);
+      const before = await activity.days('acct', busy, 14);
+      expect(before.reduce((sum, day) => sum + day.apiCalls, 0)).toBe(120);
+
+      const rules = registryRetention(LIMITS);
+      expect((await new RetentionJob(db, rules).runOnce())[rules[0].name]).toBe(20);
+      expect(await runsOf(busy)).toHaveLength(20);
+      expect(await activity.days('acct', busy, 14)).toEqual(before);
+      // Another pass deletes nothing and counts nothing twice.
+      await new RetentionJob(db, rules).runOnce();
+      expect(await activity.days('acct', busy, 14)).toEqual(before);
     });
   });
 });
