@@ -7,6 +7,7 @@ import { CommonModule } from './common/common.module';
 import { PreviewModule } from './preview/preview.module';
 import { runHistoryRetention } from './runs/run-history-retention';
 import { RunsModule } from './runs/runs.module';
+import { closedVacancyRetention } from './vacancies/closed-vacancy-retention';
 import { SERVICE_NAME, type VacancySyncConfig } from './vacancy-sync.config';
 
 /** vacancy-sync: live vacancies from the ATSs into the platform. */
@@ -30,6 +31,7 @@ export class AppModule {
       ...VACANCY_SYNC_SCHEMA,
       retention: [
         runHistoryRetention(config),
+        closedVacancyRetention(config.CLOSED_VACANCY_RETENTION_DAYS),
         ...['vacancy_state', 'sync_run', 'sync_connector'].map((table) =>
           deletedConnectorRetention(table, config.DELETED_CONNECTOR_RETENTION_DAYS),
         ),

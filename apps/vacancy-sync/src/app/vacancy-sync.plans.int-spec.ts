@@ -10,6 +10,7 @@ import {
 } from '@connector/testing';
 import { runHistoryRetention } from './runs/run-history-retention';
 import { SyncRunRepository } from './runs/sync-run.repository';
+import { closedVacancyRetention } from './vacancies/closed-vacancy-retention';
 import { VacancyStateRepository } from './vacancies/vacancy-state.repository';
 import { SERVICE_NAME } from './vacancy-sync.config';
 import { VACANCY_SYNC_SCHEMA } from './vacancy-sync.schema';
@@ -87,6 +88,7 @@ describe('vacancy-sync query plans at fleet size', () => {
     await record('run history retention', () =>
       purge(db, runHistoryRetention({ RUN_HISTORY_DAYS: 30, RUN_HISTORY_PER_CONNECTOR: 500 }), new Date()),
     );
+    await record('closed vacancies retention', () => purge(db, closedVacancyRetention(30), new Date()));
     await record("deleted connectors' vacancy states", () =>
       purge(db, deletedConnectorRetention('vacancy_state', 30), new Date()),
     );
@@ -101,7 +103,7 @@ describe('vacancy-sync query plans at fleet size', () => {
   });
 
   it('recorded the statements of every piece it checks', () => {
-    expect(new Set(statements.map((s) => s.name.replace(/ #\d+$/, ''))).size).toBe(9);
+    expect(new Set(statements.map((s) => s.name.replace(/ #\d+$/, ''))).size).toBe(10);
   });
 
   it('sees a statement that reads a whole table (the check itself)', async () => {
