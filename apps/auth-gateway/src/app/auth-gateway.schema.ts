@@ -5,6 +5,7 @@ import { AuthGatewayTables1763700000100 } from './migrations/1763700000100-auth-
 import { CredentialRefreshMarker1763700000110 } from './migrations/1763700000110-credential-refresh-marker';
 import { OAuthStatePkce1763700000120 } from './migrations/1763700000120-oauth-state-pkce';
 import { CredentialGeneration1763700000130 } from './migrations/1763700000130-credential-generation';
+import { CredentialRecheck1763700000140 } from './migrations/1763700000140-credential-recheck';
 import { OAuthStateEntity } from './oauth/oauth-state.entity';
 
 /**
@@ -18,6 +19,7 @@ export const AUTH_GATEWAY_SCHEMA = {
     CredentialRefreshMarker1763700000110,
     OAuthStatePkce1763700000120,
     CredentialGeneration1763700000130,
+    CredentialRecheck1763700000140,
   ],
   shared: [OUTBOX_SCHEMA],
 } satisfies Pick<ServiceCoreOptions, 'entities' | 'migrations' | 'shared'>;

@@ -19,3 +19,17 @@ describe('ConnectorRegistryConfig in production', () => {
     expect(message).not.toContain('ADMIN_API_KEYS must be');
   });
 });
+
+describe('ConnectorRegistryConfig run history', () => {
+  const KEYS = { ADMIN_API_KEYS: 'acct_1:some-key' };
+  it('keeps 30 days and 500 runs a connector unless told, and refuses a history shorter than the admin page', () => {
+    const config = loadConfig(ConnectorRegistryConfig, KEYS);
+    expect([config.RUN_HISTORY_DAYS, config.RUN_HISTORY_PER_CONNECTOR]).toEqual([30, 500]);
+    expect(() => loadConfig(ConnectorRegistryConfig, { ...KEYS, RUN_HISTORY_PER_CONNECTOR: '5' })).toThrow(
+      /RUN_HISTORY_PER_CONNECTOR must not be less than 20/,
+    );
+    expect(() => loadConfig(ConnectorRegistryConfig, { ...KEYS, RUN_HISTORY_DAYS: 'forever' })).toThrow(
+      /RUN_HISTORY_DAYS/,
+    );
+  });
+});

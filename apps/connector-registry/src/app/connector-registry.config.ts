@@ -95,6 +95,10 @@ export class ConnectorRegistryConfig extends ServiceConfig {
   @Type(() => Number) @IsInt() @Min(100) @Max(120_000) AUTH_GATEWAY_TIMEOUT_MS = 12_000;
   /** How long the failure log keeps a dead letter (and a finished erasure's record). */
   @Type(() => Number) @IsInt() @Min(1) @Max(3_650) DEAD_LETTER_RETENTION_DAYS = 30;
+  /** How long a connector's run history goes back (its last run is kept whatever its age). */
+  @Type(() => Number) @IsInt() @Min(1) @Max(3_650) RUN_HISTORY_DAYS = 30;
+  /** The most runs of a connector its history keeps (the newest); the admin page lists the last 20. */
+  @Type(() => Number) @IsInt() @Min(20) @Max(100_000) RUN_HISTORY_PER_CONNECTOR = 500;
   /** How long to wait for vacancy-sync's mapping preview. */
   @Type(() => Number) @IsInt() @Min(100) @Max(120_000) VACANCY_SYNC_TIMEOUT_MS = 15_000;
 }

@@ -16,7 +16,9 @@ import { DeadLetterPublishedBy1763900000300 } from './migrations/1763900000300-d
 import { DeadLetterCandidate1763900000505 } from './migrations/1763900000505-dead-letter-candidate';
 import { CandidateErasure1763900000506 } from './migrations/1763900000506-candidate-erasure';
 import { ConnectorActivity1763900000600 } from './migrations/1763900000600-connector-activity';
-import { RunNextRunAt1763900000710 } from './migrations/1763900000710-run-next-run-at';
+import { ConnectorDeleted1763900000710 } from './migrations/1763900000710-connector-deleted';
+import { ActivityOfDeletedRuns1763900000711 } from './migrations/1763900000711-activity-of-deleted-runs';
+import { RunNextRunAt1763900000720 } from './migrations/1763900000720-run-next-run-at';
 import { RunEntity } from './runs/run.entity';
 
 /**
@@ -45,7 +47,9 @@ export const CONNECTOR_REGISTRY_SCHEMA = {
     DeadLetterCandidate1763900000505,
     CandidateErasure1763900000506,
     ConnectorActivity1763900000600,
-    RunNextRunAt1763900000710,
+    ConnectorDeleted1763900000710,
+    ActivityOfDeletedRuns1763900000711,
+    RunNextRunAt1763900000720,
   ],
   shared: [DAILY_QUOTA_SCHEMA, OUTBOX_SCHEMA, ERASED_CANDIDATE_SCHEMA],
 } satisfies Pick<ServiceCoreOptions, 'entities' | 'migrations' | 'shared'>;

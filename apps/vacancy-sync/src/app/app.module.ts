@@ -5,7 +5,9 @@ import { ServiceCoreModule } from '@connector/service-kit';
 import { VACANCY_SYNC_SCHEMA } from './vacancy-sync.schema';
 import { CommonModule } from './common/common.module';
 import { PreviewModule } from './preview/preview.module';
+import { runHistoryRetention } from './runs/run-history-retention';
 import { RunsModule } from './runs/runs.module';
+import { closedVacancyRetention } from './vacancies/closed-vacancy-retention';
 import { SERVICE_NAME, type VacancySyncConfig } from './vacancy-sync.config';
 
 /** vacancy-sync: live vacancies from the ATSs into the platform. */
@@ -27,9 +29,13 @@ export class AppModule {
         ],
       },
       ...VACANCY_SYNC_SCHEMA,
-      retention: ['vacancy_state', 'sync_run', 'sync_connector'].map((table) =>
-        deletedConnectorRetention(table, config.DELETED_CONNECTOR_RETENTION_DAYS),
-      ),
+      retention: [
+        runHistoryRetention(config),
+        closedVacancyRetention(config.CLOSED_VACANCY_RETENTION_DAYS),
+        ...['vacancy_state', 'sync_run', 'sync_connector'].map((table) =>
+          deletedConnectorRetention(table, config.DELETED_CONNECTOR_RETENTION_DAYS),
+        ),
+      ],
     });
     return {
       module: AppModule,

@@ -20,6 +20,12 @@ export class VacancySyncConfig extends ServiceConfig {
   @Type(() => Number) @IsInt() @Min(1) @Max(2_000) RUN_CONCURRENCY = 200;
   /** Runs at once on one customer system, across every vacancy-sync process (several connectors, one ATS). */
   @Type(() => Number) @IsInt() @Min(1) @Max(100) RUN_SYSTEM_CONCURRENCY = 2;
+  /** How long a connector's run history goes back (its newest run is kept whatever its age). */
+  @Type(() => Number) @IsInt() @Min(1) @Max(3_650) RUN_HISTORY_DAYS = 30;
+  /** The most runs of a connector its history keeps (the newest; open runs are never deleted). */
+  @Type(() => Number) @IsInt() @Min(20) @Max(100_000) RUN_HISTORY_PER_CONNECTOR = 500;
+  /** How long a closed vacancy's state stays (should it come back live, it is published again as new). */
+  @Type(() => Number) @IsInt() @Min(1) @Max(3_650) CLOSED_VACANCY_RETENTION_DAYS = 30;
   /** Non-public addresses (and plain http) its ATS calls may reach: `none` unless local mode or tests say. */
   @IsIn(ADDRESS_ALLOWANCES) ALLOW_PRIVATE_ADDRESSES: AddressAllowance = 'none';
 }

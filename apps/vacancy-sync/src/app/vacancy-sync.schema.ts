@@ -6,6 +6,7 @@ import { SyncRunWarnings1763700000301 } from './migrations/1763700000301-sync-ru
 import { VacancyLiveUntil1763700000302 } from './migrations/1763700000302-vacancy-live-until';
 import { SyncConnectorStatusAt1763700000303 } from './migrations/1763700000303-sync-connector-status-at';
 import { SyncSchedule1763700000310 } from './migrations/1763700000310-sync-schedule';
+import { SyncRunHistory1763700000320 } from './migrations/1763700000320-sync-run-history';
 import { SyncConnectorEntity } from './runs/sync-connector.entity';
 import { SyncRunEntity } from './runs/sync-run.entity';
 import { VacancyStateEntity } from './vacancies/vacancy-state.entity';
@@ -19,6 +20,7 @@ export const VACANCY_SYNC_SCHEMA = {
     VacancyLiveUntil1763700000302,
     SyncConnectorStatusAt1763700000303,
     SyncSchedule1763700000310,
+    SyncRunHistory1763700000320,
   ],
   shared: [...ATS_ACCESS_SCHEMAS, DELETED_CONNECTOR_SCHEMA],
 } satisfies Pick<ServiceCoreOptions, 'entities' | 'migrations' | 'shared'>;

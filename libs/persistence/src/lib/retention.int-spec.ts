@@ -1,7 +1,13 @@
 import { Pool } from 'pg';
 import { createTestDatabase, type TestDatabase } from '@connector/testing';
 import { DeletedConnectorMigration1763900000507 } from './deleted-connector.migration';
-import { deletedConnectorRetention, purge, type RetentionRule, RetentionJob } from './retention';
+import {
+  deletedConnectorRetention,
+  type HistoryRetentionRule,
+  purge,
+  type RetentionRule,
+  RetentionJob,
+} from './retention';
 
 describe(RetentionJob.name, () => {
   let database: TestDatabase;
@@ -93,5 +99,85 @@ describe(RetentionJob.name, () => {
     expect(await purge(pool, rule, now, 1)).toBe(2);
     const { rows } = await pool.query(`SELECT marker FROM state_like`);
     expect(rows).toEqual([{ marker: 'pending' }]);
+  });
+
+  describe('histories', () => {
+    /** Like runs: an owner table, and rows of each owner, some open. */
+    const history: HistoryRetentionRule = {
+      name: 'runs beyond 3 a connector or 10 days',
+      table: 'hist_run',
+      owners: { table: 'hist_owner', key: 'id' },
+      ownerColumn: 'owner_id',
+      timeColumn: 'queued_at',
+      where: `"status" <> 'open'`,
+      keepNewest: 3,
+      keepDays: 10,
+    };
+    const run = (owner: string, id: string, ageDays: number, status = 'done') =>
+      pool.query(
+        `INSERT INTO hist_run (owner_id, id, status, queued_at) VALUES ($1, $2, $3, now() - make_interval(days => $4))`,
+        [owner, id, status, ageDays],
+      );
+    const runIds = async () =>
+      (await pool.query(`SELECT id FROM hist_run ORDER BY id`)).rows.map((row: { id: string }) => row.id);
+
+    beforeAll(async () => {
+      await pool.query(`CREATE TABLE hist_owner (id uuid PRIMARY KEY)`);
+      await pool.query(
+        `CREATE TABLE hist_run (owner_id uuid NOT NULL, id text NOT NULL, status text NOT NULL, queued_at timestamptz NOT NULL)`,
+      );
+      await pool.query(`CREATE INDEX ON hist_run (owner_id, queued_at)`);
+    });
+    beforeEach(async () => {
+      await pool.query(`TRUNCATE hist_run, hist_owner`);
+    });
+
+    it("keeps each owner's newest rows, and none past the days but its newest; open rows stay", async () => {
+      const [busy, idle, fresh] = [
+        '00000000-0000-4000-8000-000000000001',
+        '00000000-0000-4000-8000-000000000002',
+        '00000000-0000-4000-8000-000000000003',
+      ];
+      await pool.query(`INSERT INTO hist_owner VALUES ($1), ($2), ($3)`, [busy, idle, fresh]);
+      // busy: 6 recent finished runs and an old open one: the 3 newest finished and the open one stay.
+      for (let i = 1; i <= 6; i++) await run(busy, `busy-${i}`, i);
+      await run(busy, 'busy-open', 40, 'open');
+      // idle: nothing for 2 months: its last run stays whatever its age, the older ones go.
+      await run(idle, 'idle-1', 60);
+      await run(idle, 'idle-2', 61);
+      // fresh: fewer than the limit, all recent: all stay.
+      await run(fresh, 'fresh-1', 1);
+      await run(fresh, 'fresh-2', 2);
+
+      expect(await purge(pool, history, now)).toBe(4);
+      expect(await runIds()).toEqual([
+        'busy-1',
+        'busy-2',
+        'busy-3',
+        'busy-open',
+        'fresh-1',
+        'fresh-2',
+        'idle-1',
+      ]);
+    });
+
+    it('goes through every page of owners, in batches, and replicas share the work', async () => {
+      const owners = Array.from(
+        { length: 250 },
+        (_, i) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+      );
+      await pool.query(`INSERT INTO hist_owner SELECT unnest($1::uuid[])`, [owners]);
+      await pool.query(
+        `INSERT INTO hist_run SELECT o, o || '-' || n, 'done', now() - make_interval(hours => n)
+           FROM unnest($1::uuid[]) o, generate_series(1, 8) n`,
+        [owners],
+      );
+      const counts = await Promise.all([purge(pool, history, now, 7), purge(pool, history, now, 7)]);
+      expect(counts[0] + counts[1]).toBe(250 * 5);
+      const { rows } = await pool.query(
+        `SELECT count(*)::int AS kept, count(DISTINCT owner_id)::int AS owners, max(queued_at) < now() - interval '4 hours' AS old FROM hist_run`,
+      );
+      expect(rows).toEqual([{ kept: 250 * 3, owners: 250, old: false }]);
+    });
   });
 });

@@ -1,4 +1,4 @@
-import { Check, Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+import { Check, Column, CreateDateColumn, Entity, Index, PrimaryColumn, UpdateDateColumn } from 'typeorm';
 import type { SealedSecret } from '../crypto/secret-box';
 
 /**
@@ -14,6 +14,8 @@ export type CredentialState = 'active' | 'authorization_required' | 'rejected';
 @Entity('connector_credential')
 @Check('connector_credential_ats_type_check', `"ats_type" IN ('ats-a', 'ats-b')`)
 @Check('connector_credential_state_check', `"state" IN ('active', 'authorization_required', 'rejected')`)
+// The re-check job's tick reads the refused secrets that are due, never every connector's row.
+@Index('ix_connector_credential_recheck', ['recheckAt'], { where: `"state" = 'rejected'` })
 export class ConnectorCredentialEntity {
   @PrimaryColumn('text', { name: 'connector_id' }) connectorId!: string;
   @Column('text', { name: 'account_id' }) accountId!: string;

@@ -89,4 +89,71 @@ describe(`${CredentialsService.name} on Postgres`, () => {
     expect(await dataSource.query('SELECT * FROM outbox_message')).toEqual([]);
     await expect(sut.getAccess('c1')).resolves.toMatchObject({ accessToken: 'new-token' });
   });
+
+  it('renews once per connector however many ask, in two processes, and one connector never waits for another', async () => {
+    const repository = new CredentialsRepository(dataSource);
+    const gates = new Map<string, () => void>();
+    const renewals: string[] = [];
+    let started!: () => void;
+    const slowStarted = new Promise<void>((resolve) => (started = resolve));
+    const issuer: CredentialIssuer = {
+      atsType: 'ats-a',
+      renew: async (input) => {
+        renewals.push(input.connectorId);
+        if (input.connectorId === 'slow') {
+          started();
+          // The slow customer's ATS answers only when the test says.
+          await new Promise<void>((resolve) => gates.set('slow', resolve));
+        }
+        const expiresAt = new Date(Date.now() + 3_600_000);
+        return {
+          access: {
+            accessToken: `token-${input.connectorId}`,
+            accessTokenExpiresAt: expiresAt.toISOString(),
+          },
+          expiresAt,
+        };
+      },
+      revalidate: async () => undefined,
+      toAtsAccess: (input, access, expiresAt) => ({
+        type: 'ats-a',
+        baseUrl: input.baseUrl ?? '',
+        accessToken: access.accessToken,
+        expiresAt: expiresAt.toISOString(),
+      }),
+      fingerprintOf: (access) => access.accessToken,
+    };
+    // Two gateway processes: each its own service (its own in-process single flight), one database.
+    const [one, two] = [0, 1].map(
+      () =>
+        new CredentialsService(
+          repository,
+          secrets,
+          [issuer],
+          { wake: () => undefined } as unknown as OutboxRelay,
+          new OperatorAlerts(),
+          { ATS_A_RECHECK_SECONDS: 300 },
+        ),
+    );
+    for (const connectorId of ['slow', 'fast']) {
+      await one.store({
+        connectorId,
+        accountId: 'acct',
+        atsType: 'ats-a',
+        baseUrl: 'https://a.example',
+        clientId: 'id',
+        secret: 'secret',
+      });
+    }
+
+    // Three workers of one process and one of the other ask for the slow connector's access at once.
+    const slow = [one.getAccess('slow'), one.getAccess('slow'), one.getAccess('slow'), two.getAccess('slow')];
+    await slowStarted;
+    // Meanwhile another connector is served by both processes: no lock shared with the slow one.
+    await expect(one.getAccess('fast')).resolves.toMatchObject({ accessToken: 'token-fast' });
+    await expect(two.getAccess('fast')).resolves.toMatchObject({ accessToken: 'token-fast' });
+    gates.get('slow')!();
+    for (const access of await Promise.all(slow)) expect(access).toMatchObject({ accessToken: 'token-slow' });
+    expect(renewals.sort()).toEqual(['fast', 'slow']);
+  });
 });

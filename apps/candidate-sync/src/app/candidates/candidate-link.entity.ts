@@ -1,9 +1,11 @@
-import { Check, Column, Entity, PrimaryColumn } from 'typeorm';
+import { Check, Column, Entity, Index, PrimaryColumn } from 'typeorm';
 import { LINK_STATE_CHECK, OrderedLinkColumns } from '@connector/exactly-once';
 import type { SentState } from './candidate-sink';
 
 /** A platform candidate's ATS record per connector, the last event applied and what was sent. */
 @Entity('candidate_link')
+// Erasure asks where a candidate lives across connectors: by candidate, not a read of every link.
+@Index('ix_candidate_link_candidate', ['candidateId'])
 @Check('candidate_link_state_check', LINK_STATE_CHECK)
 export class CandidateLinkEntity extends OrderedLinkColumns {
   @PrimaryColumn('text', { name: 'connector_id', primaryKeyConstraintName: 'pk_candidate_link' })

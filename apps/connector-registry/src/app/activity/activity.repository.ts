@@ -20,7 +20,8 @@ const PRUNE_SQL = `DELETE FROM connector_activity_event WHERE connector_id = $1 
 
 /**
  * The connector's last `$2` UTC days, one row each: runs that ended that day (calls, vacancies published,
- * failed runs), records written, and its dead letters. $1 connector id, $2 days, $3 the id again (as uuid,
+ * failed runs: the runs kept, plus the totals of those the retention job deleted), records written, and its
+ * dead letters. $1 connector id, $2 days, $3 the id again (as uuid,
  * so the run index serves), $4 its account: a dead letter names the connector its message named, and only
  * the account's own count (another account's message may name any id).
  */
@@ -43,10 +44,10 @@ WITH days AS (
    GROUP BY 1
 )
 SELECT to_char(days.day, 'YYYY-MM-DD') AS day,
-       coalesce(runs.api_calls, 0) AS api_calls,
-       coalesce(runs.published, 0) AS published,
+       coalesce(runs.api_calls, 0) + coalesce(a.deleted_runs_api_calls, 0) AS api_calls,
+       coalesce(runs.published, 0) + coalesce(a.deleted_runs_published, 0) AS published,
        coalesce(a.records_written, 0) AS records_written,
-       coalesce(runs.failed_runs, 0) + coalesce(dead.n, 0) AS failures
+       coalesce(runs.failed_runs, 0) + coalesce(a.deleted_runs_failed, 0) + coalesce(dead.n, 0) AS failures
   FROM days
   LEFT JOIN runs ON runs.day = days.day
   LEFT JOIN dead ON dead.day = days.day

@@ -13,6 +13,8 @@ import type { AtsType, ConnectorStatus } from '@connector/contracts';
 /** A customer's link to one ATS account. Secrets never live here (auth-gateway keeps them, encrypted). */
 @Entity('connector')
 @Index('ix_connector_account_created', ['accountId', 'createdAt'])
+// The retention job finds connectors deleted long ago without reading the live ones.
+@Index('ix_connector_deleted', ['deletedAt'], { where: '"deleted_at" IS NOT NULL' })
 @Check('connector_type_check', `"type" IN ('ats-a', 'ats-b')`)
 @Check(
   'connector_status_check',

@@ -25,45 +25,85 @@ const connectors = gauge({
   },
 });
 
-/** One read of the quota table per scrape, shared by the budget gauges. */
-function budgetGauge(name: string, help: string, valueOf: (usage: QuotaUsage) => number) {
-  const metric = gauge({
+/** How a customer system's ATS-A day stands: a label with four values, however many customers there are. */
+export const BUDGET_STATES = ['available', 'low', 'exhausted', 'paused'] as const;
+type BudgetState = (typeof BUDGET_STATES)[number];
+type GaugeOf<L extends string> = ReturnType<typeof gauge<L>>;
+
+/** Below this share of its limit left, a system's budget is `low`. */
+const LOW_SHARE = 0.1;
+/** Used up this long before the reset, a system's day is lost for most of its work (the alert's rule). */
+const EARLY_MS = 6 * 3_600_000;
+
+export function budgetStateOf(usage: QuotaUsage): BudgetState {
+  if (usage.paused) return 'paused';
+  const left = usage.limit - usage.used;
+  if (left <= 0) return 'exhausted';
+  return left < usage.limit * LOW_SHARE ? 'low' : 'available';
+}
+
+/** No calls left (used up, or paused by a 429) more than 6 hours before the day resets. */
+export function exhaustedEarly(usage: QuotaUsage, now: number): boolean {
+  const state = budgetStateOf(usage);
+  return (state === 'exhausted' || state === 'paused') && usage.resetAt - now > EARLY_MS;
+}
+
+/**
+ * A gauge over every customer system's day, from the one read of the quota table a scrape makes. Never
+ * labelled by the system (its address): a series per customer would grow with the fleet. Which system it is
+ * the admin API says (`GET /connectors/{id}/budget`).
+ */
+function budgetGauge<L extends string>(
+  name: string,
+  help: string,
+  labelNames: readonly L[],
+  record: (metric: GaugeOf<L>, usage: QuotaUsage[], now: number) => void,
+) {
+  const metric: GaugeOf<L> = gauge({
     name,
     help,
-    labelNames: ['customer'],
+    labelNames,
     async collect() {
-      const usage = (await reader()?.budgetUsage()) ?? [];
+      const usage = await reader()?.budgetUsage();
       metric.reset();
-      for (const entry of usage) metric.set({ customer: entry.key.replace(/^ats-a:/, '') }, valueOf(entry));
+      if (usage) record(metric, usage, Date.now());
     },
   });
   return metric;
 }
 
 budgetGauge(
+  'connector_ats_budget_systems',
+  'ATS-A customer systems by the state of their day: available, low (under a tenth of the limit left), exhausted, paused (a 429)',
+  ['state'],
+  (metric, usage) => {
+    for (const state of BUDGET_STATES)
+      metric.set({ state }, usage.filter((u) => budgetStateOf(u) === state).length);
+  },
+);
+budgetGauge(
+  'connector_ats_budget_exhausted_early_systems',
+  'ATS-A customer systems with no calls left (used up or paused) more than 6 hours before their day resets',
+  [],
+  (metric, usage, now) => metric.set(usage.filter((u) => exhaustedEarly(u, now)).length),
+);
+budgetGauge(
   'connector_ats_budget_used_calls',
-  "ATS-A calls used in the customer system's current day, everyone's as the ATS counts them, per customer address",
-  (u) => u.used,
+  "ATS-A calls used in the customer systems' current days, everyone's as the ATS counts them, summed over all systems",
+  [],
+  (metric, usage) => metric.set(usage.reduce((sum, u) => sum + u.used, 0)),
 );
 budgetGauge(
   'connector_ats_budget_limit_calls',
-  "ATS-A calls allowed in the customer system's day (the lower of the configured and the ATS's limit)",
-  (u) => u.limit,
-);
-budgetGauge(
-  'connector_ats_budget_remaining_calls',
-  "ATS-A calls left in the customer system's current day (0 while a 429 pauses it)",
-  (u) => (u.paused ? 0 : Math.max(0, u.limit - u.used)),
-);
-budgetGauge(
-  'connector_ats_budget_reset_timestamp_seconds',
-  "When the customer system's ATS-A day resets (Unix time)",
-  (u) => Math.round(u.resetAt / 1000),
+  "ATS-A calls allowed in the customer systems' days (each the lower of the configured and the ATS's limit), summed",
+  [],
+  (metric, usage) => metric.set(usage.reduce((sum, u) => sum + u.limit, 0)),
 );
 
 /**
  * The registry's gauges, read from Postgres when /metrics is scraped: connectors per status (an alert
- * watches auth_failed) and each ATS-A customer system's daily budget (the planner's shared table).
+ * watches auth_failed) and the ATS-A customer systems' daily budgets (the planner's shared table), counted
+ * and summed, never one series per system.
  */
 @Injectable()
 export class RegistryMetrics implements OnModuleInit, OnModuleDestroy {

@@ -5,7 +5,7 @@ import { preparedStatements, rowsOf, type SqlQueryable } from '@connector/persis
 import { CandidateRefEntity } from './candidate-ref.entity';
 
 /** Asked for every document (before its download): written out and prepared, not built per call. */
-const FIND_SQL = `SELECT "external_id" FROM "candidate_ref" WHERE "connector_id" = $1 AND "candidate_id" = $2`;
+export const FIND_SQL = `SELECT "external_id" FROM "candidate_ref" WHERE "connector_id" = $1 AND "candidate_id" = $2`;
 
 /** document-service's own copy of "which ATS record is this candidate", fed by `candidate.synced`. */
 @Injectable()

@@ -7,6 +7,8 @@ import type { RunPhase, RunTrigger, SyncRunStatus } from './sync-run';
 @Index('ix_sync_run_open', ['connectorId', 'createdAt'], {
   where: `"status" IN ('queued', 'running', 'paused')`,
 })
+// A connector's history newest first: the retention job trims it (RUN_HISTORY_PER_CONNECTOR, RUN_HISTORY_DAYS).
+@Index('ix_sync_run_connector_created', ['connectorId', 'createdAt'])
 export class SyncRunEntity {
   @PrimaryColumn('text', { name: 'run_id' }) runId!: string;
   @Column('text', { name: 'connector_id' }) connectorId!: string;

@@ -9,6 +9,8 @@ import { Column, Entity, Index, PrimaryColumn, UpdateDateColumn } from 'typeorm'
 @Index('ix_vacancy_state_live_until', ['connectorId', 'liveUntil'], {
   where: '"live" AND "live_until" IS NOT NULL',
 })
+// Closed vacancies by when they closed: the retention job lets go of those closed long ago.
+@Index('ix_vacancy_state_closed', ['updatedAt'], { where: 'NOT "live"' })
 export class VacancyStateEntity {
   @PrimaryColumn('text', { name: 'connector_id', primaryKeyConstraintName: 'pk_vacancy_state' })
   connectorId!: string;

@@ -1,0 +1,123 @@
+import { Client } from 'pg';
+import { DataSource } from 'typeorm';
+import { dataSourceOptions, deletedConnectorRetention, purge, runMigrations } from '@connector/persistence';
+import {
+  createTestDatabase,
+  type PlannedStatement,
+  StatementRecorder,
+  type TestDatabase,
+  wholeTableScans,
+} from '@connector/testing';
+import { runHistoryRetention } from './runs/run-history-retention';
+import { SyncRunRepository } from './runs/sync-run.repository';
+import { closedVacancyRetention } from './vacancies/closed-vacancy-retention';
+import { VacancyStateRepository } from './vacancies/vacancy-state.repository';
+import { SERVICE_NAME } from './vacancy-sync.config';
+import { VACANCY_SYNC_SCHEMA } from './vacancy-sync.schema';
+
+const CONNECTORS = 10_000;
+const VACANCIES = 1_000_000;
+const RUNS_PER_CONNECTOR = 30;
+
+/**
+ * vacancy-sync's statements at fleet size: 10 000 connectors, 1 M vacancy states, 300 000 runs in a migrated
+ * schema, each statement's plan (EXPLAIN, not run) free of a Seq Scan on the big tables. Statements are
+ * recorded as the repositories build them. To check another one (the scheduler's claim), add it to
+ * `statements` below.
+ */
+describe('vacancy-sync query plans at fleet size', () => {
+  let database: TestDatabase;
+  let db: DataSource;
+  let session: Client;
+  const recorder = new StatementRecorder();
+  const statements: PlannedStatement[] = [];
+  const connector = 'c-04242';
+
+  beforeAll(async () => {
+    database = await createTestDatabase('fleet_plans');
+    db = await new DataSource({
+      ...dataSourceOptions({ url: database.url, service: SERVICE_NAME, ...VACANCY_SYNC_SCHEMA }),
+      logger: recorder,
+    }).initialize();
+    await runMigrations(db, VACANCY_SYNC_SCHEMA.shared);
+    await db.query(
+      `INSERT INTO sync_connector (connector_id, account_id, next_run_at, active, last_success_started_at)
+       SELECT 'c-' || lpad(n::text, 5, '0'), 'acct-' || (n % 2500), now() + make_interval(secs => n % 900),
+              n % 50 <> 0, now() - interval '15 minutes'
+         FROM generate_series(1, $1::int) n`,
+      [CONNECTORS],
+    );
+    // 100 vacancies a connector (in key order: a fast load), a tenth closed, most seen by its last full run.
+    await db.query(
+      `INSERT INTO vacancy_state (connector_id, external_id, content_hash, live, last_seen_run, live_until)
+       SELECT 'c-' || lpad(c::text, 5, '0'), 'v-' || lpad(k::text, 3, '0'), 'h-' || k, k % 10 <> 0,
+              'run-' || c || CASE WHEN k % 37 = 0 THEN '-old' ELSE '' END,
+              CASE WHEN k % 7 = 0 THEN current_date + k END
+         FROM generate_series(1, $1::int) c, generate_series(1, $2::int) k`,
+      [CONNECTORS, VACANCIES / CONNECTORS],
+    );
+    await db.query(
+      `INSERT INTO sync_run (run_id, connector_id, account_id, trigger, status, mode, created_at, started_at, finished_at)
+       SELECT 'r-' || c || '-' || k, 'c-' || lpad(c::text, 5, '0'), 'acct-' || (c % 2500), 'scheduled',
+              CASE WHEN k = $2::int AND c % 10 = 0 THEN 'queued' ELSE 'succeeded' END, 'incremental',
+              now() - make_interval(mins => ($2::int - k) * 15), now() - make_interval(mins => ($2::int - k) * 15),
+              now() - make_interval(mins => ($2::int - k) * 15 - 1)
+         FROM generate_series(1, $1::int) c, generate_series(1, $2::int) k`,
+      [CONNECTORS, RUNS_PER_CONNECTOR],
+    );
+    await db.query(`ANALYZE`);
+
+    const states = new VacancyStateRepository(db);
+    const runs = new SyncRunRepository(db);
+    const today = new Date().toISOString().slice(0, 10);
+    const record = async (name: string, work: () => Promise<unknown>) =>
+      statements.push(...(await recorder.during(name, work)));
+    await record('closures by absence after a full listing', () =>
+      states.notSeenBy(connector, 'run-4242', 500),
+    );
+    await record('closures past their last advertised day', () => states.expired(connector, today, 500));
+    await record("a page's published states", () => states.published(connector, ['v-001', 'v-002', 'v-101']));
+    await record("a page's vacancies marked seen", () =>
+      db.transaction((m) =>
+        states.markSeen(m, connector, 'run-4242', [{ externalId: 'v-001', contentHash: 'h-new' }]),
+      ),
+    );
+    await record('closures marked', () => db.transaction((m) => states.markClosed(m, connector, ['v-002'])));
+    await record("a connector's head run", () => runs.headRun(connector));
+    await record("a connector's schedule and last successes", () => runs.connector(connector));
+    await record('run history retention', () =>
+      purge(db, runHistoryRetention({ RUN_HISTORY_DAYS: 30, RUN_HISTORY_PER_CONNECTOR: 500 }), new Date()),
+    );
+    await record('closed vacancies retention', () => purge(db, closedVacancyRetention(30), new Date()));
+    await record("deleted connectors' vacancy states", () =>
+      purge(db, deletedConnectorRetention('vacancy_state', 30), new Date()),
+    );
+    session = new Client({ connectionString: database.url });
+    await session.connect();
+  }, 120_000);
+
+  afterAll(async () => {
+    await session?.end();
+    await db?.destroy();
+    await database?.drop();
+  });
+
+  it('recorded the statements of every piece it checks', () => {
+    expect(new Set(statements.map((s) => s.name.replace(/ #\d+$/, ''))).size).toBe(10);
+  });
+
+  it('sees a statement that reads a whole table (the check itself)', async () => {
+    const findings = await wholeTableScans(
+      session,
+      [{ name: 'by content', sql: `SELECT 1 FROM vacancy_state WHERE content_hash = $1`, params: ['h-1'] }],
+      ['vacancy_state'],
+    );
+    expect(findings).toEqual([expect.stringMatching(/^by content: Seq Scan on vacancy_state\n/)]);
+  });
+
+  it('reaches vacancy_state, sync_run and sync_connector through their indexes only', async () => {
+    expect(
+      await wholeTableScans(session, statements, ['vacancy_state', 'sync_run', 'sync_connector']),
+    ).toEqual([]);
+  });
+});
