@@ -22,8 +22,7 @@ const RUNS_PER_CONNECTOR = 30;
 /**
  * vacancy-sync's statements at fleet size: 10 000 connectors, 1 M vacancy states, 300 000 runs in a migrated
  * schema, each statement's plan (EXPLAIN, not run) free of a Seq Scan on the big tables. Statements are
- * recorded as the repositories build them. To check another one (the scheduler's claim), add it to
- * `statements` below.
+ * recorded as the repositories build them. To check another one, record it below.
  */
 describe('vacancy-sync query plans at fleet size', () => {
   let database: TestDatabase;
@@ -41,9 +40,10 @@ describe('vacancy-sync query plans at fleet size', () => {
     }).initialize();
     await runMigrations(db, VACANCY_SYNC_SCHEMA.shared);
     await db.query(
-      `INSERT INTO sync_connector (connector_id, account_id, next_run_at, active, last_success_started_at)
+      `INSERT INTO sync_connector (connector_id, account_id, next_run_at, active, last_success_started_at, system_key)
        SELECT 'c-' || lpad(n::text, 5, '0'), 'acct-' || (n % 2500), now() + make_interval(secs => n % 900),
-              n % 50 <> 0, now() - interval '15 minutes'
+              n % 50 <> 0, CASE WHEN n % 400 <> 0 THEN now() - interval '15 minutes' END,
+              'ats-a:https://system-' || (n % 4000) || '.example'
          FROM generate_series(1, $1::int) n`,
       [CONNECTORS],
     );
@@ -85,6 +85,15 @@ describe('vacancy-sync query plans at fleet size', () => {
     await record('closures marked', () => db.transaction((m) => states.markClosed(m, connector, ['v-002'])));
     await record("a connector's head run", () => runs.headRun(connector));
     await record("a connector's schedule and last successes", () => runs.connector(connector));
+    await record('scheduler: due connectors claimed', () =>
+      runs.claimDue({ limit: 50, owner: 'plans', ttlMs: 60_000, perSystem: 2 }),
+    );
+    await record('scheduler: runnable connectors', () => runs.runnableConnectors(200));
+    await record('scheduler: the due backlog', () => runs.dueCount());
+    await record("a connector's status applied", () => runs.applyStatus(connector, 'acct', true, new Date()));
+    await record("a connector's system learnt", () =>
+      runs.learnSystem(connector, 'ats-a:https://new.example'),
+    );
     await record('run history retention', () =>
       purge(db, runHistoryRetention({ RUN_HISTORY_DAYS: 30, RUN_HISTORY_PER_CONNECTOR: 500 }), new Date()),
     );
@@ -103,7 +112,7 @@ describe('vacancy-sync query plans at fleet size', () => {
   });
 
   it('recorded the statements of every piece it checks', () => {
-    expect(new Set(statements.map((s) => s.name.replace(/ #\d+$/, ''))).size).toBe(10);
+    expect(new Set(statements.map((s) => s.name.replace(/ #\d+$/, ''))).size).toBe(15);
   });
 
   it('sees a statement that reads a whole table (the check itself)', async () => {

@@ -5,7 +5,6 @@ import { SERVICE_NAME } from '../vacancy-sync.config';
 import { VACANCY_SYNC_SCHEMA } from '../vacancy-sync.schema';
 import { RunLeaseLostError } from './run-lease-lost.error';
 import { type NewRun, SyncRunRepository } from './sync-run.repository';
-import { DUE_CANDIDATES_SQL, DUE_COUNT_SQL, RUNNABLE_SQL, RUNNING_PER_SYSTEM_SQL } from './sync-schedule.sql';
 
 describe(SyncRunRepository.name, () => {
   let database: TestDatabase;
@@ -275,71 +274,6 @@ describe(SyncRunRepository.name, () => {
       expect(runnable).toEqual([asked, scheduled]);
       await sut.tryLease(asked, 'a', 60_000);
       expect(await sut.runnableConnectors(100)).not.toContain(asked);
-    });
-  });
-
-  describe('at fleet size', () => {
-    /** Plan nodes of a statement, as EXPLAIN (FORMAT JSON) gives them, flattened. */
-    const planOf = async (sql: string, params: unknown[]): Promise<Array<Record<string, unknown>>> => {
-      const [row] = (await dataSource.query(`EXPLAIN (FORMAT JSON) ${sql}`, params)) as Array<{
-        'QUERY PLAN': Array<{ Plan: Record<string, unknown> }>;
-      }>;
-      const nodes: Array<Record<string, unknown>> = [];
-      const walk = (node: Record<string, unknown>) => {
-        nodes.push(node);
-        for (const child of (node['Plans'] as Array<Record<string, unknown>> | undefined) ?? []) walk(child);
-      };
-      walk(row['QUERY PLAN'][0].Plan);
-      return nodes;
-    };
-    const seqScans = (nodes: Array<Record<string, unknown>>) =>
-      nodes
-        .filter((n) => n['Node Type'] === 'Seq Scan')
-        .map((n) => String(n['Relation Name']))
-        .filter((table) => table === 'sync_connector' || table === 'sync_run');
-
-    beforeAll(async () => {
-      // 10 000 connectors spread over a 15-minute interval (a few due now), 200 000 finished runs, 200 open.
-      await dataSource.query(`
-        INSERT INTO sync_connector (connector_id, account_id, interval_seconds, next_run_at, active,
-                                    last_success_started_at, system_key)
-        SELECT 'fleet-' || i, 'acct-' || (i % 500), 900, clock_timestamp() + make_interval(secs => (i % 900) - 5),
-               i % 50 <> 0, CASE WHEN i % 400 = 0 THEN NULL ELSE clock_timestamp() END, 'ats-a:https://s' || i
-        FROM generate_series(1, 10000) i`);
-      await dataSource.query(`
-        INSERT INTO sync_run (run_id, connector_id, account_id, trigger, status, created_at)
-        SELECT 'fleet-run-' || i, 'fleet-' || (i % 10000 + 1), 'acct', 'scheduled',
-               CASE WHEN i <= 200 THEN 'queued' ELSE 'succeeded' END,
-               clock_timestamp() - make_interval(secs => i)
-        FROM generate_series(1, 200000) i`);
-      await dataSource.query(`ANALYZE sync_connector; ANALYZE sync_run`);
-    });
-
-    afterAll(async () => {
-      await dataSource.query(`DELETE FROM sync_run WHERE run_id LIKE 'fleet-run-%'`);
-      await dataSource.query(`DELETE FROM sync_connector WHERE connector_id LIKE 'fleet-%'`);
-    });
-
-    it.each([
-      ['due first syncs', DUE_CANDIDATES_SQL, [400, true]],
-      ['due connectors', DUE_CANDIDATES_SQL, [400, false]],
-      ['runs per system', RUNNING_PER_SYSTEM_SQL, [['ats-a:https://s1', 'ats-a:https://s2']]],
-      ['runnable connectors', RUNNABLE_SQL, [200]],
-      ['due count', DUE_COUNT_SQL, []],
-    ])('reads %s through indexes, never a scan of the whole table', async (_name, sql, params) => {
-      const plan = await planOf(sql as string, params as unknown[]);
-      const shown = plan.map((n) =>
-        [n['Node Type'], n['Relation Name'], n['Index Name']].filter(Boolean).join(' '),
-      );
-      expect({ seqScans: seqScans(plan), plan: shown }).toEqual({ seqScans: [], plan: shown });
-    });
-
-    it('claims a due batch among 10 000 connectors', async () => {
-      const claimed = await sut.claimDue({ limit: 400, owner: 'fleet', ttlMs: 60_000, perSystem: 2 });
-      const fleet = claimed.filter((c) => c.connectorId.startsWith('fleet-'));
-      // Due now: next_run_at within the first 5 s of the spread, active, with no open run.
-      expect(fleet.length).toBeGreaterThan(20);
-      expect(fleet.length).toBeLessThan(100);
     });
   });
 

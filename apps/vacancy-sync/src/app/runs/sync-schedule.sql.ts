@@ -46,21 +46,19 @@ export const RUNNING_PER_SYSTEM_SQL = `
  * time it was due), in one statement.
  */
 export const CLAIM_SQL = `
-  WITH picked AS (
-    SELECT * FROM unnest($1::text[], $4::timestamptz[], $5::text[], $6::text[], $7::timestamptz[])
-      AS p(connector_id, next_run_at, run_id, account_id, scheduled_at)
-  ), leased AS (
+  WITH leased AS (
     UPDATE sync_connector s
-    SET next_run_at = p.next_run_at,
+    SET next_run_at = ($4::timestamptz[])[array_position($1::text[], s.connector_id)],
         lease_owner = $2,
         lease_until = clock_timestamp() + make_interval(secs => $3)
-    FROM picked p
-    WHERE s.connector_id = p.connector_id
+    WHERE s.connector_id = ANY($1::text[])
     RETURNING s.connector_id
   )
   INSERT INTO sync_run (run_id, connector_id, account_id, trigger, status, scheduled_at)
   SELECT p.run_id, p.connector_id, p.account_id, 'scheduled', 'queued', p.scheduled_at
-  FROM picked p JOIN leased l ON l.connector_id = p.connector_id
+  FROM unnest($1::text[], $5::text[], $6::text[], $7::timestamptz[])
+    AS p(connector_id, run_id, account_id, scheduled_at)
+  JOIN leased l ON l.connector_id = p.connector_id
   RETURNING run_id, connector_id`;
 
 /**
