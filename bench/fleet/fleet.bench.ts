@@ -141,8 +141,29 @@ interface Row {
   tables: TableSize[];
 }
 
+/** Every service process started and not yet stopped: stopped on a signal, a failed start or the deadline. */
+const running = new Set<ServiceProcess>();
+
+async function start(name: string, env: Record<string, string>): Promise<ServiceProcess> {
+  const service = await startService(name, env);
+  running.add(service);
+  void service.exited.then(() => running.delete(service));
+  return service;
+}
+
+/** The row's database and vhost, dropped on a signal or the deadline too. */
+let infrastructure: SuiteInfrastructure | undefined;
+
+/** Ends every process started, drops the row's database and vhost, and exits. */
+function abandon(code: number): void {
+  for (const service of running) service.child.kill('SIGKILL');
+  const drop = infrastructure?.drop() ?? Promise.resolve();
+  void drop.catch(() => undefined).finally(() => process.exit(code));
+}
+
 async function startFleet(processes: number): Promise<Fleet> {
   const infra = await createSuiteInfrastructure(`bench_fleet_${processes}`);
+  infrastructure = infra;
   const ats = { latencyMs: LATENCY_MS, jitterMs: JITTER_MS };
   const atsA = await startAtsASandbox({
     clients: [ATS_A_CLIENT],
@@ -153,22 +174,31 @@ async function startFleet(processes: number): Promise<Fleet> {
     tenants: { max: ATS_B + 10, defaults: { ...ats, jobs: JOBS } },
   });
   const common = { ...infra.env, LOG_LEVEL: 'warn' };
-  const registry = await startService('connector-registry', {
-    ...common,
-    ADMIN_API_KEYS: `${ACCOUNT}:${ADMIN_KEY}`,
-  });
-  const gateway = await startService('auth-gateway', {
-    ...common,
-    ENCRYPTION_KEYS: `k1:${randomBytes(32).toString('base64')}`,
-    ATS_B_OAUTH_URL: atsB.oauthUrl,
-    ATS_B_REST_LOGIN_URL: atsB.restLoginUrl,
-    ATS_B_REDIRECT_URI: `${registry.url}/oauth/ats-b/callback`,
-  });
-  const workers = await Promise.all(
-    Array.from({ length: processes }, () => startService('vacancy-sync', { ...common, ...VACANCY_SYNC_ENV })),
-  );
-  const db = new Pool({ connectionString: infra.database.url, max: 2 });
-  return { infra, atsA, atsB, registry, gateway, workers, db };
+  try {
+    const registry = await start('connector-registry', {
+      ...common,
+      ADMIN_API_KEYS: `${ACCOUNT}:${ADMIN_KEY}`,
+    });
+    const gateway = await start('auth-gateway', {
+      ...common,
+      ENCRYPTION_KEYS: `k1:${randomBytes(32).toString('base64')}`,
+      ATS_B_OAUTH_URL: atsB.oauthUrl,
+      ATS_B_REST_LOGIN_URL: atsB.restLoginUrl,
+      ATS_B_REDIRECT_URI: `${registry.url}/oauth/ats-b/callback`,
+    });
+    const workers = await Promise.all(
+      Array.from({ length: processes }, () => start('vacancy-sync', { ...common, ...VACANCY_SYNC_ENV })),
+    );
+    const db = new Pool({ connectionString: infra.database.url, max: 2 });
+    return { infra, atsA, atsB, registry, gateway, workers, db };
+  } catch (error) {
+    await Promise.all([...running].map((p) => p.stop()));
+    await atsA.close();
+    await atsB.close();
+    await infra.drop();
+    infrastructure = undefined;
+    throw error;
+  }
 }
 
 async function stopFleet(fleet: Fleet): Promise<void> {
@@ -177,6 +207,7 @@ async function stopFleet(fleet: Fleet): Promise<void> {
   await fleet.atsA.close();
   await fleet.atsB.close();
   await fleet.infra.drop();
+  infrastructure = undefined;
 }
 
 /** Runs `work` over 0..count-1, `limit` at a time. */
@@ -385,6 +416,7 @@ async function fleetRow(
       days: HISTORY_DAYS,
       intervalMinutes: INTERVAL_MINUTES,
       tables: () => tableSizes(fleet.db),
+      start,
     });
     return { row, retention: result };
   } finally {
@@ -458,6 +490,13 @@ function report(rows: Row[], retention: RetentionResult | undefined): string {
 }
 
 async function main(): Promise<void> {
+  // Stops by itself: a signal or a run far past its expected length ends every process it started.
+  const deadlineMs = (PROCESSES.length * (MINUTES + 20) + 30) * 60_000;
+  setTimeout(() => {
+    process.stderr.write(`fleet: still running after ${deadlineMs / 60_000} minutes: stopping\n`);
+    abandon(2);
+  }, deadlineMs).unref();
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => abandon(130));
   const rows: Row[] = [];
   let retention: RetentionResult | undefined;
   for (const [i, processes] of PROCESSES.entries()) {

@@ -11,7 +11,7 @@
  * trigger, call that trigger here instead.
  */
 import type { Pool } from 'pg';
-import { startService, type ServiceProcess } from '@connector/testing';
+import type { ServiceProcess } from '@connector/testing';
 
 export interface RetentionTable {
   table: string;
@@ -39,6 +39,8 @@ export interface RetentionContext {
   days: number;
   intervalMinutes: number;
   tables(): Promise<RetentionTable[]>;
+  /** Starts a service process the bench stops on a signal or its deadline. */
+  start(name: string, env: Record<string, string>): Promise<ServiceProcess>;
 }
 
 const COUNTS = `{"fetched":20,"upserted":0,"unchanged":20,"closed":0}`;
@@ -81,8 +83,8 @@ async function runRetentionJob(context: RetentionContext): Promise<string> {
   const env = { ...context.env, RETENTION_INTERVAL_MS: '1000', ...context.retentionEnv };
   const processes: ServiceProcess[] = [];
   try {
-    processes.push(await startService('connector-registry', { ...env, ...context.registryEnv }));
-    processes.push(await startService('vacancy-sync', env));
+    processes.push(await context.start('connector-registry', { ...env, ...context.registryEnv }));
+    processes.push(await context.start('vacancy-sync', env));
     // The job runs a second after start, batch after batch; done when the run tables stop shrinking (the
     // scheduler adds a few runs meanwhile). At most 10 minutes.
     const started = Date.now();
