@@ -49,6 +49,7 @@ import {
   TestBroker,
 } from '@connector/testing';
 import { saveAtsACredentials, startConnectorDirectoryStub } from '@connector/service-stubs';
+import { procStat } from '../proc-stats';
 
 const SUITE = process.env.BENCH_SUITE ?? 'all';
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 3000);
@@ -101,22 +102,6 @@ function machineCpuMs(): MachineCpu {
   const own = process.cpuUsage();
   total.bench = (own.user + own.system) / 1000;
   return total;
-}
-
-/** A process's command name and user + system CPU so far, ms (Linux /proc; clock ticks of 10 ms). */
-function procStat(pid: number): { command: string; cpuMs: number } | undefined {
-  let stat: string;
-  try {
-    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  } catch {
-    return undefined;
-  }
-  // The command is in parentheses and may itself hold ') '; the fields follow the last one.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return {
-    command: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')),
-    cpuMs: (Number(fields[11]) + Number(fields[12])) * 10,
-  };
 }
 
 /** The machine's CPU per event since `before` (Postgres backends that ended meanwhile are not counted). */

@@ -37,9 +37,12 @@ async function main(): Promise<void> {
       seed: intFromEnv('ATS_A_SANDBOX_SEED', 1),
     },
     latencyMs: intFromEnv('ATS_A_SANDBOX_LATENCY_MS', 0),
+    jitterMs: intFromEnv('ATS_A_SANDBOX_JITTER_MS', 0),
+    tenants: { max: intFromEnv('ATS_A_SANDBOX_MAX_TENANTS', 5_000) },
   });
   console.log(
-    `ATS-A sandbox listening on ${sandbox.url} (API at ${sandbox.url}/api, admin at ${sandbox.url}/__sandbox)`,
+    `ATS-A sandbox listening on ${sandbox.url} (API at ${sandbox.url}/api, admin at ${sandbox.url}/__sandbox; ` +
+      `other customer systems at ${sandbox.tenantUrl('<name>')})`,
   );
   const shutdown = (): void => {
     sandbox.close().then(

@@ -45,6 +45,8 @@ function optionsFromEnv(env: NodeJS.ProcessEnv): AtsBSandboxOptions {
       ? int('ATS_B_SANDBOX_PER_MINUTE_LIMIT', 1500)
       : undefined,
     latencyMs: int('ATS_B_SANDBOX_LATENCY_MS', 0),
+    jitterMs: int('ATS_B_SANDBOX_JITTER_MS', 0),
+    tenants: { max: int('ATS_B_SANDBOX_MAX_TENANTS', 5_000) },
     sessionTtlSeconds: env['ATS_B_SANDBOX_SESSION_TTL'] ? int('ATS_B_SANDBOX_SESSION_TTL', 600) : undefined,
   };
 }

@@ -8,6 +8,8 @@ export {
   DEFAULT_CLIENTS,
   type AtsASandboxOptions,
   type AtsASandboxClient,
+  type AtsATenantOptions,
+  type AtsATenantsOptions,
   type AtsASandboxSeed,
   type ResolvedSandboxOptions,
 } from './lib/ats-a-sandbox.options';
@@ -46,3 +48,5 @@ export {
   type Link,
   type Scope,
 } from './lib/ats-a.protocol';
+export { AtsATenants, type AtsATenant } from './lib/tenancy/ats-a-tenants';
+export { TENANT_PREFIX } from './lib/tenancy/tenant-name';

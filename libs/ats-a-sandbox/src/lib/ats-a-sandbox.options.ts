@@ -32,10 +32,32 @@ export interface AtsASandboxOptions {
   seed?: AtsASandboxSeed;
   /** Fixed latency on every /api call (default 0). */
   latencyMs?: number;
+  /** Uniform extra latency in [0, jitterMs] on every /api call (default 0). */
+  jitterMs?: number;
   /** Upload size limit (default 10 MiB); larger uploads get 413. */
   maxUploadBytes?: number;
   /** Log each request through fastify's logger (default false: logging costs throughput). */
   logRequests?: boolean;
+  /** Other customer systems served by the same process under `/t/<name>` (see `AtsATenants`). */
+  tenants?: AtsATenantsOptions;
+}
+
+/** What a tenant may differ in from the template (the default tenant's options); the rest is inherited. */
+export interface AtsATenantOptions {
+  clients?: AtsASandboxClient[];
+  dailyLimit?: number;
+  /** Vacancies generated for the tenant (its seed defaults to one derived from its name). */
+  vacancies?: number;
+  seed?: number;
+  latencyMs?: number;
+  jitterMs?: number;
+}
+
+export interface AtsATenantsOptions {
+  /** Tenants at most, created lazily on first use or by `POST /__sandbox/tenants` (default 5 000). */
+  max?: number;
+  /** Every tenant's options unless its creation says otherwise; by default the sandbox's own. */
+  defaults?: AtsATenantOptions;
 }
 
 export interface ResolvedSandboxOptions {
@@ -47,8 +69,11 @@ export interface ResolvedSandboxOptions {
   tokenTtlSeconds: number;
   seed: AtsASandboxSeed;
   latencyMs: number;
+  jitterMs: number;
   maxUploadBytes: number;
   logRequests: boolean;
+  maxTenants: number;
+  tenantDefaults: AtsATenantOptions;
 }
 
 export const DEFAULT_CLIENTS: readonly AtsASandboxClient[] = [
@@ -65,8 +90,11 @@ export function resolveSandboxOptions(options: AtsASandboxOptions = {}): Resolve
     tokenTtlSeconds: options.tokenTtlSeconds ?? 3599,
     seed: { seed: 1, ...(options.seed ?? { vacancies: 200 }) },
     latencyMs: options.latencyMs ?? 0,
+    jitterMs: options.jitterMs ?? 0,
     maxUploadBytes: options.maxUploadBytes ?? 10 * 1024 * 1024,
     logRequests: options.logRequests ?? false,
+    maxTenants: options.tenants?.max ?? 5_000,
+    tenantDefaults: options.tenants?.defaults ?? {},
   };
   assertNonNegativeInteger('port', resolved.port);
   assertNonNegativeInteger('dailyLimit', resolved.dailyLimit);
@@ -74,8 +102,34 @@ export function resolveSandboxOptions(options: AtsASandboxOptions = {}): Resolve
   assertPositiveNumber('tokenTtlSeconds', resolved.tokenTtlSeconds);
   assertNonNegativeInteger('seed.vacancies', resolved.seed.vacancies);
   assertNonNegativeInteger('latencyMs', resolved.latencyMs);
+  assertNonNegativeInteger('jitterMs', resolved.jitterMs);
+  assertNonNegativeInteger('tenants.max', resolved.maxTenants);
   assertPositiveNumber('maxUploadBytes', resolved.maxUploadBytes);
   return resolved;
+}
+
+/**
+ * A tenant's options: the template's, with what the tenant sets on top; its data seed derived from its name
+ * unless given, so two tenants never share data by accident.
+ */
+export function tenantSandboxOptions(
+  template: ResolvedSandboxOptions,
+  overrides: AtsATenantOptions,
+  defaultSeed: number,
+): ResolvedSandboxOptions {
+  const set = { ...template.tenantDefaults, ...overrides };
+  return resolveSandboxOptions({
+    clients: set.clients ?? template.clients,
+    dailyLimit: set.dailyLimit ?? template.dailyLimit,
+    quotaWindowSeconds: template.quotaWindowSeconds,
+    tokenTtlSeconds: template.tokenTtlSeconds,
+    seed: { vacancies: set.vacancies ?? template.seed.vacancies, seed: set.seed ?? defaultSeed },
+    latencyMs: set.latencyMs ?? template.latencyMs,
+    jitterMs: set.jitterMs ?? template.jitterMs,
+    maxUploadBytes: template.maxUploadBytes,
+    logRequests: template.logRequests,
+    tenants: { max: 0 },
+  });
 }
 
 function assertNonNegativeInteger(name: string, value: number): void {

@@ -60,7 +60,7 @@ export class AtsASandboxState {
   ) {
     this.tokens = new TokenService(options.clients, options.tokenTtlSeconds, now);
     this.quotaMeter = new QuotaMeter(options.dailyLimit, options.quotaWindowSeconds, now);
-    this.faults = new FaultInjector(options.latencyMs);
+    this.faults = new FaultInjector(options.latencyMs, Math.random, options.jitterMs);
     this.seed(options.seed.vacancies, options.seed.seed, options.seed.anchor);
   }
 

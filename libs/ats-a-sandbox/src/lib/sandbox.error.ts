@@ -4,6 +4,8 @@ export enum SandboxErrorCode {
   Unauthorized = 'UNAUTHORIZED',
   Forbidden = 'FORBIDDEN',
   NotFound = 'NOT_FOUND',
+  /** Admin surface only: e.g. a tenant name in use. */
+  Conflict = 'CONFLICT',
   PayloadTooLarge = 'PAYLOAD_TOO_LARGE',
   RateLimited = 'RATE_LIMITED',
   Transient = 'TRANSIENT',
@@ -45,6 +47,8 @@ export function httpStatusOf(code: SandboxErrorCode): number {
       return 403;
     case SandboxErrorCode.NotFound:
       return 404;
+    case SandboxErrorCode.Conflict:
+      return 409;
     case SandboxErrorCode.PayloadTooLarge:
       return 413;
     case SandboxErrorCode.RateLimited:

@@ -18,6 +18,8 @@ export interface AtsBSandboxOptions {
   perMinuteLimit?: number;
   seed?: { jobs: number; seed?: number; baseTimeMs?: number };
   latencyMs?: number;
+  /** Uniform extra latency in [0, jitterMs) on every counted call (default 0). */
+  jitterMs?: number;
   /** Candidate statuses this customer allows; default Bullhorn's stock list (includes "New Lead"). */
   candidateStatuses?: string[];
   /** File attachment `type` values this customer allows; default Resume, Cover Letter, Smart CV, Other. */
@@ -26,6 +28,26 @@ export interface AtsBSandboxOptions {
   publicUrl?: string;
   /** Fastify request logging; off by default for throughput. */
   logger?: boolean;
+  /** Other customers served by the same process, each behind `/t/<name>` (see `AtsBTenants`). */
+  tenants?: AtsBTenantsOptions;
+  /** A tenant's name, put into its codes and OAuth tokens so the vendor-wide endpoints find the tenant. */
+  tokenTag?: string;
+}
+
+/** What a tenant may differ in from the template (the default tenant's options); the rest is inherited. */
+export interface AtsBTenantOptions {
+  /** Jobs generated for the tenant (its seed defaults to one derived from its name). */
+  jobs?: number;
+  seed?: number;
+  perMinuteLimit?: number;
+  latencyMs?: number;
+  jitterMs?: number;
+}
+
+export interface AtsBTenantsOptions {
+  /** Tenants at most, created on first use or by `POST /__sandbox/tenants` (default 5 000). */
+  max?: number;
+  defaults?: AtsBTenantOptions;
 }
 
 export interface ResolvedOptions {
@@ -40,10 +62,14 @@ export interface ResolvedOptions {
   perMinuteLimit: number;
   seed: { jobs: number; seed: number; baseTimeMs?: number };
   latencyMs: number;
+  jitterMs: number;
   candidateStatuses: string[];
   fileTypes: string[];
   publicUrl?: string;
   logger: boolean;
+  maxTenants: number;
+  tenantDefaults: AtsBTenantOptions;
+  tokenTag?: string;
 }
 
 export const DEFAULT_CANDIDATE_STATUSES = [
@@ -70,9 +96,37 @@ export function resolveOptions(o: AtsBSandboxOptions = {}): ResolvedOptions {
     perMinuteLimit: o.perMinuteLimit ?? 1500,
     seed: { jobs: o.seed?.jobs ?? 200, seed: o.seed?.seed ?? 1, baseTimeMs: o.seed?.baseTimeMs },
     latencyMs: o.latencyMs ?? 0,
+    jitterMs: o.jitterMs ?? 0,
     candidateStatuses: o.candidateStatuses ?? DEFAULT_CANDIDATE_STATUSES,
     fileTypes: o.fileTypes ?? DEFAULT_FILE_TYPES,
     publicUrl: o.publicUrl,
     logger: o.logger ?? false,
+    maxTenants: o.tenants?.max ?? 5_000,
+    tenantDefaults: o.tenants?.defaults ?? {},
+    tokenTag: o.tokenTag,
+  };
+}
+
+/**
+ * A tenant's options: the template's, with the tenant's users (each template user as `<user>@<tenant>`, one
+ * customer's logins), its own seed (derived from its name unless given) and what it sets on top.
+ */
+export function tenantOptions(
+  template: ResolvedOptions,
+  name: string,
+  overrides: AtsBTenantOptions,
+  defaultSeed: number,
+): ResolvedOptions {
+  const set = { ...template.tenantDefaults, ...overrides };
+  return {
+    ...template,
+    users: template.users.map((u) => ({ ...u, username: `${u.username}@${name}` })),
+    perMinuteLimit: set.perMinuteLimit ?? template.perMinuteLimit,
+    seed: { jobs: set.jobs ?? template.seed.jobs, seed: set.seed ?? defaultSeed },
+    latencyMs: set.latencyMs ?? template.latencyMs,
+    jitterMs: set.jitterMs ?? template.jitterMs,
+    maxTenants: 0,
+    tenantDefaults: {},
+    tokenTag: name,
   };
 }

@@ -13,6 +13,8 @@ import { registerRequestPipeline } from './request-pipeline';
 import { registerRestLoginRoutes } from './rest-login.routes';
 import type { SandboxContext } from './sandbox.context';
 import { registerSandboxAdminRoutes } from './sandbox-admin.routes';
+import { AtsBTenants, TENANT_PREFIX } from './tenancy/ats-b-tenants';
+import { registerTenantRoutes } from './tenancy/tenant.routes';
 
 export interface RunningAtsBSandbox {
   /** Base, e.g. http://127.0.0.1:43122 */
@@ -23,11 +25,24 @@ export interface RunningAtsBSandbox {
   restLoginUrl: string;
   port: number;
   state: AtsBSandboxState;
+  /** The other customers this process serves, each behind `/t/<name>` with logins `<user>@<name>`. */
+  tenants: AtsBTenants;
+  /** A tenant's own base address (its loginInfo, restUrl and admin surface are under it). */
+  tenantUrl(name: string): string;
+  /** The login of a template user (`recruiter`) at a tenant: `recruiter@<tenant>`, same password. */
+  tenantUser(username: string, tenant: string): string;
   close(): Promise<void>;
 }
 
-/** Builds the fastify app without listening; `baseUrl` is read per request so it can be set after listen. */
-export async function buildAtsBSandboxApp(ctx: SandboxContext, logger = false): Promise<FastifyInstance> {
+/**
+ * Builds the fastify app without listening; `baseUrl` is read per request so it can be set after listen. With
+ * `tenants`, it also routes each tenant's requests to that tenant's app.
+ */
+export async function buildAtsBSandboxApp(
+  ctx: SandboxContext,
+  logger = false,
+  tenants?: AtsBTenants,
+): Promise<FastifyInstance> {
   // Long id lists (`entity/JobOrder/1,2,…` up to 500 ids) sit in one path parameter; fastify's default is 100 chars.
   const app = Fastify({
     logger,
@@ -75,6 +90,7 @@ export async function buildAtsBSandboxApp(ctx: SandboxContext, logger = false): 
     }),
   );
 
+  if (tenants) registerTenantRoutes(app, ctx, tenants);
   registerRequestPipeline(app, ctx);
   registerOAuthRoutes(app, ctx);
   registerRestLoginRoutes(app, ctx);
@@ -91,7 +107,13 @@ export async function startAtsBSandbox(options: AtsBSandboxOptions = {}): Promis
   const state = new AtsBSandboxState(resolved);
   let url = resolved.publicUrl?.replace(/\/+$/, '') ?? '';
   const ctx: SandboxContext = { state, baseUrl: () => url, stalled: new Set() };
-  const app = await buildAtsBSandboxApp(ctx, resolved.logger);
+  const tenants = new AtsBTenants(resolved, (tenantState, name) =>
+    buildAtsBSandboxApp(
+      { state: tenantState, baseUrl: () => `${url}${TENANT_PREFIX}/${name}`, stalled: ctx.stalled },
+      resolved.logger,
+    ),
+  );
+  const app = await buildAtsBSandboxApp(ctx, resolved.logger, tenants);
   await app.listen({ port: resolved.port, host: resolved.host });
   const port = (app.server.address() as AddressInfo).port;
   if (!resolved.publicUrl) url = `http://${advertisedHost(resolved.host)}:${port}`;
@@ -102,6 +124,9 @@ export async function startAtsBSandbox(options: AtsBSandboxOptions = {}): Promis
     restLoginUrl: `${url}/rest-services`,
     port,
     state,
+    tenants,
+    tenantUrl: (name) => `${url}${TENANT_PREFIX}/${name}`,
+    tenantUser: (username, tenant) => `${username}@${tenant}`,
     close: async () => {
       if (closed) return;
       closed = true;
@@ -111,6 +136,7 @@ export async function startAtsBSandbox(options: AtsBSandboxOptions = {}): Promis
       }
       ctx.stalled.clear();
       await app.close();
+      await tenants.close();
     },
   };
 }

@@ -28,9 +28,10 @@ export class AtsBSandboxState {
       sessionTtlSeconds: options.sessionTtlSeconds,
       codeTtlSeconds: options.codeTtlSeconds,
       sessionSliding: options.sessionSliding,
+      tokenTag: options.tokenTag,
     });
     this.limiter = new PerMinuteLimiter(options.perMinuteLimit);
-    this.faultInjector.clear(options.latencyMs);
+    this.faultInjector.clear(options.latencyMs, options.jitterMs);
   }
 
   /** Replaces the job orders with N generated ones (same seed → same data). */
@@ -44,7 +45,7 @@ export class AtsBSandboxState {
     this.candidateStore.clear();
     this.calls.reset();
     this.limiter.reset();
-    this.faultInjector.clear(this.options.latencyMs);
+    this.faultInjector.clear(this.options.latencyMs, this.options.jitterMs);
     if (options.auth) this.auth.clear();
   }
 
@@ -108,7 +109,7 @@ export class AtsBSandboxState {
 
   /** PUT semantics: replaces standing faults and runs the one-shot actions it names. */
   setFaults(config: FaultConfig): ActiveFaults {
-    const actions = this.faultInjector.set(config, this.options.latencyMs);
+    const actions = this.faultInjector.set(config, this.options.latencyMs, this.options.jitterMs);
     if (actions.expireSessions) this.expireSessions();
     if (actions.revokeRefreshTokens) this.revokeRefreshTokens();
     if (actions.rejectNextRefresh) this.auth.rejectNextRefresh();
@@ -116,7 +117,7 @@ export class AtsBSandboxState {
   }
 
   clearFaults(): void {
-    this.faultInjector.clear(this.options.latencyMs);
+    this.faultInjector.clear(this.options.latencyMs, this.options.jitterMs);
   }
 
   /** Every BhRestToken dies: the next data call gets 401 invalidRestToken. */

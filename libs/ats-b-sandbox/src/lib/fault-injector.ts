@@ -55,10 +55,11 @@ export class FaultInjector {
   set(
     input: FaultConfig,
     baseLatencyMs = 0,
+    baseJitterMs = 0,
   ): { expireSessions: boolean; revokeRefreshTokens: boolean; rejectNextRefresh: boolean } {
     const next = NONE();
     next.latencyMs = nonNegative(input.latencyMs ?? baseLatencyMs, 'latencyMs');
-    next.jitterMs = nonNegative(input.jitterMs ?? 0, 'jitterMs');
+    next.jitterMs = nonNegative(input.jitterMs ?? baseJitterMs, 'jitterMs');
     next.timeoutMs = nonNegative(input.timeoutMs ?? 30_000, 'timeoutMs');
     const status = input.errorStatus ?? 500;
     if (!Number.isInteger(status) || status < 400 || status > 599)
@@ -84,9 +85,10 @@ export class FaultInjector {
     };
   }
 
-  clear(baseLatencyMs = 0): void {
+  clear(baseLatencyMs = 0, baseJitterMs = 0): void {
     this.active = NONE();
     this.active.latencyMs = baseLatencyMs;
+    this.active.jitterMs = baseJitterMs;
   }
 
   delayMs(): number {

@@ -21,12 +21,18 @@ export async function driveLoginForm(
   fields.set('password', credentials.password);
   fields.set('action', 'Login');
   const action = new URL(unescapeHtml(form[1] as string), page.url).toString();
-  const posted = await fetch(action, {
-    method: 'POST',
-    redirect: 'manual',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: fields.toString(),
-  });
+  const post = (url: string) =>
+    fetch(url, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: fields.toString(),
+    });
+  let posted = await post(action);
+  // The vendor sends a login to the customer's data centre with a 307: a browser posts the form there again.
+  for (let hops = 0; posted.status === 307 && hops < 3; hops++) {
+    posted = await post(new URL(posted.headers.get('location') ?? '', action).toString());
+  }
   const location = posted.headers.get('location');
   if (posted.status !== 302 || !location)
     throw new Error(`login form answered ${posted.status}, expected a 302 redirect`);

@@ -35,10 +35,19 @@ export interface OAuthStoreConfig {
   codeTtlSeconds: number;
   /** Bullhorn sessions time out after inactivity, so each data call pushes expiry forward. */
   sessionSliding: boolean;
+  /** A tenant's name: its codes and tokens carry it (`code-<tag>.…`), so the vendor-wide endpoints find it. */
+  tokenTag?: string;
 }
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
-const token = (prefix: string): string => `${prefix}${randomBytes(24).toString('base64url')}`;
+const TAG_END = '.';
+
+/** The tenant a code, access or refresh token belongs to (its tag), if any. */
+export function tokenTagOf(token: string): string | undefined {
+  const dash = token.indexOf('-');
+  const end = token.indexOf(TAG_END, dash + 1);
+  return dash > 0 && end > dash + 1 ? token.slice(dash + 1, end) : undefined;
+}
 
 /** Codes, access tokens, single-use refresh tokens and BhRestToken sessions. */
 export class OAuthStore {
@@ -100,7 +109,7 @@ export class OAuthStore {
   }
 
   issueCode(username: string, clientId: string, redirectUri: string | null, pkce?: PkceChallenge): string {
-    const code = token('code-');
+    const code = this.token('code-');
     this.remember(code);
     this.codes.set(code, {
       username,
@@ -235,9 +244,14 @@ export class OAuthStore {
     }
   }
 
+  private token(prefix: string): string {
+    const tag = this.config.tokenTag ? `${this.config.tokenTag}${TAG_END}` : '';
+    return `${prefix}${tag}${randomBytes(24).toString('base64url')}`;
+  }
+
   private issueTokens(username: string, clientId: string): TokenResponse {
-    const access = token('at-');
-    const refresh = token('rt-');
+    const access = this.token('at-');
+    const refresh = this.token('rt-');
     this.remember(access, refresh);
     this.accessTokens.set(access, {
       username,

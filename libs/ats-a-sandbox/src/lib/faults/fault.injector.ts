@@ -36,6 +36,7 @@ export class FaultInjector {
   constructor(
     private readonly baseLatencyMs: number,
     private readonly random: () => number = Math.random,
+    private readonly baseJitterMs = 0,
   ) {
     this.config = this.defaults();
   }
@@ -43,7 +44,7 @@ export class FaultInjector {
   private defaults(): FaultConfig {
     return {
       latencyMs: this.baseLatencyMs,
-      jitterMs: 0,
+      jitterMs: this.baseJitterMs,
       errorRate: {},
       errorStatus: 500,
       force429: false,
