@@ -31,3 +31,17 @@ export function connectRabbitMqConsumer(app: INestApplication): INestMicroservic
   microservice.useGlobalFilters(new PassThroughRpcFilter());
   return microservice;
 }
+
+/**
+ * Attaches the RabbitMQ consumer to an HTTP app and starts it, with the app's lifecycle hooks run once,
+ * before the consumer takes a message. A consumer attached with `deferInitialization` (so its filter is in
+ * place first) would otherwise run every module's `onModuleInit` and `onApplicationBootstrap` itself, and the
+ * app's own init a second time: two schedulers, two retention timers, two outbox relays in one process.
+ */
+export async function startRabbitMqConsumer(app: INestApplication): Promise<void> {
+  const consumer = connectRabbitMqConsumer(app);
+  await app.init();
+  // The hooks above were the app's, on the one container the consumer shares: it must not call them again.
+  (consumer as unknown as { setIsInitHookCalled(called: boolean): void }).setIsInitHookCalled(true);
+  await app.startAllMicroservices();
+}

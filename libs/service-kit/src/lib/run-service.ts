@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import type { DynamicModule, INestApplication, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { type BrokerService, connectRabbitMqConsumer } from '@connector/messaging';
+import { type BrokerService, startRabbitMqConsumer } from '@connector/messaging';
 import { startTracing, type TracingHandle } from '@connector/observability';
 import { httpObserver } from './http-observer';
 import { createPinoLogger, JsonLogger } from './json-logger';
@@ -56,8 +56,7 @@ export async function runService<C extends ServiceConfig>(
   app.use(httpObserver());
   await options.configure?.(app, config);
   if (options.consumes) {
-    connectRabbitMqConsumer(app);
-    await app.startAllMicroservices();
+    await startRabbitMqConsumer(app);
   }
   await app.listen(config.PORT, config.HOST);
   const address = app.getHttpServer().address() as { port: number };

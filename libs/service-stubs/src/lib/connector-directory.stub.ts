@@ -4,10 +4,10 @@ import { NestFactory } from '@nestjs/core';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import { type ConnectorSnapshot, type EventEnvelope, Exchange, RoutingKey } from '@connector/contracts';
 import {
-  connectRabbitMqConsumer,
   deadLetterQueueName,
   MessagingModule,
   retryQueueName,
+  startRabbitMqConsumer,
 } from '@connector/messaging';
 import { rabbitUrl, TestBroker } from '@connector/testing';
 
@@ -80,9 +80,7 @@ export async function startConnectorDirectoryStub(
   class ConnectorDirectoryStubModule {}
 
   const app: INestApplication = await NestFactory.create(ConnectorDirectoryStubModule, { logger: ['error'] });
-  connectRabbitMqConsumer(app);
-  await app.startAllMicroservices();
-  await app.init();
+  await startRabbitMqConsumer(app);
   return {
     connectors,
     async close() {
