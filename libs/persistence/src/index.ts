@@ -10,4 +10,3 @@ export * from './lib/erased-candidate.entity';
 export * from './lib/retention';
 export * from './lib/deleted-connector.entity';
 export * from './lib/prepared-statements';
-export * from './lib/concurrent-index';
