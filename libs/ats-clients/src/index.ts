@@ -26,7 +26,12 @@ export {
   type ResponseFailure,
   type NetworkFailure,
 } from './lib/ats-error';
-export { DEFAULT_TIMEOUT_MS, type AtsCallHooks, type AtsHttpOptions } from './lib/http/ats-http';
+export {
+  DEFAULT_TIMEOUT_MS,
+  type AtsCallHooks,
+  type AtsHttpOptions,
+  type QuickRetryPolicy,
+} from './lib/http/ats-http';
 export { discard, OutboundGuard, outboundGuard, type GuardedStream } from './lib/http/outbound-guard';
 export {
   ADDRESS_ALLOWANCES,
