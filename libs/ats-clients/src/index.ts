@@ -78,7 +78,11 @@ export {
   type AtsAPickListValue,
   type AtsAStatusResolution,
 } from './lib/ats-a/ats-a-statuses';
-export { ATS_A_VACANCY_STATUS_DROPDOWN, ATS_A_MAX_PAGE_SIZE } from './lib/ats-a/ats-a.protocol';
+export {
+  ATS_A_VACANCY_STATUS_DROPDOWN,
+  ATS_A_MAX_PAGE_SIZE,
+  ATS_A_TOKEN_CALLS_COUNT,
+} from './lib/ats-a/ats-a.protocol';
 export type * from './lib/ats-a/ats-a.types';
 
 export { AtsBOAuthClient } from './lib/ats-b/ats-b-oauth.client';

@@ -3,6 +3,7 @@ import { register } from 'prom-client';
 import { AtsError, type AtsBOAuthClient, type AtsBTokenSet, outboundGuard } from '@connector/ats-clients';
 import type { EventEnvelope } from '@connector/contracts';
 import type { OutboxMessage, OutboxRelay } from '@connector/persistence';
+import { RateLimiterErrorCode, RateLimitExceededError } from '@connector/rate-limiter';
 import { SecretBox } from '../crypto/secret-box';
 import { AtsBCredentialIssuer } from '../issuers/ats-b-credential.issuer';
 import type { ConnectorCredentialEntity } from './connector-credential.entity';
@@ -286,6 +287,38 @@ describe(CredentialsService.name, () => {
       'auth_failed',
       'connected',
     ]);
+  });
+
+  it('answers RATE_LIMITED, not a failure, when an ATS-A token call met 429 or found no budget; the secret stays active', async () => {
+    const sut = build();
+    await sut.store({
+      connectorId: 'c1',
+      accountId: 'acct',
+      atsType: 'ats-a',
+      baseUrl: 'https://ats',
+      clientId: 'id',
+      secret: 'client-secret',
+    });
+    const reset = new Date(Date.now() + 120_000);
+    atsA.renew.mockRejectedValueOnce(
+      new AtsError('ATS-A POST /api/token answered 429', {
+        kind: 'rate_limited',
+        endpoint: 'POST /api/token',
+        status: 429,
+        retryAt: reset,
+      }),
+    );
+    await expect(sut.getAccess('c1')).rejects.toMatchObject({ code: 'RATE_LIMITED' });
+    atsA.renew.mockRejectedValueOnce(
+      new RateLimitExceededError(RateLimiterErrorCode.Paused, 'ats-a:https://ats', reset),
+    );
+    await expect(sut.getAccess('c1')).rejects.toMatchObject({
+      code: 'RATE_LIMITED',
+      message: expect.stringContaining(reset.toISOString()),
+    });
+    expect(store.row).toMatchObject({ state: 'active' });
+    expect(storedSecret()).toBe('client-secret');
+    expect(published()).toEqual([]);
   });
 
   it('counts renewals by ATS and outcome: renewed, rejected (a login is needed), failed', async () => {

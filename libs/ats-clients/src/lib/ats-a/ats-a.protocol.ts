@@ -4,6 +4,12 @@ export const ATS_A_NAME = 'ATS-A';
 /** A 429 without Retry-After / X-RateLimit-Reset: the daily limit, so wait a while rather than a second. */
 export const ATS_A_DEFAULT_RETRY_AFTER_MS = 60_000;
 
+/**
+ * choice (ats-a.md): the token endpoint counts against the daily limit like any call; nothing says it is free.
+ * A vendor that documents free token calls is one `false` here: tokens are then asked for off the budget.
+ */
+export const ATS_A_TOKEN_CALLS_COUNT = true;
+
 /** The pick list that lists vacancy statuses; also the cheap read of the connection test. */
 export const ATS_A_VACANCY_STATUS_DROPDOWN = 50;
 
