@@ -37,6 +37,7 @@ async function main(): Promise<void> {
       seed: intFromEnv('ATS_A_SANDBOX_SEED', 1),
     },
     latencyMs: intFromEnv('ATS_A_SANDBOX_LATENCY_MS', 0),
+    indexLagMs: intFromEnv('ATS_A_SANDBOX_INDEX_LAG_MS', 0),
   });
   console.log(
     `ATS-A sandbox listening on ${sandbox.url} (API at ${sandbox.url}/api, admin at ${sandbox.url}/__sandbox)`,
