@@ -1,5 +1,11 @@
 import { inSpan, SpanKind } from '@connector/observability';
-import { AtsError, classifyNetworkFailure, classifyResponse, scrub } from '../ats-error';
+import {
+  AtsError,
+  classifyNetworkFailure,
+  classifyResponse,
+  scrub,
+  UNSURE_WRITE_SETTLE_MS,
+} from '../ats-error';
 import { UrlPolicyError } from '../url-policy';
 import { countAtsCall } from './ats-metrics';
 import { encodeMultipart, type MultipartPart } from './multipart';
@@ -105,9 +111,16 @@ export class AtsHttp {
     private readonly options: AtsHttpOptions,
     /** What a 429 without Retry-After / X-RateLimit-Reset means for this ATS. */
     private readonly defaultRetryAfterMs: number,
+    /** How long a write takes to show in this ATS's searches (documented or measured; ats-*.md). */
+    private readonly indexLagMs: number = UNSURE_WRITE_SETTLE_MS,
   ) {
     this.guard = options.guard ?? outboundGuard();
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  }
+
+  /** From a write's start until a look-up surely sees it if it landed: the call's timeout, then the index lag. */
+  get unsureWriteSettleMs(): number {
+    return this.timeoutMs + this.indexLagMs;
   }
 
   /**
@@ -203,6 +216,7 @@ export class AtsHttp {
         write: request.write,
         timeoutMs: this.timeoutMs,
         secrets: request.secrets,
+        indexLagMs: this.indexLagMs,
       });
       countAtsCall(
         this.atsName,
