@@ -14,6 +14,8 @@ import { validateApplication, validateApplicationPatch, validateCandidate } from
 export interface CallCounts {
   total: number;
   byEndpoint: Record<string, number>;
+  /** Calls answered 429 (the daily limit spent, or force429), by endpoint. */
+  rateLimited: Record<string, number>;
 }
 
 export interface SeedInfo {
@@ -52,6 +54,7 @@ export class AtsASandboxState {
   private nextFileId = ID_BASE.file + 1;
   private readonly pairCounts = new Map<string, number>();
   private calls = new Map<string, number>();
+  private limitedCalls = new Map<string, number>();
   private totalCalls = 0;
 
   constructor(
@@ -308,11 +311,20 @@ export class AtsASandboxState {
     this.totalCalls++;
   }
 
+  recordRateLimited(endpoint: string): void {
+    this.limitedCalls.set(endpoint, (this.limitedCalls.get(endpoint) ?? 0) + 1);
+  }
+
   callCounts(): CallCounts {
-    return { total: this.totalCalls, byEndpoint: Object.fromEntries(this.calls) };
+    return {
+      total: this.totalCalls,
+      byEndpoint: Object.fromEntries(this.calls),
+      rateLimited: Object.fromEntries(this.limitedCalls),
+    };
   }
 
   resetCalls(): void {
+    this.limitedCalls = new Map();
     this.calls = new Map();
     this.totalCalls = 0;
   }

@@ -60,6 +60,14 @@ describe(atsABudgetHooks.name, () => {
     expect(second).toBe(true);
   });
 
+  it('never leaves the others stuck behind a call whose end went unreported', async () => {
+    const calls = new AtsACallsInFlight(50);
+    expect(await calls.awaitFirstAnswer(target.key)).toBe(true);
+    const started = Date.now();
+    expect(await calls.awaitFirstAnswer(target.key)).toBe(false);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(40);
+  });
+
   it('hands the turn to go alone on when that call got no budget or no answer', async () => {
     let refuse = true;
     const { quota } = fakeQuota(() => (refuse ? new Date(Date.now() + 60_000) : undefined));

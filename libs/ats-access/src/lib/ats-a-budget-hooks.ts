@@ -22,6 +22,9 @@ export class AtsACallsInFlight {
   private readonly heard = new Set<string>();
   private readonly probes = new Map<string, { done: Promise<void>; end: () => void }>();
 
+  /** `maxWaitMs`: the longest a call waits for the one gone alone (its timeout, budget wait included). */
+  constructor(private readonly maxWaitMs = 60_000) {}
+
   /** Before taking budget: true when this call is the one that goes alone (call `ended` if it never goes). */
   async awaitFirstAnswer(key: string): Promise<boolean> {
     while (!this.heard.has(key)) {
@@ -32,7 +35,14 @@ export class AtsACallsInFlight {
         this.probes.set(key, { done, end });
         return true;
       }
-      await probe.done;
+      // Never stuck behind a call whose end went unreported: after a while, go without the answer.
+      let timer: NodeJS.Timeout | undefined;
+      const waited = await Promise.race([
+        probe.done.then(() => true),
+        new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), this.maxWaitMs))),
+      ]);
+      clearTimeout(timer);
+      if (!waited) this.heard.add(key);
     }
     return false;
   }

@@ -66,6 +66,7 @@ export async function atsAApiRoutes(app: FastifyInstance, options: ApiRoutesOpti
     // choice: every /api call counts against the daily limit, the token call (unless countTokenCalls is
     // off) and failed calls included; only calls refused with 429 do not.
     if (state.faults.force429) {
+      state.recordRateLimited(key);
       rateLimited(reply, state.quota());
       return reply;
     }
@@ -76,6 +77,7 @@ export async function atsAApiRoutes(app: FastifyInstance, options: ApiRoutesOpti
         : state.quotaMeter.consume();
     setQuotaHeaders(reply, quota);
     if (!quota.allowed) {
+      state.recordRateLimited(key);
       rateLimited(reply, quota);
       return reply;
     }

@@ -445,7 +445,11 @@ describe('ATS-A sandbox over HTTP', () => {
         total: number;
         byEndpoint: Record<string, number>;
       };
-      expect(calls).toEqual({ total: 2, byEndpoint: { 'POST /api/vacancies/search': 2 } });
+      expect(calls).toEqual({ total: 2, byEndpoint: { 'POST /api/vacancies/search': 2 }, rateLimited: {} });
+      // Answers 429 are counted by endpoint too.
+      sandbox.state.setFaults({ force429: true });
+      expect((await post(api('/vacancies/search'), {}, token)).status).toBe(429);
+      expect(sandbox.state.callCounts().rateLimited).toEqual({ 'POST /api/vacancies/search': 1 });
     });
   });
 });
