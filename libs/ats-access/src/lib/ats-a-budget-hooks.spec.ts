@@ -46,6 +46,24 @@ describe(atsABudgetHooks.name, () => {
     expect(observed.at(-1)?.remaining).toBe(22 - 7);
   });
 
+  it('adds only the calls sent after the answered one: those sent before it reached the ATS first', async () => {
+    const { quota, observed } = fakeQuota();
+    const calls = new AtsACallsInFlight();
+    const client = () =>
+      atsABudgetHooks({ quota, calls, logger }, target, { priority: 'push', maxWaitMs: 0 });
+    const [first, second, third] = [client(), client(), client()];
+    await first.beforeCall!('x');
+    first.afterCall!({ endpoint: 'x', status: 201, headers: answer(30) });
+    await first.beforeCall!('x');
+    await second.beforeCall!('x');
+    await third.beforeCall!('x');
+    // The second's answer: the first went out before it (counted already), the third after it (not yet).
+    second.afterCall!({ endpoint: 'x', status: 201, headers: answer(27) });
+    expect(observed.at(-1)?.remaining).toBe(27 - 1);
+    third.afterCall!({ endpoint: 'x', status: 201, headers: answer(26) });
+    expect(observed.at(-1)?.remaining).toBe(26);
+  });
+
   it('lets one call go alone until the ATS first answered, the others waiting for what it learns', async () => {
     const { quota } = fakeQuota();
     const calls = new AtsACallsInFlight();
@@ -89,7 +107,7 @@ describe(atsABudgetHooks.name, () => {
     await atsABudgetHooks({ quota: pushOnly.quota, calls, logger }, target, token).beforeCall!(
       'POST /api/token',
     );
-    calls.answered(target.key);
+    calls.answered(target.key, 1);
     expect(pushOnly.asked).toEqual(['push', 'sync']);
 
     const neither = fakeQuota((priority) => (priority === 'push' ? late : soon));

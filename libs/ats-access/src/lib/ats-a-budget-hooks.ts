@@ -12,13 +12,17 @@ import { meteredAcquire } from './budget-metrics';
 
 /**
  * This process's ATS-A calls per customer system that got budget and no answer yet, and whether the ATS has
- * answered at all. An answer's X-RateLimit-Remaining counts only the calls the ATS had seen: the ones still
- * on their way are added before the plan takes it as the count, or the plan would hand them out again (the
- * burst after another integration spent the quota met 429s). Until this process heard an answer, one call
- * goes alone and the others wait for what it learns: only calls already in flight can meet a 429.
+ * answered at all. An answer's X-RateLimit-Remaining counts only the calls the ATS had seen: the ones sent
+ * after the answered one and still on their way are added before the plan takes it as the count, or the plan
+ * would hand them out again (the burst after another integration spent the quota met 429s). Those sent before
+ * it reached the ATS first: counting them too would hold the plan short of the limit for the rest of the day
+ * (it never lowers a count). Until this process heard an answer, one call goes alone and the others wait for
+ * what it learns: only calls already in flight can meet a 429.
  */
 export class AtsACallsInFlight {
-  private readonly inFlight = new Map<string, number>();
+  /** Per key, the sequence numbers of the calls in flight, in the order they got budget. */
+  private readonly inFlight = new Map<string, Set<number>>();
+  private sequence = 0;
   private readonly heard = new Set<string>();
   private readonly probes = new Map<string, { done: Promise<void>; end: () => void }>();
 
@@ -47,20 +51,27 @@ export class AtsACallsInFlight {
     return false;
   }
 
-  sent(key: string): void {
-    this.inFlight.set(key, (this.inFlight.get(key) ?? 0) + 1);
+  /** A call got budget and goes out: its number, for `answered` or `noAnswer`. */
+  sent(key: string): number {
+    const call = ++this.sequence;
+    let calls = this.inFlight.get(key);
+    if (!calls) this.inFlight.set(key, (calls = new Set()));
+    calls.add(call);
+    return call;
   }
 
-  /** An answer came: the calls still in flight beside it. */
-  answered(key: string): number {
+  /** Call `call` was answered: how many calls sent after it are still on their way. */
+  answered(key: string, call: number): number {
     this.heard.add(key);
-    this.settle(key);
-    return this.inFlight.get(key) ?? 0;
+    this.settle(key, call);
+    let later = 0;
+    for (const other of this.inFlight.get(key) ?? []) if (other > call) later++;
+    return later;
   }
 
   /** No answer (network error, timeout, aborted before sending): not in flight any more, nothing learnt. */
-  noAnswer(key: string): void {
-    this.settle(key);
+  noAnswer(key: string, call: number): void {
+    this.settle(key, call);
   }
 
   /** The call that went alone ended without an answer: the next one goes alone. */
@@ -70,8 +81,8 @@ export class AtsACallsInFlight {
     probe?.end();
   }
 
-  private settle(key: string): void {
-    this.inFlight.set(key, Math.max(0, (this.inFlight.get(key) ?? 0) - 1));
+  private settle(key: string, call: number): void {
+    this.inFlight.get(key)?.delete(call);
     this.ended(key);
   }
 }
@@ -99,6 +110,8 @@ export function atsABudgetHooks(
   const { quota, calls, logger } = deps;
   const { key, config } = target;
   const { waiter } = options;
+  // This client's calls in the order they went out: a client's calls are one after another.
+  const mine: number[] = [];
   return {
     beforeCall: async () => {
       const alone = await calls.awaitFirstAnswer(key);
@@ -111,7 +124,7 @@ export function atsABudgetHooks(
         }
         throw error;
       }
-      calls.sent(key);
+      mine.push(calls.sent(key));
       // Not awaited: the quota writes finished waiters in batches (within 50 ms), and the call need not
       // wait for that bookkeeping (it did, which added ~25 ms to every ATS-A call of a message).
       if (waiter) void quota.done(key, waiter.id).catch(() => undefined);
@@ -119,7 +132,7 @@ export function atsABudgetHooks(
     afterCall: ({ endpoint, status, headers }) => {
       options.onCall?.(endpoint, status);
       const now = new Date();
-      const stillInFlight = calls.answered(key);
+      const stillInFlight = calls.answered(key, mine.shift() ?? Number.MAX_SAFE_INTEGER);
       // The ATS's own count is authoritative: other integrations of the customer spend the same quota.
       void quota
         .observe(key, config, quotaHeadersOf(headers, now, stillInFlight))
@@ -132,7 +145,7 @@ export function atsABudgetHooks(
           .catch((error: unknown) => logger.warn(`pausing ${key}: ${String(error)}`));
       }
     },
-    afterNoAnswer: () => calls.noAnswer(key),
+    afterNoAnswer: () => calls.noAnswer(key, mine.shift() ?? Number.MAX_SAFE_INTEGER),
   };
 }
 

@@ -231,6 +231,23 @@ describe(CredentialsService.name, () => {
     expect(storedSecret()).toBe('rt-1');
   });
 
+  it('answers RATE_LIMITED when ATS-B limits the token endpoint, and frees the refresh token it did not spend', async () => {
+    const sut = build();
+    await storeAtsB(sut);
+    oauth.refresh.mockRejectedValueOnce(
+      new AtsError('ATS-B POST /oauth/token answered 429', {
+        kind: 'rate_limited',
+        endpoint: 'POST /oauth/token',
+        status: 429,
+        retryAt: new Date(Date.now() + 1_000),
+      }),
+    );
+    await expect(sut.getAccess('c1')).rejects.toMatchObject({ code: 'RATE_LIMITED' });
+    // A 429 is a refusal: the token was not spent, so the next try may spend it at once.
+    expect(store.row).toMatchObject({ refreshMarker: null, state: 'active' });
+    expect(storedSecret()).toBe('rt-1');
+  });
+
   it('never wipes the refresh token just saved when the REST login right after the refresh answers 401', async () => {
     const sut = build();
     await storeAtsB(sut);
