@@ -2,14 +2,25 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { ConsumeMessage } from 'amqplib';
 import { startAtsASandbox, type RunningAtsASandbox } from '@connector/ats-a-sandbox';
 import { startAtsBSandbox, type RunningAtsBSandbox } from '@connector/ats-b-sandbox';
-import { type ConnectorSnapshot, createEvent, Exchange, Queue, RoutingKey } from '@connector/contracts';
-import { deadLetterQueueName, RabbitConnection, RpcClient } from '@connector/messaging';
+import { Pool } from 'pg';
+import {
+  type AtsAccess,
+  type ConnectorSnapshot,
+  createEvent,
+  credentialFingerprint,
+  Exchange,
+  Queue,
+  RoutingKey,
+} from '@connector/contracts';
+import { deadLetterQueueName, RabbitConnection, RpcClient, RpcError } from '@connector/messaging';
 import {
   connectorSnapshot,
   createSuiteInfrastructure,
   eventsOf,
   eventually,
+  metricValue,
   rabbitUrl,
+  scrapeMetrics,
   startService,
   type ServiceProcess,
   type SuiteInfrastructure,
@@ -19,7 +30,6 @@ import {
 import {
   type ConnectorDirectoryStub,
   saveAtsACredentials,
-  startAuthGateway,
   startConnectorDirectoryStub,
 } from '@connector/service-stubs';
 
@@ -44,6 +54,7 @@ describe('ATS trouble at the ATS pace', () => {
   let atsB: RunningAtsBSandbox;
   let out: ConsumeMessage[];
   let worker: ServiceProcess;
+  let pool: Pool;
   const processes: ServiceProcess[] = [];
   const sandboxes: RunningAtsASandbox[] = [];
   const connectors = new Map<string, ConnectorSnapshot>();
@@ -113,7 +124,21 @@ describe('ATS trouble at the ATS pace', () => {
     out = await broker.tap(Exchange.ConnectorEvents, '#');
     registry = await startConnectorDirectoryStub(connectors);
     const base = { DATABASE_URL: infra.database.url, RABBITMQ_URL: rabbitUrl() };
-    processes.push(await startAuthGateway(atsB, base));
+    pool = new Pool({ connectionString: infra.database.url, max: 2 });
+    // Two auth-gateway processes with one sealing key, as a deployment runs them.
+    const gatewayEnv = {
+      ...base,
+      ENCRYPTION_KEYS: `k1:${randomBytes(32).toString('base64')}`,
+      ATS_B_OAUTH_URL: atsB.oauthUrl,
+      ATS_B_REST_LOGIN_URL: atsB.restLoginUrl,
+      ATS_B_REDIRECT_URI: 'http://127.0.0.1:3999/oauth/ats-b/callback',
+    };
+    processes.push(
+      ...(await Promise.all([
+        startService('auth-gateway', gatewayEnv),
+        startService('auth-gateway', gatewayEnv),
+      ])),
+    );
     connection = new RabbitConnection({ url: rabbitUrl(), name: 'e2e-pace' });
     rpc = new RpcClient(connection);
     // The production ladder (no RETRY_DELAYS_MS): quick retries and the index lag are what make it fast.
@@ -129,6 +154,7 @@ describe('ATS trouble at the ATS pace', () => {
     await broker?.close();
     await Promise.all(sandboxes.map((s) => s.close()));
     await atsB?.close();
+    await pool?.end();
     await infra?.drop();
   });
 
@@ -222,4 +248,54 @@ describe('ATS trouble at the ATS pace', () => {
     expect(worker.output.some((l) => l.includes('after an unsure create'))).toBe(true);
     expect(failures()).toEqual([]);
   }, 120_000);
+
+  it('asks ATS-A for one token at a time across gateway processes; its 429 pauses, the others ask nothing', async () => {
+    const sandbox = await customerSystem({ dailyLimit: 50, quotaWindowSeconds: 600 });
+    const target = await connectorOn(sandbox);
+    const access = (rejected?: string) =>
+      rpc.request<AtsAccess>(
+        createEvent(RoutingKey.CredentialsRequested, target.accountId, {
+          connectorId: target.id,
+          ...(rejected ? { rejected } : {}),
+        }),
+        20_000,
+      );
+    const current = await access();
+    if (current.type !== 'ats-a') throw new Error(`expected ATS-A access, got ${current.type}`);
+    // Another integration spent the day; then the ATS refuses our token and 20 workers ask for a new one.
+    sandbox.state.setQuota({ used: 50, startWindow: true });
+    const windowEnd = Date.parse(sandbox.state.quota().windowEnd);
+    const tokenCalls = () => sandbox.state.callCounts().byEndpoint['POST /api/token'] ?? 0;
+    const before = tokenCalls();
+    const rejected = credentialFingerprint(current.accessToken);
+    const gateways = processes.filter((p) => p.name === 'auth-gateway');
+    const refusals = () =>
+      Promise.all(
+        gateways.map(async (g) =>
+          metricValue(await scrapeMetrics(g.url), 'connector_oauth_refreshes_total', {
+            ats: 'ats-a',
+            outcome: 'rate_limited',
+          }),
+        ),
+      );
+    const refusedBefore = await refusals();
+    const answers = await Promise.allSettled(Array.from({ length: 20 }, () => access(rejected)));
+
+    expect(answers.map((a) => (a.status === 'rejected' ? (a.reason as RpcError).code : 'a token'))).toEqual(
+      Array.from({ length: 20 }, () => 'RATE_LIMITED'),
+    );
+    // One token request reached the ATS (and met its 429); the customer system waits for the reset it named.
+    expect(tokenCalls() - before).toBe(1);
+    // Both gateway processes answered some of the 20 (the broker spreads them): the one-at-a-time is theirs.
+    const refusedAfter = await refusals();
+    expect(refusedAfter.map((n, i) => n - refusedBefore[i]! > 0)).toEqual([true, true]);
+    expect(sandbox.state.callCounts().rateLimited['POST /api/token']).toBe(1);
+    const { rows } = await pool.query<{ paused_until: Date | null }>(
+      'SELECT paused_until FROM ats_quota WHERE key = $1',
+      [`ats-a:${sandbox.url}`],
+    );
+    expect(Math.abs((rows[0]?.paused_until?.getTime() ?? 0) - windowEnd)).toBeLessThan(2_000);
+    // Still connected: a token refused for budget is not a refused secret.
+    expect(eventsOf(out, RoutingKey.ConnectorStatusChanged)).toEqual([]);
+  }, 60_000);
 });
