@@ -39,6 +39,7 @@ async function main(): Promise<void> {
     latencyMs: intFromEnv('ATS_A_SANDBOX_LATENCY_MS', 0),
     jitterMs: intFromEnv('ATS_A_SANDBOX_JITTER_MS', 0),
     tenants: { max: intFromEnv('ATS_A_SANDBOX_MAX_TENANTS', 5_000) },
+    indexLagMs: intFromEnv('ATS_A_SANDBOX_INDEX_LAG_MS', 0),
   });
   console.log(
     `ATS-A sandbox listening on ${sandbox.url} (API at ${sandbox.url}/api, admin at ${sandbox.url}/__sandbox; ` +

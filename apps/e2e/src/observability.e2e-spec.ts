@@ -149,7 +149,8 @@ describe('observability of real work', () => {
     publish(followed.event, { traceparent: `00-${followed.traceId}-${followed.platformSpanId}-01` });
     await syncedFor(followed.event.data.candidateId);
 
-    // The ATS answers 503 to the next create: candidate-sync retries it, and it goes through once lifted.
+    // The ATS answers 503 to every create: candidate-sync tries it 3 more times within 10 s in the handler
+    // (quick retries for blips), then the message rides the retry ladder; it goes through once lifted.
     atsA.state.setFaults({ errorRate: { 'POST /api/candidates': 1 }, errorStatus: 503 });
     const flaky = createEvent(RoutingKey.CandidateCreated, ACCOUNT, candidate());
     publish(flaky);
@@ -158,7 +159,7 @@ describe('observability of real work', () => {
         metricValue(await scrapeMetrics(service('candidate-sync').url), 'connector_messages_retried_total', {
           event_type: 'candidate.created',
         }) === 1,
-      15_000,
+      25_000,
       'the retry after the ATS failure',
     );
     atsA.state.setFaults({});
@@ -200,7 +201,8 @@ describe('observability of real work', () => {
       metricValue(metrics[name], metric, labels);
     const created = BURST + 2;
 
-    // candidate-sync: every valid candidate handled once, the ATS failure retried once, the invalid dead-lettered.
+    // candidate-sync: every valid candidate handled once, the ATS failure retried once (after its quick
+    // retries), the invalid dead-lettered.
     const cs = { queue: 'candidate-sync.events', event_type: 'candidate.created' };
     expect({
       handled: value('candidate-sync', 'connector_messages_handled_total', cs),
@@ -231,7 +233,7 @@ describe('observability of real work', () => {
       invalid: 1,
       otherDeadLetters: 0,
       creates: created,
-      failedCreates: 1,
+      failedCreates: 4, // the first try and its 3 quick retries
       handlerFailures: 1,
       consumers: 1,
     });

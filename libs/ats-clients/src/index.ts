@@ -26,7 +26,12 @@ export {
   type ResponseFailure,
   type NetworkFailure,
 } from './lib/ats-error';
-export { DEFAULT_TIMEOUT_MS, type AtsCallHooks, type AtsHttpOptions } from './lib/http/ats-http';
+export {
+  DEFAULT_TIMEOUT_MS,
+  type AtsCallHooks,
+  type AtsHttpOptions,
+  type QuickRetryPolicy,
+} from './lib/http/ats-http';
 export { discard, OutboundGuard, outboundGuard, type GuardedStream } from './lib/http/outbound-guard';
 export {
   ADDRESS_ALLOWANCES,
@@ -73,7 +78,11 @@ export {
   type AtsAPickListValue,
   type AtsAStatusResolution,
 } from './lib/ats-a/ats-a-statuses';
-export { ATS_A_VACANCY_STATUS_DROPDOWN, ATS_A_MAX_PAGE_SIZE } from './lib/ats-a/ats-a.protocol';
+export {
+  ATS_A_VACANCY_STATUS_DROPDOWN,
+  ATS_A_MAX_PAGE_SIZE,
+  ATS_A_TOKEN_CALLS_COUNT,
+} from './lib/ats-a/ats-a.protocol';
 export type * from './lib/ats-a/ats-a.types';
 
 export { AtsBOAuthClient } from './lib/ats-b/ats-b-oauth.client';

@@ -1,4 +1,5 @@
 import { OUTBOX_SCHEMA } from '@connector/persistence';
+import { DAILY_QUOTA_SCHEMA } from '@connector/rate-limiter';
 import type { ServiceCoreOptions } from '@connector/service-kit';
 import { ConnectorCredentialEntity } from './credentials/connector-credential.entity';
 import { AuthGatewayTables1763700000100 } from './migrations/1763700000100-auth-gateway-tables';
@@ -9,8 +10,8 @@ import { CredentialRecheck1763700000140 } from './migrations/1763700000140-crede
 import { OAuthStateEntity } from './oauth/oauth-state.entity';
 
 /**
- * auth-gateway's tables (entities and the migrations that build them) and the outbox, through which its
- * status changes (auth_failed, connected again) are published.
+ * auth-gateway's tables (entities and the migrations that build them), the outbox, through which its
+ * status changes (auth_failed, connected again) are published, and the ATS daily quota.
  */
 export const AUTH_GATEWAY_SCHEMA = {
   entities: [ConnectorCredentialEntity, OAuthStateEntity],
@@ -21,5 +22,6 @@ export const AUTH_GATEWAY_SCHEMA = {
     CredentialGeneration1763700000130,
     CredentialRecheck1763700000140,
   ],
-  shared: [OUTBOX_SCHEMA],
+  // The daily quota: ATS-A token requests are planned on it like every other call.
+  shared: [OUTBOX_SCHEMA, DAILY_QUOTA_SCHEMA],
 } satisfies Pick<ServiceCoreOptions, 'entities' | 'migrations' | 'shared'>;

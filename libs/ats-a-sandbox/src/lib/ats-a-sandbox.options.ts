@@ -28,6 +28,15 @@ export interface AtsASandboxOptions {
   quotaWindowSeconds?: number;
   /** Token lifetime, reported as expires_in (default 3599). */
   tokenTtlSeconds?: number;
+  /** A token stops working this long before the expires_in it was issued with (default 0): an ATS that expires early. */
+  tokenEarlyExpirySeconds?: number;
+  /**
+   * choice (ats-a.md): the token call counts against the daily limit like any call (default true). Off: it is
+   * answered with the quota headers but counts nothing, as a vendor that says token calls are free.
+   */
+  countTokenCalls?: boolean;
+  /** How long a new candidate or application takes to show in searches, the vendor's index lag (default 0). */
+  indexLagMs?: number;
   /** Deterministic data set (default 200 vacancies, seed 1). */
   seed?: AtsASandboxSeed;
   /** Fixed latency on every /api call (default 0). */
@@ -67,6 +76,9 @@ export interface ResolvedSandboxOptions {
   dailyLimit: number;
   quotaWindowSeconds: number;
   tokenTtlSeconds: number;
+  tokenEarlyExpirySeconds: number;
+  countTokenCalls: boolean;
+  indexLagMs: number;
   seed: AtsASandboxSeed;
   latencyMs: number;
   jitterMs: number;
@@ -88,6 +100,9 @@ export function resolveSandboxOptions(options: AtsASandboxOptions = {}): Resolve
     dailyLimit: options.dailyLimit ?? 10_000,
     quotaWindowSeconds: options.quotaWindowSeconds ?? 86_400,
     tokenTtlSeconds: options.tokenTtlSeconds ?? 3599,
+    tokenEarlyExpirySeconds: options.tokenEarlyExpirySeconds ?? 0,
+    countTokenCalls: options.countTokenCalls ?? true,
+    indexLagMs: options.indexLagMs ?? 0,
     seed: { seed: 1, ...(options.seed ?? { vacancies: 200 }) },
     latencyMs: options.latencyMs ?? 0,
     jitterMs: options.jitterMs ?? 0,
@@ -100,6 +115,8 @@ export function resolveSandboxOptions(options: AtsASandboxOptions = {}): Resolve
   assertNonNegativeInteger('dailyLimit', resolved.dailyLimit);
   assertPositiveNumber('quotaWindowSeconds', resolved.quotaWindowSeconds);
   assertPositiveNumber('tokenTtlSeconds', resolved.tokenTtlSeconds);
+  assertNonNegativeInteger('tokenEarlyExpirySeconds', resolved.tokenEarlyExpirySeconds);
+  assertNonNegativeInteger('indexLagMs', resolved.indexLagMs);
   assertNonNegativeInteger('seed.vacancies', resolved.seed.vacancies);
   assertNonNegativeInteger('latencyMs', resolved.latencyMs);
   assertNonNegativeInteger('jitterMs', resolved.jitterMs);

@@ -7,13 +7,15 @@ import { GeneratedDataset, utcMidnight } from './generator/dataset.generator';
 import { QuotaMeter, type QuotaSnapshot } from './quota/quota.meter';
 import { notFound, validation } from './sandbox.error';
 import { SearchEngine } from './search/search.engine';
-import { GeneratedStore, MapStore, type RecordSource } from './store/record-source';
+import { GeneratedStore, indexedView, MapStore, type RecordSource } from './store/record-source';
 import { VacancyStore, type VacancyPatch } from './store/vacancy.store';
 import { validateApplication, validateApplicationPatch, validateCandidate } from './writes/write.validators';
 
 export interface CallCounts {
   total: number;
   byEndpoint: Record<string, number>;
+  /** Calls answered 429 (the daily limit spent, or force429), by endpoint. */
+  rateLimited: Record<string, number>;
 }
 
 export interface SeedInfo {
@@ -52,13 +54,19 @@ export class AtsASandboxState {
   private nextFileId = ID_BASE.file + 1;
   private readonly pairCounts = new Map<string, number>();
   private calls = new Map<string, number>();
+  private limitedCalls = new Map<string, number>();
   private totalCalls = 0;
 
   constructor(
     private readonly options: ResolvedSandboxOptions,
     private readonly now: () => number = Date.now,
   ) {
-    this.tokens = new TokenService(options.clients, options.tokenTtlSeconds, now);
+    this.tokens = new TokenService(
+      options.clients,
+      options.tokenTtlSeconds,
+      now,
+      options.tokenEarlyExpirySeconds,
+    );
     this.quotaMeter = new QuotaMeter(options.dailyLimit, options.quotaWindowSeconds, now);
     this.faults = new FaultInjector(options.latencyMs, Math.random, options.jitterMs);
     this.seed(options.seed.vacancies, options.seed.seed, options.seed.anchor);
@@ -134,9 +142,9 @@ export class AtsASandboxState {
       case 'contacts':
         return this.contactStore;
       case 'candidates':
-        return this.candidateStore;
+        return indexedView(this.candidateStore, this.options.indexLagMs, this.now);
       case 'applications':
-        return this.applicationStore;
+        return indexedView(this.applicationStore, this.options.indexLagMs, this.now);
     }
   }
 
@@ -303,26 +311,45 @@ export class AtsASandboxState {
     this.totalCalls++;
   }
 
+  recordRateLimited(endpoint: string): void {
+    this.limitedCalls.set(endpoint, (this.limitedCalls.get(endpoint) ?? 0) + 1);
+  }
+
   callCounts(): CallCounts {
-    return { total: this.totalCalls, byEndpoint: Object.fromEntries(this.calls) };
+    return {
+      total: this.totalCalls,
+      byEndpoint: Object.fromEntries(this.calls),
+      rateLimited: Object.fromEntries(this.limitedCalls),
+    };
   }
 
   resetCalls(): void {
+    this.limitedCalls = new Map();
     this.calls = new Map();
     this.totalCalls = 0;
+  }
+
+  /** The token call counts against the daily limit (option countTokenCalls, on by default). */
+  get countsTokenCalls(): boolean {
+    return this.options.countTokenCalls;
   }
 
   quota(): QuotaSnapshot {
     return this.quotaMeter.snapshot();
   }
 
-  setQuota(change: { limit?: number; used?: number }): QuotaSnapshot {
-    for (const [key, value] of Object.entries(change)) {
+  /** `startWindow`: a new window starts now (a test need not wait for the aligned one). */
+  setQuota(change: { limit?: number; used?: number; startWindow?: boolean }): QuotaSnapshot {
+    const { startWindow, ...counts } = change;
+    if (startWindow !== undefined && typeof startWindow !== 'boolean')
+      throw validation('startWindow must be true or false');
+    if (startWindow) this.quotaMeter.startWindowNow();
+    for (const [key, value] of Object.entries(counts)) {
       if (key !== 'limit' && key !== 'used') throw validation(`Unknown quota field ${key}`);
       if (!Number.isInteger(value) || (value as number) < 0)
         throw validation(`${key} must be a non-negative integer`);
     }
-    return this.quotaMeter.set(change);
+    return this.quotaMeter.set(counts);
   }
 
   faultConfig(): FaultConfig {

@@ -41,17 +41,21 @@ export function atsAQuotaKey(connector: Pick<ConnectorSnapshot, 'id' | 'config'>
   }
 }
 
-/** The X-RateLimit-* (and Retry-After) headers of an answer, read tolerantly; null where absent. */
-export function quotaHeadersOf(headers: Headers, now: Date): QuotaHeaders {
+/**
+ * The X-RateLimit-* (and Retry-After) headers of an answer, read tolerantly; null where absent. `inFlight`:
+ * our calls still on their way, which the ATS had not counted yet: taken off what it says remains.
+ */
+export function quotaHeadersOf(headers: Headers, now: Date, inFlight = 0): QuotaHeaders {
   const number = (name: string): number | null => {
     const raw = headers.get(name)?.trim();
     const value = raw ? Number(raw) : NaN;
     return Number.isFinite(value) && value >= 0 ? value : null;
   };
   const namesReset = headers.has('x-ratelimit-reset') || headers.has('retry-after');
+  const remaining = number('x-ratelimit-remaining');
   return {
     limit: number('x-ratelimit-limit'),
-    remaining: number('x-ratelimit-remaining'),
+    remaining: remaining === null ? null : Math.max(0, remaining - inFlight),
     resetAt: namesReset ? retryAtOf(headers, now, 0).getTime() : null,
   };
 }

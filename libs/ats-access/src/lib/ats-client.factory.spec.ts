@@ -1,8 +1,10 @@
 import { outboundGuard } from '@connector/ats-clients';
-import type { ConnectorSnapshot } from '@connector/contracts';
-import type { PostgresDailyQuota, RateLimiter } from '@connector/rate-limiter';
+import { AuthErrorCode, type ConnectorSnapshot } from '@connector/contracts';
+import { DeferredMessageError, RpcError } from '@connector/messaging';
+import { type PostgresDailyQuota, type RateLimiter, RateLimitExceededError } from '@connector/rate-limiter';
 import type { AtsAccessProvider } from './ats-access.provider';
 import { AtsClientFactory } from './ats-client.factory';
+import { toMessageError } from './to-message-error';
 
 describe(AtsClientFactory.name, () => {
   const connector: ConnectorSnapshot = {
@@ -80,5 +82,33 @@ describe(AtsClientFactory.name, () => {
     });
     expect(fetched).not.toHaveBeenCalled();
     expect(requested).not.toHaveBeenCalled();
+  });
+
+  it('makes a token refused for budget (the gateway met 429 or a spent quota) a wait until the pause, not a failure', async () => {
+    const pausedUntil = Date.now() + 90_000;
+    const waits: Date[] = [];
+    const pausedQuota = {
+      ...quota,
+      snapshot: async () => ({ pausedUntil, resumesAt: pausedUntil, resetAt: pausedUntil }),
+      waiting: async (_key: string, _id: string, _kind: string, until: Date) => {
+        waits.push(until);
+      },
+    } as unknown as PostgresDailyQuota;
+    const access = {
+      access: jest.fn(async () => {
+        throw new RpcError(AuthErrorCode.RateLimited, 'POST /api/token answered 429');
+      }),
+    } as unknown as AtsAccessProvider;
+    const client = new AtsClientFactory(access, limiter, pausedQuota, outboundGuard()).atsA(connector, {
+      priority: 'push',
+      waiter: { id: 'message-1', kind: 'message' },
+    });
+    const error = await client.getVacancyStatuses().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RateLimitExceededError);
+    expect((error as RateLimitExceededError).retryAt.getTime()).toBe(pausedUntil);
+    expect(waits.map((d) => d.getTime())).toEqual([pausedUntil]);
+    const decision = toMessageError(error, connector.id);
+    expect(decision).toBeInstanceOf(DeferredMessageError);
+    expect((decision as DeferredMessageError).until.getTime()).toBe(pausedUntil);
   });
 });

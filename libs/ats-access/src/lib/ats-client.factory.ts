@@ -1,19 +1,25 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { AtsAClient, AtsBClient, OutboundGuard, retryAtOf } from '@connector/ats-clients';
-import { type ConnectorSnapshot, credentialFingerprint } from '@connector/contracts';
+import { AuthErrorCode, type ConnectorSnapshot, credentialFingerprint } from '@connector/contracts';
+import { RpcError } from '@connector/messaging';
 import {
   type BucketConfig,
   PostgresDailyQuota,
+  type QuotaConfig,
   type RateLimiter,
+  RateLimiterErrorCode,
   RateLimitExceededError,
   type WaiterKind,
 } from '@connector/rate-limiter';
+import { AtsACallsInFlight, atsABudgetHooks } from './ats-a-budget-hooks';
 import { AtsAccessProvider } from './ats-access.provider';
-import { atsAQuota, atsBBudget, quotaHeadersOf } from './ats-budget';
+import { atsAQuota, atsBBudget } from './ats-budget';
 import { meteredAcquire } from './budget-metrics';
 
 export const RATE_LIMITER = Symbol('RATE_LIMITER');
 export const DAILY_QUOTA = Symbol('DAILY_QUOTA');
+/** A token refused for budget while the shared plan already has some again: ask again this soon. */
+const TOKEN_RETRY_FALLBACK_MS = 5_000;
 
 /** Pushes (candidates, applications, documents) may use the reserve; syncs may not. */
 export type CallPriority = 'push' | 'sync';
@@ -52,6 +58,7 @@ export function pushClientOptions(
 @Injectable()
 export class AtsClientFactory {
   private readonly logger = new Logger(AtsClientFactory.name);
+  private readonly callsInFlight = new AtsACallsInFlight();
 
   constructor(
     private readonly access: AtsAccessProvider,
@@ -69,51 +76,48 @@ export class AtsClientFactory {
       // No baseUrl from the connector's config: the address comes with the access, from auth-gateway,
       // which verified it (URL policy) when the credentials were saved. One copy, never two that disagree.
       token: async ({ rejected }) => {
-        const access = await this.access.access(
-          connector.id,
-          connector.accountId,
-          rejected ? credentialFingerprint(rejected) : undefined,
-        );
+        const access = await this.access
+          .access(connector.id, connector.accountId, rejected ? credentialFingerprint(rejected) : undefined)
+          .catch(async (error: unknown) => {
+            if (!(error instanceof RpcError && error.code === AuthErrorCode.RateLimited)) throw error;
+            throw await this.tokenWait(key, config, waiter);
+          });
         if (access.type !== 'ats-a') throw new Error(`connector ${connector.id} is not an ATS-A connector`);
         return { accessToken: access.accessToken, baseUrl: access.baseUrl };
       },
-      hooks: {
-        beforeCall: async () => {
-          try {
-            await meteredAcquire('ats-a', options.priority, () =>
-              this.quota.acquire(key, 1, config, {
-                priority: options.priority,
-                maxWaitMs: options.maxWaitMs ?? 0,
-              }),
-            );
-          } catch (error) {
-            if (waiter && error instanceof RateLimitExceededError) {
-              await this.quota.waiting(key, waiter.id, waiter.kind, error.retryAt).catch(() => undefined);
-            }
-            throw error;
-          }
-          // Not awaited: the quota writes finished waiters in batches (within 50 ms), and the call need not
-          // wait for that bookkeeping (it did, which added ~25 ms to every ATS-A call of a message).
-          if (waiter) void this.quota.done(key, waiter.id).catch(() => undefined);
+      hooks: atsABudgetHooks(
+        { quota: this.quota, calls: this.callsInFlight, logger: this.logger },
+        { key, config },
+        {
+          priority: options.priority,
+          maxWaitMs: options.maxWaitMs ?? 0,
+          ...(waiter ? { waiter } : {}),
+          ...(options.onCall ? { onCall: options.onCall } : {}),
         },
-        afterCall: ({ endpoint, status, headers }) => {
-          options.onCall?.(endpoint, status);
-          const now = new Date();
-          // The ATS's own count is authoritative: other integrations of the customer spend the same quota.
-          void this.quota
-            .observe(key, config, quotaHeadersOf(headers, now))
-            .catch((error: unknown) => this.logger.warn(`quota headers of ${key}: ${String(error)}`));
-          if (status === 429) {
-            const until = retryAtOf(headers, now, 60_000);
-            void this.quota
-              .pauseUntil(key, config, until)
-              .then(() => waiter && this.quota.waiting(key, waiter.id, waiter.kind, until))
-              .catch((error: unknown) => this.logger.warn(`pausing ${key}: ${String(error)}`));
-          }
-        },
-      },
+      ),
       ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
     });
+  }
+
+  /**
+   * auth-gateway could not get a token for lack of budget (the plan said no, or the token endpoint answered
+   * 429 and the gateway paused the customer system): the work waits like any call without budget, until
+   * the pause or the plan's next grant, as the shared quota says.
+   */
+  private async tokenWait(
+    key: string,
+    config: QuotaConfig,
+    waiter: ClientOptions['waiter'],
+  ): Promise<RateLimitExceededError> {
+    const plan = await this.quota.snapshot(key, config);
+    const paused = plan.pausedUntil !== null;
+    const until = new Date(plan.pausedUntil ?? plan.resumesAt ?? Date.now() + TOKEN_RETRY_FALLBACK_MS);
+    if (waiter) await this.quota.waiting(key, waiter.id, waiter.kind, until).catch(() => undefined);
+    return new RateLimitExceededError(
+      paused ? RateLimiterErrorCode.Paused : RateLimiterErrorCode.Exceeded,
+      key,
+      until,
+    );
   }
 
   /**

@@ -1,5 +1,11 @@
 import { AtsError, UNSURE_WRITE_SETTLE_MS } from '@connector/ats-clients';
-import { DeferredMessageError, PermanentMessageError, TransientMessageError } from '@connector/messaging';
+import { AuthErrorCode } from '@connector/contracts';
+import {
+  DeferredMessageError,
+  PermanentMessageError,
+  RpcError,
+  TransientMessageError,
+} from '@connector/messaging';
 import { toMessageError } from './to-message-error';
 
 describe(toMessageError.name, () => {
@@ -14,6 +20,23 @@ describe(toMessageError.name, () => {
     expect(error).toBeInstanceOf(TransientMessageError);
     expect((error as TransientMessageError).notBeforeMs).toBe(UNSURE_WRITE_SETTLE_MS);
     expect(UNSURE_WRITE_SETTLE_MS).toBeGreaterThanOrEqual(60_000);
+  });
+
+  it("waits the ATS's index lag, not a fixed minute, when the client names it", () => {
+    const unsure = new AtsError('ATS-A POST /api/applications did not answer within 3000 ms', {
+      kind: 'transient',
+      endpoint: 'POST /api/applications',
+      code: 'timeout',
+      ambiguous: true,
+      settleMs: 5_000,
+    });
+    expect((toMessageError(unsure, 'c1') as TransientMessageError).notBeforeMs).toBe(5_000);
+  });
+
+  it('makes no token for lack of budget (RATE_LIMITED from auth-gateway) a wait, not an attempt', () => {
+    const error = toMessageError(new RpcError(AuthErrorCode.RateLimited, 'login answered 429'), 'c1');
+    expect(error).toBeInstanceOf(DeferredMessageError);
+    expect((error as DeferredMessageError).until.getTime()).toBeGreaterThan(Date.now());
   });
 
   it('retries a failure that surely wrote nothing at the usual pace', () => {

@@ -12,6 +12,9 @@ import { RateLimitExceededError } from '@connector/rate-limiter';
 /** A connector that must be authorized again waits this long between checks; nothing is dropped. */
 export const AUTHORIZATION_WAIT_MS = 30 * 60_000;
 
+/** No token or login for lack of budget, and no reset named: ask again this soon. */
+const ACCESS_RATE_LIMIT_WAIT_MS = 5_000;
+
 /** A 429 without a reset time: wait this long. */
 const RATE_LIMIT_FALLBACK_MS = 60_000;
 
@@ -32,6 +35,13 @@ export function toMessageError(error: unknown, connectorId: string): MessageHand
     switch (error.code) {
       case AuthErrorCode.AuthorizationRequired:
         return new TransientMessageError(error.message, connectorId, undefined, AUTHORIZATION_WAIT_MS);
+      case AuthErrorCode.RateLimited:
+        // No budget for a token or a login (ATS-A clients turn it into the quota's own wait first).
+        return new DeferredMessageError(
+          `waiting for ATS budget to get access: ${error.message}`,
+          new Date(Date.now() + ACCESS_RATE_LIMIT_WAIT_MS),
+          connectorId,
+        );
       case AuthErrorCode.NotFound:
       case 'NOT_FOUND':
         return new PermanentMessageError(`connector ${connectorId}: ${error.message}`, connectorId);
@@ -53,12 +63,13 @@ export function toMessageError(error: unknown, connectorId: string): MessageHand
       case 'transient':
       case 'unreachable':
       case 'auth':
-        // After a write that may have landed, the next try looks it up only once it would have.
+        // After a write that may have landed, the next try looks it up only once it would show: after the
+        // ATS's index lag (the client names it), not a fixed minute.
         return new TransientMessageError(
           error.message,
           connectorId,
           details,
-          error.ambiguous ? UNSURE_WRITE_SETTLE_MS : undefined,
+          error.ambiguous ? (error.settleMs ?? UNSURE_WRITE_SETTLE_MS) : undefined,
         );
       case 'forbidden':
       case 'not_found':

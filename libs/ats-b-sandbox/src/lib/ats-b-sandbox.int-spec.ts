@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { eventually } from '@connector/testing';
 import { driveLoginForm, startAtsBSandbox, type RunningAtsBSandbox, type TokenResponse } from '../index';
 
 const REDIRECT = 'http://127.0.0.1:9999/oauth/ats-b/callback';
@@ -755,6 +756,58 @@ describe('ATS-B sandbox over HTTP', () => {
         });
       } finally {
         await limited.close();
+      }
+    });
+
+    it('limits token requests and REST logins on their own, with 429 and no session opened', async () => {
+      const limited = await startAtsBSandbox({ authPerMinuteLimit: 2, seed: { jobs: 3 } });
+      try {
+        const connected = await connect(limited); // one token request and one login
+        const refresh = () =>
+          token(limited, { grant_type: 'refresh_token', refresh_token: connected.tokens.refresh_token });
+        const first = await refresh();
+        expect(first.status).toBe(200);
+        const refused = await token(limited, {
+          grant_type: 'refresh_token',
+          refresh_token: (await json<TokenResponse>(first)).refresh_token,
+        });
+        expect(refused.status).toBe(429);
+        expect(await json(refused)).toMatchObject({ errorCode: 429 });
+        const login = () =>
+          fetch(
+            `${limited.restLoginUrl}/login?version=*&access_token=${encodeURIComponent(connected.tokens.access_token)}`,
+            { method: 'POST' },
+          );
+        expect((await login()).status).toBe(200);
+        expect((await login()).status).toBe(429);
+        // Data calls are not limited by it.
+        expect((await api(connected)('ping')).status).toBe(200);
+      } finally {
+        await limited.close();
+      }
+    });
+
+    it('finds a new candidate by search only after the index lag', async () => {
+      const lagging = await startAtsBSandbox({ indexLagMs: 1_000, seed: { jobs: 3 } });
+      try {
+        const call = api(await connect(lagging));
+        const created = await call('entity/Candidate', {
+          method: 'PUT',
+          json: { name: 'Lag Test', email: 'lag@example.com', status: 'New Lead' },
+        });
+        expect(created.status).toBe(200);
+        const createdAt = Date.now();
+        const found = async () =>
+          (
+            await json<{ total: number }>(
+              await call(`search/Candidate?query=${encodeURIComponent('email:"lag@example.com"')}&fields=id`),
+            )
+          ).total;
+        expect(await found()).toBe(0);
+        await eventually(async () => (await found()) === 1, 5_000, 'the candidate in the index');
+        expect(Date.now() - createdAt).toBeGreaterThanOrEqual(900);
+      } finally {
+        await lagging.close();
       }
     });
 

@@ -16,6 +16,13 @@ export interface AtsBSandboxOptions {
   codeTtlSeconds?: number;
   /** Requests a minute per customer before 429, default 1500. */
   perMinuteLimit?: number;
+  /**
+   * Token requests and REST logins a minute (each endpoint its own count) before 429, default 60. The vendor
+   * says only that logins are rate limited ("never log in in a loop"): the number is a choice (ats-b.md).
+   */
+  authPerMinuteLimit?: number;
+  /** How long a new candidate takes to show in searches (the vendor's index lag), default 0. */
+  indexLagMs?: number;
   seed?: { jobs: number; seed?: number; baseTimeMs?: number };
   latencyMs?: number;
   /** Uniform extra latency in [0, jitterMs) on every counted call (default 0). */
@@ -60,6 +67,8 @@ export interface ResolvedOptions {
   sessionSliding: boolean;
   codeTtlSeconds: number;
   perMinuteLimit: number;
+  authPerMinuteLimit: number;
+  indexLagMs: number;
   seed: { jobs: number; seed: number; baseTimeMs?: number };
   latencyMs: number;
   jitterMs: number;
@@ -94,6 +103,8 @@ export function resolveOptions(o: AtsBSandboxOptions = {}): ResolvedOptions {
     sessionSliding: o.sessionSliding ?? true,
     codeTtlSeconds: o.codeTtlSeconds ?? 60,
     perMinuteLimit: o.perMinuteLimit ?? 1500,
+    authPerMinuteLimit: o.authPerMinuteLimit ?? 60,
+    indexLagMs: o.indexLagMs ?? 0,
     seed: { jobs: o.seed?.jobs ?? 200, seed: o.seed?.seed ?? 1, baseTimeMs: o.seed?.baseTimeMs },
     latencyMs: o.latencyMs ?? 0,
     jitterMs: o.jitterMs ?? 0,

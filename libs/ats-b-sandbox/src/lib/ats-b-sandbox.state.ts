@@ -18,6 +18,8 @@ export class AtsBSandboxState {
   readonly calls = new CallCounter();
   readonly faultInjector = new FaultInjector();
   readonly limiter: PerMinuteLimiter;
+  /** Token requests and REST logins, each endpoint counted on its own. */
+  readonly authLimiter: PerMinuteLimiter;
 
   constructor(readonly options: ResolvedOptions) {
     this.jobs = new JobOrderStore(options.seed);
@@ -31,6 +33,7 @@ export class AtsBSandboxState {
       tokenTag: options.tokenTag,
     });
     this.limiter = new PerMinuteLimiter(options.perMinuteLimit);
+    this.authLimiter = new PerMinuteLimiter(options.authPerMinuteLimit);
     this.faultInjector.clear(options.latencyMs, options.jitterMs);
   }
 
@@ -45,6 +48,7 @@ export class AtsBSandboxState {
     this.candidateStore.clear();
     this.calls.reset();
     this.limiter.reset();
+    this.authLimiter.reset();
     this.faultInjector.clear(this.options.latencyMs, this.options.jitterMs);
     if (options.auth) this.auth.clear();
   }

@@ -135,8 +135,12 @@ export function registerCandidateRoutes(app: FastifyInstance, ctx: SandboxContex
       const fields = parseFields(q['fields'], 'Candidate');
       const start = intParam(q['start'], 'start', 0);
       const count = Math.min(intParam(q['count'], 'count', 20), 500);
-      const all = store.search((c) =>
-        terms.every((t) => matchesTerm(t, (f) => (c as unknown as Record<string, unknown>)[f])),
+      // The search index trails the records by the vendor's index lag (indexLagMs): a new one is not found yet.
+      const indexedBefore = Date.now() - ctx.state.options.indexLagMs;
+      const all = store.search(
+        (c) =>
+          c.dateAdded <= indexedBefore &&
+          terms.every((t) => matchesTerm(t, (f) => (c as unknown as Record<string, unknown>)[f])),
       );
       const page = all
         .slice(start, start + count)

@@ -83,6 +83,7 @@ export function registerOAuthRoutes(app: FastifyInstance, ctx: SandboxContext): 
     '/oauth/token',
     {
       config: {
+        authCall: true,
         callKey: (request) => {
           const grant = tokenParams(request)['grant_type'];
           return grant === 'authorization_code' || grant === 'refresh_token'

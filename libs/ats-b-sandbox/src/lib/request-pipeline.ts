@@ -11,7 +11,7 @@ const INVALID_REST_TOKEN = {
 
 /**
  * One hook for every counted route, in Bullhorn's order: count the call, add latency, then (data calls)
- * session check → per-minute limit, then injected errors. Admin routes have no callKey and skip it all.
+ * session check → per-minute limit (token and login: their own limit), then injected errors. Admin routes have no callKey and skip it all.
  */
 export function registerRequestPipeline(app: FastifyInstance, ctx: SandboxContext): void {
   app.decorateRequest('bhSession', null);
@@ -48,6 +48,16 @@ export function registerRequestPipeline(app: FastifyInstance, ctx: SandboxContex
             errorCode: 429,
           });
       }
+    }
+    if (config.authCall && !state.authLimiter.take(key.split(' ').slice(0, 2).join(' '))) {
+      return reply
+        .code(429)
+        .header('retry-after', '1')
+        .send({
+          errorMessage: `Too many requests: over ${state.authLimiter.limit} a minute on ${key}, never log in in a loop`,
+          errorMessageKey: 'errors.tooManyRequests',
+          errorCode: 429,
+        });
     }
     const status = state.faultInjector.errorFor(key, config.dataCall === true);
     if (status > 0) throw new AtsBError(status, 'errors.injectedFault', `Injected fault on ${key}`);

@@ -29,6 +29,7 @@ export function registerRestLoginRoutes(app: FastifyInstance, ctx: SandboxContex
     });
   };
   // Bullhorn accepts both verbs; the docs and this integration use POST.
-  app.post('/rest-services/login', { config: { callKey: 'POST /rest-services/login' } }, login);
-  app.get('/rest-services/login', { config: { callKey: 'GET /rest-services/login' } }, login);
+  const config = { callKey: 'POST /rest-services/login', authCall: true };
+  app.post('/rest-services/login', { config }, login);
+  app.get('/rest-services/login', { config: { ...config, callKey: 'GET /rest-services/login' } }, login);
 }

@@ -18,6 +18,8 @@ declare module 'fastify' {
     callKey?: string | ((request: FastifyRequest) => string);
     /** A data call under restUrl: needs a BhRestToken and counts toward the per-minute limit. */
     dataCall?: boolean;
+    /** The OAuth token endpoint or the REST login: limited on their own (authPerMinuteLimit). */
+    authCall?: boolean;
   }
   interface FastifyRequest {
     bhSession: RestSession | null;

@@ -197,4 +197,17 @@ describe(classifyNetworkFailure.name, () => {
     expect(classified).toMatchObject({ kind, ambiguous, status: undefined });
     expect(classified.retryable).toBe(true);
   });
+
+  it("names the ATS's index lag as the wait before an ambiguous write is looked up", () => {
+    const unsure = classifyNetworkFailure({
+      atsName: 'ATS-A',
+      endpoint: 'POST /api/applications',
+      error: timeout(),
+      write: true,
+      timeoutMs: 50,
+      indexLagMs: 5_000,
+    });
+    expect(unsure).toMatchObject({ ambiguous: true, settleMs: 5_000 });
+    expect(failure(timeout(), false).settleMs).toBeUndefined();
+  });
 });

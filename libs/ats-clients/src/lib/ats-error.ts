@@ -6,8 +6,9 @@ export type AtsErrorKind =
   'auth' | 'forbidden' | 'rate_limited' | 'transient' | 'permanent' | 'not_found' | 'unreachable';
 
 /**
- * How long an ATS may still apply a write after the client gave up waiting for its answer (the request sat
- * in the ATS's queue). Until an unsure write is this old, a look-up that does not find it proves nothing.
+ * For an ATS whose index lag is not known: how long after a write a look-up surely sees it. Each ATS names
+ * its own (ATS_A_INDEX_LAG_MS, ATS_B_INDEX_LAG_MS); until an unsure write is that old, not finding it proves
+ * nothing.
  */
 export const UNSURE_WRITE_SETTLE_MS = 60_000;
 
@@ -19,6 +20,7 @@ export interface AtsErrorInit {
   code?: string;
   retryAt?: Date;
   ambiguous?: boolean;
+  settleMs?: number;
 }
 
 export class AtsError extends Error {
@@ -33,6 +35,8 @@ export class AtsError extends Error {
   readonly retryAt?: Date;
   /** True when a write may have been applied (timeout or dropped connection after sending): reconcile first. */
   readonly ambiguous: boolean;
+  /** For an ambiguous write: how long from now until a look-up surely sees it if it landed (the index lag). */
+  readonly settleMs?: number;
   /** e.g. 'POST /api/candidates'; never holds tokens or secrets. */
   readonly endpoint: string;
 
@@ -44,6 +48,7 @@ export class AtsError extends Error {
     this.code = init.code;
     this.retryAt = init.retryAt;
     this.ambiguous = init.ambiguous ?? false;
+    this.settleMs = init.settleMs;
     this.endpoint = init.endpoint;
   }
 
@@ -189,6 +194,8 @@ export interface NetworkFailure {
   write: boolean;
   timeoutMs: number;
   secrets?: readonly string[];
+  /** The ATS's index lag: an ambiguous write is looked up no sooner than this after the failure. */
+  indexLagMs?: number;
 }
 
 /** No HTTP answer → AtsError: timeout → transient, network error → unreachable; ambiguous for writes once sent. */
@@ -198,7 +205,13 @@ export function classifyNetworkFailure(failure: NetworkFailure): AtsError {
     return new AtsError(
       `${atsName} ${endpoint} did not answer within ${failure.timeoutMs} ms` +
         (write ? '; the write may have been applied' : ''),
-      { kind: 'transient', endpoint, code: 'timeout', ambiguous: write },
+      {
+        kind: 'transient',
+        endpoint,
+        code: 'timeout',
+        ambiguous: write,
+        ...(write ? { settleMs: failure.indexLagMs ?? UNSURE_WRITE_SETTLE_MS } : {}),
+      },
     );
   }
   const code = errorCode(failure.error);
@@ -208,7 +221,13 @@ export function classifyNetworkFailure(failure: NetworkFailure): AtsError {
   return new AtsError(
     `${atsName} ${endpoint} could not be reached (${detail})` +
       (ambiguous ? '; the write may have been applied' : ''),
-    { kind: 'unreachable', endpoint, code: code ?? 'network_error', ambiguous },
+    {
+      kind: 'unreachable',
+      endpoint,
+      code: code ?? 'network_error',
+      ambiguous,
+      ...(ambiguous ? { settleMs: failure.indexLagMs ?? UNSURE_WRITE_SETTLE_MS } : {}),
+    },
   );
 }
 

@@ -27,6 +27,11 @@ export const AuthErrorCode = {
   Unreachable: 'UNREACHABLE',
   /** The ATS answered with an error that is not about the credentials. */
   AtsError: 'ATS_ERROR',
+  /**
+   * No token now for lack of ATS budget: the daily quota is spent, or the token endpoint answered 429 and the
+   * customer system is paused until the reset it named (see the shared quota for when).
+   */
+  RateLimited: 'RATE_LIMITED',
   /** ATS-A does not offer a vacancy status the connector is configured with (the message names those it offers). */
   UnknownStatuses: 'UNKNOWN_STATUSES',
   /** The OAuth `state` is unknown, used, expired or not this browser's. */

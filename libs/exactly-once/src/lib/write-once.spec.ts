@@ -165,6 +165,19 @@ describe(writeOnce.name, () => {
     expect(world.atsRecords).toEqual(['ats-1']);
   });
 
+  it("settles an unsure create after the sink's own settle time (its ATS's index lag), not a fixed minute", async () => {
+    // Claimed 8 s ago: past a sink's 3 s timeout and 5 s index lag, well inside the default minute.
+    const claimed = { externalId: null, state: 'pending' as const, updatedAt: new Date(Date.now() - 8_000) };
+    world.row = { ...claimed };
+    await expect(writeOnce(world.row, world.store(true), world.sink)).rejects.toThrow(NotReadyError);
+    world.calls.length = 0;
+    world.row = { ...claimed };
+    await expect(
+      writeOnce(world.row, world.store(true), { ...world.sink, settleMs: 3_000 + 5_000 }),
+    ).resolves.toMatchObject({ how: 'created', externalId: 'ats-1' });
+    expect(world.calls).toEqual(['findExisting', 'claim', 'create', 'link ats-1']);
+  });
+
   it('does not create again while an unsure create may still land, so a late write makes no second record', async () => {
     world.failLandingLater = timeout();
     await expect(sut()).rejects.toThrow('timed out after sending');

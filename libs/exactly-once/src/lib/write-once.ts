@@ -30,12 +30,17 @@ export interface LinkStore<C> {
 export interface CreateSink<C extends { externalId: string }> {
   findExisting(): Promise<string | undefined>;
   create(): Promise<C>;
+  /**
+   * From a claim until a look-up surely sees its create if it landed: the call's timeout and the ATS's index
+   * lag (the client's `unsureWriteSettleMs`). Default UNSURE_WRITE_SETTLE_MS, for an ATS that names none.
+   */
+  settleMs?: number;
 }
 
 /**
  * The one way a record is created in an ATS exactly once: a linked record is left alone; a pending claim
  * (an earlier create crashed or timed out) is looked up first, and created again only once the earlier
- * create can no longer land (UNSURE_WRITE_SETTLE_MS after its claim); otherwise claim, create, link.
+ * create can no longer land (`sink.settleMs` after its claim); otherwise claim, create, link.
  * The caller holds the record's lock (`CandidateLocks`).
  */
 export async function writeOnce<C extends { externalId: string }>(
@@ -56,7 +61,7 @@ export async function writeOnce<C extends { externalId: string }>(
     }
     // The ATS may still apply the unsure create (it sat in its queue): not finding it yet proves nothing.
     const age = Date.now() - (current.updatedAt?.getTime() ?? 0);
-    if (age < UNSURE_WRITE_SETTLE_MS) {
+    if (age < (sink.settleMs ?? UNSURE_WRITE_SETTLE_MS)) {
       throw new NotReadyError(
         `an earlier create of this record got no answer ${Math.round(age / 1000)} s ago and may still land ` +
           'in the ATS; looking again later',

@@ -1,9 +1,13 @@
 import { Module } from '@nestjs/common';
+import { getDataSourceToken } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
+import { preparedStatements } from '@connector/persistence';
+import { PostgresDailyQuota } from '@connector/rate-limiter';
 import { AtsBOAuthClient, OutboundGuard, outboundGuard } from '@connector/ats-clients';
 import { outboxRelayProvider } from '@connector/service-kit';
 import { AuthGatewayConfig, SERVICE_NAME } from '../auth-gateway.config';
 import { SecretBox } from '../crypto/secret-box';
-import { AtsACredentialIssuer } from '../issuers/ats-a-credential.issuer';
+import { AtsACredentialIssuer, TOKEN_QUOTA } from '../issuers/ats-a-credential.issuer';
 import { AtsBCredentialIssuer } from '../issuers/ats-b-credential.issuer';
 import { AtsBOAuthStrategy } from '../oauth/ats-b-oauth.strategy';
 import { AuthorizationCompleteHandler } from '../oauth/authorization-complete.handler';
@@ -80,6 +84,11 @@ import { CommonModule } from '../common/common.module';
           c.OAUTH_STATE_TTL_SECONDS,
           client,
         ),
+    },
+    {
+      provide: TOKEN_QUOTA,
+      inject: [getDataSourceToken()],
+      useFactory: (dataSource: DataSource) => new PostgresDailyQuota(preparedStatements(dataSource)),
     },
     AtsACredentialIssuer,
     AtsBCredentialIssuer,

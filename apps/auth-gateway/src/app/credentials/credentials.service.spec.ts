@@ -3,6 +3,7 @@ import { register } from 'prom-client';
 import { AtsError, type AtsBOAuthClient, type AtsBTokenSet, outboundGuard } from '@connector/ats-clients';
 import type { EventEnvelope } from '@connector/contracts';
 import type { OutboxMessage, OutboxRelay } from '@connector/persistence';
+import { RateLimiterErrorCode, RateLimitExceededError } from '@connector/rate-limiter';
 import { SecretBox } from '../crypto/secret-box';
 import { AtsBCredentialIssuer } from '../issuers/ats-b-credential.issuer';
 import type { ConnectorCredentialEntity } from './connector-credential.entity';
@@ -230,6 +231,23 @@ describe(CredentialsService.name, () => {
     expect(storedSecret()).toBe('rt-1');
   });
 
+  it('answers RATE_LIMITED when ATS-B limits the token endpoint, and frees the refresh token it did not spend', async () => {
+    const sut = build();
+    await storeAtsB(sut);
+    oauth.refresh.mockRejectedValueOnce(
+      new AtsError('ATS-B POST /oauth/token answered 429', {
+        kind: 'rate_limited',
+        endpoint: 'POST /oauth/token',
+        status: 429,
+        retryAt: new Date(Date.now() + 1_000),
+      }),
+    );
+    await expect(sut.getAccess('c1')).rejects.toMatchObject({ code: 'RATE_LIMITED' });
+    // A 429 is a refusal: the token was not spent, so the next try may spend it at once.
+    expect(store.row).toMatchObject({ refreshMarker: null, state: 'active' });
+    expect(storedSecret()).toBe('rt-1');
+  });
+
   it('never wipes the refresh token just saved when the REST login right after the refresh answers 401', async () => {
     const sut = build();
     await storeAtsB(sut);
@@ -286,6 +304,38 @@ describe(CredentialsService.name, () => {
       'auth_failed',
       'connected',
     ]);
+  });
+
+  it('answers RATE_LIMITED, not a failure, when an ATS-A token call met 429 or found no budget; the secret stays active', async () => {
+    const sut = build();
+    await sut.store({
+      connectorId: 'c1',
+      accountId: 'acct',
+      atsType: 'ats-a',
+      baseUrl: 'https://ats',
+      clientId: 'id',
+      secret: 'client-secret',
+    });
+    const reset = new Date(Date.now() + 120_000);
+    atsA.renew.mockRejectedValueOnce(
+      new AtsError('ATS-A POST /api/token answered 429', {
+        kind: 'rate_limited',
+        endpoint: 'POST /api/token',
+        status: 429,
+        retryAt: reset,
+      }),
+    );
+    await expect(sut.getAccess('c1')).rejects.toMatchObject({ code: 'RATE_LIMITED' });
+    atsA.renew.mockRejectedValueOnce(
+      new RateLimitExceededError(RateLimiterErrorCode.Paused, 'ats-a:https://ats', reset),
+    );
+    await expect(sut.getAccess('c1')).rejects.toMatchObject({
+      code: 'RATE_LIMITED',
+      message: expect.stringContaining(reset.toISOString()),
+    });
+    expect(store.row).toMatchObject({ state: 'active' });
+    expect(storedSecret()).toBe('client-secret');
+    expect(published()).toEqual([]);
   });
 
   it('counts renewals by ATS and outcome: renewed, rejected (a login is needed), failed', async () => {

@@ -3,6 +3,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { type AtsAccess, AuthErrorCode, createEvent, Exchange, RoutingKey } from '@connector/contracts';
 import { AtsError, DEFAULT_TIMEOUT_MS } from '@connector/ats-clients';
 import { type OutboxMessage, OutboxRelay } from '@connector/persistence';
+import { RateLimitExceededError } from '@connector/rate-limiter';
 import { AuthGatewayConfig } from '../auth-gateway.config';
 import { SecretBox } from '../crypto/secret-box';
 import type { ConnectorCredentialEntity } from './connector-credential.entity';
@@ -274,6 +275,12 @@ export class CredentialsService {
     error: unknown,
     refresh: { earlierMarker: string | null; marker?: string },
   ): Promise<GatewayError> {
+    if (error instanceof RateLimitExceededError) {
+      return new GatewayError(
+        AuthErrorCode.RateLimited,
+        `no ATS budget for a token of connector ${row.connectorId} until ${error.retryAt.toISOString()}`,
+      );
+    }
     if (!(error instanceof AtsError)) {
       return error instanceof GatewayError
         ? error
@@ -302,6 +309,8 @@ export class CredentialsService {
       return this.requireAuthorization(row, locked, error, refresh.earlierMarker !== null);
     }
     if (error.kind === 'unreachable') return new GatewayError(AuthErrorCode.Unreachable, error.message);
+    // The token endpoint is on the daily quota: the worker waits for the reset the ATS named, no attempt spent.
+    if (error.kind === 'rate_limited') return new GatewayError(AuthErrorCode.RateLimited, error.message);
     return new GatewayError(AuthErrorCode.AtsError, error.message);
   }
 

@@ -6,11 +6,12 @@ const refreshes = counter({
   name: 'connector_oauth_refreshes_total',
   help:
     'Renewals of ATS access (tokens, sessions) by ATS and outcome: renewed, extended (the current one still ' +
-    'good), rejected (the ATS refused the credentials: a login or new secret is needed), unreachable, failed',
+    'good), rejected (the ATS refused the credentials: a login or new secret is needed), rate_limited (no ' +
+    'budget for the token call: it waits for the reset), unreachable, failed',
   labelNames: ['ats', 'outcome'],
 });
 
-export type RefreshOutcome = 'renewed' | 'extended' | 'rejected' | 'unreachable' | 'failed';
+export type RefreshOutcome = 'renewed' | 'extended' | 'rejected' | 'rate_limited' | 'unreachable' | 'failed';
 
 /** A renewal that threw, by what the gateway answers the worker. */
 export function refreshOutcomeOf(error: unknown): RefreshOutcome {
@@ -18,6 +19,7 @@ export function refreshOutcomeOf(error: unknown): RefreshOutcome {
   if (error.code === AuthErrorCode.AuthorizationRequired || error.code === AuthErrorCode.AuthFailed) {
     return 'rejected';
   }
+  if (error.code === AuthErrorCode.RateLimited) return 'rate_limited';
   return error.code === AuthErrorCode.Unreachable ? 'unreachable' : 'failed';
 }
 

@@ -1,6 +1,14 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { type AtsAccess, credentialFingerprint } from '@connector/contracts';
-import { OutboundGuard, requestAtsAToken } from '@connector/ats-clients';
+import {
+  ATS_A_TOKEN_CALLS_COUNT,
+  AtsError,
+  type AtsCallHooks,
+  OutboundGuard,
+  requestAtsAToken,
+} from '@connector/ats-clients';
+import { AtsACallsInFlight, atsABudgetHooks, atsAQuota } from '@connector/ats-access';
+import { PostgresDailyQuota } from '@connector/rate-limiter';
 import type {
   CredentialInput,
   CredentialIssuer,
@@ -8,28 +16,68 @@ import type {
   StoredAccess,
 } from '../credentials/credential-issuer';
 
-/** Stop handing out an ATS-A token this long before the ATS says it expires. */
+/** Stop handing out an ATS-A token this long before the ATS says it expires, or a quarter of a short life. */
 const TOKEN_MARGIN_MS = 60_000;
+
+/** The daily quota the gateway's token requests take from (the workers' table, one row per customer system). */
+export const TOKEN_QUOTA = Symbol('TOKEN_QUOTA');
 
 /** ATS-A: OAuth 2.0 client credentials. No refresh token: a new token is asked for with the secret. */
 @Injectable()
 export class AtsACredentialIssuer implements CredentialIssuer {
   readonly atsType = 'ats-a' as const;
+  private readonly logger = new Logger(AtsACredentialIssuer.name);
+  private readonly calls = new AtsACallsInFlight();
 
-  constructor(private readonly guard: OutboundGuard) {}
+  constructor(
+    private readonly guard: OutboundGuard,
+    @Inject(TOKEN_QUOTA) private readonly quota: PostgresDailyQuota,
+  ) {}
 
   async renew(input: CredentialInput): Promise<IssuedAccess> {
     if (!input.baseUrl || !input.clientId)
       throw new Error(`connector ${input.connectorId} has no ATS-A address`);
+    const budget = ATS_A_TOKEN_CALLS_COUNT
+      ? await this.budgetHooks(input.connectorId, input.baseUrl)
+      : undefined;
     const token = await requestAtsAToken(input.baseUrl, input.clientId, input.secret, {
       timeoutMs: 15_000,
       guard: this.guard,
+      ...(budget ? { hooks: budget.hooks } : {}),
+    }).catch(async (error: unknown) => {
+      // The pause is written before the worker hears of it, so it finds the reset in the shared plan.
+      if (error instanceof AtsError && error.kind === 'rate_limited' && error.retryAt && budget) {
+        const { key, config } = budget.target;
+        await this.quota.pauseUntil(key, config, error.retryAt).catch(() => undefined);
+      }
+      throw error;
     });
-    const expiresAt = new Date(Date.now() + token.expiresInSeconds * 1000 - TOKEN_MARGIN_MS);
+    const lifetimeMs = token.expiresInSeconds * 1000;
+    const expiresAt = new Date(Date.now() + lifetimeMs - Math.min(TOKEN_MARGIN_MS, lifetimeMs / 4));
     return {
       access: { accessToken: token.accessToken, accessTokenExpiresAt: expiresAt.toISOString() },
       expiresAt,
     };
+  }
+
+  /**
+   * A token request is a call like any other (ats-a.md): planned on the customer system's quota, its answer's
+   * headers recorded, a 429 pausing the system until the reset it names. Either side's budget serves it.
+   */
+  private async budgetHooks(
+    connectorId: string,
+    baseUrl: string,
+  ): Promise<{ hooks: AtsCallHooks; target: ReturnType<typeof atsAQuota> }> {
+    const connector = { id: connectorId, config: { baseUrl }, options: {} };
+    const fresh = atsAQuota(connector);
+    // The limit the workers plan with (the connector's dailyCallLimit), as their last call left it in the row.
+    const { configuredLimit } = await this.quota.snapshot(fresh.key, fresh.config);
+    const target = atsAQuota({ ...connector, options: { dailyCallLimit: configuredLimit } });
+    const hooks = atsABudgetHooks({ quota: this.quota, calls: this.calls, logger: this.logger }, target, {
+      priority: 'either',
+      maxWaitMs: 0,
+    });
+    return { hooks, target };
   }
 
   /** An ATS-A token is good until its expiry; there is nothing to extend. */

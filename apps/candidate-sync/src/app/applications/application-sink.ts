@@ -3,6 +3,8 @@ import { PermanentMessageError } from '@connector/messaging';
 
 /** One ATS's way of writing applications; an ATS without applications has no sink. */
 export interface ApplicationSink {
+  /** From a create's claim until `findExisting` surely sees it if it landed (timeout + the ATS's index lag). */
+  readonly settleMs: number;
   /** The application an earlier create of ours may have made (crash or timeout after sending). */
   findExisting(candidateExternalId: string, vacancyExternalId: string): Promise<string | undefined>;
   /** `signal`: the candidate's lock; once it is lost, no write is sent (see AtsWriteOptions). */
@@ -21,6 +23,10 @@ export class AtsAApplicationSink implements ApplicationSink {
     private readonly client: AtsAClient,
     private readonly connectorId: string,
   ) {}
+
+  get settleMs(): number {
+    return this.client.unsureWriteSettleMs;
+  }
 
   async findExisting(candidateExternalId: string, vacancyExternalId: string): Promise<string | undefined> {
     const page = await this.client.search<{ ApplicationId: number }>('applications', {

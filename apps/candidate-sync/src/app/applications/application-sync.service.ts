@@ -180,6 +180,7 @@ export class ApplicationSyncService {
         },
         {
           findExisting: () => sink.findExisting(candidateExternalId, key.vacancyExternalId),
+          settleMs: sink.settleMs,
           create: async () => ({
             externalId: await sink.create(candidateExternalId, key.vacancyExternalId, questions, signal),
           }),

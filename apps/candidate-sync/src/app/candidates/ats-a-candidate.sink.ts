@@ -11,6 +11,10 @@ export class AtsACandidateSink implements CandidateSink {
     private readonly hasher: FieldHasher,
   ) {}
 
+  get settleMs(): number {
+    return this.client.unsureWriteSettleMs;
+  }
+
   async findExisting(candidate: CandidateDataDto): Promise<string | undefined> {
     const page = await this.client.search<{ CandidateId: number }>('candidates', {
       Paging: { RecordsPerPage: 50, RequestedPage: 1 },

@@ -52,6 +52,10 @@ export class AtsBCandidateSink implements CandidateSink {
     private readonly hasher: FieldHasher,
   ) {}
 
+  get settleMs(): number {
+    return this.client.unsureWriteSettleMs;
+  }
+
   async findExisting(candidate: CandidateDataDto): Promise<string | undefined> {
     const ids = await this.client.findCandidateIdsByEmail(candidate.email);
     return ids.length > 0 ? String(Math.max(...ids)) : undefined;

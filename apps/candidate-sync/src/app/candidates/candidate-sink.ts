@@ -18,6 +18,8 @@ export interface CreatedCandidate {
 
 /** One ATS's way of writing candidates; one implementation per ATS type. */
 export interface CandidateSink {
+  /** From a create's claim until `findExisting` surely sees it if it landed (timeout + the ATS's index lag). */
+  readonly settleMs: number;
   /** A candidate an earlier create of ours may have made (crash or timeout after sending). */
   findExisting(candidate: CandidateDataDto): Promise<string | undefined>;
   /**

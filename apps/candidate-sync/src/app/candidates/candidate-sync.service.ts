@@ -150,7 +150,11 @@ export class CandidateSyncService {
                 );
           },
         },
-        { findExisting: () => sink.findExisting(event.data), create: () => sink.create(event.data, signal) },
+        {
+          findExisting: () => sink.findExisting(event.data),
+          create: () => sink.create(event.data, signal),
+          settleMs: sink.settleMs,
+        },
         signal,
       );
       if (written.how === 'created' && written.created.complete) {

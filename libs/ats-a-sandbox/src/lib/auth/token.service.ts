@@ -31,6 +31,8 @@ export class TokenService {
     private readonly clients: readonly AtsASandboxClient[],
     private readonly ttlSeconds: number,
     private readonly now: () => number = Date.now,
+    /** Tokens stop working this long before the expires_in they were issued with. */
+    private readonly earlyExpirySeconds = 0,
   ) {}
 
   recentlyIssued(): string[] {
@@ -71,7 +73,7 @@ export class TokenService {
     this.grants.set(token, {
       clientId,
       scopes: new Set(requested),
-      expiresAt: this.now() + this.ttlSeconds * 1000,
+      expiresAt: this.now() + Math.max(0, this.ttlSeconds - this.earlyExpirySeconds) * 1000,
     });
     return {
       access_token: token,

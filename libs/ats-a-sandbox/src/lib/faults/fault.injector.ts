@@ -9,6 +9,8 @@ export interface FaultConfig {
   /** Probability per endpoint key (e.g. "POST /api/candidates") of answering errorStatus instead of working. */
   errorRate: Record<string, number>;
   errorStatus: 500 | 503;
+  /** Per endpoint key: the next N calls answer errorStatus (a blip of a known length), then it works again. */
+  failNext: Record<string, number>;
   /** Every /api call gets 429 as if the daily limit were spent. */
   force429: boolean;
   /** Per endpoint key: the next N writes are applied, then the connection is held and dropped without answer. */
@@ -46,6 +48,7 @@ export class FaultInjector {
       latencyMs: this.baseLatencyMs,
       jitterMs: this.baseJitterMs,
       errorRate: {},
+      failNext: {},
       errorStatus: 500,
       force429: false,
       timeoutAfterWrite: {},
@@ -57,6 +60,7 @@ export class FaultInjector {
     return {
       ...this.config,
       errorRate: { ...this.config.errorRate },
+      failNext: { ...this.config.failNext },
       timeoutAfterWrite: { ...this.config.timeoutAfterWrite },
     };
   }
@@ -82,6 +86,11 @@ export class FaultInjector {
       'errorRate',
       update.errorRate,
       (v) => typeof v === 'number' && v >= 0 && v <= 1,
+    );
+    next.failNext = endpointMap(
+      'failNext',
+      update.failNext,
+      (v) => Number.isInteger(v) && (v as number) >= 0,
     );
     next.timeoutAfterWrite = endpointMap(
       'timeoutAfterWrite',
@@ -114,6 +123,11 @@ export class FaultInjector {
   }
 
   shouldFail(endpoint: string): boolean {
+    const left = this.config.failNext[endpoint];
+    if (left) {
+      this.config.failNext[endpoint] = left - 1;
+      return true;
+    }
     const rate = this.config.errorRate[endpoint];
     return rate !== undefined && rate > 0 && this.random() < rate;
   }

@@ -63,15 +63,21 @@ export async function atsAApiRoutes(app: FastifyInstance, options: ApiRoutesOpti
     const delay = state.faults.delayMs();
     if (delay > 0) await sleep(delay);
 
-    // choice: every /api call counts against the daily limit, the token call and failed calls included;
-    // only calls refused with 429 do not.
+    // choice: every /api call counts against the daily limit, the token call (unless countTokenCalls is
+    // off) and failed calls included; only calls refused with 429 do not.
     if (state.faults.force429) {
+      state.recordRateLimited(key);
       rateLimited(reply, state.quota());
       return reply;
     }
-    const quota = state.quotaMeter.consume();
+    // A vendor that says token calls are free (countTokenCalls off): answered with the headers, not counted.
+    const quota =
+      key === TOKEN_ENDPOINT && !state.countsTokenCalls
+        ? { ...state.quotaMeter.snapshot(), allowed: true }
+        : state.quotaMeter.consume();
     setQuotaHeaders(reply, quota);
     if (!quota.allowed) {
+      state.recordRateLimited(key);
       rateLimited(reply, quota);
       return reply;
     }

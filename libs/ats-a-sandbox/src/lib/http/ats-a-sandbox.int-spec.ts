@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { eventually } from '@connector/testing';
 import { startAtsASandbox, type RunningAtsASandbox } from './ats-a-sandbox.server';
 import type { AtsASandboxOptions } from '../ats-a-sandbox.options';
 
@@ -444,7 +445,11 @@ describe('ATS-A sandbox over HTTP', () => {
         total: number;
         byEndpoint: Record<string, number>;
       };
-      expect(calls).toEqual({ total: 2, byEndpoint: { 'POST /api/vacancies/search': 2 } });
+      expect(calls).toEqual({ total: 2, byEndpoint: { 'POST /api/vacancies/search': 2 }, rateLimited: {} });
+      // Answers 429 are counted by endpoint too.
+      sandbox.state.setFaults({ force429: true });
+      expect((await post(api('/vacancies/search'), {}, token)).status).toBe(429);
+      expect(sandbox.state.callCounts().rateLimited).toEqual({ 'POST /api/vacancies/search': 1 });
     });
   });
 });
@@ -481,6 +486,89 @@ describe('ATS-A sandbox limits', () => {
       expect(retryAfter).toBeLessThanOrEqual(2);
       await sleep(reset * 1000 - Date.now() + 20);
       expect((await post(`${sandbox.url}/api/vacancies/search`, {}, token)).status).toBe(200);
+    }));
+
+  it('counts the token call against the limit by default, and not when countTokenCalls is off', async () => {
+    const tokenCallsUse = async (options: AtsASandboxOptions) => {
+      let used = -1;
+      await withSandbox(options, async (sandbox) => {
+        const res = await post(`${sandbox.url}/api/token`, {
+          grant_type: 'client_credentials',
+          client_id: 'demo-client',
+          client_secret: 'demo-secret',
+        });
+        expect(res.status).toBe(200);
+        expect(res.headers.get('x-ratelimit-limit')).toBe('70');
+        used = sandbox.state.quota().used;
+      });
+      return used;
+    };
+    expect(await tokenCallsUse({ dailyLimit: 70 })).toBe(1);
+    expect(await tokenCallsUse({ dailyLimit: 70, countTokenCalls: false })).toBe(0);
+  });
+
+  it('starts a quota window on demand, with the use a test sets', () =>
+    withSandbox({ dailyLimit: 70, quotaWindowSeconds: 150 }, async (sandbox) => {
+      const started = Date.now();
+      const quota = sandbox.state.setQuota({ used: 45, startWindow: true });
+      expect(quota).toMatchObject({ used: 45, remaining: 25, windowSeconds: 150 });
+      expect(Math.abs(Date.parse(quota.windowStart) - started)).toBeLessThan(1_000);
+      expect(quota.retryAfterSeconds).toBeGreaterThanOrEqual(149);
+    }));
+
+  it('expires tokens early when told to: before the expires_in they were issued with', () =>
+    withSandbox({ tokenTtlSeconds: 3, tokenEarlyExpirySeconds: 2 }, async (sandbox) => {
+      const issuedAt = Date.now();
+      const token = await tokenFor(sandbox);
+      expect((await post(`${sandbox.url}/api/vacancies/search`, {}, token)).status).toBe(200);
+      await eventually(
+        async () => (await post(`${sandbox.url}/api/vacancies/search`, {}, token)).status === 401,
+        5_000,
+        'the token to expire early',
+      );
+      expect(Date.now() - issuedAt).toBeLessThan(3_000);
+    }));
+
+  it('shows a new candidate in searches only after the index lag', () =>
+    withSandbox({ indexLagMs: 1_000 }, async (sandbox) => {
+      const token = await tokenFor(sandbox);
+      const created = await post(
+        `${sandbox.url}/api/candidates`,
+        { FirstName: 'Ada', Surname: 'Lovelace', Email: 'ada.lag@example.com' },
+        token,
+      );
+      expect(created.status).toBe(201);
+      const createdAt = Date.now();
+      const search = async () => {
+        const res = await post(
+          `${sandbox.url}/api/candidates/search`,
+          {
+            Paging: { RecordsPerPage: 10, RequestedPage: 1 },
+            Filters: [{ Route: 'Candidate.Email', Operation: 'Equals', Value: 'ada.lag@example.com' }],
+          },
+          token,
+        );
+        return ((await res.json()) as { Records: unknown[] }).Records.length;
+      };
+      expect(await search()).toBe(0);
+      await eventually(async () => (await search()) === 1, 5_000, 'the candidate in the index');
+      expect(Date.now() - createdAt).toBeGreaterThanOrEqual(900);
+    }));
+
+  it('fails the next N calls of an endpoint (failNext), then works again', () =>
+    withSandbox({}, async (sandbox) => {
+      const token = await tokenFor(sandbox);
+      sandbox.state.setFaults({ failNext: { 'POST /api/candidates': 3 }, errorStatus: 503 });
+      const create = () =>
+        post(
+          `${sandbox.url}/api/candidates`,
+          { FirstName: 'A', Surname: 'B', Email: 'ab@example.com' },
+          token,
+        );
+      const statuses: number[] = [];
+      for (let i = 0; i < 4; i++) statuses.push((await create()).status);
+      expect(statuses).toEqual([503, 503, 503, 201]);
+      expect(sandbox.state.candidates()).toHaveLength(1);
     }));
 
   it('forbids calls outside a client’s scopes with 403', () =>

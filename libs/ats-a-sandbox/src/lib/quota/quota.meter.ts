@@ -27,6 +27,8 @@ export interface QuotaDecision {
 export class QuotaMeter {
   private windowStartMs = 0;
   private used = 0;
+  /** Windows are aligned to multiples of windowSeconds from here (0: the epoch, so UTC midnight by default). */
+  private originMs = 0;
 
   constructor(
     private limit: number,
@@ -36,7 +38,7 @@ export class QuotaMeter {
 
   private roll(now: number): void {
     const windowMs = this.windowSeconds * 1000;
-    const start = Math.floor(now / windowMs) * windowMs;
+    const start = this.originMs + Math.floor((now - this.originMs) / windowMs) * windowMs;
     if (start !== this.windowStartMs) {
       this.windowStartMs = start;
       this.used = 0;
@@ -70,6 +72,12 @@ export class QuotaMeter {
     if (change.limit !== undefined) this.limit = change.limit;
     if (change.used !== undefined) this.used = change.used;
     return this.snapshot();
+  }
+
+  /** A new window begins now, its use 0 (tests that must not wait for an aligned window). */
+  startWindowNow(): void {
+    this.originMs = this.now();
+    this.roll(this.originMs);
   }
 
   reset(): void {

@@ -11,6 +11,34 @@ export interface RecordSource<T> {
   forEachId(visit: (id: number) => void): void;
 }
 
+/**
+ * What a search sees of records written by clients: those written more than `lagMs` ago (the vendor's search
+ * index trails its writes). A lag of 0 is the store itself.
+ */
+export function indexedView<T extends { CreationDate: string }>(
+  store: MapStore<T>,
+  lagMs: number,
+  now: () => number,
+): RecordSource<T> {
+  if (lagMs <= 0) return store;
+  const indexedBefore = now() - lagMs;
+  const indexed = (id: number): boolean => {
+    const record = store.get(id);
+    return record !== undefined && Date.parse(record.CreationDate) <= indexedBefore;
+  };
+  let count = 0;
+  store.forEachId((id) => (count += indexed(id) ? 1 : 0));
+  // A new view per search: the engine's cache (keyed on the source object) never serves it stale results.
+  return {
+    version: store.version,
+    count: () => count,
+    has: indexed,
+    get: (id) => (indexed(id) ? store.get(id) : undefined),
+    field: (id, name) => (indexed(id) ? store.field(id, name) : undefined),
+    forEachId: (visit) => store.forEachId((id) => indexed(id) && visit(id)),
+  };
+}
+
 /** Records written by clients (candidates, applications), ids handed out in increasing order. */
 export class MapStore<T extends object> implements RecordSource<T> {
   private readonly records = new Map<number, T>();

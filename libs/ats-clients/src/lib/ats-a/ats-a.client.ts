@@ -13,6 +13,7 @@ import type { MultipartPart } from '../http/multipart';
 import { normalizeAtsABaseUrl } from './ats-a-base-url';
 import {
   ATS_A_DEFAULT_RETRY_AFTER_MS,
+  ATS_A_INDEX_LAG_MS,
   ATS_A_MAX_PAGE_SIZE,
   ATS_A_NAME,
   ATS_A_VACANCY_STATUS_DROPDOWN,
@@ -79,7 +80,12 @@ export class AtsAClient {
 
   constructor(private readonly config: AtsAClientConfig) {
     this.baseUrl = config.baseUrl === undefined ? undefined : normalizeAtsABaseUrl(config.baseUrl);
-    this.http = new AtsHttp(ATS_A_NAME, config, ATS_A_DEFAULT_RETRY_AFTER_MS);
+    this.http = new AtsHttp(ATS_A_NAME, config, ATS_A_DEFAULT_RETRY_AFTER_MS, ATS_A_INDEX_LAG_MS);
+  }
+
+  /** From a create's start until a look-up surely sees it if it landed: the call's timeout, then the index lag. */
+  get unsureWriteSettleMs(): number {
+    return this.http.unsureWriteSettleMs;
   }
 
   /** One page of `POST /api/{resource}/search`. */

@@ -74,6 +74,8 @@ export class AtsBOAuthClient {
       url: `${this.restLoginUrl}/login?${query.toString()}`,
       // Another login only opens another session.
       write: false,
+      // The vendor limits logins: a failed one waits for the caller's ladder, not a quick retry.
+      quickRetry: false,
       secrets: [accessToken],
     };
     const response = await this.http.send(request);
@@ -114,6 +116,8 @@ export class AtsBOAuthClient {
       method: 'POST',
       url: `${this.oauthUrl}/token?${new URLSearchParams(params).toString()}`,
       write: true,
+      // A code and a refresh token are single use: a 5xx may hide a grant that spent it.
+      quickRetry: false,
       secrets: [grantValue, this.config.clientSecret, ...moreSecrets],
     };
     const response = await this.http.send(request);

@@ -13,6 +13,7 @@ import { readId, readInt, readObject, readText } from '../read/tolerant-read';
 import {
   ATS_B_ASSOCIATION_COUNT,
   ATS_B_DEFAULT_RETRY_AFTER_MS,
+  ATS_B_INDEX_LAG_MS,
   ATS_B_EDUCATION_FIELDS,
   ATS_B_FILE_FIELDS,
   ATS_B_INVALID_REST_TOKEN,
@@ -76,7 +77,12 @@ export class AtsBClient {
   private readonly http: AtsHttp;
 
   constructor(private readonly config: AtsBClientConfig) {
-    this.http = new AtsHttp(ATS_B_NAME, config, ATS_B_DEFAULT_RETRY_AFTER_MS);
+    this.http = new AtsHttp(ATS_B_NAME, config, ATS_B_DEFAULT_RETRY_AFTER_MS, ATS_B_INDEX_LAG_MS);
+  }
+
+  /** From a create's start until a look-up surely sees it if it landed: the call's timeout, then the index lag. */
+  get unsureWriteSettleMs(): number {
+    return this.http.unsureWriteSettleMs;
   }
 
   /** `GET ping`: the session's expiry (epoch ms); a cheap check that the session works. */

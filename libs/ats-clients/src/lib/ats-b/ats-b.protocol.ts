@@ -12,6 +12,12 @@ export const ATS_B_NAME = 'ATS-B';
 /** A 429 from ATS-B means "wait 1 second then retry". */
 export const ATS_B_DEFAULT_RETRY_AFTER_MS = 1_000;
 
+/**
+ * choice (ats-b.md): `search/Candidate` (the vendor's Lucene index) shows a new candidate within 10 s. A look-up
+ * after an unsure create waits this long; the sandbox's `indexLagMs` plays it.
+ */
+export const ATS_B_INDEX_LAG_MS = 10_000;
+
 /** The session error after which a new session is worth one retry. */
 export const ATS_B_INVALID_REST_TOKEN = 'errors.authentication.invalidRestToken';
 

@@ -102,10 +102,91 @@ describe(AtsHttp.name, () => {
             cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }),
           });
         },
+        quickRetry: false,
       },
       1000,
     );
     await expect(http.send(request)).rejects.toMatchObject({ kind: 'unreachable', ambiguous: false });
+  });
+});
+
+describe(`${AtsHttp.name} quick retries`, () => {
+  const quick = { retries: 3, withinMs: 2_000, baseDelayMs: 20 };
+  /** A fetch answering the given statuses in turn ('reset' / 'refused': no answer), then 201. */
+  const scripted = (script: (number | 'reset' | 'refused')[], headers: Record<string, string> = {}) => {
+    const calls: number[] = [];
+    const fetch = async () => {
+      calls.push(Date.now());
+      const next = script.shift() ?? 201;
+      if (next === 'reset' || next === 'refused') {
+        const code = next === 'reset' ? 'ECONNRESET' : 'ECONNREFUSED';
+        throw new TypeError('fetch failed', { cause: Object.assign(new Error(code), { code }) });
+      }
+      return new Response(next === 201 ? '{"CandidateId":7}' : '{}', { status: next, headers });
+    };
+    return { calls, fetch };
+  };
+
+  it('tries a create that met three 500s again within the window and returns its answer', async () => {
+    const { calls, fetch } = scripted([500, 502, 503]);
+    const after: number[] = [];
+    const http = new AtsHttp(
+      'ATS-X',
+      { fetch, quickRetry: quick, hooks: { afterCall: ({ status }) => after.push(status) } },
+      1000,
+    );
+    await expect(http.send(request)).resolves.toMatchObject({ status: 201, body: { CandidateId: 7 } });
+    expect(calls).toHaveLength(4);
+    expect(after).toEqual([500, 502, 503, 201]);
+  });
+
+  it('gives the last 5xx back once its retries are used up', async () => {
+    const { calls, fetch } = scripted([500, 500, 500, 500, 500]);
+    const http = new AtsHttp('ATS-X', { fetch, quickRetry: quick }, 1000);
+    await expect(http.send(request)).resolves.toMatchObject({ status: 500 });
+    expect(calls).toHaveLength(4);
+  });
+
+  it('honours Retry-After, and stops when it points past the window', async () => {
+    const soon = scripted([503], { 'Retry-After': '0.2' });
+    const http = new AtsHttp('ATS-X', { fetch: soon.fetch, quickRetry: quick }, 1000);
+    await expect(http.send(request)).resolves.toMatchObject({ status: 201 });
+    expect(soon.calls[1]! - soon.calls[0]!).toBeGreaterThanOrEqual(190);
+
+    const late = scripted([503], { 'Retry-After': '30' });
+    const lateHttp = new AtsHttp('ATS-X', { fetch: late.fetch, quickRetry: quick }, 1000);
+    await expect(lateHttp.send(request)).resolves.toMatchObject({ status: 503 });
+    expect(late.calls).toHaveLength(1);
+  });
+
+  it('retries a connection refused before sending, never a write cut off after sending, nor a 429', async () => {
+    const refused = scripted(['refused']);
+    const http = new AtsHttp('ATS-X', { fetch: refused.fetch, quickRetry: quick }, 1000);
+    await expect(http.send(request)).resolves.toMatchObject({ status: 201 });
+    expect(refused.calls).toHaveLength(2);
+
+    const reset = scripted(['reset']);
+    const noAnswer: string[] = [];
+    const resetHttp = new AtsHttp(
+      'ATS-X',
+      { fetch: reset.fetch, quickRetry: quick, hooks: { afterNoAnswer: (e) => noAnswer.push(e) } },
+      1000,
+    );
+    await expect(resetHttp.send(request)).rejects.toMatchObject({ kind: 'unreachable', ambiguous: true });
+    expect(reset.calls).toHaveLength(1);
+    expect(noAnswer).toEqual(['POST /api/candidates']);
+
+    const limited = scripted([429]);
+    const limitedHttp = new AtsHttp('ATS-X', { fetch: limited.fetch, quickRetry: quick }, 1000);
+    await expect(limitedHttp.send(request)).resolves.toMatchObject({ status: 429 });
+    expect(limited.calls).toHaveLength(1);
+  });
+
+  it('does not retry a request that forbids it (a single-use grant)', async () => {
+    const { calls, fetch } = scripted([500]);
+    const http = new AtsHttp('ATS-X', { fetch, quickRetry: quick }, 1000);
+    await expect(http.send({ ...request, quickRetry: false })).resolves.toMatchObject({ status: 500 });
+    expect(calls).toHaveLength(1);
   });
 });
 

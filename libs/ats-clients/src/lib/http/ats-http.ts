@@ -1,5 +1,11 @@
 import { inSpan, SpanKind } from '@connector/observability';
-import { AtsError, classifyNetworkFailure, classifyResponse, scrub } from '../ats-error';
+import {
+  AtsError,
+  classifyNetworkFailure,
+  classifyResponse,
+  scrub,
+  UNSURE_WRITE_SETTLE_MS,
+} from '../ats-error';
 import { UrlPolicyError } from '../url-policy';
 import { countAtsCall } from './ats-metrics';
 import { encodeMultipart, type MultipartPart } from './multipart';
@@ -14,7 +20,29 @@ export interface AtsCallHooks {
    * ignored, because failing a write that the ATS applied would make the caller repeat it.
    */
   afterCall?: (info: { endpoint: string; status: number; headers: Headers }) => void;
+  /**
+   * After a call that `beforeCall` let through got no answer (network error, timeout, aborted before sending),
+   * so a budget counting calls in flight can settle it. Must not throw, as afterCall.
+   */
+  afterNoAnswer?: (endpoint: string) => void;
 }
+
+/**
+ * Quick retries for blips: a 5xx or 408 answer, or no answer where nothing can have been applied (a
+ * connection refused or reset before sending, a read that timed out), is tried again a few times within a
+ * few seconds, jittered, honouring Retry-After, before the caller's (much slower) retry ladder takes over.
+ * Never for a write whose outcome is unsure (`ambiguous`), nor for 429s: the budget owns those.
+ */
+export interface QuickRetryPolicy {
+  /** Retries after the first try (default 3). */
+  retries: number;
+  /** No retry starts later than this after the first try (default 10 000). */
+  withinMs: number;
+  /** Delay before the first retry, doubled for each next one, each jittered by ±50 % (default 1 000). */
+  baseDelayMs: number;
+}
+
+const DEFAULT_QUICK_RETRY: QuickRetryPolicy = { retries: 3, withinMs: 10_000, baseDelayMs: 1_000 };
 
 export interface AtsHttpOptions {
   hooks?: AtsCallHooks;
@@ -27,6 +55,8 @@ export interface AtsHttpOptions {
   guard?: OutboundGuard;
   /** Injectable for unit tests; the URL is still checked, but the connection is not guarded. */
   fetch?: typeof fetch;
+  /** Default DEFAULT_QUICK_RETRY; `false`: one try only. */
+  quickRetry?: QuickRetryPolicy | false;
 }
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -48,6 +78,11 @@ export interface AtsRequest {
   secrets?: readonly string[];
   /** The caller's (a lock's): once aborted, the request is not sent (checked after `beforeCall`'s wait). */
   signal?: AbortSignal;
+  /**
+   * False for a request that a 5xx answer does not prove unapplied and that must never be repeated (a
+   * single-use code or refresh token): no quick retry. Default true.
+   */
+  quickRetry?: boolean;
 }
 
 /** What a caller may pass to a client's writes. */
@@ -76,16 +111,51 @@ export class AtsHttp {
     private readonly options: AtsHttpOptions,
     /** What a 429 without Retry-After / X-RateLimit-Reset means for this ATS. */
     private readonly defaultRetryAfterMs: number,
+    /** How long a write takes to show in this ATS's searches (documented or measured; ats-*.md). */
+    private readonly indexLagMs: number = UNSURE_WRITE_SETTLE_MS,
   ) {
     this.guard = options.guard ?? outboundGuard();
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   }
 
-  /** Sends and returns any HTTP answer; throws AtsError only when there is none (network, timeout). */
+  /** From a write's start until a look-up surely sees it if it landed: the call's timeout, then the index lag. */
+  get unsureWriteSettleMs(): number {
+    return this.timeoutMs + this.indexLagMs;
+  }
+
+  /**
+   * Sends and returns any HTTP answer; throws AtsError only when there is none (network, timeout). Blips are
+   * tried again first (QuickRetryPolicy); the last answer or failure is what the caller gets.
+   */
   async send(request: AtsRequest): Promise<AtsResponse> {
+    const policy = request.quickRetry === false ? false : (this.options.quickRetry ?? DEFAULT_QUICK_RETRY);
+    const started = Date.now();
+    for (let retry = 0; ; retry++) {
+      let response: AtsResponse;
+      try {
+        response = await this.sendOnce(request);
+      } catch (error) {
+        const wait = policy && isBlipFailure(error) ? quickRetryDelay(policy, retry, started) : undefined;
+        if (wait === undefined) throw error;
+        await sleep(wait);
+        continue;
+      }
+      const wait =
+        policy && isBlipStatus(response.status)
+          ? quickRetryDelay(policy, retry, started, retryAfterMsOf(response.headers))
+          : undefined;
+      if (wait === undefined) return response;
+      await sleep(wait);
+    }
+  }
+
+  private async sendOnce(request: AtsRequest): Promise<AtsResponse> {
     await this.options.hooks?.beforeCall?.(request.endpoint);
     // The wait for budget can be long: a caller that lost its lock meanwhile must not write now.
-    request.signal?.throwIfAborted();
+    if (request.signal?.aborted) {
+      this.noAnswer(request.endpoint);
+      request.signal.throwIfAborted();
+    }
     const attributes = {
       'ats.name': this.atsName,
       'ats.endpoint': request.endpoint,
@@ -132,6 +202,7 @@ export class AtsHttp {
       const refused = policyErrorIn(error);
       if (refused) {
         // Nothing was sent: a refused address does not get better by retrying.
+        this.noAnswer(request.endpoint);
         throw new AtsError(`${this.atsName} ${request.endpoint} refused: ${refused.message}`, {
           kind: 'permanent',
           endpoint: request.endpoint,
@@ -145,6 +216,7 @@ export class AtsHttp {
         write: request.write,
         timeoutMs: this.timeoutMs,
         secrets: request.secrets,
+        indexLagMs: this.indexLagMs,
       });
       countAtsCall(
         this.atsName,
@@ -152,6 +224,7 @@ export class AtsHttp {
         failure.code === 'timeout' ? 'timeout' : 'network_error',
         seconds(started),
       );
+      this.noAnswer(request.endpoint);
       throw failure;
     }
     countAtsCall(this.atsName, request.endpoint, status, seconds(started));
@@ -161,6 +234,14 @@ export class AtsHttp {
       // Deliberately ignored: see AtsCallHooks.afterCall.
     }
     return { status, headers: responseHeaders, body: parseBody(text) };
+  }
+
+  private noAnswer(endpoint: string): void {
+    try {
+      this.options.hooks?.afterNoAnswer?.(endpoint);
+    } catch {
+      // Deliberately ignored, as afterCall's.
+    }
   }
 
   private async viaFetch(
@@ -205,6 +286,46 @@ export class AtsHttp {
     });
   }
 }
+
+/** A 5xx or 408: the ATS (or a proxy) failed the request; 429 is the budget's business, not a blip. */
+const isBlipStatus = (status: number): boolean => status === 408 || (status >= 500 && status <= 599);
+
+/** No answer, and nothing that may have been applied: worth a quick retry. */
+function isBlipFailure(error: unknown): boolean {
+  return (
+    error instanceof AtsError &&
+    !error.ambiguous &&
+    (error.kind === 'unreachable' || error.kind === 'transient')
+  );
+}
+
+/** Retry-After in ms (seconds or an HTTP date), undefined when absent or unreadable. */
+function retryAfterMsOf(headers: Headers): number | undefined {
+  const value = headers.get('retry-after')?.trim();
+  if (!value) return undefined;
+  if (/^\d+(\.\d+)?$/.test(value)) return Number(value) * 1000;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
+}
+
+/**
+ * The wait before quick retry number `retry + 1` (exponential, ±50 % jitter, at least Retry-After), or
+ * undefined when the retries are used up or it would start after the policy's window.
+ */
+function quickRetryDelay(
+  policy: QuickRetryPolicy,
+  retry: number,
+  startedAt: number,
+  retryAfterMs?: number,
+  random: () => number = Math.random,
+): number | undefined {
+  if (retry >= policy.retries) return undefined;
+  const jittered = policy.baseDelayMs * 2 ** retry * (0.5 + random());
+  const wait = Math.max(jittered, retryAfterMs ?? 0);
+  return Date.now() + wait - startedAt > policy.withinMs ? undefined : Math.round(wait);
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 const seconds = (startedMs: number): number => (performance.now() - startedMs) / 1000;
 
