@@ -14,6 +14,9 @@ export function slotFraction(connectorId: string): number {
   return createHash('sha256').update(connectorId).digest().readUInt32BE(0) / 2 ** 32;
 }
 
+/** The shortest gap, in intervals, between a run off its slot (a first sync) and the run that joins the slot. */
+const JOIN_MIN_GAP = 0.1;
+
 /** How far from its slot a scheduled time may be and still count as on it (clocks, rounding). */
 const SLOT_TOLERANCE_MS = 1_000;
 
@@ -28,8 +31,9 @@ function slotAtOrBefore(atMs: number, periodMs: number, fraction: number): numbe
  * of the connector's slots (its offset in every interval) after `now`. A run that starts on time is followed one
  * interval after its scheduled time, whatever its own lateness; slots missed while the scheduler lagged are
  * skipped, not queued (the lag shows in `connector_sync_lag_seconds`). A run that was not on a slot (a new
- * connector's first sync, an interval just changed) is followed by the first slot at least half an interval
- * after `now`, so it joins its slot without two runs back to back.
+ * connector's first sync, an interval just changed) is followed by the first slot at least a tenth of an
+ * interval after `now`: it joins its slot with no gap longer than the interval and a tenth, and no two runs
+ * back to back.
  */
 export function nextSlot(input: {
   connectorId: string;
@@ -43,7 +47,7 @@ export function nextSlot(input: {
   const scheduled = input.scheduledAt.getTime();
   const nearest = slotAtOrBefore(scheduled + periodMs / 2, periodMs, fraction);
   if (Math.abs(scheduled - nearest) > SLOT_TOLERANCE_MS) {
-    return new Date(slotAtOrBefore(now + periodMs / 2, periodMs, fraction) + periodMs);
+    return new Date(slotAtOrBefore(now + periodMs * JOIN_MIN_GAP, periodMs, fraction) + periodMs);
   }
   const following = nearest + periodMs;
   return new Date(following > now ? following : slotAtOrBefore(now, periodMs, fraction) + periodMs);

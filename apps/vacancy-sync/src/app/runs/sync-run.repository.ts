@@ -340,7 +340,7 @@ export class SyncRunRepository {
 
   /**
    * A connector's schedule after a run: a new interval (the connector's options changed) takes effect from
-   * its slot at least half an interval from now; slots missed while the run went on (a long run, a run parked
+   * its slot at least a tenth of an interval from now; slots missed while the run went on (a long run, a run parked
    * for budget) are skipped, not started one after another. Gives the changes and the next due time.
    */
   private async scheduleAfterRun(

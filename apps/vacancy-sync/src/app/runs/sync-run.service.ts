@@ -30,6 +30,9 @@ import type { SyncRun } from './sync-run';
 import { type RunDelta, SyncRunRepository } from './sync-run.repository';
 import { type SyncOptions, syncOptionsOf } from './sync-options';
 
+/** Connectors whose system this process remembers (a fleet's worth; forgotten all at once beyond). */
+const MAX_SYSTEMS_KEPT = 20_000;
+
 /** Closures published per step of the closing phase. */
 const CLOSE_BATCH = 500;
 
@@ -67,6 +70,8 @@ interface RunLease {
 @Injectable()
 export class SyncRunService {
   private readonly logger = new Logger(SyncRunService.name);
+  /** The customer system last written for each connector this process ran: written again only when it changes. */
+  private readonly systems = new Map<string, string>();
 
   constructor(
     private readonly runs: SyncRunRepository,
@@ -127,7 +132,7 @@ export class SyncRunService {
       try {
         if (!scope) {
           const connector = await this.connectorOf(run);
-          await this.runs.learnSystem(run.connectorId, this.sources.for(connector.type).systemOf(connector));
+          await this.learnSystem(connector);
           scope = {
             owner,
             connector,
@@ -189,6 +194,14 @@ export class SyncRunService {
         }
       }
     }
+  }
+
+  private async learnSystem(connector: ConnectorSnapshot): Promise<void> {
+    const system = this.sources.for(connector.type).systemOf(connector);
+    if (this.systems.get(connector.id) === system) return;
+    await this.runs.learnSystem(connector.id, system);
+    if (this.systems.size >= MAX_SYSTEMS_KEPT) this.systems.clear();
+    this.systems.set(connector.id, system);
   }
 
   private async connectorOf(run: SyncRun): Promise<ConnectorSnapshot> {
