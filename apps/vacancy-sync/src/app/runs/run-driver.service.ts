@@ -28,11 +28,14 @@ export class RunDriver implements BeforeApplicationShutdown {
     @Inject(VacancySyncConfig) private readonly config: VacancySyncConfig,
   ) {}
 
-  /** Starts driving a connector unless this process already does or is at its concurrency (then false). */
-  kick(connectorId: string): boolean {
+  /**
+   * Starts driving a connector unless this process already does or is at its concurrency (then false).
+   * `leased`: this process already holds the connector's lease (the scheduler's claim took it).
+   */
+  kick(connectorId: string, leased = false): boolean {
     if (this.stopping || this.active.has(connectorId)) return false;
     if (this.active.size >= this.config.RUN_CONCURRENCY) return false; // the scheduler comes back when a slot frees
-    const work = this.drive(connectorId)
+    const work = this.drive(connectorId, leased)
       .catch((error: unknown) =>
         this.logger.error(`driving ${connectorId} stopped: ${(error as Error).message ?? String(error)}`),
       )
@@ -59,9 +62,9 @@ export class RunDriver implements BeforeApplicationShutdown {
     await Promise.allSettled([...this.active.values()]);
   }
 
-  private async drive(connectorId: string): Promise<void> {
+  private async drive(connectorId: string, leased: boolean): Promise<void> {
     const ttlMs = this.config.RUN_LEASE_TTL_MS;
-    if (!(await this.runs.tryLease(connectorId, this.owner, ttlMs))) return;
+    if (!leased && !(await this.runs.tryLease(connectorId, this.owner, ttlMs))) return;
     // Kept alive between page commits (a slow page, a wait for budget); lost, the run stops at its next step.
     const renewal = renewWhileHeld(`connector ${connectorId}`, ttlMs, () =>
       this.runs.renewLease(connectorId, this.owner, ttlMs),

@@ -74,7 +74,7 @@ export class RunScheduler implements OnApplicationBootstrap, BeforeApplicationSh
         for (const run of claimed) {
           scheduleMetrics.started(run);
           // A slot taken meanwhile (a Run asked for): the run waits, runnable, for the next free slot anywhere.
-          if (!this.driver.kick(run.connectorId))
+          if (!this.driver.kick(run.connectorId, true))
             await this.runs.releaseLease(run.connectorId, this.driver.owner);
         }
         if (!this.again && (claimed.length < limit || this.driver.freeSlots() === 0)) return;

@@ -33,6 +33,9 @@ import { type SyncOptions, syncOptionsOf } from './sync-options';
 /** Connectors whose system this process remembers (a fleet's worth; forgotten all at once beyond). */
 const MAX_SYSTEMS_KEPT = 20_000;
 
+/** How often a run's page commits are reported (`run.progress`); its start and its waits always are. */
+const PROGRESS_EVERY_MS = 2_000;
+
 /** Closures published per step of the closing phase. */
 const CLOSE_BATCH = 500;
 
@@ -54,6 +57,8 @@ interface RunScope {
   shouldStop: () => boolean;
   /** Aborted when the connector's lease is lost (see RunDriver): the run stops, changing nothing more. */
   lost: AbortSignal;
+  /** When this execution last published `run.progress` (ms since the epoch). */
+  progressAt: number;
 }
 
 /** Held by the caller: a run's writes check it in their transaction. */
@@ -142,6 +147,7 @@ export class SyncRunService {
             caches,
             shouldStop,
             lost,
+            progressAt: 0,
           };
         }
         if (run.status !== 'running' || !run.mode) run = await this.start(run, scope);
@@ -240,6 +246,7 @@ export class SyncRunService {
         (started.since ? ` (modified since ${started.since.toISOString()})` : ''),
     );
     await this.progress(started, scope.calls);
+    scope.progressAt = Date.now();
     return started;
   }
 
@@ -348,7 +355,11 @@ export class SyncRunService {
     });
     calls.markWritten(apiCalls);
     const next = withDelta(current, delta, cursor);
-    await this.progress(next, calls);
+    // Every few seconds: a fleet's runs are mostly one quick page, whose end `run.completed` tells anyway.
+    if (Date.now() - scope.progressAt >= PROGRESS_EVERY_MS) {
+      await this.progress(next, calls);
+      scope.progressAt = Date.now();
+    }
     return next;
   }
 
