@@ -16,6 +16,7 @@ import { DeadLetterPublishedBy1763900000300 } from './migrations/1763900000300-d
 import { DeadLetterCandidate1763900000505 } from './migrations/1763900000505-dead-letter-candidate';
 import { CandidateErasure1763900000506 } from './migrations/1763900000506-candidate-erasure';
 import { ConnectorActivity1763900000600 } from './migrations/1763900000600-connector-activity';
+import { NoDeadLettersOfRequests1763900002601 } from './migrations/1763900002601-no-dead-letters-of-requests';
 import { RunEntity } from './runs/run.entity';
 
 /**
@@ -44,6 +45,7 @@ export const CONNECTOR_REGISTRY_SCHEMA = {
     DeadLetterCandidate1763900000505,
     CandidateErasure1763900000506,
     ConnectorActivity1763900000600,
+    NoDeadLettersOfRequests1763900002601,
   ],
   shared: [DAILY_QUOTA_SCHEMA, OUTBOX_SCHEMA, ERASED_CANDIDATE_SCHEMA],
 } satisfies Pick<ServiceCoreOptions, 'entities' | 'migrations' | 'shared'>;

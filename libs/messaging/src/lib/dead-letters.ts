@@ -6,6 +6,7 @@ import {
   type EventEnvelope,
   Header,
   type OperationFailedDto,
+  REQUEST_TYPES,
   RoutingKey,
 } from '@connector/contracts';
 import type { MessagePublisher } from './message-publisher';
@@ -86,6 +87,19 @@ export class DeadLetterCollector {
       // Whatever its headers hold, it is kept (as bytes, with why it could not be read), never bounced forever.
       deadLetter = unreadableDeadLetter(queue, message, error);
     }
+    if (isRequestDeadLetter(message, deadLetter)) {
+      // An expired request: its requester has given up, and its body may hold a secret. Dropped unread.
+      this.logger.warn(
+        `dropped request ${deadLetter.type ?? deadLetter.routingKey} ${deadLetter.messageId ?? ''} ` +
+          `dead-lettered from ${queue}: requests are never kept`,
+      );
+      try {
+        channel.ack(message);
+      } catch {
+        /* channel closed: the broker redelivers */
+      }
+      return;
+    }
     try {
       await this.keep(deadLetter);
     } catch (error) {
@@ -115,6 +129,23 @@ export class DeadLetterCollector {
       /* channel closed: the broker redelivers */
     }
   }
+}
+
+/** A request (REQUEST_TYPES, or one naming a reply address) by any of the keys or the type it shows. */
+function isRequestDeadLetter(message: ConsumeMessage, deadLetter: DeadLetter): boolean {
+  if (message.properties.replyTo) return true;
+  const headers = (message.properties.headers ?? {}) as Record<string, unknown>;
+  const deaths = Array.isArray(headers['x-death'])
+    ? (headers['x-death'] as Array<Record<string, unknown>>)
+    : [];
+  const keys: unknown[] = [
+    deadLetter.routingKey,
+    deadLetter.type,
+    message.fields.routingKey,
+    headers[Header.OriginalRoutingKey],
+    ...deaths.flatMap((death) => (Array.isArray(death['routing-keys']) ? death['routing-keys'] : [])),
+  ];
+  return keys.some((key) => typeof key === 'string' && REQUEST_TYPES.has(key));
 }
 
 function unreadableDeadLetter(queue: string, message: ConsumeMessage, error: unknown): DeadLetter {

@@ -109,6 +109,43 @@ describe('RabbitMqServer settles every message', () => {
   });
 });
 
+describe('RabbitMqServer never dead-letters a request', () => {
+  const save = (properties: object, headers: Record<string, unknown> = {}) =>
+    ({
+      content: Buffer.from(
+        JSON.stringify({
+          ...candidate(),
+          type: RoutingKey.AuthCredentialsSave,
+          data: { connectorId: 'c1', type: 'ats-a', config: { clientSecret: 'hunter2' } },
+        }),
+      ),
+      fields: { routingKey: RoutingKey.AuthCredentialsSave, exchange: 'connector.internal', deliveryTag: 1 },
+      properties: { headers, messageId: 'm1', ...properties },
+    }) as unknown as ConsumeMessage;
+
+  it.each([
+    ['without a reply address', {}],
+    ['answered into a queue it names (a dead-letter queue)', { replyTo: 'q.dead' }],
+  ])('drops a request %s: acknowledged, nothing published', async (_case, properties) => {
+    const { server, published, settled, handle } = fakeServer();
+    server.addHandler(RoutingKey.AuthCredentialsSave, () => Promise.resolve({ saved: true }), false);
+    await handle(save(properties));
+    expect(settled).toEqual(['ack']);
+    expect(published).toEqual([]);
+  });
+
+  it('drops a request whose handling crashed instead of dead-lettering it', async () => {
+    const { published, settled, handle } = fakeServer({
+      verifyPublisher: () => {
+        throw new TypeError('boom');
+      },
+    });
+    await handle(save({ replyTo: 'amq.rabbitmq.reply-to.g1h2' }));
+    expect(settled).toEqual(['ack']);
+    expect(published).toEqual([]);
+  });
+});
+
 describe('RabbitMqServer reports a dead letter best-effort', () => {
   it.each([
     ['an account id over 100 characters', { accountId: 'a'.repeat(101) }],

@@ -3,7 +3,7 @@ import { type CustomTransportStrategy, type MessageHandler, Server } from '@nest
 import type { ChannelWrapper } from 'amqp-connection-manager';
 import type { ConfirmChannel, ConsumeMessage } from 'amqplib';
 import { lastValueFrom } from 'rxjs';
-import { Exchange, Header, RoutingKey, validateMessage } from '@connector/contracts';
+import { Exchange, Header, REQUEST_TYPES, RoutingKey, validateMessage } from '@connector/contracts';
 import { markSpanFailed } from '@connector/observability';
 import { failureReport } from './dead-letters';
 import { MessageHandlingError } from './message-errors';
@@ -19,7 +19,7 @@ import {
   deferralCount,
   describeError,
 } from './retry-policy';
-import type { RpcReply } from './rpc';
+import { isDirectReplyTo, type RpcReply } from './rpc';
 import { DEFAULT_HANDLER_TIMEOUT_MS, withTimeLimit } from './time-limit';
 import {
   type ConsumerTopology,
@@ -193,6 +193,12 @@ export class RabbitMqServer extends Server implements CustomTransportStrategy {
       }
       const routingKey = routingKeyOf(message);
       const reason = `message handling crashed: ${describeError(error)}`;
+      if (isRequest(message, routingKey)) {
+        // A request is never dead-lettered: it may carry a secret, and its requester has its own timeout.
+        this.logger.error(`${reason} (request ${routingKey}), dropped`);
+        ack(channel, message);
+        return;
+      }
       this.logger.error(`${reason} (${routingKey}), dead-lettering it`);
       markSpanFailed(error);
       const settled = await this.settle(channel, message, () =>
@@ -211,8 +217,18 @@ export class RabbitMqServer extends Server implements CustomTransportStrategy {
 
     const validation = validateMessage(message.content, routingKey);
     noteEnvelope(validation.message);
-    if (message.properties.replyTo) {
-      await this.answer(channel, message, routingKey, validation, refusal);
+    if (isRequest(message, routingKey)) {
+      if (isDirectReplyTo(message.properties.replyTo)) {
+        await this.answer(channel, message, routingKey, validation, refusal);
+      } else {
+        // Answering into a queue the sender names would let it write into any queue (a dead-letter one too).
+        this.logger.warn(
+          `dropped ${routingKey} ${String(message.properties.messageId ?? '')}: a request is answered only ` +
+            'through direct reply-to, and never kept',
+        );
+        ack(channel, message);
+        messageMetrics.requestFailed(this.options.queue, routingKey, 'NO_REPLY_TO', 0);
+      }
       return;
     }
     if (refusal) {
@@ -445,6 +461,11 @@ export class RabbitMqServer extends Server implements CustomTransportStrategy {
       );
     }
   }
+}
+
+/** A request (it names a reply address, or its type is asked over request-reply): answered or dropped. */
+function isRequest(message: ConsumeMessage, routingKey: string): boolean {
+  return Boolean(message.properties.replyTo) || REQUEST_TYPES.has(routingKey);
 }
 
 /** Deliveries acknowledged or given back (or whose channel closed first): they must not be settled again. */

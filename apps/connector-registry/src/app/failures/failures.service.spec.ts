@@ -57,4 +57,44 @@ describe(FailuresService.name, () => {
       expect(published).toHaveLength(1);
     },
   );
+
+  it('keeps a dead letter with its secret fields redacted, and then not replayable', async () => {
+    const { kept, keep } = setUp();
+    await keep({
+      ...deadLetter(RoutingKey.CandidateCreated),
+      candidateId: 'cand-2',
+      body: Buffer.from(JSON.stringify({ data: { clientSecret: 'hunter2' } })),
+      reasons: ['POST /token?client_secret=hunter2 failed'],
+    });
+    expect(kept).toHaveLength(1);
+    expect(kept[0]!.body.toString()).not.toContain('hunter2');
+    expect(kept[0]!.reasons.join(' ')).not.toContain('hunter2');
+    expect(kept[0]!.retryable).toBe(false);
+  });
+
+  it('refuses to replay a request (409 NOT_REPLAYABLE), even one kept before requests were dropped', async () => {
+    const row = {
+      id: 'f1',
+      queue: 'auth-gateway.commands',
+      routingKey: RoutingKey.AuthCredentialsSave,
+      type: RoutingKey.AuthCredentialsSave,
+      messageId: 'm1',
+      body: Buffer.from('{}'),
+      retryable: true,
+      publishedBy: null,
+    };
+    const published: unknown[] = [];
+    const service = new FailuresService(
+      { findOwned: async () => row } as unknown as DeadLetterRepository,
+      {} as ConnectorRepository,
+      {} as RabbitConnection,
+      { publishRaw: async (...args: unknown[]) => void published.push(args) } as unknown as MessagePublisher,
+      {} as ErasedCandidates,
+    );
+    await expect(service.replay({ accountId: 'acct' } as never, 'f1')).rejects.toMatchObject({
+      code: 'NOT_REPLAYABLE',
+      message: expect.stringContaining('is a request'),
+    });
+    expect(published).toEqual([]);
+  });
 });

@@ -1,5 +1,5 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { Exchange, Queue, RoutingKey } from '@connector/contracts';
+import { Exchange, Queue, REQUEST_TYPES, RoutingKey } from '@connector/contracts';
 import {
   type DeadLetter,
   DeadLetterCollector,
@@ -8,9 +8,9 @@ import {
   RabbitConnection,
   replayDeadLetter,
 } from '@connector/messaging';
-import { ErasedCandidates } from '@connector/service-kit';
+import { ErasedCandidates, redactBody, redactText } from '@connector/service-kit';
 import type { AdminIdentity } from '../auth/api-keys';
-import { RegistryException } from '../common/registry.exception';
+import { RegistryErrorCode, RegistryException } from '../common/registry.exception';
 import { ConnectorRepository } from '../repositories/connector.repository';
 import type { DeadLetterEntity } from './dead-letter.entity';
 import { DeadLetterRepository } from './dead-letter.repository';
@@ -82,9 +82,10 @@ export class FailuresService implements OnApplicationBootstrap, OnApplicationShu
       );
       return;
     }
-    await this.deadLetters.keep(deadLetter);
-    if (!deadLetter.reported) {
-      await this.publisher.publish(Exchange.ConnectorEvents, operationFailedOf(deadLetter));
+    const stored = withoutSecrets(deadLetter);
+    await this.deadLetters.keep(stored);
+    if (!stored.reported) {
+      await this.publisher.publish(Exchange.ConnectorEvents, operationFailedOf(stored));
     }
   }
 
@@ -110,6 +111,8 @@ export class FailuresService implements OnApplicationBootstrap, OnApplicationShu
   async replay(admin: AdminIdentity, id: string): Promise<{ replayed: true }> {
     const row = await this.deadLetters.findOwned(admin.accountId, id);
     if (!row) throw RegistryException.notFound('failure');
+    const refusal = replayRefusal(row);
+    if (refusal) throw new RegistryException(RegistryErrorCode.NotReplayable, refusal);
     await replayDeadLetter(
       this.publisher,
       { ...row, messageId: row.messageId ?? undefined, publishedBy: row.publishedBy ?? undefined },
@@ -119,6 +122,31 @@ export class FailuresService implements OnApplicationBootstrap, OnApplicationShu
     this.logger.log(`replayed failure ${row.id} (${row.type ?? row.routingKey}) into ${row.queue}`);
     return { replayed: true };
   }
+}
+
+/**
+ * What the failure log may keep of a dead letter: no secret (REQUEST_TYPES never get here, but any body with a
+ * secret field is redacted, and then cannot be replayed as it was), and reasons scrubbed as log lines are.
+ */
+function withoutSecrets(deadLetter: DeadLetter): DeadLetter {
+  const { body, redacted } = redactBody(deadLetter.body);
+  const reasons = deadLetter.reasons.map((reason) => redactText(reason));
+  if (!redacted) return { ...deadLetter, reasons };
+  return {
+    ...deadLetter,
+    body,
+    reasons: [...reasons, 'secrets removed from the stored message: it cannot be replayed'],
+    retryable: false,
+  };
+}
+
+/** Why a failure must not be replayed, or undefined. */
+function replayRefusal(row: DeadLetterEntity): string | undefined {
+  const type = row.type ?? row.routingKey;
+  if (REQUEST_TYPES.has(row.routingKey) || (row.type !== null && REQUEST_TYPES.has(row.type))) {
+    return `${type} is a request: its requester has given up, it is never replayed`;
+  }
+  return undefined;
 }
 
 function view(row: DeadLetterEntity, withMessage = false): FailureView {
