@@ -4,8 +4,10 @@ import {
   assertBindingsAllowed,
   BrokerUsers,
   BrokerUsersFormatError,
+  deadLetterWriters,
   parseBrokerUsers,
   publisherCheck,
+  publisherRefusal,
 } from './publisher-check';
 
 const PER_SERVICE =
@@ -115,6 +117,30 @@ describe(publisherCheck.name, () => {
     expect(local(message('guest'), RoutingKey.ConnectorStatusChanged)).toBeUndefined();
     expect(local(message(undefined), RoutingKey.ConnectorStatusChanged)).toMatch(/without user_id/);
     expect(local(message('someone-else'), RoutingKey.ConnectorStatusChanged)).toMatch(/"someone-else"/);
+  });
+});
+
+describe(deadLetterWriters.name, () => {
+  it("believes a queue's dead letters only from its own service and the registry", () => {
+    const writes = deadLetterWriters(BrokerUsers.parse(PER_SERVICE, 'x'));
+    expect(writes(Queue.DocumentService, 'ds')).toBe(true);
+    expect(writes(Queue.DocumentService, 'cr')).toBe(true);
+    expect(writes(Queue.DocumentService, 'vs')).toBe(false);
+    expect(writes(Queue.DocumentService, 'cs')).toBe(false);
+    expect(writes(Queue.DocumentService, undefined)).toBe(false);
+    expect(writes('unknown.queue', 'ds')).toBe(false);
+  });
+});
+
+describe(publisherRefusal.name, () => {
+  const users = BrokerUsers.parse(PER_SERVICE, 'x');
+  it('says why a sender may not publish a type, as the consumer would', () => {
+    expect(publisherRefusal(RoutingKey.CandidateSynced, 'cs', users)).toBeUndefined();
+    expect(publisherRefusal(RoutingKey.CandidateSynced, 'vs', users)).toBe(
+      'refused candidate.synced from broker user "vs": only candidate-sync may publish it',
+    );
+    expect(publisherRefusal(RoutingKey.CandidateSynced, undefined, users)).toMatch(/without user_id/);
+    expect(publisherRefusal(RoutingKey.CandidateCreated, undefined, users)).toBeUndefined();
   });
 });
 

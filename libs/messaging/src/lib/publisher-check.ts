@@ -82,23 +82,57 @@ export function publisherCheck(service: BrokerService, users: BrokerUsers): Publ
   const own = users.of(service);
   const registry = users.of('connector-registry');
   return (message, routingKey) => {
-    // Own keys only: the routing key is the message's, and `constructor` or `__proto__` are no message types.
-    const allowed = Object.hasOwn(MESSAGE_PUBLISHERS, routingKey)
-      ? (MESSAGE_PUBLISHERS[routingKey as MessageType] as readonly BrokerPrincipal[])
-      : undefined;
-    if (!allowed || allowed.includes('platform')) return undefined;
+    if (!checkedPublishers(routingKey)) return undefined;
     const headers = (message.properties.headers ??= {});
     const sender = typeof message.properties.userId === 'string' ? message.properties.userId : '';
     const stamped: unknown = headers[Header.PublishedBy];
     const copy = sender === own || (sender === registry && headers[Header.ReplayOf] !== undefined);
     const publisher = copy && typeof stamped === 'string' ? stamped : sender;
     headers[Header.PublishedBy] = publisher;
-    const expected = allowed.join(' or ');
-    if (!publisher) return `refused ${routingKey} without user_id: only ${expected} may publish it`;
-    if ((allowed as BrokerService[]).some((allowedService) => users.of(allowedService) === publisher)) {
-      return undefined;
-    }
-    return `refused ${routingKey} from broker user "${publisher}": only ${expected} may publish it`;
+    return publisherRefusal(routingKey, publisher, users);
+  };
+}
+
+/** The services that may publish a type whose publisher is checked; undefined for the platform's and unknown types. */
+function checkedPublishers(routingKey: string): readonly BrokerService[] | undefined {
+  // Own keys only: the routing key is the message's, and `constructor` or `__proto__` are no message types.
+  const allowed = Object.hasOwn(MESSAGE_PUBLISHERS, routingKey)
+    ? (MESSAGE_PUBLISHERS[routingKey as MessageType] as readonly BrokerPrincipal[])
+    : undefined;
+  return !allowed || allowed.includes('platform') ? undefined : (allowed as readonly BrokerService[]);
+}
+
+/**
+ * Why `publisher` (a broker user, empty when the message had no `user_id`) may not publish `routingKey`, or
+ * undefined: the consumers' check, and the failure log's again before a replay.
+ */
+export function publisherRefusal(
+  routingKey: string,
+  publisher: string | undefined,
+  users: BrokerUsers,
+): string | undefined {
+  const allowed = checkedPublishers(routingKey);
+  if (!allowed) return undefined;
+  const expected = allowed.join(' or ');
+  if (!publisher) return `refused ${routingKey} without user_id: only ${expected} may publish it`;
+  if (allowed.some((allowedService) => users.of(allowedService) === publisher)) return undefined;
+  return `refused ${routingKey} from broker user "${publisher}": only ${expected} may publish it`;
+}
+
+/**
+ * Whose word a dead letter's headers are (its reasons, routing key, publisher): only the broker users that
+ * write copies into `<queue>.dead`, its own service (dead-letter copies; retry copies the broker
+ * dead-lettered) and the registry (replays the broker dead-lettered). Anyone else's dead letter is read
+ * from what the broker vouches for: `user_id` and `x-death`.
+ */
+export function deadLetterWriters(users: BrokerUsers): (queue: string, userId: unknown) => boolean {
+  return (queue, userId) => {
+    const owner = BROKER_SERVICES.find((service) => SERVICE_CONSUMES[service].queue === queue);
+    return (
+      typeof userId === 'string' &&
+      userId !== '' &&
+      ((owner !== undefined && users.of(owner) === userId) || users.of('connector-registry') === userId)
+    );
   };
 }
 

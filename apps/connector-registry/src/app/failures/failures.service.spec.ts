@@ -1,9 +1,16 @@
 import { RoutingKey } from '@connector/contracts';
 import type { DeadLetter, MessagePublisher, RabbitConnection } from '@connector/messaging';
 import type { ErasedCandidates } from '@connector/service-kit';
+import type { ConnectorRegistryConfig } from '../connector-registry.config';
 import type { ConnectorRepository } from '../repositories/connector.repository';
 import type { DeadLetterRepository } from './dead-letter.repository';
 import { FailuresService } from './failures.service';
+
+/** Local mode: every service is broker user `guest`. */
+const config = {
+  RABBITMQ_USERS: '',
+  RABBITMQ_URL: 'amqp://guest:guest@127.0.0.1:5672',
+} as ConnectorRegistryConfig;
 
 describe(FailuresService.name, () => {
   /** The service with an erased candidate `cand-1`; `keep` is what the dead-letter collector calls. */
@@ -22,6 +29,7 @@ describe(FailuresService.name, () => {
       {
         isErased: async (_account: string, candidateId: string) => candidateId === 'cand-1',
       } as unknown as ErasedCandidates,
+      config,
     );
     const keep = (deadLetter: DeadLetter) =>
       (service as unknown as { keep(d: DeadLetter): Promise<void> }).keep(deadLetter);
@@ -72,26 +80,68 @@ describe(FailuresService.name, () => {
     expect(kept[0]!.retryable).toBe(false);
   });
 
-  it('refuses to replay a request (409 NOT_REPLAYABLE), even one kept before requests were dropped', async () => {
+  const replaying = (overrides: object) => {
     const row = {
       id: 'f1',
-      queue: 'auth-gateway.commands',
-      routingKey: RoutingKey.AuthCredentialsSave,
-      type: RoutingKey.AuthCredentialsSave,
+      queue: 'document-service.events',
+      routingKey: RoutingKey.CandidateSynced,
+      type: RoutingKey.CandidateSynced,
       messageId: 'm1',
       body: Buffer.from('{}'),
+      reasons: ['first reason'],
       retryable: true,
-      publishedBy: null,
+      publishedBy: 'guest',
+      ...overrides,
     };
     const published: unknown[] = [];
+    const notes: string[] = [];
     const service = new FailuresService(
-      { findOwned: async () => row } as unknown as DeadLetterRepository,
+      {
+        findOwned: async () => row,
+        addReason: async (_id: string, reason: string) => void notes.push(reason),
+        markReplayed: async () => undefined,
+      } as unknown as DeadLetterRepository,
       {} as ConnectorRepository,
       {} as RabbitConnection,
       { publishRaw: async (...args: unknown[]) => void published.push(args) } as unknown as MessagePublisher,
       {} as ErasedCandidates,
+      config,
     );
-    await expect(service.replay({ accountId: 'acct' } as never, 'f1')).rejects.toMatchObject({
+    return { published, notes, replay: () => service.replay({ accountId: 'acct' } as never, 'f1') };
+  };
+
+  it.each([
+    ['not retryable', { retryable: false }, 'not retryable: first reason'],
+    [
+      'from a sender that may not publish its type',
+      { publishedBy: 'intruder' },
+      'refused candidate.synced from broker user "intruder": only candidate-sync may publish it',
+    ],
+    [
+      'without a sender',
+      { publishedBy: null },
+      'refused candidate.synced without user_id: only candidate-sync may publish it',
+    ],
+  ])('refuses to replay a failure %s, and says why in the failure log', async (_case, overrides, reason) => {
+    const { published, notes, replay } = replaying(overrides);
+    await expect(replay()).rejects.toMatchObject({ code: 'NOT_REPLAYABLE', message: reason });
+    expect(published).toEqual([]);
+    expect(notes).toEqual([`replay refused: ${reason}`]);
+  });
+
+  it('replays a retryable failure of a sender that may publish it', async () => {
+    const { published, replay } = replaying({});
+    await expect(replay()).resolves.toEqual({ replayed: true });
+    expect(published).toHaveLength(1);
+  });
+
+  it('refuses to replay a request (409 NOT_REPLAYABLE), even one kept before requests were dropped', async () => {
+    const { published, replay } = replaying({
+      queue: 'auth-gateway.commands',
+      routingKey: RoutingKey.AuthCredentialsSave,
+      type: RoutingKey.AuthCredentialsSave,
+    });
+    await expect(replay()).rejects.toMatchObject({
       code: 'NOT_REPLAYABLE',
       message: expect.stringContaining('is a request'),
     });

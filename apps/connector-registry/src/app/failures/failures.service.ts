@@ -1,14 +1,24 @@
-import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
 import { Exchange, Queue, REQUEST_TYPES, RoutingKey } from '@connector/contracts';
 import {
+  type BrokerUsers,
   type DeadLetter,
   DeadLetterCollector,
+  deadLetterWriters,
   MessagePublisher,
   operationFailedOf,
+  publisherRefusal,
   RabbitConnection,
   replayDeadLetter,
 } from '@connector/messaging';
-import { ErasedCandidates, redactBody, redactText } from '@connector/service-kit';
+import { brokerUsersOf, ErasedCandidates, redactBody, redactText } from '@connector/service-kit';
+import { ConnectorRegistryConfig } from '../connector-registry.config';
 import type { AdminIdentity } from '../auth/api-keys';
 import { RegistryErrorCode, RegistryException } from '../common/registry.exception';
 import { ConnectorRepository } from '../repositories/connector.repository';
@@ -48,6 +58,7 @@ const ERASURE_MESSAGES: ReadonlySet<string> = new Set([
 export class FailuresService implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(FailuresService.name);
   private collector?: DeadLetterCollector;
+  private readonly users: BrokerUsers;
 
   constructor(
     private readonly deadLetters: DeadLetterRepository,
@@ -55,11 +66,18 @@ export class FailuresService implements OnApplicationBootstrap, OnApplicationShu
     private readonly connection: RabbitConnection,
     private readonly publisher: MessagePublisher,
     private readonly erased: ErasedCandidates,
-  ) {}
+    @Inject(ConnectorRegistryConfig) config: ConnectorRegistryConfig,
+  ) {
+    this.users = brokerUsersOf(config);
+  }
 
   onApplicationBootstrap(): void {
-    this.collector = new DeadLetterCollector(this.connection, Object.values(Queue), (deadLetter) =>
-      this.keep(deadLetter),
+    this.collector = new DeadLetterCollector(
+      this.connection,
+      Object.values(Queue),
+      (deadLetter) => this.keep(deadLetter),
+      undefined,
+      deadLetterWriters(this.users),
     );
     this.collector.start();
   }
@@ -111,8 +129,14 @@ export class FailuresService implements OnApplicationBootstrap, OnApplicationShu
   async replay(admin: AdminIdentity, id: string): Promise<{ replayed: true }> {
     const row = await this.deadLetters.findOwned(admin.accountId, id);
     if (!row) throw RegistryException.notFound('failure');
-    const refusal = replayRefusal(row);
-    if (refusal) throw new RegistryException(RegistryErrorCode.NotReplayable, refusal);
+    const refusal = replayRefusal(row, this.users);
+    if (refusal) {
+      // The failure log says why, for whoever looks next.
+      const note = `replay refused: ${refusal}`;
+      if (!row.reasons.includes(note)) await this.deadLetters.addReason(row.id, note);
+      this.logger.warn(`failure ${row.id} (${row.type ?? row.routingKey}) not replayed: ${refusal}`);
+      throw new RegistryException(RegistryErrorCode.NotReplayable, refusal);
+    }
     await replayDeadLetter(
       this.publisher,
       { ...row, messageId: row.messageId ?? undefined, publishedBy: row.publishedBy ?? undefined },
@@ -140,13 +164,17 @@ function withoutSecrets(deadLetter: DeadLetter): DeadLetter {
   };
 }
 
-/** Why a failure must not be replayed, or undefined. */
-function replayRefusal(row: DeadLetterEntity): string | undefined {
+/**
+ * Why a failure must not be replayed, or undefined: a request; a failure that is not retryable (invalid, refused,
+ * permanent, or forged); or a sender that may not publish its type, checked again as the consumer would.
+ */
+function replayRefusal(row: DeadLetterEntity, users: BrokerUsers): string | undefined {
   const type = row.type ?? row.routingKey;
   if (REQUEST_TYPES.has(row.routingKey) || (row.type !== null && REQUEST_TYPES.has(row.type))) {
     return `${type} is a request: its requester has given up, it is never replayed`;
   }
-  return undefined;
+  if (!row.retryable) return `not retryable: ${row.reasons[0] ?? 'no reason recorded'}`;
+  return publisherRefusal(row.routingKey, row.publishedBy ?? undefined, users);
 }
 
 function view(row: DeadLetterEntity, withMessage = false): FailureView {
