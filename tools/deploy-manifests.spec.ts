@@ -7,6 +7,7 @@ import { AuthGatewayConfig } from '../apps/auth-gateway/src/app/auth-gateway.con
 import { CandidateSyncConfig } from '../apps/candidate-sync/src/app/candidate-sync.config';
 import { ConnectorRegistryConfig } from '../apps/connector-registry/src/app/connector-registry.config';
 import { DocumentServiceConfig } from '../apps/document-service/src/app/document-service.config';
+import { parseTrustProxy } from '../apps/connector-registry/src/app/trust-proxy';
 import { VacancySyncConfig } from '../apps/vacancy-sync/src/app/vacancy-sync.config';
 
 /**
@@ -198,6 +199,12 @@ describe('Kubernetes manifests (deploy/k8s)', () => {
       expect(config['ALLOW_PRIVATE_ADDRESSES']).toBe('none');
     },
   );
+
+  it("counts the registry's wrong keys per client behind the ingress (TRUST_PROXY)", () => {
+    const container = of('Deployment', 'connector-registry').spec.template?.spec.containers[0] as Container;
+    const trustProxy = container.env?.find((e) => e.name === 'TRUST_PROXY')?.value ?? '';
+    expect(parseTrustProxy(trustProxy)).toBe(1);
+  });
 
   it('migrates in a Job from the compiled output, with every secret the services migrate with', () => {
     const job = of('Job', 'connector-migrate');

@@ -17,6 +17,7 @@ import { DeadLetterCandidate1763900000505 } from './migrations/1763900000505-dea
 import { CandidateErasure1763900000506 } from './migrations/1763900000506-candidate-erasure';
 import { ConnectorActivity1763900000600 } from './migrations/1763900000600-connector-activity';
 import { NoDeadLettersOfRequests1763900002601 } from './migrations/1763900002601-no-dead-letters-of-requests';
+import { AdminKeyFailure1763900002602 } from './migrations/1763900002602-admin-key-failure';
 import { RunEntity } from './runs/run.entity';
 
 /**
@@ -46,6 +47,7 @@ export const CONNECTOR_REGISTRY_SCHEMA = {
     CandidateErasure1763900000506,
     ConnectorActivity1763900000600,
     NoDeadLettersOfRequests1763900002601,
+    AdminKeyFailure1763900002602,
   ],
   shared: [DAILY_QUOTA_SCHEMA, OUTBOX_SCHEMA, ERASED_CANDIDATE_SCHEMA],
 } satisfies Pick<ServiceCoreOptions, 'entities' | 'migrations' | 'shared'>;

@@ -6,6 +6,7 @@ import { RegistrySchema1763800000001 } from '../migrations/1763800000001-registr
 import { DeadLetters1763800000002 } from '../migrations/1763800000002-dead-letters';
 import { DeadLetterCandidate1763900000505 } from '../migrations/1763900000505-dead-letter-candidate';
 import { CandidateErasure1763900000506 } from '../migrations/1763900000506-candidate-erasure';
+import { AdminKeyFailure1763900002602 } from '../migrations/1763900002602-admin-key-failure';
 import { registryRetention } from './registry-retention';
 
 describe('connector-registry retention', () => {
@@ -24,6 +25,7 @@ describe('connector-registry retention', () => {
           DeadLetters1763800000002,
           DeadLetterCandidate1763900000505,
           CandidateErasure1763900000506,
+          AdminKeyFailure1763900002602,
         ],
       }),
     ).initialize();
