@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Ajv from 'ajv';
 import { parse, parseAllDocuments } from 'yaml';
+import { MAX_MESSAGE_BYTES } from '@connector/contracts';
 import { requiredInProductionOf, type ServiceConfig } from '@connector/service-kit';
 import { AuthGatewayConfig } from '../apps/auth-gateway/src/app/auth-gateway.config';
 import { CandidateSyncConfig } from '../apps/candidate-sync/src/app/candidate-sync.config';
@@ -83,6 +84,15 @@ describe('docker-compose.yml', () => {
       // No environment name turns the guard off: production mode or not, the default is none.
       expect(new Config().ALLOW_PRIVATE_ADDRESSES).toBe('none');
     }
+  });
+
+  it("gives the broker its message size limit, above the consumers' own", () => {
+    const rabbitmq = compose.services['rabbitmq'] as unknown as { volumes?: string[] };
+    expect(rabbitmq.volumes).toContain(
+      './deploy/rabbitmq/rabbitmq.conf:/etc/rabbitmq/conf.d/20-connector.conf:ro',
+    );
+    const limit = /^max_message_size = (\d+)$/m.exec(read('deploy/rabbitmq/rabbitmq.conf'))?.[1];
+    expect(Number(limit)).toBeGreaterThan(MAX_MESSAGE_BYTES);
   });
 
   it('lets the workers scale: no host port or container name on them', () => {

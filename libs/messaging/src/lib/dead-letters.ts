@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { Logger } from '@nestjs/common';
 import type { ChannelWrapper } from 'amqp-connection-manager';
 import type { Channel, ConsumeMessage } from 'amqplib';
@@ -5,6 +6,7 @@ import {
   createEvent,
   type EventEnvelope,
   Header,
+  MAX_MESSAGE_BYTES,
   type OperationFailedDto,
   REQUEST_TYPES,
   RoutingKey,
@@ -239,6 +241,7 @@ type LooseEnvelope = {
 };
 
 function envelopeOf(body: Buffer): LooseEnvelope {
+  if (body.length > MAX_MESSAGE_BYTES) return {}; // never parsed, as its consumer did not
   try {
     const parsed: unknown = JSON.parse(body.toString());
     return typeof parsed === 'object' && parsed !== null ? (parsed as LooseEnvelope) : {};
@@ -370,4 +373,17 @@ export async function replayDeadLetter(
       ...(deadLetter.publishedBy !== undefined ? { [Header.PublishedBy]: deadLetter.publishedBy } : {}),
     },
   });
+}
+
+/** How much of a body over MAX_MESSAGE_BYTES a dead letter keeps: its start, to recognise it by. */
+const KEPT_OF_TOO_LARGE = 64 * 1024;
+
+/** A body over MAX_MESSAGE_BYTES cut to its start, with the whole one's size and SHA-256; else undefined. */
+export function tooLargeCut(content: Buffer): { body: Buffer; bytes: number; sha256: string } | undefined {
+  if (content.length <= MAX_MESSAGE_BYTES) return undefined;
+  return {
+    body: content.subarray(0, KEPT_OF_TOO_LARGE),
+    bytes: content.length,
+    sha256: createHash('sha256').update(content).digest('hex'),
+  };
 }

@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { ConfirmChannel, ConsumeMessage } from 'amqplib';
-import { Header, RoutingKey, validateMessage } from '@connector/contracts';
+import { Header, MAX_MESSAGE_BYTES, RoutingKey, validateMessage } from '@connector/contracts';
 import { MessagePublisher } from './message-publisher';
 import { BrokerUsers, publisherCheck, type PublisherCheck } from './publisher-check';
 import { RabbitMqServer } from './rabbitmq.server';
@@ -143,6 +143,27 @@ describe('RabbitMqServer never dead-letters a request', () => {
     await handle(save({ replyTo: 'amq.rabbitmq.reply-to.g1h2' }));
     expect(settled).toEqual(['ack']);
     expect(published).toEqual([]);
+  });
+});
+
+describe('RabbitMqServer and a message over MAX_MESSAGE_BYTES', () => {
+  it('dead-letters it unparsed as too large, cut to its start with its size and hash, and reports it', async () => {
+    const { server, published, settled, handle } = fakeServer();
+    const handled = jest.fn();
+    server.addHandler(RoutingKey.CandidateCreated, handled, true);
+    const huge = candidate({ data: { note: 'x'.repeat(MAX_MESSAGE_BYTES) } });
+    const content = Buffer.from(JSON.stringify(huge));
+    await handle({ ...message(huge), content } as ConsumeMessage);
+    expect(settled).toEqual(['ack']);
+    expect(handled).not.toHaveBeenCalled();
+    const [copy] = deadLetters(published);
+    expect(copy!.body.length).toBe(64 * 1024);
+    expect(copy!.headers[Header.OriginalBytes]).toBe(content.length);
+    expect(copy!.headers[Header.OriginalSha256]).toBe(createHash('sha256').update(content).digest('hex'));
+    expect(JSON.parse(String(copy!.headers[Header.DeadLetterReasons]))).toEqual([
+      `message too large: ${content.length} bytes, more than the ${MAX_MESSAGE_BYTES} a message may have`,
+    ]);
+    expect(reports(published)).toHaveLength(1);
   });
 });
 

@@ -3,9 +3,16 @@ import { type CustomTransportStrategy, type MessageHandler, Server } from '@nest
 import type { ChannelWrapper } from 'amqp-connection-manager';
 import type { ConfirmChannel, ConsumeMessage } from 'amqplib';
 import { lastValueFrom } from 'rxjs';
-import { Exchange, Header, REQUEST_TYPES, RoutingKey, validateMessage } from '@connector/contracts';
+import {
+  Exchange,
+  Header,
+  MAX_MESSAGE_BYTES,
+  REQUEST_TYPES,
+  RoutingKey,
+  validateMessage,
+} from '@connector/contracts';
 import { markSpanFailed } from '@connector/observability';
-import { failureReport } from './dead-letters';
+import { failureReport, tooLargeCut } from './dead-letters';
 import { MessageHandlingError } from './message-errors';
 import { inMessageScope, messageMetrics, noteEnvelope, routingKeyOf } from './message-observer';
 import type { MessagePublisher } from './message-publisher';
@@ -215,7 +222,16 @@ export class RabbitMqServer extends Server implements CustomTransportStrategy {
     const headers = message.properties.headers ?? {};
     const attempt = attemptNumber(headers[Header.Attempt]);
 
-    const validation = validateMessage(message.content, routingKey);
+    // Measured before anything parses it: a 100 MiB body would be parsed whole, times the prefetch.
+    const tooLarge = message.content.length > MAX_MESSAGE_BYTES;
+    const validation: ReturnType<typeof validateMessage> = tooLarge
+      ? {
+          ok: false,
+          errors: [
+            `message too large: ${message.content.length} bytes, more than the ${MAX_MESSAGE_BYTES} a message may have`,
+          ],
+        }
+      : validateMessage(message.content, routingKey);
     noteEnvelope(validation.message);
     if (isRequest(message, routingKey)) {
       if (isDirectReplyTo(message.properties.replyTo)) {
@@ -425,11 +441,13 @@ export class RabbitMqServer extends Server implements CustomTransportStrategy {
           ? messageId
           : 'unknown';
     this.logger.warn(`dead-lettering ${routingKey} ${sourceEventId}: ${reasons.join('; ')}`);
-    await this.publisher.publishRaw('', deadLetterQueueName(this.options.queue), message.content, {
+    const { body, cut } = keptOf(message.content);
+    await this.publisher.publishRaw('', deadLetterQueueName(this.options.queue), body, {
       messageId: message.properties.messageId as string | undefined,
       contentType: message.properties.contentType as string | undefined,
       headers: {
         ...message.properties.headers,
+        ...cut,
         [Header.DeadLetterReasons]: JSON.stringify(reasons),
         [Header.OriginalRoutingKey]: routingKey,
         [Header.OriginalExchange]: message.fields.exchange,
@@ -461,6 +479,15 @@ export class RabbitMqServer extends Server implements CustomTransportStrategy {
       );
     }
   }
+}
+
+function keptOf(content: Buffer): { body: Buffer; cut?: Record<string, unknown> } {
+  const cut = tooLargeCut(content);
+  if (!cut) return { body: content };
+  return {
+    body: cut.body,
+    cut: { [Header.OriginalBytes]: cut.bytes, [Header.OriginalSha256]: cut.sha256 },
+  };
 }
 
 /** A request (it names a reply address, or its type is asked over request-reply): answered or dropped. */

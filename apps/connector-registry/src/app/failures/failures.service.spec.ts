@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { RoutingKey } from '@connector/contracts';
 import type { DeadLetter, MessagePublisher, RabbitConnection } from '@connector/messaging';
 import type { ErasedCandidates } from '@connector/service-kit';
@@ -78,6 +79,17 @@ describe(FailuresService.name, () => {
     expect(kept[0]!.body.toString()).not.toContain('hunter2');
     expect(kept[0]!.reasons.join(' ')).not.toContain('hunter2');
     expect(kept[0]!.retryable).toBe(false);
+  });
+
+  it('keeps only the start of a body over MAX_MESSAGE_BYTES, with its size and hash, not replayable', async () => {
+    const { kept, keep } = setUp();
+    const body = Buffer.alloc(2 * 1024 * 1024, 'x');
+    await keep({ ...deadLetter(RoutingKey.CandidateCreated), candidateId: 'cand-3', body });
+    expect(kept[0]!.body.length).toBe(64 * 1024);
+    expect(kept[0]!.retryable).toBe(false);
+    expect(kept[0]!.reasons.at(-1)).toBe(
+      `kept the first 65536 of its ${body.length} bytes (sha256 ${createHash('sha256').update(body).digest('hex')}): it cannot be replayed`,
+    );
   });
 
   const replaying = (overrides: object) => {

@@ -5,7 +5,7 @@ import {
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
 } from '@nestjs/common';
-import { Exchange, Queue, REQUEST_TYPES, RoutingKey } from '@connector/contracts';
+import { Exchange, Header, Queue, REQUEST_TYPES, RoutingKey } from '@connector/contracts';
 import {
   type BrokerUsers,
   type DeadLetter,
@@ -16,6 +16,7 @@ import {
   publisherRefusal,
   RabbitConnection,
   replayDeadLetter,
+  tooLargeCut,
 } from '@connector/messaging';
 import { brokerUsersOf, ErasedCandidates, redactBody, redactText } from '@connector/service-kit';
 import { ConnectorRegistryConfig } from '../connector-registry.config';
@@ -152,7 +153,8 @@ export class FailuresService implements OnApplicationBootstrap, OnApplicationShu
  * What the failure log may keep of a dead letter: no secret (REQUEST_TYPES never get here, but any body with a
  * secret field is redacted, and then cannot be replayed as it was), and reasons scrubbed as log lines are.
  */
-function withoutSecrets(deadLetter: DeadLetter): DeadLetter {
+function withoutSecrets(received: DeadLetter): DeadLetter {
+  const deadLetter = cutShort(received);
   const { body, redacted } = redactBody(deadLetter.body);
   const reasons = deadLetter.reasons.map((reason) => redactText(reason));
   if (!redacted) return { ...deadLetter, reasons };
@@ -160,6 +162,27 @@ function withoutSecrets(deadLetter: DeadLetter): DeadLetter {
     ...deadLetter,
     body,
     reasons: [...reasons, 'secrets removed from the stored message: it cannot be replayed'],
+    retryable: false,
+  };
+}
+
+/**
+ * A body over MAX_MESSAGE_BYTES (the broker dead-lettered it whole) is cut as the transport cuts one; either
+ * way the failure says how large the whole was and its SHA-256, and it is not replayable.
+ */
+function cutShort(deadLetter: DeadLetter): DeadLetter {
+  const cut = tooLargeCut(deadLetter.body);
+  const bytes = cut?.bytes ?? deadLetter.headers[Header.OriginalBytes];
+  const sha256 = cut?.sha256 ?? deadLetter.headers[Header.OriginalSha256];
+  if (typeof bytes !== 'number' || typeof sha256 !== 'string') return deadLetter;
+  const body = cut?.body ?? deadLetter.body;
+  return {
+    ...deadLetter,
+    body,
+    reasons: [
+      ...deadLetter.reasons,
+      `kept the first ${body.length} of its ${bytes} bytes (sha256 ${sha256.slice(0, 64)}): it cannot be replayed`,
+    ],
     retryable: false,
   };
 }
