@@ -68,11 +68,14 @@ describe(identify.name, () => {
 
 describe(ConnectorRegistryConfig.name, () => {
   it('requires ADMIN_API_KEYS, naming it but never echoing its value', () => {
-    expect(() => loadConfig(ConnectorRegistryConfig, {})).toThrow(ConfigError);
-    expect(() => loadConfig(ConnectorRegistryConfig, {})).toThrow(/ADMIN_API_KEYS must be/);
+    expect(() => loadConfig(ConnectorRegistryConfig, { NODE_ENV: 'test' })).toThrow(ConfigError);
+    expect(() => loadConfig(ConnectorRegistryConfig, { NODE_ENV: 'test' })).toThrow(/ADMIN_API_KEYS must be/);
     let message = '';
     try {
-      loadConfig(ConnectorRegistryConfig, { ADMIN_API_KEYS: 'acct:secret-1,acct:secret-1' });
+      loadConfig(ConnectorRegistryConfig, {
+        NODE_ENV: 'test',
+        ADMIN_API_KEYS: 'acct:secret-1,acct:secret-1',
+      });
     } catch (error) {
       message = (error as Error).message;
     }
@@ -97,7 +100,10 @@ describe(ConnectorRegistryConfig.name, () => {
       }),
     ).toThrow(/ADMIN_API_KEYS .*demo key/);
     expect(() =>
-      loadConfig(ConnectorRegistryConfig, { ...production, ADMIN_API_KEYS: `acct:${strong}` }),
+      loadConfig(ConnectorRegistryConfig, {
+        ...production,
+        ADMIN_API_KEYS: `acct:${strong}`,
+      }),
     ).toThrow(/ADMIN_ID_SECRET is required/);
     expect(() =>
       loadConfig(ConnectorRegistryConfig, {
@@ -125,7 +131,7 @@ describe(ConnectorRegistryConfig.name, () => {
   });
 
   it('takes valid keys and defaults the rest', () => {
-    const config = loadConfig(ConnectorRegistryConfig, { ADMIN_API_KEYS: 'acct_a:key-a' });
+    const config = loadConfig(ConnectorRegistryConfig, { NODE_ENV: 'test', ADMIN_API_KEYS: 'acct_a:key-a' });
     expect(config).toMatchObject({ ADMIN_PAGE_PATH: '/admin', AUTH_GATEWAY_TIMEOUT_MS: 12_000 });
   });
 });
