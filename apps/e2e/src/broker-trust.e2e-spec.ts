@@ -254,6 +254,25 @@ describe('the broker as a trust boundary', () => {
     expect(await linkOf('cand-1')).toBe('ats-1');
   });
 
+  it("refuses a platform event that one of our services put straight into document-service's queue", async () => {
+    const uploaded = createEvent(RoutingKey.DocumentUploaded, ACCOUNT, {
+      documentId: 'doc-forged',
+      candidateId: 'cand-1',
+      kind: 'cv' as const,
+      fileName: 'cv.pdf',
+      contentType: 'application/pdf',
+      sizeBytes: 10,
+      sha256: 'a'.repeat(64),
+      url: 'https://files.example.com/cv.pdf',
+    });
+    expect(await intoQueue('vacancy-sync', Queue.DocumentService, uploaded)).toBe('ok');
+    const [failure] = await failureOf(uploaded.id);
+    expect(failure!.reasons).toEqual([
+      `refused document.uploaded from broker user "${users.userOf('vacancy-sync')}": only the platform may ` +
+        'publish it, on platform.events',
+    ]);
+  });
+
   it("refuses to replay a dead letter forged into document-service's dead-letter queue", async () => {
     const forgedSynced = (candidateId: string) =>
       createEvent(RoutingKey.CandidateSynced, ACCOUNT, {

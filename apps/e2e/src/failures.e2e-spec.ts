@@ -114,7 +114,8 @@ describe('failures: list and replay dead letters', () => {
         [Header.DeadLetterReasons]: JSON.stringify(['gave up after 8 attempts: ATS answered 503']),
         [Header.OriginalRoutingKey]: RoutingKey.CandidateCreated,
         [Header.Retryable]: true,
-        [Header.PublishedBy]: '',
+        // Where its consumer saw it come in (publisher-check.ts).
+        [Header.PublishedBy]: 'platform.events',
       },
     });
     const failure = await eventually(

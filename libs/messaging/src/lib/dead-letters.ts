@@ -195,9 +195,9 @@ export function readDeadLetter(queue: string, message: ConsumeMessage, believed 
     connectorId: text(headers[Header.ConnectorId]) ?? text(envelope.data?.connectorId),
     type: text(envelope.type),
     candidateId: text(envelope.data?.candidateId),
-    // Our copies carry the first publisher; an original the broker dead-lettered is its sender's.
-    // (An empty one stays empty: the original had no user_id.)
-    publishedBy: typeof stamped === 'string' ? stamped : sender,
+    // Our copies carry the first publisher (an empty one: the original had no user_id); one without it
+    // predates the record, its publisher unknown; an original the broker dead-lettered is its sender's.
+    publishedBy: typeof stamped === 'string' ? stamped : byBroker ? sender : undefined,
     headers,
     reported: !byBroker,
   };

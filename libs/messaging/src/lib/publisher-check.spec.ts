@@ -107,9 +107,30 @@ describe(publisherCheck.name, () => {
     expect(gateway(message('cs'), RoutingKey.AuthCredentialsErase)).toMatch(/only connector-registry/);
   });
 
-  it("leaves the platform's events to the exchange permissions (the platform need not set user_id)", () => {
+  it("takes the platform's events only as they came in on platform.events (no user_id needed), or as our copies", () => {
     const candidates = publisherCheck('candidate-sync', users);
-    expect(candidates(message(undefined), RoutingKey.CandidateCreated)).toBeUndefined();
+    const arrived = (userId: string | undefined, exchange: string, headers: Record<string, unknown> = {}) =>
+      ({ ...message(userId, headers), fields: { routingKey: 'x', exchange } }) as ConsumeMessage;
+    const fromPlatform = arrived(undefined, Exchange.PlatformEvents);
+    expect(candidates(fromPlatform, RoutingKey.CandidateCreated)).toBeUndefined();
+    expect(fromPlatform.properties.headers?.[Header.PublishedBy]).toBe(Exchange.PlatformEvents);
+    // Our retry copy of it, and the registry's replay, keep where it came in; one made before that, too.
+    const stamped = { [Header.PublishedBy]: Exchange.PlatformEvents };
+    expect(candidates(arrived('cs', '', stamped), RoutingKey.CandidateCreated)).toBeUndefined();
+    expect(candidates(arrived('cs', ''), RoutingKey.CandidateCreated)).toBeUndefined();
+    const replay = { ...stamped, [Header.ReplayOf]: 'f1' };
+    expect(candidates(arrived('cr', '', replay), RoutingKey.CandidateCreated)).toBeUndefined();
+    // Another service putting one straight into the queue, or claiming the platform in a header: refused.
+    expect(candidates(arrived('vs', ''), RoutingKey.CandidateCreated)).toBe(
+      'refused candidate.created from broker user "vs": only the platform may publish it, on platform.events',
+    );
+    expect(candidates(arrived('vs', '', stamped), RoutingKey.CandidateCreated)).toMatch(/"vs"/);
+    expect(
+      candidates(
+        arrived('cr', '', { [Header.PublishedBy]: 'vs', [Header.ReplayOf]: 'f1' }),
+        RoutingKey.CandidateCreated,
+      ),
+    ).toMatch(/"vs"/);
   });
 
   it('in local mode still requires a user_id, of the one shared user', () => {
@@ -141,6 +162,8 @@ describe(publisherRefusal.name, () => {
     );
     expect(publisherRefusal(RoutingKey.CandidateSynced, undefined, users)).toMatch(/without user_id/);
     expect(publisherRefusal(RoutingKey.CandidateCreated, undefined, users)).toBeUndefined();
+    expect(publisherRefusal(RoutingKey.CandidateCreated, 'platform.events', users)).toBeUndefined();
+    expect(publisherRefusal(RoutingKey.CandidateCreated, 'vs', users)).toMatch(/only the platform/);
   });
 });
 

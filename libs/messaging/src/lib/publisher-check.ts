@@ -1,5 +1,5 @@
 import type { ConsumeMessage } from 'amqplib';
-import { Header, MESSAGE_EXCHANGE, type MessageType } from '@connector/contracts';
+import { Exchange, Header, MESSAGE_EXCHANGE, type MessageType } from '@connector/contracts';
 import {
   BROKER_SERVICES,
   type BrokerPrincipal,
@@ -75,22 +75,49 @@ export type PublisherCheck = (message: ConsumeMessage, routingKey: string) => st
  * The consumer's side of MESSAGE_PUBLISHERS. The publisher is the message's `user_id`, which the broker
  * validates against the connection's user, except on our own copies: a retry this service published, or a
  * replay from the registry's failure log, carry the original publisher in `x-published-by`. The platform's
- * events are not checked: only the platform's user may write `platform.events`, and it need not set
- * `user_id`.
+ * events need no `user_id`: they must come in on `platform.events` (only the platform's user may write it),
+ * or be our own copies of one that did; one of our services putting one straight into a queue is refused.
  */
 export function publisherCheck(service: BrokerService, users: BrokerUsers): PublisherCheck {
   const own = users.of(service);
   const registry = users.of('connector-registry');
   return (message, routingKey) => {
-    if (!checkedPublishers(routingKey)) return undefined;
     const headers = (message.properties.headers ??= {});
     const sender = typeof message.properties.userId === 'string' ? message.properties.userId : '';
     const stamped: unknown = headers[Header.PublishedBy];
     const copy = sender === own || (sender === registry && headers[Header.ReplayOf] !== undefined);
+    if (isPlatformType(routingKey)) {
+      // Only the platform may write platform.events; a copy of ours keeps where its original came in
+      // (copies made before this was recorded carry nothing, and are ours all the same).
+      const origin =
+        message.fields.exchange === Exchange.PlatformEvents || (copy && stamped === undefined)
+          ? PLATFORM_ORIGIN
+          : copy && typeof stamped === 'string'
+            ? stamped
+            : sender;
+      headers[Header.PublishedBy] = origin;
+      return origin === PLATFORM_ORIGIN
+        ? undefined
+        : `refused ${routingKey} from broker user "${origin}": only the platform may publish it, on ${Exchange.PlatformEvents}`;
+    }
+    if (!checkedPublishers(routingKey)) return undefined;
     const publisher = copy && typeof stamped === 'string' ? stamped : sender;
     headers[Header.PublishedBy] = publisher;
     return publisherRefusal(routingKey, publisher, users);
   };
+}
+
+/**
+ * What `x-published-by` records for a platform event that came in on platform.events: the platform need not
+ * set `user_id`, but only its broker user may write that exchange.
+ */
+const PLATFORM_ORIGIN = Exchange.PlatformEvents;
+
+function isPlatformType(routingKey: string): boolean {
+  return (
+    Object.hasOwn(MESSAGE_PUBLISHERS, routingKey) &&
+    (MESSAGE_PUBLISHERS[routingKey as MessageType] as readonly BrokerPrincipal[]).includes('platform')
+  );
 }
 
 /** The services that may publish a type whose publisher is checked; undefined for the platform's and unknown types. */
@@ -111,6 +138,13 @@ export function publisherRefusal(
   publisher: string | undefined,
   users: BrokerUsers,
 ): string | undefined {
+  if (isPlatformType(routingKey)) {
+    // Not known by name (the platform's user is not ours to configure): refused only when one of ours sent it.
+    const ours = BROKER_SERVICES.find((service) => publisher && users.of(service) === publisher);
+    return ours
+      ? `refused ${routingKey} from broker user "${publisher}" (${ours}): only the platform may publish it`
+      : undefined;
+  }
   const allowed = checkedPublishers(routingKey);
   if (!allowed) return undefined;
   const expected = allowed.join(' or ');
