@@ -21,6 +21,7 @@ function fakeServer(
   const publisher = Object.create(MessagePublisher.prototype) as MessagePublisher;
   Object.assign(publisher, {
     user: 'svc',
+    returned: new Set<string>(),
     channel: {
       publish: async (exchange: string, routingKey: string, body: Buffer, o: { headers: object }) => {
         if (options.failReports && routingKey === RoutingKey.OperationFailed) throw new Error('broker gone');
