@@ -67,6 +67,28 @@ describe(FailuresService.name, () => {
     },
   );
 
+  it('deletes a dead letter whose candidate was erased between the check and the insert', async () => {
+    const erasedAfter: string[] = [];
+    let checks = 0;
+    const service = new FailuresService(
+      {
+        keep: async () => undefined,
+        eraseCandidate: async (_account: string, candidateId: string) => void erasedAfter.push(candidateId),
+      } as unknown as DeadLetterRepository,
+      {} as ConnectorRepository,
+      {} as RabbitConnection,
+      { publish: async () => undefined } as unknown as MessagePublisher,
+      // Not erased when first asked; erased by the time the row is in.
+      { isErased: async () => checks++ > 0 } as unknown as ErasedCandidates,
+      config,
+    );
+    await (service as unknown as { keep(d: DeadLetter): Promise<void> }).keep({
+      ...deadLetter(RoutingKey.CandidateUpdated),
+      candidateId: 'cand-9',
+    });
+    expect(erasedAfter).toEqual(['cand-9']);
+  });
+
   it('keeps a dead letter with its secret fields redacted, and then not replayable', async () => {
     const { kept, keep } = setUp();
     await keep({

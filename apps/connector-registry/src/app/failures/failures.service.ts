@@ -103,6 +103,14 @@ export class FailuresService implements OnApplicationBootstrap, OnApplicationShu
     }
     const stored = withoutSecrets(deadLetter);
     await this.deadLetters.keep(stored);
+    // An erasure between the check above and the insert deleted the rows before this one existed: look again.
+    if (personal && accountId && candidateId && (await this.erased.isErased(accountId, candidateId))) {
+      await this.deadLetters.eraseCandidate(accountId, candidateId);
+      this.logger.log(
+        `dead letter ${deadLetter.messageId ?? ''} of candidate ${candidateId} erased meanwhile`,
+      );
+      return;
+    }
     if (!stored.reported) {
       await this.publisher.publish(Exchange.ConnectorEvents, operationFailedOf(stored));
     }
