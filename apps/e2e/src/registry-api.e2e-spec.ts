@@ -704,6 +704,13 @@ describe('connector-registry admin API', () => {
       const ui = await api('GET', '/api/docs', { key: null });
       expect(ui.status).toBe(200);
       expect(ui.text).toMatch(/swagger/i);
+      // Its own scripts only, framed by no one; its assets too.
+      for (const path of ['/api/docs', '/api/docs/swagger-ui-init.js']) {
+        const csp = (await fetch(`${service.url}${path}`)).headers.get('content-security-policy') ?? '';
+        expect([path, csp]).toEqual([path, expect.stringContaining("script-src 'self';")]);
+        expect(csp).toContain("frame-ancestors 'none'");
+        expect(csp).not.toMatch(/script-src[^;]*unsafe/);
+      }
       const document = await api('GET', '/api/docs-json', { key: null });
       expect(document.status).toBe(200);
       expect(Object.keys(document.body.paths as object)).toEqual(
