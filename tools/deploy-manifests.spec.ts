@@ -120,9 +120,29 @@ describe('Dockerfile', () => {
     expect(dockerfile).toMatch(/^COPY --from=build \/app\/dist/m);
     expect(dockerfile).toMatch(/^USER node$/m);
     const cmd = dockerfile.split('\n').filter((line) => line.startsWith('CMD '));
-    expect(cmd).toHaveLength(1);
-    expect(cmd[0]).toContain('dist/apps/${SERVICE}/src/main.js');
+    expect(cmd.length).toBeGreaterThan(0);
+    for (const line of cmd) expect(line).toContain('dist/apps/${SERVICE}/src/main.js');
     expect(dockerfile).not.toContain('@swc-node/register');
+  });
+
+  it('builds the production image (the last stage) without the sandboxes, from the lockfile exactly', () => {
+    const stages = dockerfile.split(/^FROM /m).slice(1);
+    const last = stages.at(-1) ?? '';
+    expect(last).toMatch(/^\S+ AS production$/m);
+    expect(last).toContain('COPY --from=build /app/dist-production ./dist');
+    expect(dockerfile).toMatch(
+      /rm -rf dist-production\/apps\/ats-a-sandbox dist-production\/apps\/ats-b-sandbox/,
+    );
+    expect(dockerfile).toMatch(/^RUN npm ci --omit=dev/m);
+    expect(dockerfile).not.toMatch(/npm install/);
+    // docker compose runs the sandboxes too: the demo target.
+    const compose = parse(read('docker-compose.yml'), { merge: true }) as {
+      services: Record<string, { build?: { target?: string }; image?: string }>;
+    };
+    for (const [name, service] of Object.entries(compose.services)) {
+      if (service.image === 'ats-connector:local')
+        expect([name, service.build?.target]).toEqual([name, 'demo']);
+    }
   });
 
   it('keeps dependencies, builds and secrets out of the build context', () => {
