@@ -230,6 +230,23 @@ describe('Kubernetes manifests (deploy/k8s)', () => {
     },
   );
 
+  it('serves /metrics on a port of its own that no Service exposes, and scrapes it there', () => {
+    expect(config['METRICS_PORT']).toBe('9464');
+    for (const name of Object.keys(CONFIGS)) {
+      const deployment = of('Deployment', name) as Resource & {
+        spec: { template: { metadata: { annotations: Record<string, string> } } };
+      };
+      expect(deployment.spec.template.metadata.annotations['prometheus.io/port']).toBe('9464');
+    }
+    for (const service of resources.filter((r) => r.kind === 'Service')) {
+      const ports = (service.spec as unknown as { ports: Array<{ targetPort: unknown; port: number }> })
+        .ports;
+      for (const port of ports)
+        expect([service.metadata.name, port.targetPort]).not.toEqual([service.metadata.name, 'metrics']);
+      for (const port of ports) expect(port.targetPort).not.toBe(9464);
+    }
+  });
+
   it("counts the registry's wrong keys per client behind the ingress (TRUST_PROXY)", () => {
     const container = of('Deployment', 'connector-registry').spec.template?.spec.containers[0] as Container;
     const trustProxy = container.env?.find((e) => e.name === 'TRUST_PROXY')?.value ?? '';

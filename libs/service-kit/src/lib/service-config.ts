@@ -98,6 +98,11 @@ class BrokerUsersConstraint implements ValidatorConstraintInterface {
 export class ServiceConfig {
   @IsIn(NODE_ENVS) NODE_ENV: (typeof NODE_ENVS)[number] = 'production';
   @Type(() => Number) @IsInt() @Min(0) @Max(65535) PORT = 3000;
+  /**
+   * `/metrics` on a port of its own (one the ingress does not expose), and not on PORT; empty: on PORT, as
+   * locally and in docker compose.
+   */
+  @Matches(/^(\d{1,5})?$/, { message: 'METRICS_PORT must be a port number, or empty' }) METRICS_PORT = '';
   @IsString() HOST = '127.0.0.1';
   @RequiredInProduction()
   @Matches(/^postgres(ql)?:\/\/\S+$/, { message: 'DATABASE_URL must be a postgres:// URL' })
