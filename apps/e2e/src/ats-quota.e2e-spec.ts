@@ -132,11 +132,11 @@ describe('ATS-A daily quota', () => {
     return sandbox.state.candidates().filter((c) => wanted.has(String(c.Email)));
   };
   const failures = () => out.filter((m) => m.fields.routingKey === RoutingKey.OperationFailed);
-  const quotaRow = async (sandbox: RunningAtsASandbox, target: ConnectorSnapshot) =>
+  const quotaRow = async (sandbox: RunningAtsASandbox) =>
     (
       await pool.query<{ paused_until: Date | null; used: number; reset_at: Date }>(
         `SELECT paused_until, used, reset_at FROM ats_quota WHERE key = $1`,
-        [`ats-a:${target.accountId}:${sandbox.url}`],
+        [`ats-a:${sandbox.url}`],
       )
     ).rows[0];
 
@@ -235,7 +235,7 @@ describe('ATS-A daily quota', () => {
       90_000,
       'the day spent with work waiting',
     ).catch(async (error: Error) => {
-      throw new Error(`${error.message}; ${seen}; plan: ${JSON.stringify(await quotaRow(sandbox, target))}`);
+      throw new Error(`${error.message}; ${seen}; plan: ${JSON.stringify(await quotaRow(sandbox))}`);
     });
     expect(spent.quota.used).toBeGreaterThanOrEqual(298);
     expect(spent.quota.used).toBeLessThanOrEqual(300);
@@ -259,7 +259,7 @@ describe('ATS-A daily quota', () => {
     // (A candidate is in the ATS a moment before its answer's headers are recorded: wait for the last ones.)
     const row = await eventually(
       async () => {
-        const current = await quotaRow(sandbox, target);
+        const current = await quotaRow(sandbox);
         return current && current.used >= 150 + 20 ? current : undefined;
       },
       10_000,
@@ -272,7 +272,7 @@ describe('ATS-A daily quota', () => {
     const resetAt = Date.parse(sandbox.state.quota().windowEnd);
     const rest = candidatesCreated(target.accountId, 30);
     const paused = await eventually(
-      async () => (await quotaRow(sandbox, target))?.paused_until,
+      async () => (await quotaRow(sandbox))?.paused_until,
       20_000,
       'the 429 pause',
     );
