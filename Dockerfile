@@ -1,5 +1,8 @@
-# One image for every service and sandbox; SERVICE picks which one runs (dist/apps/<SERVICE>/src/main.js).
-# Compiled once at build time: the container starts plain JavaScript, as a non-root user.
+# One image for every service; SERVICE picks which one runs (dist/apps/<SERVICE>/src/main.js). Compiled once at
+# build time: the container starts plain JavaScript, as a non-root user, with only the production dependencies
+# exactly as package-lock.json has them (`npm ci`). Two targets: `production` (the default: no ATS sandboxes,
+# no swc, no dev dependencies; what a deployment runs) and `demo` (the same plus the two sandboxes, for
+# docker compose). dist/sbom.cdx.json in both lists the production dependencies (CycloneDX).
 
 FROM node:22-bookworm-slim AS build
 WORKDIR /app
@@ -10,20 +13,33 @@ COPY tools ./tools
 COPY libs ./libs
 COPY apps ./apps
 RUN node tools/build.mjs dist
+# The production output: the vendors' stand-ins left out.
+RUN cp -r dist dist-production && rm -rf dist-production/apps/ats-a-sandbox dist-production/apps/ats-b-sandbox \
+  dist-production/libs/ats-a-sandbox dist-production/libs/ats-b-sandbox \
+  dist-production/node_modules/@connector/ats-a-sandbox dist-production/node_modules/@connector/ats-b-sandbox
 
 FROM node:22-bookworm-slim AS deps
 WORKDIR /app
 COPY package.json package-lock.json .npmrc ./
-RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+# swc is in package.json's dependencies for `npm start` and the tools run under it; compiled code never loads it.
+RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force \
+  && rm -rf node_modules/@swc node_modules/@swc-node
 
-FROM node:22-bookworm-slim
+FROM node:22-bookworm-slim AS runtime
 ENV NODE_ENV=production SERVICE=connector-registry HOST=0.0.0.0 PORT=3000
 WORKDIR /app
 COPY --from=deps /app/node_modules ./node_modules
-COPY --from=build /app/dist ./dist
 COPY package.json ./
 # /keys: where docker compose keeps the generated ENCRYPTION_KEYS (a volume the node user owns).
 RUN mkdir -p /keys && chown node:node /keys
-USER node
 EXPOSE 3000
+
+FROM runtime AS demo
+COPY --from=build /app/dist ./dist
+USER node
+CMD ["sh", "-c", "exec node dist/apps/${SERVICE}/src/main.js"]
+
+FROM runtime AS production
+COPY --from=build /app/dist-production ./dist
+USER node
 CMD ["sh", "-c", "exec node dist/apps/${SERVICE}/src/main.js"]

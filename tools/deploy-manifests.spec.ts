@@ -2,11 +2,13 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Ajv from 'ajv';
 import { parse, parseAllDocuments } from 'yaml';
+import { MAX_MESSAGE_BYTES } from '@connector/contracts';
 import { requiredInProductionOf, type ServiceConfig } from '@connector/service-kit';
 import { AuthGatewayConfig } from '../apps/auth-gateway/src/app/auth-gateway.config';
 import { CandidateSyncConfig } from '../apps/candidate-sync/src/app/candidate-sync.config';
 import { ConnectorRegistryConfig } from '../apps/connector-registry/src/app/connector-registry.config';
 import { DocumentServiceConfig } from '../apps/document-service/src/app/document-service.config';
+import { parseTrustProxy } from '../apps/connector-registry/src/app/trust-proxy';
 import { VacancySyncConfig } from '../apps/vacancy-sync/src/app/vacancy-sync.config';
 
 /**
@@ -84,6 +86,15 @@ describe('docker-compose.yml', () => {
     }
   });
 
+  it("gives the broker its message size limit, above the consumers' own", () => {
+    const rabbitmq = compose.services['rabbitmq'] as unknown as { volumes?: string[] };
+    expect(rabbitmq.volumes).toContain(
+      './deploy/rabbitmq/rabbitmq.conf:/etc/rabbitmq/conf.d/20-connector.conf:ro',
+    );
+    const limit = /^max_message_size = (\d+)$/m.exec(read('deploy/rabbitmq/rabbitmq.conf'))?.[1];
+    expect(Number(limit)).toBeGreaterThan(MAX_MESSAGE_BYTES);
+  });
+
   it('lets the workers scale: no host port or container name on them', () => {
     for (const worker of WORKERS) {
       expect(compose.services[worker]?.ports).toBeUndefined();
@@ -109,9 +120,29 @@ describe('Dockerfile', () => {
     expect(dockerfile).toMatch(/^COPY --from=build \/app\/dist/m);
     expect(dockerfile).toMatch(/^USER node$/m);
     const cmd = dockerfile.split('\n').filter((line) => line.startsWith('CMD '));
-    expect(cmd).toHaveLength(1);
-    expect(cmd[0]).toContain('dist/apps/${SERVICE}/src/main.js');
+    expect(cmd.length).toBeGreaterThan(0);
+    for (const line of cmd) expect(line).toContain('dist/apps/${SERVICE}/src/main.js');
     expect(dockerfile).not.toContain('@swc-node/register');
+  });
+
+  it('builds the production image (the last stage) without the sandboxes, from the lockfile exactly', () => {
+    const stages = dockerfile.split(/^FROM /m).slice(1);
+    const last = stages.at(-1) ?? '';
+    expect(last).toMatch(/^\S+ AS production$/m);
+    expect(last).toContain('COPY --from=build /app/dist-production ./dist');
+    expect(dockerfile).toMatch(
+      /rm -rf dist-production\/apps\/ats-a-sandbox dist-production\/apps\/ats-b-sandbox/,
+    );
+    expect(dockerfile).toMatch(/^RUN npm ci --omit=dev/m);
+    expect(dockerfile).not.toMatch(/npm install/);
+    // docker compose runs the sandboxes too: the demo target.
+    const compose = parse(read('docker-compose.yml'), { merge: true }) as {
+      services: Record<string, { build?: { target?: string }; image?: string }>;
+    };
+    for (const [name, service] of Object.entries(compose.services)) {
+      if (service.image === 'ats-connector:local')
+        expect([name, service.build?.target]).toEqual([name, 'demo']);
+    }
   });
 
   it('keeps dependencies, builds and secrets out of the build context', () => {
@@ -198,6 +229,29 @@ describe('Kubernetes manifests (deploy/k8s)', () => {
       expect(config['ALLOW_PRIVATE_ADDRESSES']).toBe('none');
     },
   );
+
+  it('serves /metrics on a port of its own that no Service exposes, and scrapes it there', () => {
+    expect(config['METRICS_PORT']).toBe('9464');
+    for (const name of Object.keys(CONFIGS)) {
+      const deployment = of('Deployment', name) as Resource & {
+        spec: { template: { metadata: { annotations: Record<string, string> } } };
+      };
+      expect(deployment.spec.template.metadata.annotations['prometheus.io/port']).toBe('9464');
+    }
+    for (const service of resources.filter((r) => r.kind === 'Service')) {
+      const ports = (service.spec as unknown as { ports: Array<{ targetPort: unknown; port: number }> })
+        .ports;
+      for (const port of ports)
+        expect([service.metadata.name, port.targetPort]).not.toEqual([service.metadata.name, 'metrics']);
+      for (const port of ports) expect(port.targetPort).not.toBe(9464);
+    }
+  });
+
+  it("counts the registry's wrong keys per client behind the ingress (TRUST_PROXY)", () => {
+    const container = of('Deployment', 'connector-registry').spec.template?.spec.containers[0] as Container;
+    const trustProxy = container.env?.find((e) => e.name === 'TRUST_PROXY')?.value ?? '';
+    expect(parseTrustProxy(trustProxy)).toBe(1);
+  });
 
   it('migrates in a Job from the compiled output, with every secret the services migrate with', () => {
     const job = of('Job', 'connector-migrate');

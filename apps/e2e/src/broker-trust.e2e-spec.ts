@@ -41,7 +41,9 @@ describe('the broker as a trust boundary', () => {
     ((await api('GET', '/failures')).body.failures ?? []) as Array<{
       id: string;
       messageId: string;
+      routingKey: string;
       reasons: string[];
+      retryable: boolean;
       replayCount: number;
     }>;
   const failureOf = (messageId: string, count = 1) =>
@@ -198,9 +200,10 @@ describe('the broker as a trust boundary', () => {
     expect(await statusOf(id)).toBe('pending_authorization');
     expect(registry.output.join('\n')).toContain(`dead-lettering connector.status_changed ${forged.id}`);
 
-    // Replayed from the failure log, it is still vacancy-sync's, and refused again.
-    expect((await api('POST', `/failures/${failure!.id}/replay`)).status).toBe(202);
-    await failureOf(forged.id, 2);
+    // Not retryable, so the failure log does not replay it (and says why).
+    const replay = await api('POST', `/failures/${failure!.id}/replay`);
+    expect(replay.status).toBe(409);
+    expect(replay.body).toMatchObject({ code: 'NOT_REPLAYABLE' });
     expect(await statusOf(id)).toBe('pending_authorization');
 
     const genuine = createEvent(RoutingKey.ConnectorStatusChanged, ACCOUNT, {
@@ -249,6 +252,75 @@ describe('the broker as a trust boundary', () => {
       /^refused candidate.synced from broker user ".*vacancy-sync": only candidate-sync/,
     );
     expect(await linkOf('cand-1')).toBe('ats-1');
+  });
+
+  it("refuses a platform event that one of our services put straight into document-service's queue", async () => {
+    const uploaded = createEvent(RoutingKey.DocumentUploaded, ACCOUNT, {
+      documentId: 'doc-forged',
+      candidateId: 'cand-1',
+      kind: 'cv' as const,
+      fileName: 'cv.pdf',
+      contentType: 'application/pdf',
+      sizeBytes: 10,
+      sha256: 'a'.repeat(64),
+      url: 'https://files.example.com/cv.pdf',
+    });
+    expect(await intoQueue('vacancy-sync', Queue.DocumentService, uploaded)).toBe('ok');
+    const [failure] = await failureOf(uploaded.id);
+    expect(failure!.reasons).toEqual([
+      `refused document.uploaded from broker user "${users.userOf('vacancy-sync')}": only the platform may ` +
+        'publish it, on platform.events',
+    ]);
+  });
+
+  it("refuses to replay a dead letter forged into document-service's dead-letter queue", async () => {
+    const forgedSynced = (candidateId: string) =>
+      createEvent(RoutingKey.CandidateSynced, ACCOUNT, {
+        connectorId: 'conn-forged',
+        candidateId,
+        externalId: 'ats-forged',
+        action: 'created' as const,
+      });
+    const claims = {
+      [Header.DeadLetterReasons]: JSON.stringify(['ATS answered 503']),
+      [Header.OriginalRoutingKey]: RoutingKey.CandidateSynced,
+      [Header.PublishedBy]: users.userOf('candidate-sync'),
+      [Header.Retryable]: true,
+    };
+    const dead = `${Queue.DocumentService}.dead`;
+    const intruder = users.userOf('vacancy-sync');
+    const replayOf = async (messageId: string) => {
+      const [failure] = await failureOf(messageId);
+      const replay = await api('POST', `/failures/${failure!.id}/replay`);
+      expect(replay.status).toBe(409);
+      expect(replay.body).toMatchObject({ code: 'NOT_REPLAYABLE' });
+      return { failure: failure!, after: (await failures()).find((f) => f.id === failure!.id)! };
+    };
+
+    // Headers claiming candidate-sync's retryable dead letter, from vacancy-sync: not believed.
+    const plain = forgedSynced('cand-forged-1');
+    expect(await publishAs('vacancy-sync', '', dead, plain, claims)).toBe('ok');
+    const first = await replayOf(plain.id);
+    const written = `written straight into ${dead} by broker user "${intruder}", not dead-lettered by its service`;
+    expect(first.failure).toMatchObject({ retryable: false, reasons: [written] });
+    expect(first.after.reasons).toEqual([written, `replay refused: not retryable: ${written}`]);
+
+    // With a made-up x-death it passes for an expired message; its sender is still vacancy-sync.
+    const expired = forgedSynced('cand-forged-2');
+    const death = {
+      reason: 'expired',
+      queue: Queue.DocumentService,
+      'routing-keys': [expired.type],
+      count: 1,
+    };
+    expect(await publishAs('vacancy-sync', '', dead, expired, { ...claims, 'x-death': [death] })).toBe('ok');
+    const second = await replayOf(expired.id);
+    expect(second.failure).toMatchObject({ retryable: true, routingKey: RoutingKey.CandidateSynced });
+    expect(second.after.reasons).toContain(
+      `replay refused: refused candidate.synced from broker user "${intruder}": only candidate-sync may publish it`,
+    );
+    const links = await db.query(`SELECT 1 FROM candidate_ref WHERE connector_id = 'conn-forged'`);
+    expect(links.rowCount).toBe(0);
   });
 
   it('answers credential requests and erasures only from the services that may send them', async () => {

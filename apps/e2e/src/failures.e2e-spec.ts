@@ -1,10 +1,11 @@
-import { createEvent, Exchange, RoutingKey } from '@connector/contracts';
+import { createEvent, Exchange, Header, RoutingKey } from '@connector/contracts';
 import {
   adminApi,
   createSuiteInfrastructure,
   eventually,
   startService,
   type ServiceProcess,
+  timesHandled,
   TestBroker,
   type TestDatabase,
   type TestVhost,
@@ -36,7 +37,7 @@ describe('failures: list and replay dead letters', () => {
     const env = { DATABASE_URL: database.url, RABBITMQ_URL: vhost.url };
     [registry, candidateSync] = await Promise.all([
       startService('connector-registry', { ...env, ADMIN_API_KEYS: 'acct_a:key-a,acct_b:key-b' }),
-      startService('candidate-sync', env),
+      startService('candidate-sync', { ...env, LOG_LEVEL: 'debug' }),
     ]);
     broker = await TestBroker.connect();
   }, 120_000);
@@ -47,7 +48,7 @@ describe('failures: list and replay dead letters', () => {
     await infra?.drop();
   });
 
-  it('keeps a dead-lettered message for its account, and replays it into its queue', async () => {
+  it('keeps a dead-lettered message for its account; an invalid one is never replayed', async () => {
     // Missing its email: candidate-sync's transport dead-letters it at once.
     const invalid = createEvent(RoutingKey.CandidateCreated, 'acct_a', {
       candidateId: 'c-9',
@@ -81,21 +82,58 @@ describe('failures: list and replay dead letters', () => {
     expect((await api('GET', `/failures/${id}`, 'key-b')).status).toBe(404);
     expect((await api('POST', `/failures/${id}/replay`, 'key-b')).status).toBe(404);
 
-    expect(await api('POST', `/failures/${id}/replay`)).toEqual({ status: 202, body: { replayed: true } });
-    // Still invalid, so candidate-sync dead-letters the replay again: a second entry, the first marked replayed.
-    const after = await eventually(
-      async () => {
-        const failures = (await api('GET', '/failures')).body.failures as Array<Record<string, unknown>>;
-        return failures.length === 2 ? failures : undefined;
-      },
-      15_000,
-      'the replayed message to fail again',
-    );
-    expect(after.find((f) => f.id === id)).toMatchObject({ replayCount: 1, replayedAt: expect.any(String) });
+    // Invalid, so not retryable: the failure log does not replay it, and says why.
+    const refused = await api('POST', `/failures/${id}/replay`);
+    expect(refused).toMatchObject({ status: 409, body: { code: 'NOT_REPLAYABLE' } });
+    expect((await api('GET', `/failures/${id}`)).body).toMatchObject({
+      replayCount: 0,
+      reasons: expect.arrayContaining([
+        expect.stringMatching(/^replay refused: not retryable: data\.email: /),
+      ]),
+    });
     expect(
       candidateSync.output.some((line) =>
         line.includes(`dead-lettering ${RoutingKey.CandidateCreated} ${invalid.id}`),
       ),
     ).toBe(true);
+  });
+
+  it('replays a retryable failure into its queue, where it is handled', async () => {
+    // As candidate-sync's transport dead-letters a message whose ATS stayed down (as its broker user: local
+    // mode, every service is the vhost's user).
+    const valid = createEvent(RoutingKey.CandidateCreated, 'acct_a', {
+      candidateId: 'c-10',
+      firstName: 'Grace',
+      lastName: 'H',
+      email: 'grace@example.com',
+    });
+    broker.channel.publish('', 'candidate-sync.events.dead', Buffer.from(JSON.stringify(valid)), {
+      userId: decodeURIComponent(new URL(vhost.url).username) || 'guest',
+      messageId: valid.id,
+      headers: {
+        [Header.DeadLetterReasons]: JSON.stringify(['gave up after 8 attempts: ATS answered 503']),
+        [Header.OriginalRoutingKey]: RoutingKey.CandidateCreated,
+        [Header.Retryable]: true,
+        // Where its consumer saw it come in (publisher-check.ts).
+        [Header.PublishedBy]: 'platform.events',
+      },
+    });
+    const failure = await eventually(
+      async () => {
+        const failures = (await api('GET', '/failures')).body.failures as Array<Record<string, unknown>>;
+        return failures.find((f) => f.messageId === valid.id);
+      },
+      15_000,
+      'the retryable failure in the log',
+    );
+    expect(failure).toMatchObject({ retryable: true });
+    const id = String(failure.id);
+    expect(await api('POST', `/failures/${id}/replay`)).toEqual({ status: 202, body: { replayed: true } });
+    await eventually(
+      () => timesHandled([candidateSync], RoutingKey.CandidateCreated, valid.id) === 1,
+      15_000,
+      'candidate-sync handling the replayed message',
+    );
+    expect((await api('GET', `/failures/${id}`)).body).toMatchObject({ replayCount: 1 });
   });
 });

@@ -438,4 +438,26 @@ describe('observability of real work', () => {
     );
     expect(up(token).map((s) => s.spanId)).toContain(save?.spanId);
   });
+
+  it("keeps the OAuth callback's code and state out of the HTTP spans", async () => {
+    const code = `code-${randomUUID()}`;
+    const state = `state-${randomUUID()}`;
+    await fetch(`${service('connector-registry').url}/oauth/ats-b/callback?code=${code}&state=${state}`, {
+      redirect: 'manual',
+    });
+    const callback = await eventually(
+      () =>
+        collector.spans.find(
+          (span) =>
+            span.service === 'connector-registry' &&
+            String(span.attributes['url.path'] ?? '') === '/oauth/ats-b/callback',
+        ),
+      15_000,
+      'the callback request span',
+    );
+    expect(callback.attributes['url.query']).toBe('code=REDACTED&state=REDACTED');
+    const everything = JSON.stringify(collector.spans);
+    expect(everything).not.toContain(code);
+    expect(everything).not.toContain(state);
+  });
 });

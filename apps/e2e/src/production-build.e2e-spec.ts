@@ -216,4 +216,18 @@ describe('the production build', () => {
     expect(external.length).toBeGreaterThan(5);
     expect(external.filter((name) => !(name in pkg.dependencies))).toEqual([]);
   });
+
+  it('writes a CycloneDX SBOM of the production dependencies: all of them, no test or lint tool', () => {
+    const sbom = JSON.parse(readFileSync(join(WORKSPACE_ROOT, DIST, 'sbom.cdx.json'), 'utf8')) as {
+      bomFormat: string;
+      components: Array<{ name: string; version: string }>;
+    };
+    expect(sbom.bomFormat).toBe('CycloneDX');
+    const pkg = JSON.parse(readFileSync(join(WORKSPACE_ROOT, 'package.json'), 'utf8')) as {
+      dependencies: Record<string, string>;
+    };
+    const names = new Set(sbom.components.map((component) => component.name));
+    expect(Object.keys(pkg.dependencies).filter((name) => !names.has(name))).toEqual([]);
+    expect(['jest', 'eslint', '@swc/jest', 'knip', 'prettier'].filter((name) => names.has(name))).toEqual([]);
+  });
 });

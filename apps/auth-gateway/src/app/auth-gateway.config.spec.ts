@@ -46,17 +46,21 @@ describe('AuthGatewayConfig ALLOW_PRIVATE_ADDRESSES', () => {
   const keys = { ENCRYPTION_KEYS: `k1:${Buffer.alloc(32, 7).toString('base64')}` };
 
   it('is none unless set, whatever NODE_ENV says (no environment name turns the SSRF guard off)', () => {
-    for (const env of [keys, { ...keys, NODE_ENV: 'development' }, { ...keys, NODE_ENV: 'test' }]) {
+    for (const env of [
+      { ...keys, NODE_ENV: 'development' },
+      { ...keys, NODE_ENV: 'test' },
+    ]) {
       expect(loadConfig(AuthGatewayConfig, env).ALLOW_PRIVATE_ADDRESSES).toBe('none');
     }
     expect(
-      loadConfig(AuthGatewayConfig, { ...keys, ALLOW_PRIVATE_ADDRESSES: 'loopback' }).ALLOW_PRIVATE_ADDRESSES,
+      loadConfig(AuthGatewayConfig, { NODE_ENV: 'test', ...keys, ALLOW_PRIVATE_ADDRESSES: 'loopback' })
+        .ALLOW_PRIVATE_ADDRESSES,
     ).toBe('loopback');
   });
 
   it('refuses a value it does not know, naming the variable', () => {
-    expect(() => loadConfig(AuthGatewayConfig, { ...keys, ALLOW_PRIVATE_ADDRESSES: 'true' })).toThrow(
-      /ALLOW_PRIVATE_ADDRESSES must be one of the following values: none, loopback, private/,
-    );
+    expect(() =>
+      loadConfig(AuthGatewayConfig, { NODE_ENV: 'test', ...keys, ALLOW_PRIVATE_ADDRESSES: 'true' }),
+    ).toThrow(/ALLOW_PRIVATE_ADDRESSES must be one of the following values: none, loopback, private/);
   });
 });

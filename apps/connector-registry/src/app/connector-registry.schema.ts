@@ -19,6 +19,8 @@ import { ConnectorActivity1763900000600 } from './migrations/1763900000600-conne
 import { ConnectorDeleted1763900000710 } from './migrations/1763900000710-connector-deleted';
 import { ActivityOfDeletedRuns1763900000711 } from './migrations/1763900000711-activity-of-deleted-runs';
 import { RunNextRunAt1763900000720 } from './migrations/1763900000720-run-next-run-at';
+import { NoDeadLettersOfRequests1763900002601 } from './migrations/1763900002601-no-dead-letters-of-requests';
+import { AdminKeyFailure1763900002602 } from './migrations/1763900002602-admin-key-failure';
 import { RunEntity } from './runs/run.entity';
 
 /**
@@ -50,6 +52,8 @@ export const CONNECTOR_REGISTRY_SCHEMA = {
     ConnectorDeleted1763900000710,
     ActivityOfDeletedRuns1763900000711,
     RunNextRunAt1763900000720,
+    NoDeadLettersOfRequests1763900002601,
+    AdminKeyFailure1763900002602,
   ],
   shared: [DAILY_QUOTA_SCHEMA, OUTBOX_SCHEMA, ERASED_CANDIDATE_SCHEMA],
 } satisfies Pick<ServiceCoreOptions, 'entities' | 'migrations' | 'shared'>;

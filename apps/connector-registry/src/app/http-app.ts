@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import type { INestApplication } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
@@ -21,8 +22,26 @@ export function configureHttp(
   if (trustProxy !== false) (app as NestExpressApplication).set('trust proxy', trustProxy);
   app.useGlobalPipes(createValidationPipe());
   app.useGlobalFilters(new RegistryExceptionFilter());
+  // Swagger UI's page and assets: its own scripts only; its inline styles (its page has a <style>).
+  app.use(`/${API_DOCS_PATH}`, (_request: unknown, response: ServerResponse, next: () => void) => {
+    response.setHeader('Content-Security-Policy', API_DOCS_CSP);
+    response.setHeader('X-Content-Type-Options', 'nosniff');
+    next();
+  });
   SwaggerModule.setup(API_DOCS_PATH, app, openApiDocument(app));
 }
+
+const API_DOCS_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "font-src 'self'",
+  "connect-src 'self'",
+  "frame-ancestors 'none'",
+  "base-uri 'none'",
+  "form-action 'none'",
+].join('; ');
 
 /** The admin API's OpenAPI document; also committed as docs/openapi.json (`npm run contracts`). */
 export function openApiDocument(app: INestApplication): OpenAPIObject {

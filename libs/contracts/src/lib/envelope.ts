@@ -58,3 +58,10 @@ export function createEvent<TType extends string, TData>(
     data,
   };
 }
+
+/**
+ * The largest message body a consumer reads (1 MiB; no message of the contract comes near it): a larger one
+ * is dead-lettered as too large, unparsed, and reported. The broker refuses anything above 4 MiB outright
+ * (deploy/rabbitmq/rabbitmq.conf), so what lies between still gets its `operation.failed`.
+ */
+export const MAX_MESSAGE_BYTES = 1024 * 1024;

@@ -36,3 +36,20 @@ export const MESSAGE_EXCHANGE = {
   [RoutingKey.ConnectorChanged]: Exchange.Internal,
   [RoutingKey.ErasurePartCompleted]: Exchange.Internal,
 } as const satisfies Record<MessageType, ExchangeName>;
+
+/**
+ * The types asked over request-reply (`replyTo`): their requester waits a few seconds, then gives up, and
+ * several carry secrets (`auth.credentials.save`, `auth.connection.test`: a client secret). So they are
+ * answered or dropped, never retried, dead-lettered, kept in the failure log or replayed.
+ */
+export const REQUEST_TYPES: ReadonlySet<string> = new Set<MessageType>([
+  RoutingKey.CredentialsRequested,
+  RoutingKey.AuthConnectionTest,
+  RoutingKey.AuthCredentialsSave,
+  RoutingKey.AuthAuthorizationStart,
+  RoutingKey.AuthAuthorizationComplete,
+  RoutingKey.AuthCredentialsErase,
+  RoutingKey.VacancyPreviewRequested,
+  RoutingKey.ConnectorLookup,
+  RoutingKey.ConnectorsByAccount,
+]);

@@ -76,4 +76,7 @@ export const Header = {
    * and replayed copies (published again under our own users) keep it; trusted only on those copies.
    */
   PublishedBy: 'x-published-by',
+  /** On dead-lettered copies cut short (too large): the whole body's size in bytes and its SHA-256. */
+  OriginalBytes: 'x-original-bytes',
+  OriginalSha256: 'x-original-sha256',
 } as const;

@@ -98,6 +98,10 @@ describe('broker users and their permissions', () => {
       email: 'ada@example.com',
     });
     expect(await publishAs('platform', Exchange.PlatformEvents, candidate.type, candidate)).toBe('ok');
+    // Its own exchange it writes, but may not delete.
+    expect(await as('platform', (channel) => channel.deleteExchange(Exchange.PlatformEvents))).toMatch(
+      /ACCESS_REFUSED - access to exchange 'platform.events'/,
+    );
   });
 
   it('the platform reads connector.events into its own queues, and no internal command or queue', async () => {

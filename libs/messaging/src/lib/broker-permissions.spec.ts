@@ -36,6 +36,10 @@ describe(brokerPermissions.name, () => {
       ]);
     }
     expect(allows(platform.configure, Exchange.ConnectorEvents)).toBe(false);
+    // Its own exchange it writes and binds from, but may not delete or redeclare.
+    expect(allows(platform.configure, Exchange.PlatformEvents)).toBe(false);
+    expect(allows(platform.configure, `${PLATFORM_QUEUE_PREFIX}events-archive`)).toBe(true);
+    expect(allows(platform.read, Exchange.PlatformEvents)).toBe(true);
   });
 
   it("keeps each service to its own queues, the registry also draining everyone's dead letters", () => {

@@ -175,11 +175,14 @@ export function brokerPermissions(): Record<BrokerPrincipal, BrokerPermission> {
       read: anyOf([own, SERVER_NAMED, ...exchangesOf(types).map(literal), ...collector]),
     };
   }
-  const platformOwn = `${literal(PLATFORM_QUEUE_PREFIX)}.+`;
+  // `platform.*` but not the exchange platform.events itself, which the platform may write and bind from but
+  // never declare with other arguments or delete.
+  const platformOwn = `${literal(PLATFORM_QUEUE_PREFIX)}(?!events$).+`;
+  const platformEvents = literal(Exchange.PlatformEvents);
   permissions.platform = {
     configure: anyOf([platformOwn, SERVER_NAMED]),
-    write: anyOf([platformOwn, SERVER_NAMED]),
-    read: anyOf([platformOwn, SERVER_NAMED, literal(Exchange.ConnectorEvents)]),
+    write: anyOf([platformOwn, SERVER_NAMED, platformEvents]),
+    read: anyOf([platformOwn, SERVER_NAMED, platformEvents, literal(Exchange.ConnectorEvents)]),
   };
   return permissions;
 }

@@ -89,6 +89,63 @@ describe(readDeadLetter.name, () => {
   });
 });
 
+describe('a dead letter from a broker user that does not write them', () => {
+  const forgedHeaders = {
+    [Header.DeadLetterReasons]: JSON.stringify(['made up']),
+    [Header.OriginalRoutingKey]: RoutingKey.CandidateSynced,
+    [Header.PublishedBy]: 'cs',
+    [Header.Retryable]: true,
+    [Header.ConnectorId]: 'conn-elsewhere',
+  };
+  const from = (userId: string | undefined, headers: Record<string, unknown>) => {
+    const forged = message(headers, 'document-service.events.dead');
+    forged.properties.userId = userId;
+    return forged;
+  };
+
+  it('is read from what the broker vouches for: its sender, not retryable, its headers not believed', () => {
+    const deadLetter = readDeadLetter('document-service.events', from('vs', forgedHeaders), false);
+    expect(deadLetter).toMatchObject({
+      routingKey: 'document-service.events.dead',
+      publishedBy: 'vs',
+      retryable: false,
+      reported: false,
+      connectorId: 'conn-1',
+      reasons: [
+        'written straight into document-service.events.dead by broker user "vs", not dead-lettered by its service',
+      ],
+    });
+  });
+
+  it('the broker dead-lettered (it expired): the routing key from x-death, the sender its user_id', () => {
+    const deadLetter = readDeadLetter(
+      'document-service.events',
+      from(undefined, {
+        ...forgedHeaders,
+        'x-death': [
+          {
+            reason: 'expired',
+            queue: 'document-service.events',
+            'routing-keys': [RoutingKey.DocumentUploaded],
+          },
+        ],
+      }),
+      false,
+    );
+    expect(deadLetter).toMatchObject({
+      routingKey: RoutingKey.DocumentUploaded,
+      publishedBy: undefined,
+      retryable: true,
+      reasons: ['dead-lettered by the broker from document-service.events: expired'],
+    });
+  });
+
+  it('believed, an original the broker dead-lettered keeps its sender (no x-published-by on it)', () => {
+    const original = from('cr', brokerDeath);
+    expect(readDeadLetter('q', original, true).publishedBy).toBe('cr');
+  });
+});
+
 const valid = (report: ReturnType<typeof failureReport>) =>
   validateMessage(Buffer.from(JSON.stringify(report)), report.type);
 

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { Logger } from '@nestjs/common';
 import type { ChannelWrapper } from 'amqp-connection-manager';
 import type { Channel, ConsumeMessage } from 'amqplib';
@@ -5,12 +6,15 @@ import {
   createEvent,
   type EventEnvelope,
   Header,
+  MAX_MESSAGE_BYTES,
   type OperationFailedDto,
+  REQUEST_TYPES,
   RoutingKey,
 } from '@connector/contracts';
 import type { MessagePublisher } from './message-publisher';
 import type { RabbitConnection } from './rabbitmq.connection';
 import { describeError } from './retry-policy';
+import { deadLetterQueueName } from './topology';
 
 /** A dead-lettered message as an operator sees it. */
 export interface DeadLetter {
@@ -57,6 +61,8 @@ export class DeadLetterCollector {
     private readonly queues: string[],
     private readonly keep: (deadLetter: DeadLetter) => Promise<void>,
     private readonly report?: (event: EventEnvelope<string, OperationFailedDto>) => Promise<void>,
+    /** Whether a dead letter of `queue` sent by broker user `userId` is ours to believe (deadLetterWriters). */
+    private readonly believe: (queue: string, userId: unknown) => boolean = () => true,
   ) {}
 
   start(): void {
@@ -81,10 +87,23 @@ export class DeadLetterCollector {
   private async collect(channel: Channel, queue: string, message: ConsumeMessage): Promise<void> {
     let deadLetter: DeadLetter;
     try {
-      deadLetter = readDeadLetter(queue, message);
+      deadLetter = readDeadLetter(queue, message, this.believe(queue, message.properties.userId));
     } catch (error) {
       // Whatever its headers hold, it is kept (as bytes, with why it could not be read), never bounced forever.
       deadLetter = unreadableDeadLetter(queue, message, error);
+    }
+    if (isRequestDeadLetter(message, deadLetter)) {
+      // An expired request: its requester has given up, and its body may hold a secret. Dropped unread.
+      this.logger.warn(
+        `dropped request ${deadLetter.type ?? deadLetter.routingKey} ${deadLetter.messageId ?? ''} ` +
+          `dead-lettered from ${queue}: requests are never kept`,
+      );
+      try {
+        channel.ack(message);
+      } catch {
+        /* channel closed: the broker redelivers */
+      }
+      return;
     }
     try {
       await this.keep(deadLetter);
@@ -117,6 +136,23 @@ export class DeadLetterCollector {
   }
 }
 
+/** A request (REQUEST_TYPES, or one naming a reply address) by any of the keys or the type it shows. */
+function isRequestDeadLetter(message: ConsumeMessage, deadLetter: DeadLetter): boolean {
+  if (message.properties.replyTo) return true;
+  const headers = (message.properties.headers ?? {}) as Record<string, unknown>;
+  const deaths = Array.isArray(headers['x-death'])
+    ? (headers['x-death'] as Array<Record<string, unknown>>)
+    : [];
+  const keys: unknown[] = [
+    deadLetter.routingKey,
+    deadLetter.type,
+    message.fields.routingKey,
+    headers[Header.OriginalRoutingKey],
+    ...deaths.flatMap((death) => (Array.isArray(death['routing-keys']) ? death['routing-keys'] : [])),
+  ];
+  return keys.some((key) => typeof key === 'string' && REQUEST_TYPES.has(key));
+}
+
 function unreadableDeadLetter(queue: string, message: ConsumeMessage, error: unknown): DeadLetter {
   return {
     queue,
@@ -133,39 +169,85 @@ function unreadableDeadLetter(queue: string, message: ConsumeMessage, error: unk
 
 const text = (value: unknown): string | undefined => (typeof value === 'string' && value ? value : undefined);
 
-export function readDeadLetter(queue: string, message: ConsumeMessage): DeadLetter {
+/**
+ * A dead letter as its headers describe it when `believed` (written by its queue's service or the registry:
+ * deadLetterWriters), else only as the broker vouches: the sender its `user_id`, the routing key and the
+ * reason from `x-death` (anything written straight into `<queue>.dead` by anyone else is not retryable).
+ */
+export function readDeadLetter(queue: string, message: ConsumeMessage, believed = true): DeadLetter {
+  const sender = text(message.properties.userId);
   const headers = (message.properties.headers ?? {}) as Record<string, unknown>;
-  let envelope: {
-    id?: unknown;
-    accountId?: unknown;
-    type?: unknown;
-    data?: { connectorId?: unknown; candidateId?: unknown };
-  } = {};
-  try {
-    envelope = JSON.parse(message.content.toString()) as typeof envelope;
-  } catch {
-    /* not JSON: it is kept as bytes */
-  }
+  if (!believed) return unvouchedDeadLetter(queue, message, headers, sender);
+  const stamped: unknown = headers[Header.PublishedBy];
+  const envelope = envelopeOf(message.content);
   const byBroker = headers[Header.DeadLetterReasons] === undefined ? brokerDeath(headers) : undefined;
   const failedAt = byBroker?.at ?? new Date(text(headers[Header.FailedAt]) ?? Date.now());
   return {
     queue,
     routingKey: text(headers[Header.OriginalRoutingKey]) ?? byBroker?.routingKey ?? message.fields.routingKey,
-    messageId: text(message.properties.messageId) ?? text(envelope?.id),
+    messageId: text(message.properties.messageId) ?? text(envelope.id),
     body: message.content,
     reasons: byBroker ? [byBroker.reason] : reasonsOf(headers[Header.DeadLetterReasons]),
     retryable: byBroker ? true : headers[Header.Retryable] === true,
     // A date Postgres refuses would bounce the dead letter forever.
     failedAt: Number.isNaN(failedAt.getTime()) ? new Date() : failedAt,
-    accountId: text(envelope?.accountId),
-    connectorId: text(headers[Header.ConnectorId]) ?? text(envelope?.data?.connectorId),
-    type: text(envelope?.type),
-    candidateId: text(envelope?.data?.candidateId),
-    publishedBy:
-      typeof headers[Header.PublishedBy] === 'string' ? String(headers[Header.PublishedBy]) : undefined,
+    accountId: text(envelope.accountId),
+    connectorId: text(headers[Header.ConnectorId]) ?? text(envelope.data?.connectorId),
+    type: text(envelope.type),
+    candidateId: text(envelope.data?.candidateId),
+    // Our copies carry the first publisher (an empty one: the original had no user_id); one without it
+    // predates the record, its publisher unknown; an original the broker dead-lettered is its sender's.
+    publishedBy: typeof stamped === 'string' ? stamped : byBroker ? sender : undefined,
     headers,
     reported: !byBroker,
   };
+}
+
+function unvouchedDeadLetter(
+  queue: string,
+  message: ConsumeMessage,
+  headers: Record<string, unknown>,
+  sender: string | undefined,
+): DeadLetter {
+  const envelope = envelopeOf(message.content);
+  const byBroker = brokerDeath(headers);
+  const who = sender ? `broker user "${sender}"` : 'a publisher without user_id';
+  return {
+    queue,
+    routingKey: byBroker?.routingKey ?? message.fields.routingKey,
+    messageId: text(message.properties.messageId) ?? text(envelope.id),
+    body: message.content,
+    reasons: byBroker
+      ? [byBroker.reason]
+      : [`written straight into ${deadLetterQueueName(queue)} by ${who}, not dead-lettered by its service`],
+    retryable: byBroker !== undefined,
+    failedAt: byBroker?.at && !Number.isNaN(byBroker.at.getTime()) ? byBroker.at : new Date(),
+    accountId: text(envelope.accountId),
+    connectorId: text(envelope.data?.connectorId),
+    type: text(envelope.type),
+    candidateId: text(envelope.data?.candidateId),
+    // Its own user, whatever its headers claim: a replay is checked against it.
+    publishedBy: sender,
+    headers,
+    reported: false,
+  };
+}
+
+type LooseEnvelope = {
+  id?: unknown;
+  accountId?: unknown;
+  type?: unknown;
+  data?: { connectorId?: unknown; candidateId?: unknown };
+};
+
+function envelopeOf(body: Buffer): LooseEnvelope {
+  if (body.length > MAX_MESSAGE_BYTES) return {}; // never parsed, as its consumer did not
+  try {
+    const parsed: unknown = JSON.parse(body.toString());
+    return typeof parsed === 'object' && parsed !== null ? (parsed as LooseEnvelope) : {};
+  } catch {
+    return {}; // not JSON: it is kept as bytes
+  }
 }
 
 /** `x-dead-letter-reasons`: a JSON list of strings as the transport writes it; anything else, as text. */
@@ -291,4 +373,17 @@ export async function replayDeadLetter(
       ...(deadLetter.publishedBy !== undefined ? { [Header.PublishedBy]: deadLetter.publishedBy } : {}),
     },
   });
+}
+
+/** How much of a body over MAX_MESSAGE_BYTES a dead letter keeps: its start, to recognise it by. */
+const KEPT_OF_TOO_LARGE = 64 * 1024;
+
+/** A body over MAX_MESSAGE_BYTES cut to its start, with the whole one's size and SHA-256; else undefined. */
+export function tooLargeCut(content: Buffer): { body: Buffer; bytes: number; sha256: string } | undefined {
+  if (content.length <= MAX_MESSAGE_BYTES) return undefined;
+  return {
+    body: content.subarray(0, KEPT_OF_TOO_LARGE),
+    bytes: content.length,
+    sha256: createHash('sha256').update(content).digest('hex'),
+  };
 }

@@ -1,5 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import type { ChannelWrapper } from 'amqp-connection-manager';
-import type { ConfirmChannel } from 'amqplib';
+import type { ConfirmChannel, Message } from 'amqplib';
 import { type EventEnvelope, Exchange, validateMessage } from '@connector/contracts';
 import { injectTraceContext, inSpan, SpanKind } from '@connector/observability';
 import { withCorrelation } from './message-observer';
@@ -28,9 +29,18 @@ export class MessagePublisher {
       confirm: true,
       json: false,
       publishTimeout: timeoutMs,
-      setup: (channel: ConfirmChannel) => declareExchanges(channel),
+      setup: async (channel: ConfirmChannel) => {
+        // The broker returns an unroutable mandatory message before it confirms it.
+        channel.on('return', (message: Message) =>
+          this.returned.add(String(message.properties.correlationId)),
+        );
+        await declareExchanges(channel);
+      },
     });
   }
+
+  /** Mandatory publishes the broker returned (unroutable), by the correlation id each was sent with. */
+  private readonly returned = new Set<string>();
 
   /**
    * Publishes a contract message. Published while a message is handled, it carries that message's
@@ -72,6 +82,9 @@ export class MessagePublisher {
     await inSpan(`${routingKey} publish`, { kind: SpanKind.PRODUCER, attributes }, async () => {
       const headers = { ...properties.headers };
       injectTraceContext(headers);
+      // Into a queue by name (a retry or dead-letter copy, a replay): it must reach that queue, or fail.
+      const mandatory = exchange === '';
+      const correlationId = mandatory ? randomUUID() : undefined;
       await this.channel.publish(exchange, routingKey, body, {
         persistent: true,
         contentType: properties.contentType ?? 'application/json',
@@ -80,7 +93,11 @@ export class MessagePublisher {
         timestamp: Math.floor(Date.now() / 1000),
         // The broker refuses a user_id other than the connection's, so consumers can trust it.
         userId: this.user,
+        ...(mandatory ? { mandatory, correlationId } : {}),
       });
+      if (correlationId && this.returned.delete(correlationId)) {
+        throw new Error(`no queue ${routingKey}: the broker returned the message unroutable`);
+      }
     });
   }
 

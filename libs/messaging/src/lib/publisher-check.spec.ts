@@ -4,8 +4,10 @@ import {
   assertBindingsAllowed,
   BrokerUsers,
   BrokerUsersFormatError,
+  deadLetterWriters,
   parseBrokerUsers,
   publisherCheck,
+  publisherRefusal,
 } from './publisher-check';
 
 const PER_SERVICE =
@@ -105,9 +107,30 @@ describe(publisherCheck.name, () => {
     expect(gateway(message('cs'), RoutingKey.AuthCredentialsErase)).toMatch(/only connector-registry/);
   });
 
-  it("leaves the platform's events to the exchange permissions (the platform need not set user_id)", () => {
+  it("takes the platform's events only as they came in on platform.events (no user_id needed), or as our copies", () => {
     const candidates = publisherCheck('candidate-sync', users);
-    expect(candidates(message(undefined), RoutingKey.CandidateCreated)).toBeUndefined();
+    const arrived = (userId: string | undefined, exchange: string, headers: Record<string, unknown> = {}) =>
+      ({ ...message(userId, headers), fields: { routingKey: 'x', exchange } }) as ConsumeMessage;
+    const fromPlatform = arrived(undefined, Exchange.PlatformEvents);
+    expect(candidates(fromPlatform, RoutingKey.CandidateCreated)).toBeUndefined();
+    expect(fromPlatform.properties.headers?.[Header.PublishedBy]).toBe(Exchange.PlatformEvents);
+    // Our retry copy of it, and the registry's replay, keep where it came in; one made before that, too.
+    const stamped = { [Header.PublishedBy]: Exchange.PlatformEvents };
+    expect(candidates(arrived('cs', '', stamped), RoutingKey.CandidateCreated)).toBeUndefined();
+    expect(candidates(arrived('cs', ''), RoutingKey.CandidateCreated)).toBeUndefined();
+    const replay = { ...stamped, [Header.ReplayOf]: 'f1' };
+    expect(candidates(arrived('cr', '', replay), RoutingKey.CandidateCreated)).toBeUndefined();
+    // Another service putting one straight into the queue, or claiming the platform in a header: refused.
+    expect(candidates(arrived('vs', ''), RoutingKey.CandidateCreated)).toBe(
+      'refused candidate.created from broker user "vs": only the platform may publish it, on platform.events',
+    );
+    expect(candidates(arrived('vs', '', stamped), RoutingKey.CandidateCreated)).toMatch(/"vs"/);
+    expect(
+      candidates(
+        arrived('cr', '', { [Header.PublishedBy]: 'vs', [Header.ReplayOf]: 'f1' }),
+        RoutingKey.CandidateCreated,
+      ),
+    ).toMatch(/"vs"/);
   });
 
   it('in local mode still requires a user_id, of the one shared user', () => {
@@ -115,6 +138,32 @@ describe(publisherCheck.name, () => {
     expect(local(message('guest'), RoutingKey.ConnectorStatusChanged)).toBeUndefined();
     expect(local(message(undefined), RoutingKey.ConnectorStatusChanged)).toMatch(/without user_id/);
     expect(local(message('someone-else'), RoutingKey.ConnectorStatusChanged)).toMatch(/"someone-else"/);
+  });
+});
+
+describe(deadLetterWriters.name, () => {
+  it("believes a queue's dead letters only from its own service and the registry", () => {
+    const writes = deadLetterWriters(BrokerUsers.parse(PER_SERVICE, 'x'));
+    expect(writes(Queue.DocumentService, 'ds')).toBe(true);
+    expect(writes(Queue.DocumentService, 'cr')).toBe(true);
+    expect(writes(Queue.DocumentService, 'vs')).toBe(false);
+    expect(writes(Queue.DocumentService, 'cs')).toBe(false);
+    expect(writes(Queue.DocumentService, undefined)).toBe(false);
+    expect(writes('unknown.queue', 'ds')).toBe(false);
+  });
+});
+
+describe(publisherRefusal.name, () => {
+  const users = BrokerUsers.parse(PER_SERVICE, 'x');
+  it('says why a sender may not publish a type, as the consumer would', () => {
+    expect(publisherRefusal(RoutingKey.CandidateSynced, 'cs', users)).toBeUndefined();
+    expect(publisherRefusal(RoutingKey.CandidateSynced, 'vs', users)).toBe(
+      'refused candidate.synced from broker user "vs": only candidate-sync may publish it',
+    );
+    expect(publisherRefusal(RoutingKey.CandidateSynced, undefined, users)).toMatch(/without user_id/);
+    expect(publisherRefusal(RoutingKey.CandidateCreated, undefined, users)).toBeUndefined();
+    expect(publisherRefusal(RoutingKey.CandidateCreated, 'platform.events', users)).toBeUndefined();
+    expect(publisherRefusal(RoutingKey.CandidateCreated, 'vs', users)).toMatch(/only the platform/);
   });
 });
 

@@ -1,5 +1,5 @@
 import type { ConsumeMessage } from 'amqplib';
-import { Header, MESSAGE_EXCHANGE, type MessageType } from '@connector/contracts';
+import { Exchange, Header, MESSAGE_EXCHANGE, type MessageType } from '@connector/contracts';
 import {
   BROKER_SERVICES,
   type BrokerPrincipal,
@@ -75,30 +75,98 @@ export type PublisherCheck = (message: ConsumeMessage, routingKey: string) => st
  * The consumer's side of MESSAGE_PUBLISHERS. The publisher is the message's `user_id`, which the broker
  * validates against the connection's user, except on our own copies: a retry this service published, or a
  * replay from the registry's failure log, carry the original publisher in `x-published-by`. The platform's
- * events are not checked: only the platform's user may write `platform.events`, and it need not set
- * `user_id`.
+ * events need no `user_id`: they must come in on `platform.events` (only the platform's user may write it),
+ * or be our own copies of one that did; one of our services putting one straight into a queue is refused.
  */
 export function publisherCheck(service: BrokerService, users: BrokerUsers): PublisherCheck {
   const own = users.of(service);
   const registry = users.of('connector-registry');
   return (message, routingKey) => {
-    // Own keys only: the routing key is the message's, and `constructor` or `__proto__` are no message types.
-    const allowed = Object.hasOwn(MESSAGE_PUBLISHERS, routingKey)
-      ? (MESSAGE_PUBLISHERS[routingKey as MessageType] as readonly BrokerPrincipal[])
-      : undefined;
-    if (!allowed || allowed.includes('platform')) return undefined;
     const headers = (message.properties.headers ??= {});
     const sender = typeof message.properties.userId === 'string' ? message.properties.userId : '';
     const stamped: unknown = headers[Header.PublishedBy];
     const copy = sender === own || (sender === registry && headers[Header.ReplayOf] !== undefined);
+    if (isPlatformType(routingKey)) {
+      // Only the platform may write platform.events; a copy of ours keeps where its original came in
+      // (copies made before this was recorded carry nothing, and are ours all the same).
+      const origin =
+        message.fields.exchange === Exchange.PlatformEvents || (copy && stamped === undefined)
+          ? PLATFORM_ORIGIN
+          : copy && typeof stamped === 'string'
+            ? stamped
+            : sender;
+      headers[Header.PublishedBy] = origin;
+      return origin === PLATFORM_ORIGIN
+        ? undefined
+        : `refused ${routingKey} from broker user "${origin}": only the platform may publish it, on ${Exchange.PlatformEvents}`;
+    }
+    if (!checkedPublishers(routingKey)) return undefined;
     const publisher = copy && typeof stamped === 'string' ? stamped : sender;
     headers[Header.PublishedBy] = publisher;
-    const expected = allowed.join(' or ');
-    if (!publisher) return `refused ${routingKey} without user_id: only ${expected} may publish it`;
-    if ((allowed as BrokerService[]).some((allowedService) => users.of(allowedService) === publisher)) {
-      return undefined;
-    }
-    return `refused ${routingKey} from broker user "${publisher}": only ${expected} may publish it`;
+    return publisherRefusal(routingKey, publisher, users);
+  };
+}
+
+/**
+ * What `x-published-by` records for a platform event that came in on platform.events: the platform need not
+ * set `user_id`, but only its broker user may write that exchange.
+ */
+const PLATFORM_ORIGIN = Exchange.PlatformEvents;
+
+function isPlatformType(routingKey: string): boolean {
+  return (
+    Object.hasOwn(MESSAGE_PUBLISHERS, routingKey) &&
+    (MESSAGE_PUBLISHERS[routingKey as MessageType] as readonly BrokerPrincipal[]).includes('platform')
+  );
+}
+
+/** The services that may publish a type whose publisher is checked; undefined for the platform's and unknown types. */
+function checkedPublishers(routingKey: string): readonly BrokerService[] | undefined {
+  // Own keys only: the routing key is the message's, and `constructor` or `__proto__` are no message types.
+  const allowed = Object.hasOwn(MESSAGE_PUBLISHERS, routingKey)
+    ? (MESSAGE_PUBLISHERS[routingKey as MessageType] as readonly BrokerPrincipal[])
+    : undefined;
+  return !allowed || allowed.includes('platform') ? undefined : (allowed as readonly BrokerService[]);
+}
+
+/**
+ * Why `publisher` (a broker user, empty when the message had no `user_id`) may not publish `routingKey`, or
+ * undefined: the consumers' check, and the failure log's again before a replay.
+ */
+export function publisherRefusal(
+  routingKey: string,
+  publisher: string | undefined,
+  users: BrokerUsers,
+): string | undefined {
+  if (isPlatformType(routingKey)) {
+    // Not known by name (the platform's user is not ours to configure): refused only when one of ours sent it.
+    const ours = BROKER_SERVICES.find((service) => publisher && users.of(service) === publisher);
+    return ours
+      ? `refused ${routingKey} from broker user "${publisher}" (${ours}): only the platform may publish it`
+      : undefined;
+  }
+  const allowed = checkedPublishers(routingKey);
+  if (!allowed) return undefined;
+  const expected = allowed.join(' or ');
+  if (!publisher) return `refused ${routingKey} without user_id: only ${expected} may publish it`;
+  if (allowed.some((allowedService) => users.of(allowedService) === publisher)) return undefined;
+  return `refused ${routingKey} from broker user "${publisher}": only ${expected} may publish it`;
+}
+
+/**
+ * Whose word a dead letter's headers are (its reasons, routing key, publisher): only the broker users that
+ * write copies into `<queue>.dead`, its own service (dead-letter copies; retry copies the broker
+ * dead-lettered) and the registry (replays the broker dead-lettered). Anyone else's dead letter is read
+ * from what the broker vouches for: `user_id` and `x-death`.
+ */
+export function deadLetterWriters(users: BrokerUsers): (queue: string, userId: unknown) => boolean {
+  return (queue, userId) => {
+    const owner = BROKER_SERVICES.find((service) => SERVICE_CONSUMES[service].queue === queue);
+    return (
+      typeof userId === 'string' &&
+      userId !== '' &&
+      ((owner !== undefined && users.of(owner) === userId) || users.of('connector-registry') === userId)
+    );
   };
 }
 

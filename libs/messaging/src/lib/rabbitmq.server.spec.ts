@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { ConfirmChannel, ConsumeMessage } from 'amqplib';
-import { Header, RoutingKey, validateMessage } from '@connector/contracts';
+import { Header, MAX_MESSAGE_BYTES, RoutingKey, validateMessage } from '@connector/contracts';
 import { MessagePublisher } from './message-publisher';
 import { BrokerUsers, publisherCheck, type PublisherCheck } from './publisher-check';
 import { RabbitMqServer } from './rabbitmq.server';
@@ -21,6 +21,7 @@ function fakeServer(
   const publisher = Object.create(MessagePublisher.prototype) as MessagePublisher;
   Object.assign(publisher, {
     user: 'svc',
+    returned: new Set<string>(),
     channel: {
       publish: async (exchange: string, routingKey: string, body: Buffer, o: { headers: object }) => {
         if (options.failReports && routingKey === RoutingKey.OperationFailed) throw new Error('broker gone');
@@ -106,6 +107,64 @@ describe('RabbitMqServer settles every message', () => {
     await handle(message(candidate()));
     expect(settled).toEqual(['ack']);
     expect(published.map((p) => p.routingKey)).toEqual(['q.retry.10ms']);
+  });
+});
+
+describe('RabbitMqServer never dead-letters a request', () => {
+  const save = (properties: object, headers: Record<string, unknown> = {}) =>
+    ({
+      content: Buffer.from(
+        JSON.stringify({
+          ...candidate(),
+          type: RoutingKey.AuthCredentialsSave,
+          data: { connectorId: 'c1', type: 'ats-a', config: { clientSecret: 'hunter2' } },
+        }),
+      ),
+      fields: { routingKey: RoutingKey.AuthCredentialsSave, exchange: 'connector.internal', deliveryTag: 1 },
+      properties: { headers, messageId: 'm1', ...properties },
+    }) as unknown as ConsumeMessage;
+
+  it.each([
+    ['without a reply address', {}],
+    ['answered into a queue it names (a dead-letter queue)', { replyTo: 'q.dead' }],
+  ])('drops a request %s: acknowledged, nothing published', async (_case, properties) => {
+    const { server, published, settled, handle } = fakeServer();
+    server.addHandler(RoutingKey.AuthCredentialsSave, () => Promise.resolve({ saved: true }), false);
+    await handle(save(properties));
+    expect(settled).toEqual(['ack']);
+    expect(published).toEqual([]);
+  });
+
+  it('drops a request whose handling crashed instead of dead-lettering it', async () => {
+    const { published, settled, handle } = fakeServer({
+      verifyPublisher: () => {
+        throw new TypeError('boom');
+      },
+    });
+    await handle(save({ replyTo: 'amq.rabbitmq.reply-to.g1h2' }));
+    expect(settled).toEqual(['ack']);
+    expect(published).toEqual([]);
+  });
+});
+
+describe('RabbitMqServer and a message over MAX_MESSAGE_BYTES', () => {
+  it('dead-letters it unparsed as too large, cut to its start with its size and hash, and reports it', async () => {
+    const { server, published, settled, handle } = fakeServer();
+    const handled = jest.fn();
+    server.addHandler(RoutingKey.CandidateCreated, handled, true);
+    const huge = candidate({ data: { note: 'x'.repeat(MAX_MESSAGE_BYTES) } });
+    const content = Buffer.from(JSON.stringify(huge));
+    await handle({ ...message(huge), content } as ConsumeMessage);
+    expect(settled).toEqual(['ack']);
+    expect(handled).not.toHaveBeenCalled();
+    const [copy] = deadLetters(published);
+    expect(copy!.body.length).toBe(64 * 1024);
+    expect(copy!.headers[Header.OriginalBytes]).toBe(content.length);
+    expect(copy!.headers[Header.OriginalSha256]).toBe(createHash('sha256').update(content).digest('hex'));
+    expect(JSON.parse(String(copy!.headers[Header.DeadLetterReasons]))).toEqual([
+      `message too large: ${content.length} bytes, more than the ${MAX_MESSAGE_BYTES} a message may have`,
+    ]);
+    expect(reports(published)).toHaveLength(1);
   });
 });
 

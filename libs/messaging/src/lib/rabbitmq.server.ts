@@ -3,9 +3,16 @@ import { type CustomTransportStrategy, type MessageHandler, Server } from '@nest
 import type { ChannelWrapper } from 'amqp-connection-manager';
 import type { ConfirmChannel, ConsumeMessage } from 'amqplib';
 import { lastValueFrom } from 'rxjs';
-import { Exchange, Header, RoutingKey, validateMessage } from '@connector/contracts';
+import {
+  Exchange,
+  Header,
+  MAX_MESSAGE_BYTES,
+  REQUEST_TYPES,
+  RoutingKey,
+  validateMessage,
+} from '@connector/contracts';
 import { markSpanFailed } from '@connector/observability';
-import { failureReport } from './dead-letters';
+import { failureReport, tooLargeCut } from './dead-letters';
 import { MessageHandlingError } from './message-errors';
 import { inMessageScope, messageMetrics, noteEnvelope, routingKeyOf } from './message-observer';
 import type { MessagePublisher } from './message-publisher';
@@ -19,7 +26,7 @@ import {
   deferralCount,
   describeError,
 } from './retry-policy';
-import type { RpcReply } from './rpc';
+import { isDirectReplyTo, type RpcReply } from './rpc';
 import { DEFAULT_HANDLER_TIMEOUT_MS, withTimeLimit } from './time-limit';
 import {
   type ConsumerTopology,
@@ -193,6 +200,12 @@ export class RabbitMqServer extends Server implements CustomTransportStrategy {
       }
       const routingKey = routingKeyOf(message);
       const reason = `message handling crashed: ${describeError(error)}`;
+      if (isRequest(message, routingKey)) {
+        // A request is never dead-lettered: it may carry a secret, and its requester has its own timeout.
+        this.logger.error(`${reason} (request ${routingKey}), dropped`);
+        ack(channel, message);
+        return;
+      }
       this.logger.error(`${reason} (${routingKey}), dead-lettering it`);
       markSpanFailed(error);
       const settled = await this.settle(channel, message, () =>
@@ -209,10 +222,29 @@ export class RabbitMqServer extends Server implements CustomTransportStrategy {
     const headers = message.properties.headers ?? {};
     const attempt = attemptNumber(headers[Header.Attempt]);
 
-    const validation = validateMessage(message.content, routingKey);
+    // Measured before anything parses it: a 100 MiB body would be parsed whole, times the prefetch.
+    const tooLarge = message.content.length > MAX_MESSAGE_BYTES;
+    const validation: ReturnType<typeof validateMessage> = tooLarge
+      ? {
+          ok: false,
+          errors: [
+            `message too large: ${message.content.length} bytes, more than the ${MAX_MESSAGE_BYTES} a message may have`,
+          ],
+        }
+      : validateMessage(message.content, routingKey);
     noteEnvelope(validation.message);
-    if (message.properties.replyTo) {
-      await this.answer(channel, message, routingKey, validation, refusal);
+    if (isRequest(message, routingKey)) {
+      if (isDirectReplyTo(message.properties.replyTo)) {
+        await this.answer(channel, message, routingKey, validation, refusal);
+      } else {
+        // Answering into a queue the sender names would let it write into any queue (a dead-letter one too).
+        this.logger.warn(
+          `dropped ${routingKey} ${String(message.properties.messageId ?? '')}: a request is answered only ` +
+            'through direct reply-to, and never kept',
+        );
+        ack(channel, message);
+        messageMetrics.requestFailed(this.options.queue, routingKey, 'NO_REPLY_TO', 0);
+      }
       return;
     }
     if (refusal) {
@@ -409,11 +441,13 @@ export class RabbitMqServer extends Server implements CustomTransportStrategy {
           ? messageId
           : 'unknown';
     this.logger.warn(`dead-lettering ${routingKey} ${sourceEventId}: ${reasons.join('; ')}`);
-    await this.publisher.publishRaw('', deadLetterQueueName(this.options.queue), message.content, {
+    const { body, cut } = keptOf(message.content);
+    await this.publisher.publishRaw('', deadLetterQueueName(this.options.queue), body, {
       messageId: message.properties.messageId as string | undefined,
       contentType: message.properties.contentType as string | undefined,
       headers: {
         ...message.properties.headers,
+        ...cut,
         [Header.DeadLetterReasons]: JSON.stringify(reasons),
         [Header.OriginalRoutingKey]: routingKey,
         [Header.OriginalExchange]: message.fields.exchange,
@@ -445,6 +479,20 @@ export class RabbitMqServer extends Server implements CustomTransportStrategy {
       );
     }
   }
+}
+
+function keptOf(content: Buffer): { body: Buffer; cut?: Record<string, unknown> } {
+  const cut = tooLargeCut(content);
+  if (!cut) return { body: content };
+  return {
+    body: cut.body,
+    cut: { [Header.OriginalBytes]: cut.bytes, [Header.OriginalSha256]: cut.sha256 },
+  };
+}
+
+/** A request (it names a reply address, or its type is asked over request-reply): answered or dropped. */
+function isRequest(message: ConsumeMessage, routingKey: string): boolean {
+  return Boolean(message.properties.replyTo) || REQUEST_TYPES.has(routingKey);
 }
 
 /** Deliveries acknowledged or given back (or whose channel closed first): they must not be settled again. */

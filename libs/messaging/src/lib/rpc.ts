@@ -13,6 +13,11 @@ export type RpcReply<T = unknown> =
 
 const DIRECT_REPLY_TO = 'amq.rabbitmq.reply-to';
 
+/** Whether a delivered request's `replyTo` is a direct reply-to address (the broker rewrites it per requester). */
+export function isDirectReplyTo(replyTo: unknown): boolean {
+  return typeof replyTo === 'string' && replyTo.startsWith(`${DIRECT_REPLY_TO}.`);
+}
+
 /** The service answered with an error, or nobody answered in time. `code` says which. */
 export class RpcError extends Error {
   constructor(
@@ -27,7 +32,8 @@ export class RpcError extends Error {
 /**
  * Request-reply over RabbitMQ's direct reply-to: a request is a contract message on `connector.internal`
  * with `replyTo`; the answering service's handler returns the reply. Requests expire with their timeout,
- * so a service that comes back late never works on a question nobody waits for any more.
+ * so a service that comes back late never works on a question nobody waits for any more; an expired one the
+ * broker dead-letters is dropped unread by the failure log (REQUEST_TYPES).
  */
 export class RpcClient {
   private readonly pending = new Map<string, { resolve: (reply: RpcReply) => void; timer: NodeJS.Timeout }>();

@@ -70,6 +70,9 @@ export async function startTracing(
       new HttpInstrumentation({
         // Probes and scrapes every few seconds would bury the requests that matter.
         ignoreIncomingRequestHook: (request) => /^\/(health|metrics)\b/.test(request.url ?? ''),
+        // The OAuth callback's code and state, and tokens some ATS calls carry in their query.
+        redactedQueryParamsServer: SECRET_QUERY_PARAMS,
+        redactedQueryParams: SECRET_QUERY_PARAMS,
       }),
       new PgInstrumentation({ requireParentSpan: true }),
     ],
@@ -84,6 +87,25 @@ export async function startTracing(
   };
   return active;
 }
+
+/** Query parameters whose values never reach a span (the instrumentation's own list, and ours). */
+const SECRET_QUERY_PARAMS = [
+  'sig',
+  'Signature',
+  'AWSAccessKeyId',
+  'X-Goog-Signature',
+  'X-Amz-Signature',
+  'X-Amz-Credential',
+  'X-Amz-Security-Token',
+  'code',
+  'state',
+  'access_token',
+  'refresh_token',
+  'client_secret',
+  'BhRestToken',
+  'password',
+  'token',
+];
 
 /** Writes the current trace context into message headers (`traceparent`), unless they carry one already. */
 export function injectTraceContext(headers: Record<string, unknown>): void {

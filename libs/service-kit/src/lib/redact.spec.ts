@@ -1,4 +1,4 @@
-import { redactText } from './redact';
+import { redactBody, redactText } from './redact';
 
 describe(redactText.name, () => {
   it.each([
@@ -17,5 +17,41 @@ describe(redactText.name, () => {
 
   it('leaves ordinary text alone', () => {
     expect(redactText('synced 12 vacancies for connector c-1')).toBe('synced 12 vacancies for connector c-1');
+  });
+});
+
+describe(redactBody.name, () => {
+  it('replaces secret fields at any depth and says so', () => {
+    const body = Buffer.from(
+      JSON.stringify({
+        type: 'x',
+        data: { config: { clientId: 'c', clientSecret: 's3cr3t' }, list: [{ password: 'p' }] },
+      }),
+    );
+    const { body: out, redacted } = redactBody(body);
+    expect(redacted).toBe(true);
+    expect(out.toString()).not.toMatch(/s3cr3t|"p"/);
+    expect(JSON.parse(out.toString())).toEqual({
+      type: 'x',
+      data: { config: { clientId: 'c', clientSecret: '[REDACTED]' }, list: [{ password: '[REDACTED]' }] },
+    });
+  });
+
+  it('leaves a body without secrets as it is (an error `code` is no secret)', () => {
+    const body = Buffer.from('{"data":{"warnings":[{"code":"W","message":"m"}]}}');
+    expect(redactBody(body)).toEqual({ body, redacted: false });
+  });
+
+  it('scrubs a body that is not JSON as text', () => {
+    const { body, redacted } = redactBody(Buffer.from('{"clientSecret":"s3cr3t", broken'));
+    expect(redacted).toBe(true);
+    expect(body.toString()).not.toContain('s3cr3t');
+  });
+
+  it('scrubs a body nested deeper than it walks as text, without overflowing the stack', () => {
+    const deep = `${'['.repeat(200_000)}{"clientSecret":"s3cr3t"}${']'.repeat(200_000)}`;
+    const { body, redacted } = redactBody(Buffer.from(deep));
+    expect(redacted).toBe(true);
+    expect(body.toString()).not.toContain('s3cr3t');
   });
 });

@@ -1,6 +1,9 @@
 import 'reflect-metadata';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { DynamicModule, INestApplication, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import { register } from 'prom-client';
 import { type BrokerService, startRabbitMqConsumer } from '@connector/messaging';
 import { startTracing, type TracingHandle } from '@connector/observability';
 import { httpObserver } from './http-observer';
@@ -54,19 +57,53 @@ export async function runService<C extends ServiceConfig>(
   const tracing = await startTracing(options.name);
   const app = await NestFactory.create(options.module(config), { logger, bufferLogs: true });
   app.use(httpObserver());
+  const metricsPort = config.METRICS_PORT
+    ? await serveMetricsApart(config.HOST, Number(config.METRICS_PORT))
+    : 0;
+  if (metricsPort) app.use('/metrics', notFound);
   await options.configure?.(app, config);
   if (options.consumes) {
     await startRabbitMqConsumer(app);
   }
   await app.listen(config.PORT, config.HOST);
   const address = app.getHttpServer().address() as { port: number };
+  const metrics = metricsPort ? `http://${config.HOST}:${metricsPort}/metrics` : '/metrics';
   logger.log(
-    `${options.name} ready on http://${config.HOST}:${address.port} (health: /health, metrics: /metrics)` +
+    `${options.name} ready on http://${config.HOST}:${address.port} (health: /health, metrics: ${metrics})` +
       (tracing ? ', sending traces' : ''),
     'Bootstrap',
   );
   stopOnSignals(app, logger, tracing);
   return app;
+}
+
+/** `/metrics` (prom-client's default registry, as MetricsModule serves it) on its own port; the port bound. */
+async function serveMetricsApart(host: string, port: number): Promise<number> {
+  const server = createServer((request, response) => {
+    if (request.method !== 'GET' || request.url?.split('?')[0] !== '/metrics')
+      return notFound(request, response);
+    register.metrics().then(
+      (text) => {
+        response.setHeader('Content-Type', register.contentType);
+        response.end(text);
+      },
+      () => {
+        response.statusCode = 500;
+        response.end();
+      },
+    );
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, resolve);
+  });
+  server.unref(); // never what keeps the process alive
+  return (server.address() as AddressInfo).port;
+}
+
+function notFound(_request: IncomingMessage, response: ServerResponse): void {
+  response.statusCode = 404;
+  response.end();
 }
 
 /** Stop taking messages, finish in-flight ones, close connections, exit 0; a second signal exits at once. */

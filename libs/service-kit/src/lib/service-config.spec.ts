@@ -35,8 +35,16 @@ function problemsOf(load: () => unknown): string {
 describe(loadConfig.name, () => {
   const key = 'k'.repeat(32);
 
+  it('applies production rules to a service started without NODE_ENV, saying how to ask for local mode', () => {
+    const message = problemsOf(() => loadConfig(TestConfig, { ENCRYPTION_KEY: key }));
+    expect(message).toMatch(
+      /DATABASE_URL is required when NODE_ENV=production \(no local default there, the default; NODE_ENV=development for local mode\)/,
+    );
+    expect(message).toMatch(/RABBITMQ_USERS is required when NODE_ENV=production/);
+  });
+
   it('uses defaults and converts types', () => {
-    const config = loadConfig(TestConfig, { ENCRYPTION_KEY: key, PORT: '4001' });
+    const config = loadConfig(TestConfig, { NODE_ENV: 'test', ENCRYPTION_KEY: key, PORT: '4001' });
     expect(config.PORT).toBe(4001);
     expect(config.RABBITMQ_URL).toBe('amqp://guest:guest@127.0.0.1:5672');
     expect(config).toBeInstanceOf(TestConfig);
@@ -45,7 +53,12 @@ describe(loadConfig.name, () => {
   it('names every bad variable without echoing its value', () => {
     let error: unknown;
     try {
-      loadConfig(TestConfig, { ENCRYPTION_KEY: 'short-secret', PORT: 'abc', DATABASE_URL: 'mysql://x' });
+      loadConfig(TestConfig, {
+        NODE_ENV: 'test',
+        ENCRYPTION_KEY: 'short-secret',
+        PORT: 'abc',
+        DATABASE_URL: 'mysql://x',
+      });
     } catch (caught) {
       error = caught;
     }
@@ -100,14 +113,21 @@ describe(loadConfig.name, () => {
   it('reads <NAME>_FILE when the variable itself is not set, and says when the file cannot be read', () => {
     const dir = mkdtempSync(join(tmpdir(), 'config-'));
     writeFileSync(join(dir, 'key'), `${key}\n`);
-    expect(loadConfig(TestConfig, { ENCRYPTION_KEY_FILE: join(dir, 'key') }).ENCRYPTION_KEY).toBe(key);
     expect(
-      loadConfig(TestConfig, { ENCRYPTION_KEY: 'x'.repeat(32), ENCRYPTION_KEY_FILE: join(dir, 'key') })
-        .ENCRYPTION_KEY,
+      loadConfig(TestConfig, { NODE_ENV: 'test', ENCRYPTION_KEY_FILE: join(dir, 'key') }).ENCRYPTION_KEY,
+    ).toBe(key);
+    expect(
+      loadConfig(TestConfig, {
+        NODE_ENV: 'test',
+        ENCRYPTION_KEY: 'x'.repeat(32),
+        ENCRYPTION_KEY_FILE: join(dir, 'key'),
+      }).ENCRYPTION_KEY,
     ).toBe('x'.repeat(32));
-    expect(problemsOf(() => loadConfig(TestConfig, { ENCRYPTION_KEY_FILE: join(dir, 'missing') }))).toMatch(
-      /ENCRYPTION_KEY_FILE: cannot read/,
-    );
+    expect(
+      problemsOf(() =>
+        loadConfig(TestConfig, { NODE_ENV: 'test', ENCRYPTION_KEY_FILE: join(dir, 'missing') }),
+      ),
+    ).toMatch(/ENCRYPTION_KEY_FILE: cannot read/);
   });
 });
 
@@ -123,12 +143,18 @@ describe('the broker in production', () => {
   it('refuses plain amqp:// to another host, unless a private network is allowed explicitly', () => {
     expect(
       problemsOf(() =>
-        loadConfig(TestConfig, { ...production, RABBITMQ_URL: 'amqp://cr:secret-pw@mq.internal' }),
+        loadConfig(TestConfig, {
+          ...production,
+          RABBITMQ_URL: 'amqp://cr:secret-pw@mq.internal',
+        }),
       ),
     ).toMatch(/RABBITMQ_URL must be amqps:\/\/ when NODE_ENV=production/);
     expect(
       problemsOf(() =>
-        loadConfig(TestConfig, { ...production, RABBITMQ_URL: 'amqp://cr:secret-pw@mq.internal' }),
+        loadConfig(TestConfig, {
+          ...production,
+          RABBITMQ_URL: 'amqp://cr:secret-pw@mq.internal',
+        }),
       ),
     ).not.toContain('secret-pw');
     for (const url of [
@@ -146,7 +172,9 @@ describe('the broker in production', () => {
         RABBITMQ_ALLOW_PLAIN_AMQP: 'true',
       }).RABBITMQ_ALLOW_PLAIN_AMQP,
     ).toBe(true);
-    expect(loadConfig(TestConfig, { ENCRYPTION_KEY: key, RABBITMQ_URL: 'amqp://mq.internal' })).toBeDefined();
+    expect(
+      loadConfig(TestConfig, { NODE_ENV: 'test', ENCRYPTION_KEY: key, RABBITMQ_URL: 'amqp://mq.internal' }),
+    ).toBeDefined();
   });
 
   it('wants a broker user per service there, and says which RABBITMQ_USERS entry is wrong', () => {
@@ -155,11 +183,18 @@ describe('the broker in production', () => {
       problemsOf(() => loadConfig(TestConfig, { ...production, ...url, RABBITMQ_USERS: '*:shared' })),
     ).toMatch(/RABBITMQ_USERS .*production needs a broker user per service/);
     expect(
-      problemsOf(() => loadConfig(TestConfig, { ...production, ...url, RABBITMQ_USERS: 'auth-gateway:ag' })),
+      problemsOf(() =>
+        loadConfig(TestConfig, {
+          ...production,
+          ...url,
+          RABBITMQ_USERS: 'auth-gateway:ag',
+        }),
+      ),
     ).toMatch(/RABBITMQ_USERS .*no user for connector-registry/);
-    expect(loadConfig(TestConfig, { ENCRYPTION_KEY: key, RABBITMQ_USERS: '*:guest' }).RABBITMQ_USERS).toBe(
-      '*:guest',
-    );
+    expect(
+      loadConfig(TestConfig, { NODE_ENV: 'test', ENCRYPTION_KEY: key, RABBITMQ_USERS: '*:guest' })
+        .RABBITMQ_USERS,
+    ).toBe('*:guest');
   });
 
   it('wants each service to connect as the user RABBITMQ_USERS names for it', () => {
@@ -173,7 +208,7 @@ describe('the broker in production', () => {
     );
     // Local mode: every service is the user of its RABBITMQ_URL.
     expect(
-      brokerUserProblem('vacancy-sync', loadConfig(TestConfig, { ENCRYPTION_KEY: key })),
+      brokerUserProblem('vacancy-sync', loadConfig(TestConfig, { NODE_ENV: 'test', ENCRYPTION_KEY: key })),
     ).toBeUndefined();
   });
 });

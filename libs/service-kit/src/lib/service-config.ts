@@ -96,8 +96,13 @@ class BrokerUsersConstraint implements ValidatorConstraintInterface {
 
 /** What every service reads from the environment. Each service extends it with its own variables. */
 export class ServiceConfig {
-  @IsIn(NODE_ENVS) NODE_ENV: (typeof NODE_ENVS)[number] = 'development';
+  @IsIn(NODE_ENVS) NODE_ENV: (typeof NODE_ENVS)[number] = 'production';
   @Type(() => Number) @IsInt() @Min(0) @Max(65535) PORT = 3000;
+  /**
+   * `/metrics` on a port of its own (one the ingress does not expose), and not on PORT; empty: on PORT, as
+   * locally and in docker compose.
+   */
+  @Matches(/^(\d{1,5})?$/, { message: 'METRICS_PORT must be a port number, or empty' }) METRICS_PORT = '';
   @IsString() HOST = '127.0.0.1';
   @RequiredInProduction()
   @Matches(/^postgres(ql)?:\/\/\S+$/, { message: 'DATABASE_URL must be a postgres:// URL' })
@@ -158,8 +163,9 @@ export class ConfigError extends Error {
 /**
  * Reads and validates a service's configuration once, at boot. A missing or bad variable throws a
  * ConfigError whose message names the variable and what it must be (never its value: it may be a secret).
- * `<NAME>_FILE` reads a variable from a file (Docker and Kubernetes secrets). With NODE_ENV=production,
- * every variable marked @RequiredInProduction must be given: no local default is ever used there.
+ * `<NAME>_FILE` reads a variable from a file (Docker and Kubernetes secrets). With NODE_ENV=production (the
+ * default: local mode is `development` or `test`, said explicitly by `npm start` and the tests), every
+ * variable marked @RequiredInProduction must be given: no local default is ever used there.
  */
 export function loadConfig<T extends ServiceConfig>(
   ConfigClass: new () => T,
@@ -184,8 +190,10 @@ export function loadConfig<T extends ServiceConfig>(
   const missing = production
     ? requiredInProductionOf(ConfigClass).filter((key) => given[key] === undefined || given[key] === '')
     : [];
+  // Production unless local mode is asked for: a deployment that forgets NODE_ENV gets production's rules.
+  const unset = given['NODE_ENV'] === undefined ? ', the default; NODE_ENV=development for local mode' : '';
   problems.push(
-    ...missing.map((key) => `${key} is required when NODE_ENV=production (no local default there)`),
+    ...missing.map((key) => `${key} is required when NODE_ENV=production (no local default there${unset})`),
   );
   const config = plainToInstance(ConfigClass, { ...defaults, ...given }, { enableImplicitConversion: true });
   problems.push(

@@ -52,14 +52,15 @@ describe(SecretBox.name, () => {
     const value = env(['k1', keyA], ['k1', keyB]);
     let message = '';
     try {
-      loadConfig(AuthGatewayConfig, { ENCRYPTION_KEYS: value });
+      loadConfig(AuthGatewayConfig, { NODE_ENV: 'test', ENCRYPTION_KEYS: value });
     } catch (error) {
       message = (error as Error).message;
     }
     expect(message).toMatch(/ENCRYPTION_KEYS: encryption key id "k1" appears more than once/);
     expect(message).not.toContain(keyB.toString('base64'));
     expect(
-      loadConfig(AuthGatewayConfig, { ENCRYPTION_KEYS: env(['k2', keyB], ['k1', keyA]) }).ENCRYPTION_KEYS,
+      loadConfig(AuthGatewayConfig, { NODE_ENV: 'test', ENCRYPTION_KEYS: env(['k2', keyB], ['k1', keyA]) })
+        .ENCRYPTION_KEYS,
     ).toBe(env(['k2', keyB], ['k1', keyA]));
   });
 

@@ -1,42 +1,54 @@
-import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
+import { type CanActivate, type ExecutionContext, Injectable, Logger } from '@nestjs/common';
 import type { Request } from 'express';
 import { RegistryErrorCode, RegistryException } from '../common/registry.exception';
 import type { AdminIdentity } from './api-keys';
 import { ApiKeyService } from './api-key.service';
+import { type FailedAttempt, FailedKeyAttempts } from './failed-key-attempts';
 
 export type AuthenticatedRequest = Request & { admin?: AdminIdentity };
 
 /**
- * Every `/api/v1` route: `Authorization: Bearer <key>` → `request.admin`; none or a wrong key → 401; too
- * many wrong keys from one client address → 429 for the rest of the window, whatever the key.
+ * Every `/api/v1` route: `Authorization: Bearer <key>` → `request.admin`; none or a wrong key → 401. Wrong keys
+ * are counted per client address (FailedKeyAttempts, shared by replicas): past the limit, wrong keys from that
+ * address get 429 until the window ends; a right key is always let in.
  */
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
-  constructor(private readonly keys: ApiKeyService) {}
+  private readonly logger = new Logger(ApiKeyGuard.name);
 
-  canActivate(context: ExecutionContext): boolean {
+  constructor(
+    private readonly keys: ApiKeyService,
+    private readonly attempts: FailedKeyAttempts,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
+    const admin = this.keys.authenticate(request.headers.authorization);
+    if (admin) {
+      request.admin = admin;
+      return true;
+    }
+    const unauthorized = new RegistryException(
+      RegistryErrorCode.Unauthorized,
+      'An admin API key is required: Authorization: Bearer <key>',
+    );
+    if (!request.headers.authorization) throw unauthorized;
     // The socket's address unless the app is told to trust a proxy's X-Forwarded-For ('trust proxy').
     const address = request.ip ?? request.socket?.remoteAddress ?? 'unknown';
-    const blockedMs = this.keys.failures.blockedForMs(address);
-    if (blockedMs > 0) {
-      const retryAfterSeconds = Math.ceil(blockedMs / 1000);
-      request.res?.setHeader('Retry-After', String(retryAfterSeconds));
-      throw new RegistryException(
-        RegistryErrorCode.TooManyRequests,
-        `Too many wrong API keys from this address: try again in ${retryAfterSeconds} s`,
-        { retryAfterSeconds },
-      );
+    let attempt: FailedAttempt;
+    try {
+      attempt = await this.attempts.recordFailure(address);
+    } catch (error) {
+      this.logger.error(`wrong API key not counted: ${(error as Error).message}`);
+      throw unauthorized;
     }
-    const admin = this.keys.authenticate(request.headers.authorization);
-    if (!admin) {
-      if (request.headers.authorization) this.keys.failures.recordFailure(address);
-      throw new RegistryException(
-        RegistryErrorCode.Unauthorized,
-        'An admin API key is required: Authorization: Bearer <key>',
-      );
-    }
-    request.admin = admin;
-    return true;
+    if (attempt.failures <= this.attempts.policy.maxFailures) throw unauthorized;
+    const retryAfterSeconds = Math.max(1, Math.ceil(attempt.remainingMs / 1000));
+    request.res?.setHeader('Retry-After', String(retryAfterSeconds));
+    throw new RegistryException(
+      RegistryErrorCode.TooManyRequests,
+      `Too many wrong API keys from this address: try again in ${retryAfterSeconds} s`,
+      { retryAfterSeconds },
+    );
   }
 }

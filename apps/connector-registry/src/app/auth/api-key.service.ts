@@ -1,19 +1,17 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ConnectorRegistryConfig, strictApiKeys } from '../connector-registry.config';
 import { type AdminIdentity, type ApiKeyEntry, identify, parseApiKeys } from './api-keys';
-import { FailedKeyAttempts } from './failed-key-attempts';
 
 type KeysConfig = Pick<
   ConnectorRegistryConfig,
   'ADMIN_API_KEYS' | 'NODE_ENV' | 'ADMIN_ID_SECRET' | 'ADMIN_ALLOW_WEAK_KEYS'
 >;
 
-/** The configured admin keys (digests only), the lookup of a presented one, and failed attempts per address. */
+/** The configured admin keys (digests only) and the lookup of a presented one. */
 @Injectable()
 export class ApiKeyService {
   private readonly entries: readonly ApiKeyEntry[];
   private readonly adminIdSecret: string;
-  readonly failures = new FailedKeyAttempts();
 
   constructor(@Inject(ConnectorRegistryConfig) config: KeysConfig) {
     this.entries = parseApiKeys(config.ADMIN_API_KEYS, { strict: strictApiKeys(config) });

@@ -1,57 +1,58 @@
-/** How many wrong keys one client address may present in a window before it is refused for the rest of it. */
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
+
+/** How many wrong keys one client address may present in a window before its wrong keys get 429. */
 export interface FailedAttemptsPolicy {
   maxFailures: number;
   windowMs: number;
 }
 
-const DEFAULT_FAILED_ATTEMPTS_POLICY: FailedAttemptsPolicy = { maxFailures: 10, windowMs: 60_000 };
-/** Addresses remembered at most; the oldest windows go first, so a flood cannot grow memory. */
-const MAX_TRACKED = 10_000;
+export const DEFAULT_FAILED_ATTEMPTS_POLICY: FailedAttemptsPolicy = { maxFailures: 10, windowMs: 60_000 };
+
+/** What one more wrong key from an address makes of its window. */
+export interface FailedAttempt {
+  /** Wrong keys from the address in its current window, this one included. */
+  failures: number;
+  /** Milliseconds until the window ends. */
+  remainingMs: number;
+}
 
 /**
- * Wrong admin keys counted per client address (in this process): over the limit, every request from the
- * address is refused until its window ends, right key or not, so guessing cannot go on at full speed.
+ * One statement: a new window for an address never seen or whose window ended, else one more failure in it.
+ * Every SET expression reads the row as it was, so both CASEs agree.
  */
+const RECORD_FAILURE = `
+  INSERT INTO "admin_key_failure" AS f ("address", "window_started_at", "failures")
+  VALUES ($1, now(), 1)
+  ON CONFLICT ("address") DO UPDATE SET
+    "failures" = CASE WHEN f."window_started_at" <= now() - make_interval(secs => $2 / 1000.0)
+                      THEN 1 ELSE f."failures" + 1 END,
+    "window_started_at" = CASE WHEN f."window_started_at" <= now() - make_interval(secs => $2 / 1000.0)
+                               THEN now() ELSE f."window_started_at" END
+  RETURNING "failures",
+    GREATEST(0, ceil(extract(epoch FROM f."window_started_at" + make_interval(secs => $2 / 1000.0) - now()) * 1000))::int
+      AS "remaining_ms"`;
+
+/**
+ * Wrong admin keys counted per client address in Postgres, so that every registry replica counts the same
+ * window. Only wrong keys are counted, and only they are refused (429) once over the limit: a valid key is
+ * never refused for what others at the same address (everyone behind one proxy) got wrong. Keys are 32+
+ * random characters in production, so the limit slows floods and weak demo keys, not a real guess.
+ */
+@Injectable()
 export class FailedKeyAttempts {
-  private readonly windows = new Map<string, { startedAt: number; failures: number }>();
+  readonly policy: FailedAttemptsPolicy = DEFAULT_FAILED_ATTEMPTS_POLICY;
 
-  constructor(
-    private readonly policy: FailedAttemptsPolicy = DEFAULT_FAILED_ATTEMPTS_POLICY,
-    private readonly now: () => number = Date.now,
-  ) {}
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  /** Milliseconds until the address may try again, or 0 when it may now. */
-  blockedForMs(address: string): number {
-    const window = this.current(address);
-    if (!window || window.failures < this.policy.maxFailures) return 0;
-    return window.startedAt + this.policy.windowMs - this.now();
-  }
-
-  recordFailure(address: string): void {
-    const window = this.current(address);
-    if (window) {
-      window.failures += 1;
-      return;
-    }
-    if (this.windows.size >= MAX_TRACKED) this.prune();
-    this.windows.set(address, { startedAt: this.now(), failures: 1 });
-  }
-
-  private current(address: string): { startedAt: number; failures: number } | undefined {
-    const window = this.windows.get(address);
-    if (window && this.now() - window.startedAt >= this.policy.windowMs) {
-      this.windows.delete(address);
-      return undefined;
-    }
-    return window;
-  }
-
-  private prune(): void {
-    for (const address of this.windows.keys()) {
-      this.current(address);
-      if (this.windows.size < MAX_TRACKED) return;
-    }
-    const oldest = this.windows.keys().next().value;
-    if (oldest !== undefined) this.windows.delete(oldest);
+  async recordFailure(address: string): Promise<FailedAttempt> {
+    const rows = (await this.dataSource.query(RECORD_FAILURE, [
+      address.slice(0, 200),
+      this.policy.windowMs,
+    ])) as Array<{ failures: number; remaining_ms: number }>;
+    // An upsert always returns its row.
+    const [{ failures, remaining_ms: remainingMs }] = rows as [(typeof rows)[number]];
+    return { failures, remainingMs };
   }
 }

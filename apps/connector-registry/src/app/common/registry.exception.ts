@@ -10,6 +10,7 @@ export enum RegistryErrorCode {
   InvalidStatusChange = 'INVALID_STATUS_CHANGE',
   ConnectorNotConnected = 'CONNECTOR_NOT_CONNECTED',
   RunInProgress = 'RUN_IN_PROGRESS',
+  NotReplayable = 'NOT_REPLAYABLE',
   PayloadTooLarge = 'PAYLOAD_TOO_LARGE',
   TooManyRequests = 'TOO_MANY_REQUESTS',
   AuthFailed = 'AUTH_FAILED',
@@ -63,6 +64,7 @@ export function httpStatusOf(code: RegistryErrorCode): number {
     case RegistryErrorCode.InvalidStatusChange:
     case RegistryErrorCode.ConnectorNotConnected:
     case RegistryErrorCode.RunInProgress:
+    case RegistryErrorCode.NotReplayable:
       return 409;
     case RegistryErrorCode.PayloadTooLarge:
       return 413;

@@ -211,6 +211,27 @@ export class ConnectorsService {
     return true;
   }
 
+  /**
+   * An ATS-B login completed for a connector deleted meanwhile: auth-gateway stored its refresh token after
+   * the deletion's erase. The deletion is announced again (outbox, so it survives a broker outage), and
+   * auth-gateway erases what it holds for the connector, as for any deletion.
+   */
+  async eraseAfterLateLogin(accountId: string, connectorId: string): Promise<void> {
+    if (await this.connectors.isLive(connectorId)) return; // live under another account: not this login's
+    await this.connectors.announce([
+      {
+        exchange: Exchange.ConnectorEvents,
+        envelope: createEvent(RoutingKey.ConnectorStatusChanged, accountId, {
+          connectorId,
+          status: 'disabled' as const,
+          reason: 'deleted',
+        }),
+      },
+    ]);
+    this.outbox.wake();
+    this.logger.log(`connector ${connectorId} was deleted during its ATS-B login: its credentials erased`);
+  }
+
   async snapshot(connectorId: string): Promise<ConnectorSnapshot> {
     const connector = await this.connectors.findLive(connectorId);
     if (!connector) throw new ConnectorNotFoundError(connectorId);

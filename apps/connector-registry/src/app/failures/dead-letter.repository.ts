@@ -81,6 +81,17 @@ export class DeadLetterRepository {
     return (await this.rows.delete({ accountId, candidateId })).affected ?? 0;
   }
 
+  /** Appends a reason (e.g. why a replay was refused) to a failure. */
+  async addReason(id: string, reason: string): Promise<void> {
+    await this.rows
+      .createQueryBuilder()
+      .update()
+      .set({ reasons: () => `reasons || jsonb_build_array(CAST(:reason AS text))` })
+      .setParameter('reason', storable(reason))
+      .where('id = :id', { id })
+      .execute();
+  }
+
   async markReplayed(id: string): Promise<void> {
     await this.rows.increment({ id }, 'replayCount', 1);
     await this.rows.update({ id }, { replayedAt: new Date() });

@@ -45,6 +45,12 @@ export class FailuresController {
   @HttpCode(202)
   @ApiOperation({ summary: 'Send the message back to the queue it failed in' })
   @ApiResponse({ status: 202, description: 'put back on its queue', type: ReplayResponse })
+  @ApiResponse({ status: 404, description: 'NOT_FOUND', type: ErrorResponse })
+  @ApiResponse({
+    status: 409,
+    description: 'NOT_REPLAYABLE: a request, or a failure that is not retryable; the reason says which',
+    type: ErrorResponse,
+  })
   replay(@Admin() admin: AdminIdentity, @Param('failureId') id: string): Promise<{ replayed: true }> {
     return this.failures.replay(admin, id);
   }

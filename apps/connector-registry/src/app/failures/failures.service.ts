@@ -1,16 +1,27 @@
-import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { Exchange, Queue, RoutingKey } from '@connector/contracts';
 import {
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
+import { Exchange, Header, Queue, REQUEST_TYPES, RoutingKey } from '@connector/contracts';
+import {
+  type BrokerUsers,
   type DeadLetter,
   DeadLetterCollector,
+  deadLetterWriters,
   MessagePublisher,
   operationFailedOf,
+  publisherRefusal,
   RabbitConnection,
   replayDeadLetter,
+  tooLargeCut,
 } from '@connector/messaging';
-import { ErasedCandidates } from '@connector/service-kit';
+import { brokerUsersOf, ErasedCandidates, redactBody, redactText } from '@connector/service-kit';
+import { ConnectorRegistryConfig } from '../connector-registry.config';
 import type { AdminIdentity } from '../auth/api-keys';
-import { RegistryException } from '../common/registry.exception';
+import { RegistryErrorCode, RegistryException } from '../common/registry.exception';
 import { ConnectorRepository } from '../repositories/connector.repository';
 import type { DeadLetterEntity } from './dead-letter.entity';
 import { DeadLetterRepository } from './dead-letter.repository';
@@ -48,6 +59,7 @@ const ERASURE_MESSAGES: ReadonlySet<string> = new Set([
 export class FailuresService implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(FailuresService.name);
   private collector?: DeadLetterCollector;
+  private readonly users: BrokerUsers;
 
   constructor(
     private readonly deadLetters: DeadLetterRepository,
@@ -55,11 +67,18 @@ export class FailuresService implements OnApplicationBootstrap, OnApplicationShu
     private readonly connection: RabbitConnection,
     private readonly publisher: MessagePublisher,
     private readonly erased: ErasedCandidates,
-  ) {}
+    @Inject(ConnectorRegistryConfig) config: ConnectorRegistryConfig,
+  ) {
+    this.users = brokerUsersOf(config);
+  }
 
   onApplicationBootstrap(): void {
-    this.collector = new DeadLetterCollector(this.connection, Object.values(Queue), (deadLetter) =>
-      this.keep(deadLetter),
+    this.collector = new DeadLetterCollector(
+      this.connection,
+      Object.values(Queue),
+      (deadLetter) => this.keep(deadLetter),
+      undefined,
+      deadLetterWriters(this.users),
     );
     this.collector.start();
   }
@@ -82,9 +101,18 @@ export class FailuresService implements OnApplicationBootstrap, OnApplicationShu
       );
       return;
     }
-    await this.deadLetters.keep(deadLetter);
-    if (!deadLetter.reported) {
-      await this.publisher.publish(Exchange.ConnectorEvents, operationFailedOf(deadLetter));
+    const stored = withoutSecrets(deadLetter);
+    await this.deadLetters.keep(stored);
+    // An erasure between the check above and the insert deleted the rows before this one existed: look again.
+    if (personal && accountId && candidateId && (await this.erased.isErased(accountId, candidateId))) {
+      await this.deadLetters.eraseCandidate(accountId, candidateId);
+      this.logger.log(
+        `dead letter ${deadLetter.messageId ?? ''} of candidate ${candidateId} erased meanwhile`,
+      );
+      return;
+    }
+    if (!stored.reported) {
+      await this.publisher.publish(Exchange.ConnectorEvents, operationFailedOf(stored));
     }
   }
 
@@ -110,6 +138,14 @@ export class FailuresService implements OnApplicationBootstrap, OnApplicationShu
   async replay(admin: AdminIdentity, id: string): Promise<{ replayed: true }> {
     const row = await this.deadLetters.findOwned(admin.accountId, id);
     if (!row) throw RegistryException.notFound('failure');
+    const refusal = replayRefusal(row, this.users);
+    if (refusal) {
+      // The failure log says why, for whoever looks next.
+      const note = `replay refused: ${refusal}`;
+      if (!row.reasons.includes(note)) await this.deadLetters.addReason(row.id, note);
+      this.logger.warn(`failure ${row.id} (${row.type ?? row.routingKey}) not replayed: ${refusal}`);
+      throw new RegistryException(RegistryErrorCode.NotReplayable, refusal);
+    }
     await replayDeadLetter(
       this.publisher,
       { ...row, messageId: row.messageId ?? undefined, publishedBy: row.publishedBy ?? undefined },
@@ -119,6 +155,57 @@ export class FailuresService implements OnApplicationBootstrap, OnApplicationShu
     this.logger.log(`replayed failure ${row.id} (${row.type ?? row.routingKey}) into ${row.queue}`);
     return { replayed: true };
   }
+}
+
+/**
+ * What the failure log may keep of a dead letter: no secret (REQUEST_TYPES never get here, but any body with a
+ * secret field is redacted, and then cannot be replayed as it was), and reasons scrubbed as log lines are.
+ */
+function withoutSecrets(received: DeadLetter): DeadLetter {
+  const deadLetter = cutShort(received);
+  const { body, redacted } = redactBody(deadLetter.body);
+  const reasons = deadLetter.reasons.map((reason) => redactText(reason));
+  if (!redacted) return { ...deadLetter, reasons };
+  return {
+    ...deadLetter,
+    body,
+    reasons: [...reasons, 'secrets removed from the stored message: it cannot be replayed'],
+    retryable: false,
+  };
+}
+
+/**
+ * A body over MAX_MESSAGE_BYTES (the broker dead-lettered it whole) is cut as the transport cuts one; either
+ * way the failure says how large the whole was and its SHA-256, and it is not replayable.
+ */
+function cutShort(deadLetter: DeadLetter): DeadLetter {
+  const cut = tooLargeCut(deadLetter.body);
+  const bytes = cut?.bytes ?? deadLetter.headers[Header.OriginalBytes];
+  const sha256 = cut?.sha256 ?? deadLetter.headers[Header.OriginalSha256];
+  if (typeof bytes !== 'number' || typeof sha256 !== 'string') return deadLetter;
+  const body = cut?.body ?? deadLetter.body;
+  return {
+    ...deadLetter,
+    body,
+    reasons: [
+      ...deadLetter.reasons,
+      `kept the first ${body.length} of its ${bytes} bytes (sha256 ${sha256.slice(0, 64)}): it cannot be replayed`,
+    ],
+    retryable: false,
+  };
+}
+
+/**
+ * Why a failure must not be replayed, or undefined: a request; a failure that is not retryable (invalid, refused,
+ * permanent, or forged); or a sender that may not publish its type, checked again as the consumer would.
+ */
+function replayRefusal(row: DeadLetterEntity, users: BrokerUsers): string | undefined {
+  const type = row.type ?? row.routingKey;
+  if (REQUEST_TYPES.has(row.routingKey) || (row.type !== null && REQUEST_TYPES.has(row.type))) {
+    return `${type} is a request: its requester has given up, it is never replayed`;
+  }
+  if (!row.retryable) return `not retryable: ${row.reasons[0] ?? 'no reason recorded'}`;
+  return publisherRefusal(row.routingKey, row.publishedBy ?? undefined, users);
 }
 
 function view(row: DeadLetterEntity, withMessage = false): FailureView {

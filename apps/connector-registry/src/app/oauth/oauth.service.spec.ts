@@ -16,4 +16,24 @@ describe(OAuthService.name, () => {
       });
     }
   });
+
+  it('has the refresh token of a login that completed after its connector was deleted erased', async () => {
+    const erased: Array<[string, string]> = [];
+    const late = new OAuthService(
+      {
+        markAuthorized: async () => false,
+        eraseAfterLateLogin: async (accountId: string, connectorId: string) =>
+          void erased.push([accountId, connectorId]),
+      } as unknown as ConnectorsService,
+      {} as ConnectorKinds,
+      {
+        completeAuthorization: async () => ({ accountId: 'acct_1', connectorId: 'conn-1' }),
+      } as unknown as AuthGatewayClient,
+    );
+    expect(await late.complete({ code: 'c', state: 's', nonce: 'n' })).toMatchObject({
+      ok: false,
+      title: 'The connector no longer exists',
+    });
+    expect(erased).toEqual([['acct_1', 'conn-1']]);
+  });
 });

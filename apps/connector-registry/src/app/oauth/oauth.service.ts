@@ -83,6 +83,8 @@ export class OAuthService {
       });
       const marked = await this.connectors.markAuthorized(reply.accountId, reply.connectorId);
       if (!marked) {
+        // The gateway has just stored the login's refresh token: it must not outlive the connector.
+        await this.connectors.eraseAfterLateLogin(reply.accountId, reply.connectorId);
         return refused('The connector no longer exists', 'It was deleted while the login was in progress.');
       }
       return { ok: true, connectorId: reply.connectorId };

@@ -79,6 +79,16 @@ export class ConnectorRepository {
     });
   }
 
+  /** Stores messages to the outbox on their own (the relay publishes them). */
+  async announce(messages: OutboxMessage[]): Promise<void> {
+    await this.dataSource.transaction((manager) => addToOutbox(manager, SERVICE_NAME, messages));
+  }
+
+  /** Whether a connector exists and is not deleted. */
+  async isLive(id: string): Promise<boolean> {
+    return isUUID(id) && (await this.connectors.existsBy({ id, deletedAt: IsNull() }));
+  }
+
   /**
    * Reads a live connector under a row lock, lets `change` decide, and saves what it returns; null when
    * the connector is missing or deleted. Keeps status changes from the broker and from admins in order.

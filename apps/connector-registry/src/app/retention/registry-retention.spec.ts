@@ -17,6 +17,7 @@ describe(registryRetention.name, () => {
       ['dead_letter', 45],
       ['job_mapping', 45],
       ['run', 45],
+      ['admin_key_failure', 1],
       ['connector', 45],
     ]);
   });

@@ -79,6 +79,13 @@ export function registryRetention(config: {
       keepDays: deleted,
     })),
     {
+      // A window lasts a minute; a day-old row counts nothing.
+      name: 'wrong admin key windows over a day old',
+      table: 'admin_key_failure',
+      where: `"window_started_at" < $1`,
+      keepDays: 1,
+    },
+    {
       name: `connectors deleted more than ${deleted} days ago`,
       table: 'connector',
       where: `"deleted_at" < $1`,
