@@ -21,7 +21,7 @@ describe('ConnectorRegistryConfig in production', () => {
 });
 
 describe('ConnectorRegistryConfig run history', () => {
-  const KEYS = { ADMIN_API_KEYS: 'acct_1:some-key' };
+  const KEYS = { NODE_ENV: 'test', ADMIN_API_KEYS: 'acct_1:some-key' };
   it('keeps 30 days and 500 runs a connector unless told, and refuses a history shorter than the admin page', () => {
     const config = loadConfig(ConnectorRegistryConfig, KEYS);
     expect([config.RUN_HISTORY_DAYS, config.RUN_HISTORY_PER_CONNECTOR]).toEqual([30, 500]);
