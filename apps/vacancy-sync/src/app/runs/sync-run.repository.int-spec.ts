@@ -167,9 +167,10 @@ describe(SyncRunRepository.name, () => {
     await sut.tryLease(connectorId, 'a', 60_000);
     const started = await sut.start(run.runId, 'a', 60_000, { mode: 'full' });
     await sut.finish(started, lease, 'failed', 'x', 0, 60, async () => undefined);
-    // Its due time was not on its slot: the next run is its slot at least a tenth of an interval from now.
+    // Ten missed slots are skipped, not run one after another: the next run is one slot ahead, at most an
+    // interval and a tenth away (how soon depends on where now falls in its interval: run-schedule.spec.ts).
     const next = await secondsToNextRun(connectorId);
-    expect(next).toBeGreaterThanOrEqual(5);
+    expect(next).toBeGreaterThan(0);
     expect(next).toBeLessThanOrEqual(66);
 
     const again = newRun(connectorId);
