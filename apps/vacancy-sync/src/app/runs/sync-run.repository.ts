@@ -30,6 +30,9 @@ import {
 
 const OPEN: SyncRunStatus[] = ['queued', 'running', 'paused'];
 
+/** Due connectors one claim looks at; a larger backlog is claimed over the scheduler's next rounds. */
+const MAX_CANDIDATES = 500;
+
 /** The lease's end, at the database clock, `:ttlSeconds` from now. */
 const LEASE_UNTIL = 'clock_timestamp() + make_interval(secs => :ttlSeconds)';
 
@@ -387,8 +390,9 @@ export class SyncRunRepository {
   }): Promise<ClaimedRun[]> {
     if (claim.limit <= 0) return [];
     return this.db.transaction(async (m) => {
-      // Twice the slots: room to pass over connectors whose system is at its cap.
-      const wanted = claim.limit * 2;
+      // Twice the slots (room to pass over connectors whose system is at its cap), at most MAX_CANDIDATES a
+      // round: each candidate's system takes an advisory lock, and Postgres's lock table is shared and finite.
+      const wanted = Math.min(claim.limit * 2, MAX_CANDIDATES);
       const first = rowsOf(await m.query(DUE_CANDIDATES_SQL, [wanted, true]));
       const rest =
         first.length < wanted
