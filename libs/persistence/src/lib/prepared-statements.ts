@@ -15,6 +15,9 @@ const RESULT_TYPE_CHANGED = 'cached plan must not change result type';
  *
  * A statement whose result columns change under it (a migration adds a column to a table it returns `*` of)
  * fails on the connections that prepared it before; it is then prepared again under a new name and run.
+ *
+ * Each is told to the DataSource's logger as TypeORM's own queries are, without a query runner (the plan
+ * checks' StatementRecorder reads that as "prepared" and checks its generic plan too).
  */
 export function preparedStatements(dataSource: DataSource): SqlQueryable {
   /** Per text: its hash (computed once) and how often it was prepared afresh. */
@@ -33,6 +36,7 @@ export function preparedStatements(dataSource: DataSource): SqlQueryable {
       const statement = statementOf(text);
       const generation = statement.generation;
       const named = () => ({ name: `s${statement.hash}_${statement.generation}`, text, values });
+      dataSource.logger.logQuery(text, values);
       try {
         return await pool().query(named());
       } catch (error) {

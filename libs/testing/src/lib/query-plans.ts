@@ -129,9 +129,15 @@ export class StatementRecorder implements Logger {
     return distinct.map((s, i) => (distinct.length > 1 ? { ...s, name: `${name} #${i + 1}` } : s));
   }
 
-  logQuery(query: string, parameters?: unknown[] | object, _queryRunner?: QueryRunner): void {
+  /** TypeORM's queries come with their query runner; `preparedStatements`' without one. */
+  logQuery(query: string, parameters?: unknown[] | object, queryRunner?: QueryRunner): void {
     if (!this.recording || CONTROL.test(query)) return;
-    this.recording.push({ name: this.name, sql: query, params: Array.isArray(parameters) ? parameters : [] });
+    this.recording.push({
+      name: this.name,
+      sql: query,
+      params: Array.isArray(parameters) ? parameters : [],
+      ...(queryRunner ? {} : { prepared: true }),
+    });
   }
 
   logQueryError(): void {
