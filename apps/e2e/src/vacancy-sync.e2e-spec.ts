@@ -275,10 +275,16 @@ describe('vacancy-sync', () => {
       })!;
       const lastDay = atsA.state.getVacancy(Number(id))!.AdvertisingEndDate!.slice(0, 10);
       // The worker's clock cannot be moved: move the stored last day back to yesterday instead, as if the
-      // days up to its end had passed.
+      // days up to its end had passed, and the connector's last success to yesterday with it (a connector
+      // looks for expired vacancies at its first run of a day).
       const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
       const db = new Client({ connectionString: database.url });
       await db.connect();
+      await db.query(
+        `UPDATE sync_connector SET last_success_started_at = last_success_started_at - interval '1 day'
+          WHERE connector_id = $1`,
+        [connectorId],
+      );
       const { rows } = await db.query<{ was: string }>(
         `UPDATE vacancy_state s SET live_until = $3::date FROM vacancy_state old
           WHERE s.connector_id = $1 AND s.external_id = $2 AND old.connector_id = s.connector_id

@@ -77,13 +77,26 @@ describe('vacancy-sync query plans at fleet size', () => {
     );
     await record('closures past their last advertised day', () => states.expired(connector, today, 500));
     await record("a page's published states", () => states.published(connector, ['v-001', 'v-002', 'v-101']));
-    await record("a page's vacancies marked seen", () =>
-      db.transaction((m) =>
-        states.markSeen(m, connector, 'run-4242', [{ externalId: 'v-001', contentHash: 'h-new' }]),
-      ),
+    const lease = { owner: 'plans', ttlMs: 60_000 };
+    const run = `r-4242-${RUNS_PER_CONNECTOR}`;
+    await runs.tryLease(connector, lease.owner, lease.ttlMs);
+    await record("a run's start", () => runs.start(run, lease.owner, lease.ttlMs, { mode: 'incremental' }));
+    await record("a run's step: vacancies seen and closed, progress", () =>
+      runs.commitStep(run, lease, {
+        seen: [{ externalId: 'v-001', contentHash: 'h-new' }],
+        closed: ['v-002'],
+        delta: { fetched: 1, closed: 1 },
+        cursor: { after: 1 },
+      }),
     );
-    await record('closures marked', () => db.transaction((m) => states.markClosed(m, connector, ['v-002'])));
+    await record("a run's pause", () =>
+      runs.pause(run, lease, { resumeAt: new Date(), attempts: 1, error: 'plans', apiCalls: 0 }),
+    );
     await record("a connector's head run", () => runs.headRun(connector));
+    const ending = (await runs.run(run))!;
+    await record("a run's end", () =>
+      runs.finish(ending, lease, 'succeeded', undefined, 0, 900, async () => undefined),
+    );
     await record("a connector's schedule and last successes", () => runs.connector(connector));
     await record('scheduler: due connectors claimed', () =>
       runs.claimDue({ limit: 50, owner: 'plans', ttlMs: 60_000, perSystem: 2 }),
@@ -112,7 +125,7 @@ describe('vacancy-sync query plans at fleet size', () => {
   });
 
   it('recorded the statements of every piece it checks', () => {
-    expect(new Set(statements.map((s) => s.name.replace(/ #\d+$/, ''))).size).toBe(15);
+    expect(new Set(statements.map((s) => s.name.replace(/ #\d+$/, ''))).size).toBe(17);
   });
 
   it('sees a statement that reads a whole table (the check itself)', async () => {

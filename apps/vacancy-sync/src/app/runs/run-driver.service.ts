@@ -4,12 +4,12 @@ import { type BeforeApplicationShutdown, Inject, Injectable, Logger } from '@nes
 import { renewWhileHeld } from '@connector/persistence';
 import { VacancySyncConfig } from '../vacancy-sync.config';
 import { SyncRunService } from './sync-run.service';
-import { SyncRunRepository } from './sync-run.repository';
+import { type HeadRun, SyncRunRepository } from './sync-run.repository';
 
 /**
  * Runs connectors' runs in the background of this process. Driving a connector means taking its lease (one
  * process per connector at a time), then executing its oldest open run, then the next, until none may go on
- * now (none left, or the head run is parked until a rate-limit reset). Messages only enqueue runs, so no
+ * now (none left, or the head run is parked until a rate-limit reset); the last run's end gives the lease back. Messages only enqueue runs, so no
  * consumer is held for the length of a run.
  */
 @Injectable()
@@ -30,12 +30,12 @@ export class RunDriver implements BeforeApplicationShutdown {
 
   /**
    * Starts driving a connector unless this process already does or is at its concurrency (then false).
-   * `leased`: this process already holds the connector's lease (the scheduler's claim took it).
+   * `claimed`: the scheduler's claim took the connector's lease for this process and made this its head run.
    */
-  kick(connectorId: string, leased = false): boolean {
+  kick(connectorId: string, claimed?: HeadRun): boolean {
     if (this.stopping || this.active.has(connectorId)) return false;
     if (this.active.size >= this.config.RUN_CONCURRENCY) return false; // the scheduler comes back when a slot frees
-    const work = this.drive(connectorId, leased)
+    const work = this.drive(connectorId, claimed)
       .catch((error: unknown) =>
         this.logger.error(`driving ${connectorId} stopped: ${(error as Error).message ?? String(error)}`),
       )
@@ -62,21 +62,27 @@ export class RunDriver implements BeforeApplicationShutdown {
     await Promise.allSettled([...this.active.values()]);
   }
 
-  private async drive(connectorId: string, leased: boolean): Promise<void> {
+  private async drive(connectorId: string, claimed: HeadRun | undefined): Promise<void> {
     const ttlMs = this.config.RUN_LEASE_TTL_MS;
-    if (!leased && !(await this.runs.tryLease(connectorId, this.owner, ttlMs))) return;
+    if (!claimed && !(await this.runs.tryLease(connectorId, this.owner, ttlMs))) return;
     // Kept alive between page commits (a slow page, a wait for budget); lost, the run stops at its next step.
     const renewal = renewWhileHeld(`connector ${connectorId}`, ttlMs, () =>
       this.runs.renewLease(connectorId, this.owner, ttlMs),
     );
+    let released = false;
+    let next = claimed;
     try {
       while (!this.stopping && !renewal.signal.aborted) {
-        const head = await this.runs.headRun(connectorId);
+        const head = next ?? (await this.runs.headRun(connectorId));
+        next = undefined;
         if (!head || (head.resumeAt && head.resumeAt.getTime() > Date.now())) return;
         const outcome = await this.executor.execute(head, this.owner, () => this.stopping, renewal.signal);
         switch (outcome) {
           case 'finished':
             continue;
+          case 'done':
+            released = true; // with the run's end: the connector had no other open run
+            return;
           case 'parked':
           case 'lease-lost':
           case 'stopped':
@@ -85,7 +91,7 @@ export class RunDriver implements BeforeApplicationShutdown {
       }
     } finally {
       renewal.stop();
-      await this.runs.releaseLease(connectorId, this.owner);
+      if (!released) await this.runs.releaseLease(connectorId, this.owner);
     }
   }
 }

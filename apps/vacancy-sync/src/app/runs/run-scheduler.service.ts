@@ -14,9 +14,10 @@ import { SyncRunRepository } from './sync-run.repository';
 const MAX_ROUNDS = 10;
 
 /**
- * Keeps this process's run slots full, in every process: on each tick and whenever a run ends, it first drives
- * connectors with a run that may go on (an asked-for Run first; then runs resumed after a rate-limit reset or a
- * retry delay, or left by a process that stopped or died), then claims due connectors for the slots still free
+ * Keeps this process's run slots full, in every process: on each tick (and when a run ends while due
+ * connectors wait for a slot), it first drives connectors with a run that may go on (an asked-for Run first;
+ * then runs resumed after a rate-limit reset or a retry delay, or left by a process that stopped or died), then
+ * claims due connectors for the slots still free
  * (first syncs first, the longest overdue next, a cap per customer system; claimed in Postgres with the
  * connector's lease, so one process runs it). The decisions are `pickDue` and `nextSlot` (run-schedule.ts).
  * The connectors are those vacancy-sync has been told of (`connector.status_changed`) or asked to run.
@@ -28,6 +29,12 @@ export class RunScheduler implements OnApplicationBootstrap, BeforeApplicationSh
   private filling?: Promise<void>;
   /** A slot freed or a tick came while filling: fill once more after. */
   private again = false;
+  /**
+   * The last fill left due connectors unclaimed for want of free slots: a slot freed is filled at once. Else
+   * the next tick fills it (at most SCHEDULER_TICK_MS late), so a fleet's many quick runs do not each cost a
+   * round of claim statements when they end.
+   */
+  private shortOfSlots = false;
   private stopping = false;
 
   constructor(
@@ -37,7 +44,9 @@ export class RunScheduler implements OnApplicationBootstrap, BeforeApplicationSh
   ) {}
 
   onApplicationBootstrap(): void {
-    this.driver.onSlotFreed = () => void this.tick();
+    this.driver.onSlotFreed = () => {
+      if (this.shortOfSlots) void this.tick();
+    };
     scheduleMetrics.countDueWith(() => this.runs.dueCount());
     this.timer = setInterval(() => void this.tick(), this.config.SCHEDULER_TICK_MS);
     this.timer.unref();
@@ -74,9 +83,10 @@ export class RunScheduler implements OnApplicationBootstrap, BeforeApplicationSh
         for (const run of claimed) {
           scheduleMetrics.started(run);
           // A slot taken meanwhile (a Run asked for): the run waits, runnable, for the next free slot anywhere.
-          if (!this.driver.kick(run.connectorId, true))
+          if (!this.driver.kick(run.connectorId, run.head))
             await this.runs.releaseLease(run.connectorId, this.driver.owner);
         }
+        this.shortOfSlots = claimed.length >= limit || this.driver.freeSlots() === 0;
         if (!this.again && (claimed.length < limit || this.driver.freeSlots() === 0)) return;
       }
     } catch (error) {

@@ -71,10 +71,24 @@ describe(SyncRunRepository.name, () => {
     expect(await sut.tryLease(connectorId, 'a', 60_000)).toBe(true);
     expect(await sut.tryLease(connectorId, 'b', 60_000)).toBe(false);
     expect(await sut.tryLease(connectorId, 'a', 60_000)).toBe(true);
-    await expect(sut.inLease(run.runId, 'b', 60_000, async () => 'done')).rejects.toBeInstanceOf(
+    const step = {
+      seen: [{ externalId: 'v1', contentHash: 'h1' }],
+      closed: ['v0'],
+      delta: { fetched: 1, apiCalls: 1 },
+      cursor: { after: 1 },
+    };
+    await expect(sut.commitStep(run.runId, { owner: 'b', ttlMs: 60_000 }, step)).rejects.toBeInstanceOf(
       RunLeaseLostError,
     );
-    expect(await sut.inLease(run.runId, 'a', 60_000, async () => 'done')).toBe('done');
+    expect(await sut.run(run.runId)).toMatchObject({ after: 0, apiCalls: 0, counts: { fetched: 0 } });
+    const states = async () =>
+      (await dataSource.query(`SELECT count(*)::int AS n FROM vacancy_state WHERE connector_id = $1`, [
+        connectorId,
+      ])) as Array<{ n: number }>;
+    expect(await states()).toEqual([{ n: 0 }]);
+    await sut.commitStep(run.runId, { owner: 'a', ttlMs: 60_000 }, step);
+    expect(await sut.run(run.runId)).toMatchObject({ after: 1, apiCalls: 1, counts: { fetched: 1 } });
+    expect(await states()).toEqual([{ n: 1 }]);
 
     await sut.releaseLease(connectorId, 'b'); // not b's: stays
     expect(await sut.tryLease(connectorId, 'b', 60_000)).toBe(false);
@@ -97,24 +111,15 @@ describe(SyncRunRepository.name, () => {
     expect(again).toMatchObject({ mode: 'incremental', since, startedAt: started.startedAt });
 
     const warning = { code: 'w1', message: 'one' };
-    await sut.inLease(run.runId, 'a', 60_000, (m) =>
-      sut.advance(
-        m,
-        run.runId,
-        { fetched: 3, upserted: 2, read: 4, apiCalls: 1, warnings: [warning] },
-        {
-          after: 3,
-        },
-      ),
-    );
-    await sut.inLease(run.runId, 'a', 60_000, (m) =>
-      sut.advance(
-        m,
-        run.runId,
-        { fetched: 1, unchanged: 1, closed: 1, warnings: [warning, { code: 'w2', message: 'two' }] },
-        { phase: 'closing' },
-      ),
-    );
+    const lease = { owner: 'a', ttlMs: 60_000 };
+    await sut.commitStep(run.runId, lease, {
+      delta: { fetched: 3, upserted: 2, read: 4, apiCalls: 1, warnings: [warning] },
+      cursor: { after: 3 },
+    });
+    await sut.commitStep(run.runId, lease, {
+      delta: { fetched: 1, unchanged: 1, closed: 1, warnings: [warning, { code: 'w2', message: 'two' }] },
+      cursor: { phase: 'closing' },
+    });
     expect(await sut.run(run.runId)).toMatchObject({
       after: 3,
       phase: 'closing',
@@ -139,7 +144,7 @@ describe(SyncRunRepository.name, () => {
     expect(await sut.run(run.runId)).toMatchObject({ status: 'paused', resumeAt, attempts: 2, apiCalls: 5 });
 
     const finished = await sut.finish(started, lease, 'succeeded', undefined, 3, 120, async () => undefined);
-    expect(finished).toMatchObject({ status: 'succeeded', apiCalls: 8, resumeAt: undefined });
+    expect(finished.run).toMatchObject({ status: 'succeeded', apiCalls: 8, resumeAt: undefined });
     expect(await sut.connector(connectorId)).toEqual({
       connectorId,
       accountId: 'acct',
@@ -150,6 +155,7 @@ describe(SyncRunRepository.name, () => {
     expect(await secondsToNextRun(connectorId)).toBeGreaterThanOrEqual(11);
     expect(await secondsToNextRun(connectorId)).toBeLessThanOrEqual(132);
     // A finished run no longer pauses.
+    await sut.tryLease(connectorId, 'a', 60_000);
     await sut.pause(run.runId, lease, { resumeAt, attempts: 1, error: 'late', apiCalls: 0 });
     expect((await sut.run(run.runId))?.status).toBe('succeeded');
   });
@@ -175,9 +181,44 @@ describe(SyncRunRepository.name, () => {
 
     const again = newRun(connectorId);
     await sut.enqueue(again);
+    await sut.tryLease(connectorId, 'a', 60_000);
     const startedAgain = await sut.start(again.runId, 'a', 60_000, { mode: 'full' });
     await sut.finish(startedAgain, lease, 'succeeded', undefined, 0, 60, async () => undefined);
     expect(Math.abs((await secondsToNextRun(connectorId)) - next)).toBeLessThan(2);
+  });
+
+  it("gives the connector's lease back with its last open run's end, and keeps it while another is open", async () => {
+    const connectorId = nextId('c');
+    await sut.registerConnector(connectorId, 'acct');
+    const lease = { owner: 'a', ttlMs: 60_000 };
+    const [first, second] = [newRun(connectorId), newRun(connectorId)];
+    await sut.enqueue(first);
+    await sut.enqueue(second);
+    await sut.tryLease(connectorId, 'a', 60_000);
+
+    const started = await sut.start(first.runId, 'a', 60_000, { mode: 'full' });
+    const one = await sut.finish(started, lease, 'succeeded', undefined, 0, 900, async () => undefined);
+    expect(one).toMatchObject({ run: { runId: first.runId, status: 'succeeded' }, leaseKept: true });
+    expect(await sut.tryLease(connectorId, 'b', 60_000)).toBe(false);
+    // The next head run comes with the connector's last successes (its mode is decided from them).
+    expect(await sut.headRun(connectorId)).toMatchObject({
+      runId: second.runId,
+      lastSuccessStartedAt: started.startedAt,
+      lastFullStartedAt: started.startedAt,
+    });
+
+    const two = await sut.finish(
+      (await sut.run(second.runId))!,
+      lease,
+      'failed',
+      'x',
+      0,
+      900,
+      async () => undefined,
+    );
+    expect(two).toMatchObject({ run: { runId: second.runId, status: 'failed' }, leaseKept: false });
+    expect(await sut.renewLease(connectorId, 'a', 60_000)).toBe(false);
+    expect(await sut.tryLease(connectorId, 'b', 60_000)).toBe(true);
   });
 
   describe('claiming due connectors', () => {
@@ -324,7 +365,7 @@ describe(SyncRunRepository.name, () => {
         900,
         async () => void announced.push('current'),
       );
-      expect(finished.status).toBe('succeeded');
+      expect(finished.run.status).toBe('succeeded');
       expect(announced).toEqual(['current']);
     });
 
@@ -335,6 +376,7 @@ describe(SyncRunRepository.name, () => {
         accountId: 'acct_1',
         trigger: 'requested',
       });
+      expect(await sut.tryLease('conn-fenced', current.owner, ttlMs)).toBe(true);
       const run = await sut.start('fenced-run-2', current.owner, ttlMs, { mode: 'full' });
       await expect(
         sut.finish(run, current, 'succeeded', undefined, 0, 900, async () => {

@@ -1,22 +1,41 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { type DataSource, type EntityManager, In, type Repository } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import type { RunMode, RunWarningDto } from '@connector/contracts';
 import {
   booleanColumn,
   dateColumn,
-  entitiesOf,
   numberColumn,
+  preparedStatements,
   rowsOf,
+  type SqlQueryable,
   type SqlRow,
   textColumn,
 } from '@connector/persistence';
 import { RunLeaseLostError } from './run-lease-lost.error';
 import { type DueConnector, nextSlot, pickDue } from './run-schedule';
 import type { RunPhase, RunTrigger, SyncConnector, SyncRun, SyncRunStatus } from './sync-run';
-import { SyncConnectorEntity } from './sync-connector.entity';
-import { SyncRunEntity } from './sync-run.entity';
+import {
+  COMMIT_STEP_SQL,
+  CONNECTOR_SQL,
+  DEACTIVATE_SQL,
+  END_SCHEDULE_SQL,
+  END_SQL,
+  ENQUEUE_SQL,
+  HEAD_RUN_SQL,
+  heldOf,
+  lastSuccessesOf,
+  LEARN_SYSTEM_SQL,
+  PAUSE_SQL,
+  REGISTER_CONNECTOR_SQL,
+  RELEASE_LEASE_SQL,
+  RENEW_LEASE_SQL,
+  RUN_SQL,
+  runOf,
+  START_SQL,
+  TRY_LEASE_SQL,
+} from './sync-run.sql';
 import {
   APPLY_STATUS_SQL,
   CLAIM_SQL,
@@ -25,20 +44,10 @@ import {
   LOCK_SYSTEMS_SQL,
   RUNNABLE_SQL,
   RUNNING_PER_SYSTEM_SQL,
-  SCHEDULE_FOR_UPDATE_SQL,
 } from './sync-schedule.sql';
-
-const OPEN: SyncRunStatus[] = ['queued', 'running', 'paused'];
 
 /** Due connectors one claim looks at; a larger backlog is claimed over the scheduler's next rounds. */
 const MAX_CANDIDATES = 500;
-
-/** The lease's end, at the database clock, `:ttlSeconds` from now. */
-const LEASE_UNTIL = 'clock_timestamp() + make_interval(secs => :ttlSeconds)';
-
-/** The run's warnings with `:warnings` (a JSON array) added, each code and message kept once. */
-const WARNINGS_ADDED = `warnings || (SELECT coalesce(jsonb_agg(w), '[]'::jsonb)
-  FROM jsonb_array_elements(CAST(:warnings AS jsonb)) w WHERE NOT warnings @> jsonb_build_array(w))`;
 
 export interface NewRun {
   runId: string;
@@ -61,35 +70,50 @@ export interface RunDelta {
   warnings?: RunWarningDto[];
 }
 
+/** What one step of a run commits: its vacancies' marks, its progress and its cursor. */
+export interface RunStep {
+  /** Live vacancies the step published or found unchanged: marked live and seen by the run. */
+  seen?: Array<{ externalId: string; contentHash: string }>;
+  /** The last day each seen vacancy is advertised (absent: open-ended). */
+  liveUntil?: ReadonlyMap<string, string>;
+  /** Vacancies the step closed. */
+  closed?: string[];
+  delta: RunDelta;
+  cursor?: { after?: number; phase?: RunPhase };
+}
+
+/** The lease a run's writes check: the process holding the connector, and how long a renewal lasts. */
+export interface RunLease {
+  owner: string;
+  ttlMs: number;
+}
+
+/** A connector's head run, with the connector's last successes (what deciding its mode needs). */
+export type HeadRun = SyncRun & Pick<SyncConnector, 'lastSuccessStartedAt' | 'lastFullStartedAt'>;
+
+/** A run ended: `leaseKept` when the connector has another open run (the lease stays for it), else given back. */
+export interface EndedRun {
+  run: SyncRun;
+  leaseKept: boolean;
+}
+
 /**
  * `sync_connector` and `sync_run`: the schedule, the per-connector run lease (one row per connector, taken by
  * a conditional UPDATE, so however many processes run, one holds a connector at a time) and runs' cursors.
+ * A run's statements are one round trip each, prepared (sync-run.sql.ts); the scheduler's are in
+ * sync-schedule.sql.ts.
  */
 @Injectable()
 export class SyncRunRepository {
-  private readonly connectors: Repository<SyncConnectorEntity>;
-  private readonly runs: Repository<SyncRunEntity>;
+  private readonly sql: SqlQueryable;
 
   constructor(@InjectDataSource() private readonly db: DataSource) {
-    this.connectors = db.getRepository(SyncConnectorEntity);
-    this.runs = db.getRepository(SyncRunEntity);
+    this.sql = preparedStatements(db);
   }
 
   /** Makes the connector known to the scheduler, its first scheduled sync `firstInSeconds` from now. */
   async registerConnector(connectorId: string, accountId: string, firstInSeconds = 900): Promise<void> {
-    await this.connectors
-      .createQueryBuilder()
-      .insert()
-      .values({
-        connectorId,
-        accountId,
-        active: true,
-        nextRunAt: () => 'now() + make_interval(secs => :first)',
-      })
-      .orUpdate(['active'], ['connector_id'])
-      .setParameter('first', firstInSeconds)
-      .updateEntity(false)
-      .execute();
+    await this.sql.query(REGISTER_CONNECTOR_SQL, [connectorId, accountId, firstInSeconds]);
   }
 
   /**
@@ -110,72 +134,51 @@ export class SyncRunRepository {
 
   /** Records a run request; a redelivered request (same run id) changes nothing. */
   async enqueue(run: NewRun): Promise<boolean> {
-    const result = await this.runs
-      .createQueryBuilder()
-      .insert()
-      .values({
-        runId: run.runId,
-        connectorId: run.connectorId,
-        accountId: run.accountId,
-        trigger: run.trigger,
-        requestedMode: run.requestedMode ?? null,
-        status: 'queued',
-        correlationId: run.correlationId ?? null,
-      })
-      .orIgnore()
-      .returning('run_id')
-      .updateEntity(false)
-      .execute();
-    return rowsOf(result.raw).length > 0;
+    const params = [
+      run.runId,
+      run.connectorId,
+      run.accountId,
+      run.trigger,
+      run.requestedMode ?? null,
+      run.correlationId ?? null,
+    ];
+    return rowsOf(await this.sql.query(ENQUEUE_SQL, params)).length > 0;
   }
 
   async connector(connectorId: string): Promise<SyncConnector | undefined> {
-    const row = await this.connectors.findOneBy({ connectorId });
-    return row ? toConnector(row) : undefined;
+    const [row] = rowsOf(await this.sql.query(CONNECTOR_SQL, [connectorId]));
+    return row
+      ? {
+          connectorId: textColumn(row, 'connector_id'),
+          accountId: textColumn(row, 'account_id'),
+          ...lastSuccessesOf(row),
+        }
+      : undefined;
   }
 
   /** Takes (or keeps) the connector's lease; false when another process holds a live one. */
   async tryLease(connectorId: string, owner: string, ttlMs: number): Promise<boolean> {
-    const result = await this.connectors
-      .createQueryBuilder()
-      .update()
-      .set({ leaseOwner: owner, leaseUntil: () => LEASE_UNTIL })
-      .where({ connectorId })
-      .andWhere('(lease_until IS NULL OR lease_until < clock_timestamp() OR lease_owner = :owner)', { owner })
-      .setParameter('ttlSeconds', ttlMs / 1000)
-      .execute();
-    return (result.affected ?? 0) > 0;
+    return rowsOf(await this.sql.query(TRY_LEASE_SQL, [connectorId, owner, ttlMs / 1000])).length > 0;
   }
 
   /** Extends a lease this process still holds (not lapsed); false when it is gone. */
   async renewLease(connectorId: string, owner: string, ttlMs: number): Promise<boolean> {
-    const result = await this.connectors
-      .createQueryBuilder()
-      .update()
-      .set({ leaseUntil: () => LEASE_UNTIL })
-      .where({ connectorId })
-      .andWhere('lease_owner = :owner AND lease_until >= clock_timestamp()', { owner })
-      .setParameter('ttlSeconds', ttlMs / 1000)
-      .execute();
-    return (result.affected ?? 0) > 0;
+    return rowsOf(await this.sql.query(RENEW_LEASE_SQL, [connectorId, owner, ttlMs / 1000])).length > 0;
   }
 
   async releaseLease(connectorId: string, owner: string): Promise<void> {
-    await this.connectors.update({ connectorId, leaseOwner: owner }, { leaseOwner: null, leaseUntil: null });
+    await this.sql.query(RELEASE_LEASE_SQL, [connectorId, owner]);
   }
 
-  /** The oldest open run of a connector: the only one that may execute. */
-  async headRun(connectorId: string): Promise<SyncRun | undefined> {
-    const row = await this.runs.findOne({
-      where: { connectorId, status: In(OPEN) },
-      order: { createdAt: 'ASC', runId: 'ASC' },
-    });
-    return row ? toRun(row) : undefined;
+  /** The oldest open run of a connector (the only one that may execute), with the connector's last successes. */
+  async headRun(connectorId: string): Promise<HeadRun | undefined> {
+    const [row] = rowsOf(await this.sql.query(HEAD_RUN_SQL, [connectorId]));
+    return row ? { ...runOf(row), ...lastSuccessesOf(row) } : undefined;
   }
 
   async run(runId: string): Promise<SyncRun | undefined> {
-    const row = await this.runs.findOneBy({ runId });
-    return row ? toRun(row) : undefined;
+    const [row] = rowsOf(await this.sql.query(RUN_SQL, [runId]));
+    return row ? runOf(row) : undefined;
   }
 
   /** Marks a run running; its mode and `since` are fixed the first time, so a resumed run lists the same set. */
@@ -185,195 +188,110 @@ export class SyncRunRepository {
     ttlMs: number,
     decided: { mode: RunMode; since?: Date },
   ): Promise<SyncRun> {
-    return this.inLease(runId, owner, ttlMs, async (m) => {
-      const runs = m.getRepository(SyncRunEntity);
-      const result = await runs
-        .createQueryBuilder()
-        .update()
-        .set({
-          status: 'running',
-          resumeAt: null,
-          mode: () => 'coalesce(mode, :mode)',
-          since: () => 'CASE WHEN mode IS NULL THEN CAST(:since AS timestamptz) ELSE since END',
-          startedAt: () => 'coalesce(started_at, clock_timestamp())',
-        })
-        .where({ runId })
-        .setParameters({ mode: decided.mode, since: decided.since ?? null })
-        .returning('*')
-        .updateEntity(false)
-        .execute();
-      return toRun(onlyRow(entitiesOf(runs, result.raw), runId));
-    });
+    const params = [runId, owner, ttlMs / 1000, decided.mode, decided.since ?? null];
+    const [row] = rowsOf(await this.sql.query(START_SQL, params));
+    if (!row) throw new RunLeaseLostError(runId);
+    return runOf(row);
   }
 
-  /** One step of a run in one transaction with the lease check: its effects land only if we still hold it. */
-  async inLease<T>(
-    runId: string,
-    owner: string,
-    ttlMs: number,
-    work: (manager: EntityManager) => Promise<T>,
-  ): Promise<T> {
-    return this.db.transaction(async (m) => {
-      const held = await m
-        .getRepository(SyncConnectorEntity)
-        .createQueryBuilder()
-        .update()
-        .set({ leaseUntil: () => LEASE_UNTIL })
-        .where('connector_id = (SELECT r.connector_id FROM sync_run r WHERE r.run_id = :runId)', { runId })
-        .andWhere('lease_owner = :owner AND lease_until >= clock_timestamp()', { owner })
-        .setParameter('ttlSeconds', ttlMs / 1000)
-        .execute();
-      if (!held.affected) throw new RunLeaseLostError(runId);
-      return work(m);
-    });
-  }
-
-  /** Adds progress and moves the cursor (inside `inLease`). */
-  async advance(
-    m: EntityManager,
-    runId: string,
-    delta: RunDelta,
-    cursor?: { after?: number; phase?: RunPhase },
-  ): Promise<void> {
-    const warnings = delta.warnings ?? [];
-    await m
-      .getRepository(SyncRunEntity)
-      .createQueryBuilder()
-      .update()
-      .set({
-        fetched: () => 'fetched + :fetched',
-        upserted: () => 'upserted + :upserted',
-        unchanged: () => 'unchanged + :unchanged',
-        closed: () => 'closed + :closed',
-        apiCalls: () => 'api_calls + :apiCalls',
-        readRecords: () => 'read_records + :read',
-        attempts: 0,
-        ...(cursor?.after !== undefined ? { afterPosition: cursor.after } : {}),
-        ...(cursor?.phase !== undefined ? { phase: cursor.phase } : {}),
-        ...(warnings.length > 0 ? { warnings: () => WARNINGS_ADDED } : {}),
-      })
-      .where({ runId })
-      .setParameters({
-        fetched: delta.fetched ?? 0,
-        upserted: delta.upserted ?? 0,
-        unchanged: delta.unchanged ?? 0,
-        closed: delta.closed ?? 0,
-        apiCalls: delta.apiCalls ?? 0,
-        read: delta.read ?? 0,
-        warnings: JSON.stringify(warnings),
-      })
-      .execute();
+  /**
+   * Commits one step of a run in one statement with the lease check: its effects land only if this process
+   * still holds the connector (else RunLeaseLostError, nothing written).
+   */
+  async commitStep(runId: string, lease: RunLease, step: RunStep): Promise<void> {
+    const { seen = [], liveUntil = new Map<string, string>(), closed = [], delta, cursor } = step;
+    const [row] = rowsOf(
+      await this.sql.query(COMMIT_STEP_SQL, [
+        runId,
+        lease.owner,
+        lease.ttlMs / 1000,
+        seen.map((v) => v.externalId),
+        seen.map((v) => v.contentHash),
+        seen.map((v) => liveUntil.get(v.externalId) ?? null),
+        closed,
+        delta.fetched ?? 0,
+        delta.upserted ?? 0,
+        delta.unchanged ?? 0,
+        delta.closed ?? 0,
+        delta.apiCalls ?? 0,
+        delta.read ?? 0,
+        cursor?.after ?? null,
+        cursor?.phase ?? null,
+        JSON.stringify(delta.warnings ?? []),
+      ]),
+    );
+    if (!heldOf(row)) throw new RunLeaseLostError(runId);
   }
 
   /** Parks a run until `resumeAt` (with the lease check); the connector stays reserved for it (the head run). */
   async pause(
     runId: string,
-    lease: { owner: string; ttlMs: number },
+    lease: RunLease,
     parked: { resumeAt: Date; attempts: number; error: string; apiCalls: number },
   ): Promise<void> {
-    await this.inLease(runId, lease.owner, lease.ttlMs, (m) =>
-      m
-        .getRepository(SyncRunEntity)
-        .createQueryBuilder()
-        .update()
-        .set({
-          status: 'paused',
-          resumeAt: parked.resumeAt,
-          attempts: parked.attempts,
-          error: parked.error,
-          apiCalls: () => 'api_calls + :apiCalls',
-        })
-        .where({ runId, status: In(OPEN) })
-        .setParameter('apiCalls', parked.apiCalls)
-        .execute(),
+    const [row] = rowsOf(
+      await this.sql.query(PAUSE_SQL, [
+        runId,
+        lease.owner,
+        lease.ttlMs / 1000,
+        parked.resumeAt,
+        parked.attempts,
+        parked.error,
+        parked.apiCalls,
+      ]),
     );
+    if (!heldOf(row)) throw new RunLeaseLostError(runId);
   }
 
   /**
    * Ends a run with the lease check; a success also moves the connector's schedule and its last-success marks.
-   * `announce` (told when the next scheduled run is due) runs before the commit, so a process that lost its
-   * lease announces nothing.
+   * `announce` (told when the next scheduled run is due) runs before the end is written, so a process that
+   * lost its lease announces nothing, and an announcement that fails leaves the run open. The lease is given
+   * back with the end unless another run of the connector is open.
    */
   async finish(
     run: SyncRun,
-    lease: { owner: string; ttlMs: number },
+    lease: RunLease,
     status: Extract<SyncRunStatus, 'succeeded' | 'failed'>,
     error: string | undefined,
     apiCalls: number,
     intervalSeconds: number | undefined,
     announce: (nextRunAt: Date | undefined) => Promise<void>,
-  ): Promise<SyncRun> {
-    return this.inLease(run.runId, lease.owner, lease.ttlMs, async (m) => {
-      const runs = m.getRepository(SyncRunEntity);
-      const result = await runs
-        .createQueryBuilder()
-        .update()
-        .set({
-          status,
-          error: error ?? null,
-          apiCalls: () => 'api_calls + :apiCalls',
-          resumeAt: null,
-          finishedAt: () => 'clock_timestamp()',
-        })
-        .where({ runId: run.runId })
-        .setParameter('apiCalls', apiCalls)
-        .returning('*')
-        .updateEntity(false)
-        .execute();
-      const startedAt = run.startedAt ?? new Date();
-      const succeeded = status === 'succeeded';
-      const schedule = await this.scheduleAfterRun(m, run.connectorId, intervalSeconds);
-      const changes: Partial<SyncConnectorEntity> = {
-        ...schedule.changes,
-        ...(succeeded ? { lastSuccessStartedAt: startedAt } : {}),
-        ...(succeeded && run.mode === 'full' ? { lastFullStartedAt: startedAt } : {}),
-      };
-      if (Object.keys(changes).length > 0) {
-        await m.getRepository(SyncConnectorEntity).update({ connectorId: run.connectorId }, changes);
-      }
-      await announce(schedule.nextRunAt);
-      return toRun(onlyRow(entitiesOf(runs, result.raw), run.runId));
-    });
+  ): Promise<EndedRun> {
+    const [current] = rowsOf(
+      await this.sql.query(END_SCHEDULE_SQL, [run.connectorId, lease.owner, lease.ttlMs / 1000]),
+    );
+    if (!current) throw new RunLeaseLostError(run.runId);
+    const schedule = scheduleAfterRun(current, run.connectorId, intervalSeconds);
+    await announce(schedule.nextRunAt);
+    const succeeded = status === 'succeeded';
+    const startedAt = run.startedAt ?? new Date();
+    const [row] = rowsOf(
+      await this.sql.query(END_SQL, [
+        run.connectorId,
+        lease.owner,
+        run.runId,
+        status,
+        error ?? null,
+        apiCalls,
+        schedule.moved ? schedule.nextRunAt : null,
+        schedule.intervalSeconds ?? null,
+        succeeded ? startedAt : null,
+        succeeded && run.mode === 'full' ? startedAt : null,
+      ]),
+    );
+    if (!row) throw new RunLeaseLostError(run.runId);
+    return { run: runOf(row), leaseKept: booleanColumn(row, 'more') };
   }
 
   /** The connector is gone from the registry: no more scheduled runs. */
   async deactivate(connectorId: string): Promise<void> {
-    await this.connectors.update({ connectorId }, { active: false });
-  }
-
-  /**
-   * A connector's schedule after a run: a new interval (the connector's options changed) takes effect from
-   * its slot at least a tenth of an interval from now; slots missed while the run went on (a long run, a run parked
-   * for budget) are skipped, not started one after another. Gives the changes and the next due time.
-   */
-  private async scheduleAfterRun(
-    m: EntityManager,
-    connectorId: string,
-    intervalSeconds: number | undefined,
-  ): Promise<{ changes: Partial<SyncConnectorEntity>; nextRunAt?: Date }> {
-    const [row] = rowsOf(await m.query(SCHEDULE_FOR_UPDATE_SQL, [connectorId]));
-    if (!row) return { changes: {} };
-    const kept = numberColumn(row, 'interval_seconds');
-    const now = dateColumn(row, 'now');
-    if (intervalSeconds !== undefined && intervalSeconds !== kept) {
-      const nextRunAt = nextSlot({ connectorId, intervalSeconds, scheduledAt: now, now });
-      return { changes: { intervalSeconds, nextRunAt }, nextRunAt };
-    }
-    const scheduledAt = dateColumn(row, 'next_run_at');
-    if (scheduledAt > now) return { changes: {}, nextRunAt: scheduledAt };
-    const nextRunAt = nextSlot({ connectorId, intervalSeconds: kept, scheduledAt, now });
-    return { changes: { nextRunAt }, nextRunAt };
+    await this.sql.query(DEACTIVATE_SQL, [connectorId]);
   }
 
   /** The customer system a connector's calls go to, learnt when its run starts (caps runs per system). */
   async learnSystem(connectorId: string, systemKey: string): Promise<void> {
-    await this.connectors
-      .createQueryBuilder()
-      .update()
-      .set({ systemKey })
-      .where({ connectorId })
-      .andWhere('system_key IS DISTINCT FROM :systemKey', { systemKey })
-      .execute();
+    await this.sql.query(LEARN_SYSTEM_SQL, [connectorId, systemKey]);
   }
 
   /**
@@ -412,7 +330,7 @@ export class SyncRunRepository {
       );
       const picked = pickDue(candidates, { free: claim.limit, perSystem: claim.perSystem, busy });
       if (picked.length === 0) return [];
-      const claimed = picked.map((due): ClaimedRun => {
+      const claimed = picked.map((due): Omit<ClaimedRun, 'head'> => {
         const row = rows.get(due.connectorId) as SqlRow;
         const now = dateColumn(row, 'now');
         return {
@@ -430,16 +348,23 @@ export class SyncRunRepository {
           intervalSeconds: numberColumn(row, 'interval_seconds'),
         };
       });
-      await m.query(CLAIM_SQL, [
-        claimed.map((c) => c.connectorId),
-        claim.owner,
-        claim.ttlMs / 1000,
-        claimed.map((c) => c.nextRunAt),
-        claimed.map((c) => c.runId),
-        claimed.map((c) => c.accountId),
-        claimed.map((c) => c.scheduledAt),
-      ]);
-      return claimed;
+      const runs = rowsOf(
+        await m.query(CLAIM_SQL, [
+          claimed.map((c) => c.connectorId),
+          claim.owner,
+          claim.ttlMs / 1000,
+          claimed.map((c) => c.nextRunAt),
+          claimed.map((c) => c.runId),
+          claimed.map((c) => c.accountId),
+          claimed.map((c) => c.scheduledAt),
+        ]),
+      );
+      const heads = new Map(runs.map((row) => [textColumn(row, 'connector_id'), runOf(row)]));
+      return claimed.flatMap((c) => {
+        const head = heads.get(c.connectorId);
+        const row = rows.get(c.connectorId) as SqlRow;
+        return head ? [{ ...c, head: { ...head, ...lastSuccessesOf(row) } }] : [];
+      });
     });
   }
 
@@ -466,6 +391,8 @@ export interface ClaimedRun {
   startedAt: Date;
   nextRunAt: Date;
   intervalSeconds: number;
+  /** The scheduled run, its connector's head run (a due connector has no other open run). */
+  head: HeadRun;
 }
 
 function toDueConnector(row: SqlRow): DueConnector {
@@ -478,40 +405,24 @@ function toDueConnector(row: SqlRow): DueConnector {
   };
 }
 
-function onlyRow(rows: SyncRunEntity[], runId: string): SyncRunEntity {
-  if (rows.length !== 1) throw new Error(`run ${runId} not found`);
-  return rows[0];
-}
-
-function toConnector(row: SyncConnectorEntity): SyncConnector {
-  return {
-    connectorId: row.connectorId,
-    accountId: row.accountId,
-    lastSuccessStartedAt: row.lastSuccessStartedAt ?? undefined,
-    lastFullStartedAt: row.lastFullStartedAt ?? undefined,
-  };
-}
-
-function toRun(row: SyncRunEntity): SyncRun {
-  return {
-    runId: row.runId,
-    connectorId: row.connectorId,
-    accountId: row.accountId,
-    trigger: row.trigger,
-    requestedMode: row.requestedMode ?? undefined,
-    mode: row.mode ?? undefined,
-    since: row.since ?? undefined,
-    status: row.status,
-    phase: row.phase,
-    after: row.afterPosition,
-    counts: { fetched: row.fetched, upserted: row.upserted, unchanged: row.unchanged, closed: row.closed },
-    read: row.readRecords,
-    warnings: row.warnings,
-    apiCalls: row.apiCalls,
-    attempts: row.attempts,
-    resumeAt: row.resumeAt ?? undefined,
-    correlationId: row.correlationId ?? undefined,
-    createdAt: row.createdAt,
-    startedAt: row.startedAt ?? undefined,
-  };
+/**
+ * A connector's schedule after a run (`row`: its interval, next run and the time now): a new interval (the
+ * connector's options changed) takes effect from its slot at least a tenth of an interval from now; slots
+ * missed while the run went on (a long run, a run parked for budget) are skipped, not started one after
+ * another. `moved`: the next run changes.
+ */
+function scheduleAfterRun(
+  row: SqlRow,
+  connectorId: string,
+  intervalSeconds: number | undefined,
+): { nextRunAt: Date; moved: boolean; intervalSeconds?: number } {
+  const kept = numberColumn(row, 'interval_seconds');
+  const now = dateColumn(row, 'now');
+  if (intervalSeconds !== undefined && intervalSeconds !== kept) {
+    const nextRunAt = nextSlot({ connectorId, intervalSeconds, scheduledAt: now, now });
+    return { nextRunAt, moved: true, intervalSeconds };
+  }
+  const scheduledAt = dateColumn(row, 'next_run_at');
+  if (scheduledAt > now) return { nextRunAt: scheduledAt, moved: false };
+  return { nextRunAt: nextSlot({ connectorId, intervalSeconds: kept, scheduledAt, now }), moved: true };
 }

@@ -101,8 +101,10 @@ describe(`${SyncRunService.name} (ATS-A full run)`, () => {
     });
     expect(await runs.tryLease(connectorId, OWNER, 60_000)).toBe(true);
     const head = (await runs.headRun(connectorId))!;
-    expect(await service.execute(head, OWNER, () => false)).toBe('finished');
-    await runs.releaseLease(connectorId, OWNER);
+    // The connector's only open run: its end gives the lease back.
+    expect(await service.execute(head, OWNER, () => false)).toBe('done');
+    expect(await runs.tryLease(connectorId, 'another-process', 60_000)).toBe(true);
+    await runs.releaseLease(connectorId, 'another-process');
     const mine = events.splice(0); // this run's: runs go one at a time
     const ofType = (type: string) => mine.filter((e) => e.type === type).map((e) => e.data);
     return {

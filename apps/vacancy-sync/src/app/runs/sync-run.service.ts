@@ -16,7 +16,7 @@ import { EnrichmentCache } from '../sources/enrichment-cache';
 import { type SourcePage, SourceRefusedError } from '../sources/vacancy-source';
 import { VacancySources } from '../sources/vacancy-sources';
 import { buildVacancyUpsert, type VacancyUpsert } from '../vacancies/vacancy-content';
-import { diffPage, mayClose } from '../vacancies/vacancy-diff';
+import { diffPage, expiryCheckDue, mayClose } from '../vacancies/vacancy-diff';
 import { VacancyStateRepository } from '../vacancies/vacancy-state.repository';
 import { VacancySyncConfig } from '../vacancy-sync.config';
 import { CallCounter } from './call-counter';
@@ -27,7 +27,7 @@ import { decideRunMode } from './run-mode';
 import { runMetrics } from './run-metrics';
 import { runWarnings } from './run-warnings';
 import type { SyncRun } from './sync-run';
-import { type RunDelta, SyncRunRepository } from './sync-run.repository';
+import { type HeadRun, type RunDelta, type RunLease, SyncRunRepository } from './sync-run.repository';
 import { type SyncOptions, syncOptionsOf } from './sync-options';
 
 /** Connectors whose system this process remembers (a fleet's worth; forgotten all at once beyond). */
@@ -39,8 +39,11 @@ const PROGRESS_EVERY_MS = 2_000;
 /** Closures published per step of the closing phase. */
 const CLOSE_BATCH = 500;
 
-/** How an execution of a run ended: the driver goes on with the connector's next run only after `finished`. */
-export type RunOutcome = 'finished' | 'parked' | 'lease-lost' | 'stopped';
+/**
+ * How an execution of a run ended: `finished` with another run of the connector open (the lease kept for it:
+ * the driver goes on with it), `done` with none (the lease given back with the end), or stopped short.
+ */
+export type RunOutcome = 'finished' | 'done' | 'parked' | 'lease-lost' | 'stopped';
 
 class StopRequested extends Error {}
 
@@ -48,8 +51,10 @@ class StopRequested extends Error {}
 class RunRefused extends Error {}
 
 interface RunScope {
-  owner: string;
+  lease: RunLease;
   connector: ConnectorSnapshot;
+  /** The connector's last successes when the run was taken up (what deciding its mode needs). */
+  lastSuccesses: Pick<HeadRun, 'lastSuccessStartedAt' | 'lastFullStartedAt'>;
   mapping: JobMapping;
   options: SyncOptions;
   calls: CallCounter;
@@ -59,12 +64,6 @@ interface RunScope {
   lost: AbortSignal;
   /** When this execution last published `run.progress` (ms since the epoch). */
   progressAt: number;
-}
-
-/** Held by the caller: a run's writes check it in their transaction. */
-interface RunLease {
-  owner: string;
-  ttlMs: number;
 }
 
 /**
@@ -89,7 +88,7 @@ export class SyncRunService {
 
   /** Its log lines carry the run's ids (and the correlation id of the request that started it). */
   execute(
-    head: SyncRun,
+    head: HeadRun,
     owner: string,
     shouldStop: () => boolean,
     lost: AbortSignal = new AbortController().signal,
@@ -108,7 +107,7 @@ export class SyncRunService {
   }
 
   private async executeRun(
-    head: SyncRun,
+    head: HeadRun,
     owner: string,
     shouldStop: () => boolean,
     lost: AbortSignal,
@@ -123,12 +122,11 @@ export class SyncRunService {
   }
 
   private async executeHeld(
-    head: SyncRun,
+    head: HeadRun,
     lease: RunLease,
     shouldStop: () => boolean,
     lost: AbortSignal,
   ): Promise<RunOutcome> {
-    const { owner } = lease;
     const calls = new CallCounter();
     let run = head;
     let scope: RunScope | undefined;
@@ -139,8 +137,9 @@ export class SyncRunService {
           const connector = await this.connectorOf(run);
           await this.learnSystem(connector);
           scope = {
-            owner,
+            lease,
             connector,
+            lastSuccesses: head,
             mapping: mappingOf(connector),
             options: syncOptionsOf(connector.options),
             calls,
@@ -153,9 +152,9 @@ export class SyncRunService {
         if (run.status !== 'running' || !run.mode) run = await this.start(run, scope);
         if (run.phase === 'listing') run = await this.list(run, scope);
         if (run.phase === 'closing') run = await this.close(run, scope);
-        await this.complete(run, lease, 'succeeded', undefined, calls, scope.options);
+        const leaseKept = await this.complete(run, lease, 'succeeded', undefined, calls, scope.options);
         runMetrics.ended(scope.connector.type, 'succeeded', run.startedAt);
-        return 'finished';
+        return leaseKept ? 'finished' : 'done';
       } catch (error) {
         if (error instanceof RunLeaseLostError) throw error;
         if (error instanceof StopRequested) return 'stopped';
@@ -192,11 +191,19 @@ export class SyncRunService {
             await this.park(run, lease, decision.until, decision.attempts, decision.reason, calls);
             runMetrics.parked(scope?.connector.type, 'retry');
             return 'parked';
-          case 'fail':
+          case 'fail': {
             this.logger.error(`${run.runId}: failed: ${decision.reason}`);
-            await this.complete(run, lease, 'failed', decision.reason, calls, scope?.options);
+            const leaseKept = await this.complete(
+              run,
+              lease,
+              'failed',
+              decision.reason,
+              calls,
+              scope?.options,
+            );
             runMetrics.ended(scope?.connector.type, 'failed', run.startedAt);
-            return 'finished';
+            return leaseKept ? 'finished' : 'done';
+          }
         }
       }
     }
@@ -228,16 +235,15 @@ export class SyncRunService {
   }
 
   private async start(run: SyncRun, scope: RunScope): Promise<SyncRun> {
-    const known = await this.runs.connector(run.connectorId);
     const decided = decideRunMode({
       connectorId: run.connectorId,
       requested: run.requestedMode,
-      lastSuccessStartedAt: known?.lastSuccessStartedAt,
-      lastFullStartedAt: known?.lastFullStartedAt,
+      lastSuccessStartedAt: scope.lastSuccesses.lastSuccessStartedAt,
+      lastFullStartedAt: scope.lastSuccesses.lastFullStartedAt,
       fullSyncEveryHours: scope.options.fullSyncEveryHours,
       now: new Date(),
     });
-    const started = await this.runs.start(run.runId, scope.owner, this.config.RUN_LEASE_TTL_MS, {
+    const started = await this.runs.start(run.runId, scope.lease.owner, scope.lease.ttlMs, {
       mode: decided.mode,
       ...(decided.mode === 'incremental' ? { since: decided.since } : {}),
     });
@@ -273,14 +279,14 @@ export class SyncRunService {
       current = await this.handlePage(current, scope, page, { after: page.after });
       checkpoint(scope, current.runId);
     }
-    // Whatever the mode: what was published and whose advertising has ended since is closed now (its record
-    // did not change when the day passed, so a changes-only listing does not show it).
-    current = await this.closeExpired(current, scope);
+    // Whatever the mode, at the day's first run: what was published and whose advertising has ended since is
+    // closed now (its record did not change when the day passed, so a changes-only listing does not show it).
+    if (expiryCheckDue(scope.lastSuccesses.lastSuccessStartedAt, new Date())) {
+      current = await this.closeExpired(current, scope);
+    }
     // The listing is complete: only now may a full run close what it did not see.
     if (!mayClose({ mode: current.mode ?? 'incremental', listingComplete: true })) return current;
-    await this.runs.inLease(current.runId, scope.owner, this.config.RUN_LEASE_TTL_MS, (m) =>
-      this.runs.advance(m, current.runId, {}, { phase: 'closing' }),
-    );
+    await this.runs.commitStep(current.runId, scope.lease, { delta: {}, cursor: { phase: 'closing' } });
     return { ...current, phase: 'closing' };
   }
 
@@ -342,16 +348,12 @@ export class SyncRunService {
       apiCalls,
       ...(page.warnings && page.warnings.length > 0 ? { warnings: page.warnings } : {}),
     };
-    await this.runs.inLease(current.runId, scope.owner, this.config.RUN_LEASE_TTL_MS, async (m) => {
-      await this.states.markSeen(
-        m,
-        connector.id,
-        current.runId,
-        [...diff.upserts, ...diff.unchanged],
-        liveUntil,
-      );
-      if (closing.length > 0) await this.states.markClosed(m, connector.id, closing);
-      await this.runs.advance(m, current.runId, delta, cursor);
+    await this.runs.commitStep(current.runId, scope.lease, {
+      seen: [...diff.upserts, ...diff.unchanged],
+      liveUntil,
+      closed: closing,
+      delta,
+      cursor,
     });
     calls.markWritten(apiCalls);
     const next = withDelta(current, delta, cursor);
@@ -419,10 +421,7 @@ export class SyncRunService {
           }),
         ),
       );
-      await this.runs.inLease(run.runId, scope.owner, this.config.RUN_LEASE_TTL_MS, async (m) => {
-        await this.states.markClosed(m, run.connectorId, gone);
-        await this.runs.advance(m, run.runId, { closed: gone.length });
-      });
+      await this.runs.commitStep(run.runId, scope.lease, { closed: gone, delta: { closed: gone.length } });
       current = withDelta(current, { closed: gone.length });
       checkpoint(scope, current.runId);
     }
@@ -435,7 +434,7 @@ export class SyncRunService {
     error: string | undefined,
     calls: CallCounter,
     options: SyncOptions | undefined,
-  ): Promise<void> {
+  ): Promise<boolean> {
     // A failed run says why in the same words an admin reads warnings in (run.completed has no error field).
     const warnings =
       status === 'succeeded'
@@ -451,7 +450,7 @@ export class SyncRunService {
     };
     const pending = calls.pending();
     // Announced inside the lease check, before the end is committed: a process that lost the lease says nothing.
-    await this.runs.finish(
+    const ended = await this.runs.finish(
       run,
       lease,
       status,
@@ -469,6 +468,7 @@ export class SyncRunService {
       `${run.runId}: ${status} ${JSON.stringify(run.counts)} apiCalls=${data.apiCalls}${error ? `: ${error}` : ''}` +
         (warnings.length > 0 ? ` warnings=${warnings.map((w) => w.code).join(',')}` : ''),
     );
+    return ended.leaseKept;
   }
 
   private async park(

@@ -4,7 +4,7 @@
  * `statement_timestamp()`, not `clock_timestamp()`: a volatile function cannot bound an index scan.
  */
 
-const OPEN_STATUSES = `('queued', 'running', 'paused')`;
+import { OPEN_STATUSES, RUN_COLUMNS } from './sync-run.sql';
 
 /**
  * Due connectors nobody runs, locked for this claim (rows another process is claiming are skipped, not waited
@@ -13,6 +13,7 @@ const OPEN_STATUSES = `('queued', 'running', 'paused')`;
  */
 export const DUE_CANDIDATES_SQL = `
   SELECT s.connector_id, s.account_id, s.system_key, s.next_run_at, s.interval_seconds,
+         s.last_success_started_at, s.last_full_started_at,
          s.last_success_started_at IS NULL AS first_sync, statement_timestamp() AS now
   FROM sync_connector s
   WHERE s.active
@@ -43,7 +44,8 @@ export const RUNNING_PER_SYSTEM_SQL = `
 /**
  * Claims the picked connectors for this process: each one's lease (`$2` owner, `$3` seconds) and its next
  * scheduled time (`$4`, one per id of `$1`), and its scheduled run (`$5` run ids, `$6` accounts, `$7` the
- * time it was due), in one statement.
+ * time it was due), in one statement. Answers the runs (RUN_COLUMNS): each its connector's head run, since
+ * only connectors without an open run are due.
  */
 export const CLAIM_SQL = `
   WITH leased AS (
@@ -59,7 +61,7 @@ export const CLAIM_SQL = `
   FROM unnest($1::text[], $5::text[], $6::text[], $7::timestamptz[])
     AS p(connector_id, run_id, account_id, scheduled_at)
   JOIN leased l ON l.connector_id = p.connector_id
-  RETURNING run_id, connector_id`;
+  RETURNING ${RUN_COLUMNS}`;
 
 /**
  * Connectors whose head run (oldest open) may go on now and that nobody holds: asked-for runs first, then by
@@ -107,8 +109,3 @@ export const APPLY_STATUS_SQL = `
                          THEN greatest(c.next_run_at, clock_timestamp()) ELSE c.next_run_at END
   WHERE c.status_changed_at IS NULL OR c.status_changed_at <= EXCLUDED.status_changed_at
   RETURNING connector_id`;
-
-/** The schedule of a connector whose run is ending, locked until the end commits. */
-export const SCHEDULE_FOR_UPDATE_SQL = `
-  SELECT interval_seconds, next_run_at, clock_timestamp() AS now
-  FROM sync_connector WHERE connector_id = $1 FOR UPDATE`;

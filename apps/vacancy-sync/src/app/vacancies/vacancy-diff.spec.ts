@@ -1,4 +1,4 @@
-import { diffPage, mayClose, type PublishedState } from './vacancy-diff';
+import { diffPage, expiryCheckDue, mayClose, type PublishedState } from './vacancy-diff';
 import type { VacancyUpsert } from './vacancy-content';
 
 const vacancy = (externalId: string, contentHash: string) => ({ externalId, contentHash }) as VacancyUpsert;
@@ -29,5 +29,20 @@ describe(mayClose.name, () => {
     expect(mayClose({ mode: 'full', listingComplete: true })).toBe(true);
     expect(mayClose({ mode: 'full', listingComplete: false })).toBe(false);
     expect(mayClose({ mode: 'incremental', listingComplete: true })).toBe(false);
+  });
+});
+
+describe(expiryCheckDue.name, () => {
+  const now = new Date('2026-11-28T00:00:05Z');
+
+  it('checks at the first run of a UTC day, and on a connector never synced', () => {
+    expect(expiryCheckDue(undefined, now)).toBe(true);
+    expect(expiryCheckDue(new Date('2026-11-27T23:59:59Z'), now)).toBe(true);
+    expect(expiryCheckDue(new Date('2026-10-01T12:00:00Z'), now)).toBe(true);
+  });
+
+  it('does not check again the same day', () => {
+    expect(expiryCheckDue(new Date('2026-11-28T00:00:00Z'), now)).toBe(false);
+    expect(expiryCheckDue(now, new Date('2026-11-28T23:59:59Z'))).toBe(false);
   });
 });

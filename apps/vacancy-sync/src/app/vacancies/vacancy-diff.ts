@@ -36,3 +36,13 @@ export function diffPage(
 export function mayClose(run: { mode: 'full' | 'incremental'; listingComplete: boolean }): boolean {
   return run.mode === 'full' && run.listingComplete;
 }
+
+/**
+ * Whether a run looks for published vacancies past their last advertised day: once a UTC day a connector
+ * (an advertisement ends with a day, and a run that lists one already past it does not publish it). The
+ * first run of a day does it: no success yet, or the last success started on an earlier day.
+ */
+export function expiryCheckDue(lastSuccessStartedAt: Date | undefined, now: Date): boolean {
+  if (!lastSuccessStartedAt) return true;
+  return lastSuccessStartedAt.toISOString().slice(0, 10) < now.toISOString().slice(0, 10);
+}
