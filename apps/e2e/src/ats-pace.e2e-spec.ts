@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { ConsumeMessage } from 'amqplib';
 import { startAtsASandbox, type RunningAtsASandbox } from '@connector/ats-a-sandbox';
 import { startAtsBSandbox, type RunningAtsBSandbox } from '@connector/ats-b-sandbox';
+import { atsAQuotaKey } from '@connector/ats-access';
 import { Pool } from 'pg';
 import {
   type AtsAccess,
@@ -292,7 +293,7 @@ describe('ATS trouble at the ATS pace', () => {
     expect(sandbox.state.callCounts().rateLimited['POST /api/token']).toBe(1);
     const { rows } = await pool.query<{ paused_until: Date | null }>(
       'SELECT paused_until FROM ats_quota WHERE key = $1',
-      [`ats-a:${sandbox.url}`],
+      [atsAQuotaKey(target)],
     );
     expect(Math.abs((rows[0]?.paused_until?.getTime() ?? 0) - windowEnd)).toBeLessThan(2_000);
     // Still connected: a token refused for budget is not a refused secret.

@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { ConsumeMessage } from 'amqplib';
 import { Pool } from 'pg';
 import { startAtsASandbox, type RunningAtsASandbox } from '@connector/ats-a-sandbox';
+import { atsAQuotaKey } from '@connector/ats-access';
 import { type ConnectorSnapshot, createEvent, Exchange, Queue, RoutingKey } from '@connector/contracts';
 import { deadLetterQueueName, RabbitConnection, RpcClient } from '@connector/messaging';
 import {
@@ -132,11 +133,11 @@ describe('ATS-A daily quota', () => {
     return sandbox.state.candidates().filter((c) => wanted.has(String(c.Email)));
   };
   const failures = () => out.filter((m) => m.fields.routingKey === RoutingKey.OperationFailed);
-  const quotaRow = async (sandbox: RunningAtsASandbox) =>
+  const quotaRow = async (target: ConnectorSnapshot) =>
     (
       await pool.query<{ paused_until: Date | null; used: number; reset_at: Date }>(
         `SELECT paused_until, used, reset_at FROM ats_quota WHERE key = $1`,
-        [`ats-a:${sandbox.url}`],
+        [atsAQuotaKey(target)],
       )
     ).rows[0];
 
@@ -235,7 +236,7 @@ describe('ATS-A daily quota', () => {
       90_000,
       'the day spent with work waiting',
     ).catch(async (error: Error) => {
-      throw new Error(`${error.message}; ${seen}; plan: ${JSON.stringify(await quotaRow(sandbox))}`);
+      throw new Error(`${error.message}; ${seen}; plan: ${JSON.stringify(await quotaRow(target))}`);
     });
     expect(spent.quota.used).toBeGreaterThanOrEqual(298);
     expect(spent.quota.used).toBeLessThanOrEqual(300);
@@ -259,7 +260,7 @@ describe('ATS-A daily quota', () => {
     // (A candidate is in the ATS a moment before its answer's headers are recorded: wait for the last ones.)
     const row = await eventually(
       async () => {
-        const current = await quotaRow(sandbox);
+        const current = await quotaRow(target);
         return current && current.used >= 150 + 20 ? current : undefined;
       },
       10_000,
@@ -272,7 +273,7 @@ describe('ATS-A daily quota', () => {
     const resetAt = Date.parse(sandbox.state.quota().windowEnd);
     const rest = candidatesCreated(target.accountId, 30);
     const paused = await eventually(
-      async () => (await quotaRow(sandbox))?.paused_until,
+      async () => (await quotaRow(target))?.paused_until,
       20_000,
       'the 429 pause',
     );

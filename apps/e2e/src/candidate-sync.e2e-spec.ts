@@ -400,13 +400,15 @@ describe('candidate-sync', () => {
       await eventFor(RoutingKey.CandidateSynced, valid.id, { connectorId: atsAId });
     });
 
-    it("reports a permanent ATS refusal as operation.failed with the ATS's own message", async () => {
+    it('reports a permanent ATS refusal as operation.failed naming the field, not its value', async () => {
       // ATS-B takes phone numbers of at most 20 characters; the platform allows 40.
       const data = candidate({ phone: '+44 20 7946 0000 ext. 12345' });
       const created = publish(RoutingKey.CandidateCreated, data);
       const failed = await eventFor(RoutingKey.OperationFailed, created.id);
       expect(failed.data).toMatchObject({ connectorId: atsBId, retryable: false });
-      expect(String(failed.data.reason)).toMatch(/phone/);
+      expect(String(failed.data.reason)).toMatch(/answered 400 \(permanent.*fields: phone/);
+      // The ATS's words may quote what was sent: they stay in the dead letter, which erasure removes.
+      expect(JSON.stringify(failed)).not.toMatch(/7946/);
       expect(atsACandidates(data.email)).toHaveLength(1); // ATS-A took it
       expect(atsBCandidates(data.email)).toHaveLength(0);
     });

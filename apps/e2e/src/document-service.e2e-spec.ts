@@ -415,15 +415,17 @@ describe('document-service', () => {
       expect(filesInB(externalIds[atsBId])).toEqual([]);
     });
 
-    it('an SVG named cv.pdf, by its bytes', async () => {
+    it('an SVG named as a PDF, by its bytes, and without the file name (it names the candidate)', async () => {
       const { candidateId, externalIds } = await candidateInAts();
       const svg = Buffer.from(
         '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(document.cookie)</script></svg>',
       );
-      await refused(
-        document(candidateId, 'cv', { fileName: 'cv.pdf', content: svg }),
-        /cv\.pdf\W{0,4} is refused: its bytes are an SVG image .*not a PDF document/,
+      const event = await refused(
+        document(candidateId, 'cv', { fileName: 'Ada Lovelace CV.pdf', content: svg }),
+        /the \.pdf document is refused: its bytes are an SVG image .*not a PDF document/,
       );
+      const failed = await eventFor(RoutingKey.OperationFailed, event.id);
+      expect(JSON.stringify(failed)).not.toMatch(/Lovelace/);
       expect(filesInA(externalIds[atsAId])).toEqual([]);
       expect(filesInB(externalIds[atsBId])).toEqual([]);
     });

@@ -10,12 +10,12 @@ import {
 export const DEFAULT_ATS_A_DAILY_CALL_LIMIT = 10_000;
 
 /**
- * ATS-A's daily limit belongs to the customer's system, shared by all its API keys: connectors on the same
- * address share one quota window (the planner in @connector/rate-limiter). The connector's options give the
- * limit (`dailyCallLimit`) and the reset time of day in UTC (`dailyResetUtc`, "HH:MM", default midnight)
- * for as long as the ATS does not name them in its X-RateLimit-* headers.
+ * ATS-A's daily limit belongs to the customer's system, shared by all its API keys: an account's connectors
+ * on the same address share one quota window (the planner in @connector/rate-limiter). The connector's
+ * options give the limit (`dailyCallLimit`) and the reset time of day in UTC (`dailyResetUtc`, "HH:MM",
+ * default midnight) for as long as the ATS does not name them in its X-RateLimit-* headers.
  */
-export function atsAQuota(connector: Pick<ConnectorSnapshot, 'id' | 'config' | 'options'>): {
+export function atsAQuota(connector: Pick<ConnectorSnapshot, 'id' | 'accountId' | 'config' | 'options'>): {
   key: string;
   config: QuotaConfig;
 } {
@@ -30,14 +30,18 @@ export function atsAQuota(connector: Pick<ConnectorSnapshot, 'id' | 'config' | '
   };
 }
 
-/** One key per customer system: its base address as the connector calls it. */
-export function atsAQuotaKey(connector: Pick<ConnectorSnapshot, 'id' | 'config'>): string {
+/**
+ * One key per account and customer system (its base address as the connector calls it): another account
+ * with credentials on the same address has its own window, so its `dailyCallLimit` never changes this
+ * account's plan. What both spend reaches each through the ATS's own X-RateLimit-Remaining.
+ */
+export function atsAQuotaKey(connector: Pick<ConnectorSnapshot, 'id' | 'accountId' | 'config'>): string {
   const baseUrl = connector.config['baseUrl'];
-  if (typeof baseUrl !== 'string') return `ats-a:${connector.id}`;
+  if (typeof baseUrl !== 'string') return `ats-a:${connector.accountId}:${connector.id}`;
   try {
-    return `ats-a:${normalizeAtsABaseUrl(baseUrl)}`;
+    return `ats-a:${connector.accountId}:${normalizeAtsABaseUrl(baseUrl)}`;
   } catch {
-    return `ats-a:${baseUrl}`;
+    return `ats-a:${connector.accountId}:${baseUrl}`;
   }
 }
 

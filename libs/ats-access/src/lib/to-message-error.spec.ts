@@ -55,16 +55,21 @@ describe(toMessageError.name, () => {
     }
   });
 
-  it('waits for budget after a 429 and dead-letters a permanent refusal with the ATS’s words', () => {
+  it('waits for budget after a 429 and dead-letters a permanent refusal, the ATS’s words only as details', () => {
     const until = new Date(Date.now() + 30_000);
     expect(
       toMessageError(new AtsError('429', { kind: 'rate_limited', endpoint: 'x', retryAt: until }), 'c1'),
     ).toEqual(expect.any(DeferredMessageError));
     const permanent = toMessageError(
-      new AtsError('400', { kind: 'permanent', endpoint: 'x', atsMessage: 'phone too long' }),
+      new AtsError('ATS-B PUT entity/Candidate answered 400 (permanent; fields: phone)', {
+        kind: 'permanent',
+        endpoint: 'PUT entity/Candidate',
+        atsMessage: "phone: '+44 20 7946 0000' too long",
+      }),
       'c1',
     );
     expect(permanent).toBeInstanceOf(PermanentMessageError);
-    expect(permanent.message).toBe('phone too long');
+    expect(permanent.message).toBe('ATS-B PUT entity/Candidate answered 400 (permanent; fields: phone)');
+    expect(permanent.details).toEqual(["phone: '+44 20 7946 0000' too long"]);
   });
 });

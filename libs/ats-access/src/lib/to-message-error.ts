@@ -21,7 +21,8 @@ const RATE_LIMIT_FALLBACK_MS = 60_000;
 /**
  * The one place where failures of ATS work become retry or dead-letter decisions: waiting for budget (the
  * daily quota is spent, or the ATS answered 429) is a deferral, not an attempt; what may pass is transient;
- * what cannot is permanent with the ATS's words.
+ * what cannot is permanent. The ATS's words (they may quote a candidate) go only into `details`, which only
+ * the dead letter keeps; the reason is the error's category and status.
  */
 export function toMessageError(error: unknown, connectorId: string): MessageHandlingError {
   if (error instanceof RateLimitExceededError) {
@@ -74,7 +75,7 @@ export function toMessageError(error: unknown, connectorId: string): MessageHand
       case 'forbidden':
       case 'not_found':
       case 'permanent':
-        return new PermanentMessageError(error.atsMessage ?? error.message, connectorId, details);
+        return new PermanentMessageError(error.message, connectorId, details);
     }
   }
   return error instanceof Error && 'retryable' in error

@@ -151,6 +151,44 @@ describe(classifyResponse.name, () => {
   });
 });
 
+describe('what an ATS error says outside the dead letter', () => {
+  it("names the category, the status, the ATS's code and the refused fields, never the ATS's words", () => {
+    const atsA = classifyResponse({
+      atsName: 'ATS-A',
+      endpoint: 'POST /api/candidates',
+      status: 400,
+      headers: new Headers(),
+      body: { error_message: 'Candidate jane.doe@example.com (Jane Doe) already exists' },
+      now,
+      defaultRetryAfterMs: 1000,
+    });
+    expect(atsA.message).toBe('ATS-A POST /api/candidates answered 400 (permanent)');
+    expect(atsA.atsMessage).toBe('Candidate jane.doe@example.com (Jane Doe) already exists');
+
+    const atsB = classifyResponse({
+      atsName: 'ATS-B',
+      endpoint: 'PUT file/Candidate/{id}',
+      status: 400,
+      headers: new Headers(),
+      body: {
+        errorMessage: "could not store 'Jane Doe CV.pdf'",
+        errorMessageKey: 'errors.cannotPersistEntity',
+        messages: [
+          { detailMessage: "'+44 20 7946 0000 ext. 12345' is too long", propertyName: 'phone' },
+          { detailMessage: 'no', propertyName: 'Jane Doe <jane@example.com>' },
+        ],
+      },
+      now,
+      defaultRetryAfterMs: 1000,
+    });
+    expect(atsB.message).toBe(
+      'ATS-B PUT file/Candidate/{id} answered 400 (permanent, errors.cannotPersistEntity; fields: phone)',
+    );
+    expect(atsB.fields).toEqual(['phone']);
+    for (const personal of ['Jane', 'jane', '7946', 'CV.pdf']) expect(atsB.message).not.toContain(personal);
+  });
+});
+
 describe(parseAtsErrorBody.name, () => {
   it.each([
     [{ error_message: 'Bad' }, { atsMessage: 'Bad', code: undefined }],

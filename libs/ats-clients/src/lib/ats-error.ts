@@ -18,6 +18,7 @@ export interface AtsErrorInit {
   status?: number;
   atsMessage?: string;
   code?: string;
+  fields?: readonly string[];
   retryAt?: Date;
   ambiguous?: boolean;
   settleMs?: number;
@@ -27,10 +28,16 @@ export class AtsError extends Error {
   override readonly name = 'AtsError';
   readonly kind: AtsErrorKind;
   readonly status?: number;
-  /** The ATS's own error text (with validation details), secrets scrubbed. */
+  /**
+   * The ATS's own error text (with validation details), secrets scrubbed. It may quote what was sent (a
+   * candidate's name, email, file name), so it is never part of `message`, which reaches logs, traces and
+   * `operation.failed`; only a dead letter keeps it (see toMessageError), and erasure removes that.
+   */
   readonly atsMessage?: string;
   /** e.g. 'invalid_grant', 'invalid_client', 'errors.authentication.invalidRestToken'. */
   readonly code?: string;
+  /** The fields the ATS named as refused (ATS-B validation): names only, never their values. */
+  readonly fields?: readonly string[];
   /** For rate_limited: when the ATS says calls may resume. */
   readonly retryAt?: Date;
   /** True when a write may have been applied (timeout or dropped connection after sending): reconcile first. */
@@ -46,6 +53,7 @@ export class AtsError extends Error {
     this.status = init.status;
     this.atsMessage = init.atsMessage;
     this.code = init.code;
+    this.fields = init.fields;
     this.retryAt = init.retryAt;
     this.ambiguous = init.ambiguous ?? false;
     this.settleMs = init.settleMs;
@@ -72,7 +80,11 @@ export class AtsError extends Error {
 export interface AtsErrorBody {
   atsMessage?: string;
   code?: string;
+  fields?: string[];
 }
+
+/** A code or field name as an ATS's schema spells them; anything else may be free text and is left out. */
+const NAME = /^[A-Za-z][\w.:-]{0,79}$/;
 
 /**
  * Reads both ATSs' error bodies: ATS-A `{"error_message"}` and OAuth `{"error","error_description"}`,
@@ -85,20 +97,32 @@ export function parseAtsErrorBody(body: unknown): AtsErrorBody {
     const value = body[key];
     return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
   };
-  const details = Array.isArray(body['messages'])
-    ? body['messages']
-        .filter(isRecord)
-        .map((m) => {
-          const detail = typeof m['detailMessage'] === 'string' ? m['detailMessage'] : undefined;
-          const property = typeof m['propertyName'] === 'string' ? m['propertyName'] : undefined;
-          if (!detail) return undefined;
-          return property && !detail.includes(property) ? `${property}: ${detail}` : detail;
-        })
-        .filter((d): d is string => d !== undefined)
-    : [];
+  const messages = Array.isArray(body['messages']) ? body['messages'].filter(isRecord) : [];
+  const details =
+    messages.length > 0
+      ? messages
+          .map((m) => {
+            const detail = typeof m['detailMessage'] === 'string' ? m['detailMessage'] : undefined;
+            const property = typeof m['propertyName'] === 'string' ? m['propertyName'] : undefined;
+            if (!detail) return undefined;
+            return property && !detail.includes(property) ? `${property}: ${detail}` : detail;
+          })
+          .filter((d): d is string => d !== undefined)
+      : [];
   const main = text('error_message') ?? text('errorMessage') ?? text('error_description') ?? text('error');
   const atsMessage = [main, ...details].filter((m): m is string => m !== undefined).join('; ') || undefined;
-  return { atsMessage, code: text('errorMessageKey') ?? text('error') };
+  const fields = [
+    ...new Set(
+      messages.flatMap((m) =>
+        typeof m['propertyName'] === 'string' && NAME.test(m['propertyName']) ? [m['propertyName']] : [],
+      ),
+    ),
+  ];
+  return {
+    atsMessage,
+    code: text('errorMessageKey') ?? text('error'),
+    ...(fields.length > 0 ? { fields } : {}),
+  };
 }
 
 /** Status → kind, the table the README of this lib shows. */
@@ -132,17 +156,20 @@ export function classifyResponse(failure: ResponseFailure): AtsError {
   const { status, endpoint } = failure;
   const parsed = parseAtsErrorBody(failure.body);
   const atsMessage = parsed.atsMessage ? scrub(parsed.atsMessage, failure.secrets) : undefined;
-  const code = parsed.code;
+  const { code, fields } = parsed;
   const kind = code && AUTH_CODES.has(code) ? 'auth' : kindOfStatus(status);
   const retryAt =
     kind === 'rate_limited'
       ? retryAtOf(failure.headers, failure.now, failure.defaultRetryAfterMs)
       : undefined;
+  // The category, the status, the ATS's code and field names: never its words (they may quote a person).
   const message =
-    `${failure.atsName} ${endpoint} answered ${status}` +
-    (atsMessage ? `: ${atsMessage}` : '') +
+    `${failure.atsName} ${endpoint} answered ${status} (${kind}` +
+    (code && NAME.test(code) ? `, ${code}` : '') +
+    (fields ? `; fields: ${fields.join(', ')}` : '') +
+    ')' +
     (retryAt ? ` (retry after ${retryAt.toISOString()})` : '');
-  return new AtsError(message, { kind, endpoint, status, atsMessage, code, retryAt });
+  return new AtsError(message, { kind, endpoint, status, atsMessage, code, fields, retryAt });
 }
 
 /**

@@ -9,6 +9,12 @@ import type { RabbitConnection } from './rabbitmq.connection';
 
 export interface PublishOptions {
   headers?: Record<string, unknown>;
+  /**
+   * Must reach a queue: one no binding routes is returned by the broker and the publish fails, where it
+   * would otherwise be confirmed and dropped (the outbox keeps such a row). Copies into a queue by name
+   * (the default exchange) always are.
+   */
+  mandatory?: boolean;
 }
 
 export const DEFAULT_PUBLISH_TIMEOUT_MS = 10_000;
@@ -60,6 +66,7 @@ export class MessagePublisher {
     await this.publishRaw(exchange, envelope.type, body, {
       messageId: envelope.id,
       headers: options.headers,
+      mandatory: options.mandatory,
     });
   }
 
@@ -71,7 +78,12 @@ export class MessagePublisher {
     exchange: string,
     routingKey: string,
     body: Buffer,
-    properties: { messageId?: string; headers?: Record<string, unknown>; contentType?: string } = {},
+    properties: {
+      messageId?: string;
+      headers?: Record<string, unknown>;
+      contentType?: string;
+      mandatory?: boolean;
+    } = {},
   ): Promise<void> {
     const attributes = {
       'messaging.system': 'rabbitmq',
@@ -83,7 +95,7 @@ export class MessagePublisher {
       const headers = { ...properties.headers };
       injectTraceContext(headers);
       // Into a queue by name (a retry or dead-letter copy, a replay): it must reach that queue, or fail.
-      const mandatory = exchange === '';
+      const mandatory = exchange === '' || properties.mandatory === true;
       const correlationId = mandatory ? randomUUID() : undefined;
       await this.channel.publish(exchange, routingKey, body, {
         persistent: true,
@@ -96,7 +108,11 @@ export class MessagePublisher {
         ...(mandatory ? { mandatory, correlationId } : {}),
       });
       if (correlationId && this.returned.delete(correlationId)) {
-        throw new Error(`no queue ${routingKey}: the broker returned the message unroutable`);
+        throw new Error(
+          exchange === ''
+            ? `no queue ${routingKey}: the broker returned the message unroutable`
+            : `no queue bound to ${exchange} for ${routingKey}: the broker returned the message unroutable`,
+        );
       }
     });
   }

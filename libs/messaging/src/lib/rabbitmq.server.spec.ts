@@ -1,6 +1,8 @@
 import { createHash, randomUUID } from 'node:crypto';
+import { Logger } from '@nestjs/common';
 import type { ConfirmChannel, ConsumeMessage } from 'amqplib';
 import { Header, MAX_MESSAGE_BYTES, RoutingKey, validateMessage } from '@connector/contracts';
+import { PermanentMessageError, TransientMessageError } from './message-errors';
 import { MessagePublisher } from './message-publisher';
 import { BrokerUsers, publisherCheck, type PublisherCheck } from './publisher-check';
 import { RabbitMqServer } from './rabbitmq.server';
@@ -144,6 +146,53 @@ describe('RabbitMqServer never dead-letters a request', () => {
     await handle(save({ replyTo: 'amq.rabbitmq.reply-to.g1h2' }));
     expect(settled).toEqual(['ack']);
     expect(published).toEqual([]);
+  });
+});
+
+describe("RabbitMqServer and an error's details (an ATS's own words)", () => {
+  afterEach(() => jest.restoreAllMocks());
+  const atsWords = "phone: '+44 20 7946 0000' of Ada Lovelace is too long";
+  const logged = () => {
+    const lines: string[] = [];
+    for (const level of ['log', 'warn', 'error', 'debug'] as const) {
+      jest.spyOn(Logger.prototype, level).mockImplementation((...args: unknown[]) => {
+        lines.push(args.map(String).join(' '));
+      });
+    }
+    return lines;
+  };
+
+  it('keeps them in the dead letter only: not in operation.failed, not in the logs', async () => {
+    const lines = logged();
+    const { server, published, handle } = fakeServer();
+    const reason = 'ATS-B PUT entity/Candidate answered 400 (permanent; fields: phone)';
+    server.addHandler(
+      RoutingKey.CandidateCreated,
+      () => Promise.reject(new PermanentMessageError(reason, 'conn-1', [atsWords])),
+      true,
+    );
+    await handle(message(candidate()));
+    const [copy] = deadLetters(published);
+    expect(JSON.parse(String(copy!.headers[Header.DeadLetterReasons]))).toEqual([reason, atsWords]);
+    const [report] = reports(published);
+    const failed = JSON.parse(report!.body.toString()) as { data: { reason: string; errors: string[] } };
+    expect(failed.data).toMatchObject({ reason, errors: [reason] });
+    expect(report!.body.toString()).not.toContain('Lovelace');
+    expect(lines.some((line) => line.includes(reason))).toBe(true);
+    expect(lines.filter((line) => line.includes('Lovelace'))).toEqual([]);
+  });
+
+  it('logs none of them on a retry', async () => {
+    const lines = logged();
+    const { server, handle } = fakeServer();
+    server.addHandler(
+      RoutingKey.CandidateCreated,
+      () => Promise.reject(new TransientMessageError('ATS-B answered 503 (transient)', 'conn-1', [atsWords])),
+      true,
+    );
+    await handle(message(candidate()));
+    expect(lines.some((line) => line.includes('retry in'))).toBe(true);
+    expect(lines.filter((line) => line.includes('Lovelace'))).toEqual([]);
   });
 });
 

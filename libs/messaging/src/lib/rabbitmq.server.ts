@@ -320,10 +320,11 @@ export class RabbitMqServer extends Server implements CustomTransportStrategy {
           this.deadLetter(
             message,
             routingKey,
-            [decision.reason, ...details],
+            [decision.reason],
             decision.retryable,
             envelope,
             connectorId,
+            details,
           ),
         );
         const reason = decision.retryable ? 'attempts_exhausted' : 'permanent';
@@ -432,6 +433,8 @@ export class RabbitMqServer extends Server implements CustomTransportStrategy {
     retryable: boolean,
     envelope: Envelope | undefined,
     connectorId?: string,
+    /** The error's details (an ATS's own words may quote a candidate): only the dead letter keeps them. */
+    details: readonly string[] = [],
   ): Promise<void> {
     const messageId: unknown = message.properties.messageId;
     const sourceEventId =
@@ -448,7 +451,7 @@ export class RabbitMqServer extends Server implements CustomTransportStrategy {
       headers: {
         ...message.properties.headers,
         ...cut,
-        [Header.DeadLetterReasons]: JSON.stringify(reasons),
+        [Header.DeadLetterReasons]: JSON.stringify([...reasons, ...details]),
         [Header.OriginalRoutingKey]: routingKey,
         [Header.OriginalExchange]: message.fields.exchange,
         [Header.FailedAt]: new Date().toISOString(),

@@ -16,7 +16,8 @@ export function outboxRelayProvider(serviceName: string): Provider {
     useFactory: (dataSource: DataSource, publisher: MessagePublisher, connection: RabbitConnection) =>
       new OutboxRelay(dataSource, {
         publisher: serviceName,
-        publish: (exchange, envelope) => publisher.publish(exchange, envelope),
+        // Mandatory: a message no queue takes (none bound yet) stays in the outbox instead of being lost.
+        publish: (exchange, envelope) => publisher.publish(exchange, envelope, { mandatory: true }),
         ready: () => connection.isConnected(),
       }),
   };

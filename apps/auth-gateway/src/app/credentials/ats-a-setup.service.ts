@@ -117,7 +117,11 @@ export class AtsASetupService {
           );
         case 'rate_limited':
         case 'permanent':
-          return new GatewayError(AuthErrorCode.AtsError, `The ATS answered with an error: ${error.message}`);
+          // The admin's own test of their credentials: the ATS's words help, and name no candidate.
+          return new GatewayError(
+            AuthErrorCode.AtsError,
+            `The ATS answered with an error: ${error.message}${error.atsMessage ? `: ${error.atsMessage}` : ''}`,
+          );
       }
     }
     return new GatewayError(AuthErrorCode.AtsError, (error as Error).message ?? String(error));

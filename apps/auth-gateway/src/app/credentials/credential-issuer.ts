@@ -11,6 +11,8 @@ export interface StoredAccess {
 
 export interface CredentialInput {
   connectorId: string;
+  /** Whose connector: an ATS-A quota plan is the account's own (ats-budget.ts). */
+  accountId: string;
   baseUrl: string | null;
   clientId: string | null;
   /** ATS-A clientSecret or ATS-B refresh token, opened. */

@@ -416,6 +416,7 @@ export class CredentialsService {
     if (!row.secret) throw new Error(`connector ${row.connectorId} has no stored secret`);
     return {
       connectorId: row.connectorId,
+      accountId: row.accountId,
       baseUrl: row.baseUrl,
       clientId: row.clientId,
       secret: this.secrets.open(row.secret, row.connectorId),

@@ -19,7 +19,7 @@ import type {
 /** Stop handing out an ATS-A token this long before the ATS says it expires, or a quarter of a short life. */
 const TOKEN_MARGIN_MS = 60_000;
 
-/** The daily quota the gateway's token requests take from (the workers' table, one row per customer system). */
+/** The daily quota the gateway's token requests take from (the workers' table, one row per account and system). */
 export const TOKEN_QUOTA = Symbol('TOKEN_QUOTA');
 
 /** ATS-A: OAuth 2.0 client credentials. No refresh token: a new token is asked for with the secret. */
@@ -37,9 +37,7 @@ export class AtsACredentialIssuer implements CredentialIssuer {
   async renew(input: CredentialInput): Promise<IssuedAccess> {
     if (!input.baseUrl || !input.clientId)
       throw new Error(`connector ${input.connectorId} has no ATS-A address`);
-    const budget = ATS_A_TOKEN_CALLS_COUNT
-      ? await this.budgetHooks(input.connectorId, input.baseUrl)
-      : undefined;
+    const budget = ATS_A_TOKEN_CALLS_COUNT ? await this.budgetHooks(input, input.baseUrl) : undefined;
     const token = await requestAtsAToken(input.baseUrl, input.clientId, input.secret, {
       timeoutMs: 15_000,
       guard: this.guard,
@@ -65,10 +63,11 @@ export class AtsACredentialIssuer implements CredentialIssuer {
    * headers recorded, a 429 pausing the system until the reset it names. Either side's budget serves it.
    */
   private async budgetHooks(
-    connectorId: string,
+    input: Pick<CredentialInput, 'connectorId' | 'accountId'>,
     baseUrl: string,
   ): Promise<{ hooks: AtsCallHooks; target: ReturnType<typeof atsAQuota> }> {
-    const connector = { id: connectorId, config: { baseUrl }, options: {} };
+    // The workers' key for this connector (its account's plan on that address), never one of its own.
+    const connector = { id: input.connectorId, accountId: input.accountId, config: { baseUrl }, options: {} };
     const fresh = atsAQuota(connector);
     // The limit the workers plan with (the connector's dailyCallLimit), as their last call left it in the row.
     const { configuredLimit } = await this.quota.snapshot(fresh.key, fresh.config);

@@ -55,6 +55,7 @@ function fakeAtsB() {
         status: 400,
         endpoint: 'PUT entity/CandidateWorkHistory',
         atsMessage: 'title exceeds 100 characters',
+        fields: ['title'],
       });
     }
     const row = normalised(body);
@@ -235,9 +236,11 @@ describe(AtsBCandidateSink.name, () => {
     const reported = toMessageError(error, 'conn-b');
     expect(reported).toBeInstanceOf(PermanentMessageError);
     expect(reported).toMatchObject({ connectorId: 'conn-b', retryable: false });
-    expect(reported.message).toBe(
+    // The ATS's words (they may quote the candidate) only as details, which only the dead letter keeps.
+    expect(reported.message).toBe('ATS-B refused 1 work history entry (fields: title); the rest was sent');
+    expect(reported.details).toEqual([
       'ATS-B refused 1 work history entry (the rest was sent): work history entry: title exceeds 100 characters',
-    );
+    ]);
     expect(ats.work.map((w) => w['companyName'])).toEqual(['Acme', 'Later']);
     expect(ats.education).toHaveLength(1);
     // All of it checkpointed before the refusal was thrown: the refused one as refused (-1).

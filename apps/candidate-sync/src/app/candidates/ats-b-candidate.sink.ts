@@ -31,7 +31,9 @@ interface ChildKind {
 interface Refusal {
   label: string;
   endpoint: string;
+  /** The ATS's words: may quote the candidate, so they stay out of the error's message. */
   reason: string;
+  fields: readonly string[];
 }
 
 /**
@@ -132,7 +134,12 @@ export class AtsBCandidateSink implements CandidateSink {
           created = await create(entry);
         } catch (error) {
           if (!isRefusal(error)) throw error;
-          refusals.push({ label, endpoint: error.endpoint, reason: error.atsMessage ?? error.message });
+          refusals.push({
+            label,
+            endpoint: error.endpoint,
+            reason: error.atsMessage ?? error.message,
+            fields: error.fields ?? [],
+          });
           state = withChild(state, key, CHILD_REFUSED);
           await checkpoint(state);
           continue;
@@ -158,12 +165,17 @@ function refusedError(refusals: readonly [Refusal, ...Refusal[]]): AtsError {
   for (const { label } of refusals) counts.set(label, (counts.get(label) ?? 0) + 1);
   const what = [...counts].map(([label, n]) => `${n} ${label}${n > 1 ? 's' : ''}`).join(' and ');
   const reasons = refusals.map(({ label, reason }) => `${label}: ${reason}`).join('; ');
-  return new AtsError(`ATS-B refused ${what}; the rest was sent`, {
-    kind: 'permanent',
-    endpoint: refusals[0].endpoint,
-    code: 'children_refused',
-    atsMessage: `ATS-B refused ${what} (the rest was sent): ${reasons}`,
-  });
+  const fields = [...new Set(refusals.flatMap((refusal) => refusal.fields))];
+  return new AtsError(
+    `ATS-B refused ${what}${fields.length ? ` (fields: ${fields.join(', ')})` : ''}; the rest was sent`,
+    {
+      kind: 'permanent',
+      endpoint: refusals[0].endpoint,
+      code: 'children_refused',
+      fields,
+      atsMessage: `ATS-B refused ${what} (the rest was sent): ${reasons}`,
+    },
+  );
 }
 
 function withChild(state: SentState, key: string, id: number): SentState {

@@ -39,7 +39,7 @@ export class AtsBDocumentSink implements DocumentSink {
     const refused = ATS_B_REFUSED_EXTENSIONS.find((extension) => name.endsWith(extension));
     if (refused) {
       throw new PermanentMessageError(
-        `ATS-B refuses ${refused} files (executables and scripts): ${document.fileName}`,
+        `ATS-B refuses ${refused} files (executables and scripts)`,
         this.connectorId,
       );
     }

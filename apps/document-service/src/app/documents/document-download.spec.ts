@@ -131,6 +131,17 @@ describe(downloadDocument.name, () => {
     expect(openSpy).not.toHaveBeenCalled();
   });
 
+  it('refuses a URL that is no web address without quoting it (its path may name the candidate)', async () => {
+    const open = jest.fn();
+    await expect(
+      downloadDocument(
+        { ...file(), url: 'files/Jane Doe CV.pdf' },
+        { maxBytes: 1024, timeoutMs: 1000, guard: PRODUCTION, open },
+      ),
+    ).rejects.toThrow(new Error('document URL refused: not a web address'));
+    expect(open).not.toHaveBeenCalled();
+  });
+
   it('checks every redirect against the policy: a public URL cannot bounce into the metadata address', async () => {
     const open = jest.fn(async (): Promise<GuardedStream> => ({
       status: 302,

@@ -45,6 +45,9 @@ export function checkDeclaredSize(sizeBytes: number, maxBytes: number): void {
 }
 
 function refused(error: UrlPolicyError): PermanentMessageError {
+  // Not its text: it quotes a malformed URL whole, and a file URL's path may name the candidate.
+  if (error.code === 'invalid_url')
+    return new PermanentMessageError('document URL refused: not a web address');
   return new PermanentMessageError(`document URL refused: ${error.message.replace(/ATS /g, '')}`);
 }
 

@@ -37,6 +37,7 @@ describe('document kind routing', () => {
     const sink = new AtsBDocumentSink(undefined, 'b1', true);
     expect(() => sink.plan(doc('other', 'setup.EXE'))).toThrow(PermanentMessageError);
     expect(() => sink.plan(doc('other', 'page.html'))).toThrow(/refuses \.html files/);
+    expect(() => sink.plan(doc('other', 'Jane Doe setup.exe'))).not.toThrow(/Jane Doe/);
   });
 
   it.each([

@@ -44,7 +44,7 @@ describe('file type checks', () => {
     const type = claimedFileType(pdf, DOCUMENT_FILE_TYPES, 'ATS-B');
     expect(() => checkFileBytes(pdf, type, svg, 'c1')).toThrow(PermanentMessageError);
     expect(() => checkFileBytes(pdf, type, svg, 'c1')).toThrow(
-      '"cv.pdf" is refused: its bytes are an SVG image (XML that can carry script), not a PDF document; nothing uploaded',
+      'the .pdf document is refused: its bytes are an SVG image (XML that can carry script), not a PDF document; nothing uploaded',
     );
     expect(() => checkFileBytes(pdf, type, Buffer.from('%PDF-1.4'), 'c1')).not.toThrow();
   });
@@ -66,6 +66,22 @@ describe('file type checks', () => {
     expect(() =>
       claimedFileType({ fileName: 'cv', contentType: 'application/pdf' }, DOCUMENT_FILE_TYPES, 'X'),
     ).toThrow(/not a file type sent to X/);
+  });
+
+  it('never names the file in a refusal: a file name often names the candidate', () => {
+    const named = (fileName: string, contentType = 'application/pdf') => ({ fileName, contentType });
+    const refusals = [
+      () => claimedFileType(named('Jane Doe CV.svg', 'image/svg+xml'), DOCUMENT_FILE_TYPES, 'X'),
+      () => claimedFileType(named('Jane Doe CV.pdf', 'text/html'), DOCUMENT_FILE_TYPES, 'X'),
+      () => claimedFileType(named('Jane Doe.Smith CV'), DOCUMENT_FILE_TYPES, 'X'),
+      () => checkFileBytes(named('Jane Doe CV.pdf'), 'pdf', Buffer.from('<svg></svg>')),
+    ];
+    for (const refusal of refusals) {
+      expect(refusal).toThrow(PermanentMessageError);
+      expect(refusal).not.toThrow(/Jane|Doe|Smith/i);
+    }
+    expect(refusals[0]).toThrow('the .svg document is not a file type sent to X');
+    expect(refusals[2]).toThrow('the document (no usual extension) is not a file type sent to X');
   });
 
   it('refuses HTML saved as .txt', () => {

@@ -156,6 +156,16 @@ const extensionOf = (fileName: string) => {
   const dot = fileName.lastIndexOf('.');
   return dot > 0 ? fileName.slice(dot).toLowerCase() : '';
 };
+/**
+ * A refused document as a reason names it: by its extension, never its name (a file name often names the
+ * candidate, and a reason reaches logs, traces and `operation.failed`, which erasure cannot reach).
+ */
+const documentNamed = (fileName: string) => {
+  const extension = extensionOf(fileName);
+  return /^\.[a-z0-9]{1,10}$/.test(extension)
+    ? `the ${extension} document`
+    : 'the document (no usual extension)';
+};
 const mediaTypeOf = (contentType: string) => contentType.split(';')[0]?.trim().toLowerCase() ?? '';
 
 /**
@@ -173,14 +183,14 @@ export function claimedFileType(
   if (!type) {
     const list = allowed.flatMap((name) => FILE_TYPES[name].extensions).join(' ');
     throw new PermanentMessageError(
-      `"${document.fileName}" is not a file type sent to ${atsName} (allowed: ${list})`,
+      `${documentNamed(document.fileName)} is not a file type sent to ${atsName} (allowed: ${list})`,
       connectorId,
     );
   }
   const mediaType = mediaTypeOf(document.contentType);
   if (!FILE_TYPES[type].contentTypes.includes(mediaType)) {
     throw new PermanentMessageError(
-      `"${document.fileName}" is named as ${FILE_TYPES[type].label} but its content type is ` +
+      `${documentNamed(document.fileName)} is named as ${FILE_TYPES[type].label} but its content type is ` +
         `"${mediaType}" (expected ${FILE_TYPES[type].contentTypes.join(' or ')})`,
       connectorId,
     );
@@ -198,7 +208,7 @@ export function checkFileBytes(
   const kind = sniff(content);
   if (kind === FILE_TYPES[type].bytes) return;
   throw new PermanentMessageError(
-    `"${document.fileName}" is refused: its bytes are ${SNIFFED_LABELS[kind]}, not ${FILE_TYPES[type].label}; ` +
+    `${documentNamed(document.fileName)} is refused: its bytes are ${SNIFFED_LABELS[kind]}, not ${FILE_TYPES[type].label}; ` +
       'nothing uploaded',
     connectorId,
   );

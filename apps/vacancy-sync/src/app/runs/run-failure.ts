@@ -32,10 +32,12 @@ export function decideRunFailure(
     return { action: 'wait', until: retryAt, inline: waitMs <= context.inlineWaitMaxMs, reason };
   }
   const classified = toMessageError(error, context.connectorId);
-  if (!classified.retryable) return { action: 'fail', reason: classified.message };
+  // A vacancy run's failure names no candidate: the ATS's own words (details) tell the admin what to fix.
+  const told = [classified.message, ...(classified.details ?? [])].join(': ');
+  if (!classified.retryable) return { action: 'fail', reason: told };
   const attempts = context.attempts + 1;
   if (attempts > RUN_RETRY_DELAYS_MS.length) {
-    return { action: 'fail', reason: `gave up after ${context.attempts} retries: ${classified.message}` };
+    return { action: 'fail', reason: `gave up after ${context.attempts} retries: ${told}` };
   }
   const notBefore = 'notBeforeMs' in classified ? Number(classified.notBeforeMs ?? 0) : 0;
   const delayMs = Math.max(RUN_RETRY_DELAYS_MS[attempts - 1], notBefore);
