@@ -68,6 +68,15 @@ export default [
       '@typescript-eslint/switch-exhaustiveness-check': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       'no-console': 'off',
+      'no-restricted-syntax': [
+        'error',
+        {
+          // `Module({...})(SomeModule)` rewrites a class at boot: a global under another name. Return a
+          // DynamicModule instead (declared @Global() when every feature needs it).
+          selector: "CallExpression[callee.type='CallExpression'][callee.callee.name='Module']",
+          message: 'Do not rewrite a module class at boot; return a DynamicModule from forRoot.',
+        },
+      ],
     },
   },
   {
