@@ -4,12 +4,13 @@ import { join } from 'node:path';
 import { Parser } from '@asyncapi/parser';
 import { parse } from 'yaml';
 import { Exchange, MESSAGE_DATA, MESSAGE_EXCHANGE, type MessageType } from '@connector/contracts';
-import { ASYNCAPI_PATH, asyncApiYaml, OPENAPI_PATH, openApiJson, ROOT } from './contract-docs';
+import { ADMIN_API_TYPES_PATH } from './admin-api-types';
+import { adminApiDts, ASYNCAPI_PATH, asyncApiYaml, OPENAPI_PATH, openApiJson, ROOT } from './contract-docs';
 
 const REGENERATE =
   'the committed document differs from the code: run `npm run contracts` and commit the result';
 
-describe('the contract documents (docs/asyncapi.yaml, docs/openapi.json)', () => {
+describe("the contract documents (docs/asyncapi.yaml, docs/openapi.json, the admin page's admin-api.d.ts)", () => {
   it('docs/asyncapi.yaml is what libs/contracts generates', () => {
     expect({ file: readFileSync(ASYNCAPI_PATH, 'utf8'), hint: REGENERATE }).toEqual({
       file: asyncApiYaml(),
@@ -23,6 +24,13 @@ describe('the contract documents (docs/asyncapi.yaml, docs/openapi.json)', () =>
       hint: REGENERATE,
     });
   }, 30_000);
+
+  it("the admin page's admin-api.d.ts is what docs/openapi.json generates", () => {
+    expect({ file: readFileSync(ADMIN_API_TYPES_PATH, 'utf8'), hint: REGENERATE }).toEqual({
+      file: adminApiDts(readFileSync(OPENAPI_PATH, 'utf8')),
+      hint: REGENERATE,
+    });
+  });
 
   it('the AsyncAPI document parses without errors or warnings', async () => {
     const { document, diagnostics } = await new Parser().parse(readFileSync(ASYNCAPI_PATH, 'utf8'));

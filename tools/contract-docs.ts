@@ -1,8 +1,9 @@
 /**
  * The public contract as documents other teams build against, generated from the code so they cannot drift:
  * docs/asyncapi.yaml from libs/contracts (every message type of the two public exchanges, its `data` class,
- * the envelope) and docs/openapi.json from connector-registry's controllers. `npm run contracts` writes them;
- * tools/contract-docs.spec.ts fails when the committed files differ from what the code generates.
+ * the envelope), docs/openapi.json from connector-registry's controllers, and from that the admin page's
+ * admin-api.d.ts. `npm run contracts` writes them; tools/contract-docs.spec.ts fails when the committed files
+ * differ from what the code generates.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -20,6 +21,7 @@ import {
   SUPPORTED_VERSION,
 } from '@connector/contracts';
 import { buildOpenApiDocument } from '../apps/connector-registry/src/app/openapi-document';
+import { adminApiTypes } from './admin-api-types';
 
 export const ROOT = join(__dirname, '..');
 export const ASYNCAPI_PATH = join(ROOT, 'docs', 'asyncapi.yaml');
@@ -177,4 +179,9 @@ export function asyncApiYaml(): string {
 
 export async function openApiJson(): Promise<string> {
   return `${JSON.stringify(await buildOpenApiDocument(), null, 2)}\n`;
+}
+
+/** The admin page's API types, generated from the OpenAPI document (docs/openapi.json's text). */
+export function adminApiDts(openApi: string): string {
+  return adminApiTypes(JSON.parse(openApi) as Parameters<typeof adminApiTypes>[0]);
 }

@@ -1,16 +1,20 @@
 /**
- * `npm run contracts`: writes docs/asyncapi.yaml and docs/openapi.json from the code. Run it after changing a
- * message class in libs/contracts or an endpoint of connector-registry; `--check` only reports drift.
+ * `npm run contracts`: writes docs/asyncapi.yaml, docs/openapi.json and the admin page's admin-api.d.ts from the
+ * code. Run it after changing a message class in libs/contracts or an endpoint or view of connector-registry;
+ * `--check` only reports drift.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { relative } from 'node:path';
-import { ASYNCAPI_PATH, asyncApiYaml, OPENAPI_PATH, openApiJson, ROOT } from './contract-docs';
+import { ADMIN_API_TYPES_PATH } from './admin-api-types';
+import { adminApiDts, ASYNCAPI_PATH, asyncApiYaml, OPENAPI_PATH, openApiJson, ROOT } from './contract-docs';
 
 async function main(): Promise<void> {
   const check = process.argv.includes('--check');
+  const openApi = await openApiJson();
   const documents: Array<[string, string]> = [
     [ASYNCAPI_PATH, asyncApiYaml()],
-    [OPENAPI_PATH, await openApiJson()],
+    [OPENAPI_PATH, openApi],
+    [ADMIN_API_TYPES_PATH, adminApiDts(openApi)],
   ];
   let stale = 0;
   for (const [path, text] of documents) {

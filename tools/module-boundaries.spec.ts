@@ -6,19 +6,53 @@ import { join } from 'node:path';
 const root = join(__dirname, '..');
 
 /**
- * Sources linted the way `npm run lint` sees them, as if they were files of candidate-sync. They are never
- * written: ESLint's `lintText` lints them under the path given, so a test run leaves `apps/` untouched.
+ * Sources linted the way `npm run lint` sees them, as if they were files of the project they name. They are
+ * never written: ESLint's `lintText` lints them under the path given, so a test run leaves the tree untouched.
  */
 const probes = {
-  appImportsApp:
-    "import { VacancySyncConfig } from '../../vacancy-sync/src/app/vacancy-sync.config';\nexport const probe = VacancySyncConfig;\n",
-  serviceImportsSandbox:
-    "import { startAtsASandbox } from '@connector/ats-a-sandbox';\nexport const probe = startAtsASandbox;\n",
-  appImportsSharedLib:
-    "import { Exchange } from '@connector/contracts';\nexport const probe = Exchange.PlatformEvents;\n",
+  appImportsApp: {
+    dir: 'apps/candidate-sync/src',
+    text: "import { VacancySyncConfig } from '../../vacancy-sync/src/app/vacancy-sync.config';\nexport const probe = VacancySyncConfig;\n",
+  },
+  serviceImportsSandbox: {
+    dir: 'apps/candidate-sync/src',
+    text: "import { startAtsASandbox } from '@connector/ats-a-sandbox';\nexport const probe = startAtsASandbox;\n",
+  },
+  serviceImportsTestKit: {
+    dir: 'apps/candidate-sync/src',
+    text: "import { eventually } from '@connector/testing';\nexport const probe = eventually;\n",
+  },
+  appImportsSharedLib: {
+    dir: 'apps/candidate-sync/src',
+    text: "import { Exchange } from '@connector/contracts';\nexport const probe = Exchange.PlatformEvents;\n",
+  },
+  vendorImportsServiceLayer: {
+    dir: 'libs/ats-access/src/lib',
+    text: "import { ErasedCandidates } from '@connector/service-kit';\nexport const probe = ErasedCandidates;\n",
+  },
+  infraImportsVendor: {
+    dir: 'libs/persistence/src/lib',
+    text: "import { AtsError } from '@connector/ats-clients';\nexport const probe = AtsError;\n",
+  },
+  serviceLayerImportsVendor: {
+    dir: 'libs/exactly-once/src/lib',
+    text: "import { AtsError } from '@connector/ats-clients';\nexport const probe = AtsError;\n",
+  },
+  sandboxImportsProduct: {
+    dir: 'libs/ats-a-sandbox/src/lib',
+    text: "import { Exchange } from '@connector/contracts';\nexport const probe = Exchange;\n",
+  },
+  vendorSpecStartsSandbox: {
+    dir: 'libs/ats-clients/src/lib',
+    spec: true,
+    text: "import { startAtsASandbox } from '@connector/ats-a-sandbox';\nexport const probe = startAtsASandbox;\n",
+  },
 };
 type Probe = keyof typeof probes;
-const pathOf = (probe: Probe) => join(root, 'apps/candidate-sync/src', `boundary-probe-${probe}.ts`);
+const pathOf = (probe: Probe) => {
+  const { dir, spec } = probes[probe] as { dir: string; spec?: boolean };
+  return join(root, dir, `boundary-probe-${probe}${spec ? '.spec' : ''}.ts`);
+};
 
 // ESLint's flat config is ESM, which Jest cannot load in-process: a child Node runs ESLint's API instead.
 const lintScript = `
@@ -51,7 +85,7 @@ describe('module boundaries', () => {
       cwd: root,
       input: JSON.stringify({
         report,
-        probes: names.map((probe) => ({ filePath: pathOf(probe), text: probes[probe] })),
+        probes: names.map((probe) => ({ filePath: pathOf(probe), text: probes[probe].text })),
       }),
       encoding: 'utf8',
     });
@@ -84,7 +118,45 @@ describe('module boundaries', () => {
     ]);
   });
 
+  it('fails lint when a service imports the test kit outside its tests', () => {
+    expect(messages.get('serviceImportsTestKit')).toEqual([
+      expect.stringMatching(/tagged with "scope:service" can only depend on libs tagged with "scope:shared"/),
+    ]);
+  });
+
   it('lets an app import a shared lib through its barrel', () => {
     expect(messages.get('appImportsSharedLib')).toEqual([]);
+  });
+
+  it('fails lint when a vendor adapter imports a service-layer lib', () => {
+    expect(messages.get('vendorImportsServiceLayer')).toEqual([
+      expect.stringMatching(
+        /tagged with "layer:vendor" can only depend on libs tagged with "layer:base", "layer:infra", "layer:vendor"$/,
+      ),
+    ]);
+  });
+
+  it('fails lint when an infrastructure lib imports a vendor adapter', () => {
+    expect(messages.get('infraImportsVendor')).toEqual([
+      expect.stringMatching(
+        /tagged with "layer:infra" can only depend on libs tagged with "layer:base", "layer:infra"$/,
+      ),
+    ]);
+  });
+
+  it('lets a service-layer lib import a vendor adapter', () => {
+    expect(messages.get('serviceLayerImportsVendor')).toEqual([]);
+  });
+
+  it('fails lint when a sandbox imports a product lib, even the contracts', () => {
+    expect(messages.get('sandboxImportsProduct')).toEqual([
+      expect.stringMatching(
+        /tagged with "scope:sandbox" can only depend on libs tagged with "scope:sandbox"$/,
+      ),
+    ]);
+  });
+
+  it("lets a vendor adapter's tests start a sandbox", () => {
+    expect(messages.get('vendorSpecStartsSandbox')).toEqual([]);
   });
 });

@@ -3,7 +3,7 @@ import { Exchange, Queue, RoutingKey } from '@connector/contracts';
 import { ServiceCoreModule } from '@connector/service-kit';
 import { SERVICE_NAME, type AuthGatewayConfig } from './auth-gateway.config';
 import { AUTH_GATEWAY_SCHEMA } from './auth-gateway.schema';
-import { CommonModule } from './common/common.module';
+import { AuthGatewayGlobalModule } from './common/auth-gateway-global.module';
 import { CredentialsModule } from './credentials/credentials.module';
 
 /** auth-gateway: credentials and tokens for ATS-A (client credentials) and ATS-B (OAuth). */
@@ -43,7 +43,7 @@ export class AppModule {
     });
     return {
       module: AppModule,
-      imports: [CommonModule.forRoot(config, core), CredentialsModule],
+      imports: [AuthGatewayGlobalModule.forRoot(config, core), CredentialsModule],
     };
   }
 }

@@ -6,7 +6,7 @@ import { ApplicationsModule } from './applications/applications.module';
 import { SERVICE_NAME, type CandidateSyncConfig, retryDelaysOf } from './candidate-sync.config';
 import { CandidatesModule } from './candidates/candidates.module';
 import { CANDIDATE_SYNC_SCHEMA } from './candidate-sync.schema';
-import { CommonModule } from './common/common.module';
+import { CandidateSyncGlobalModule } from './common/candidate-sync-global.module';
 import { ConnectorsModule } from './connectors/connectors.module';
 import { ErasureModule } from './erasure/erasure.module';
 
@@ -44,7 +44,7 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [
-        CommonModule.forRoot(config, core),
+        CandidateSyncGlobalModule.forRoot(config, core),
         CandidatesModule,
         ApplicationsModule,
         ErasureModule,

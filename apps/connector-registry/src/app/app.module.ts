@@ -4,7 +4,7 @@ import { ServiceCoreModule } from '@connector/service-kit';
 import { ActivityModule } from './activity/activity.module';
 import { AdminPageModule } from './admin-page/admin-page.module';
 import { CONNECTOR_REGISTRY_SCHEMA } from './connector-registry.schema';
-import { CommonModule } from './common/common.module';
+import { ConnectorRegistryGlobalModule } from './common/connector-registry-global.module';
 import { ConnectorsModule } from './connectors/connectors.module';
 import { ErasureModule } from './erasure/erasure.module';
 import { FailuresModule } from './failures/failures.module';
@@ -58,7 +58,7 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [
-        CommonModule.forRoot(config, core),
+        ConnectorRegistryGlobalModule.forRoot(config, core),
         ConnectorsModule,
         MappingModule,
         RunsModule,

@@ -1,7 +1,8 @@
 import type { ServerResponse } from 'node:http';
 import type { INestApplication } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { DocumentBuilder, type OpenAPIObject, type SchemaObject, SwaggerModule } from '@nestjs/swagger';
+import { jsonSchemasOf, VacancyUpsertedDto } from '@connector/contracts';
 import { RegistryExceptionFilter } from './common/registry-exception.filter';
 import { createValidationPipe } from './common/validation';
 import type { ConnectorRegistryConfig } from './connector-registry.config';
@@ -45,7 +46,7 @@ const API_DOCS_CSP = [
 
 /** The admin API's OpenAPI document; also committed as docs/openapi.json (`npm run contracts`). */
 export function openApiDocument(app: INestApplication): OpenAPIObject {
-  return SwaggerModule.createDocument(
+  const document = SwaggerModule.createDocument(
     app,
     new DocumentBuilder()
       .setTitle('connector-registry admin API')
@@ -57,4 +58,11 @@ export function openApiDocument(app: INestApplication): OpenAPIObject {
       .addBearerAuth()
       .build(),
   );
+  // The message schemas the responses embed (a preview's vacancies), from the same classes as docs/asyncapi.yaml.
+  const messageSchemas = jsonSchemasOf([VacancyUpsertedDto]) as Record<string, SchemaObject>;
+  document.components = {
+    ...document.components,
+    schemas: { ...document.components?.schemas, ...messageSchemas },
+  };
+  return document;
 }

@@ -4,7 +4,7 @@ import { deletedConnectorRetention } from '@connector/persistence';
 import { ServiceCoreModule } from '@connector/service-kit';
 import { CandidateRefsModule } from './candidate-refs/candidate-refs.module';
 import { DOCUMENT_SERVICE_SCHEMA } from './document-service.schema';
-import { CommonModule } from './common/common.module';
+import { DocumentServiceGlobalModule } from './common/document-service-global.module';
 import { ConnectorsModule } from './connectors/connectors.module';
 import { SERVICE_NAME, type DocumentServiceConfig, retryDelaysOf } from './document-service.config';
 import { DocumentsModule } from './documents/documents.module';
@@ -42,7 +42,7 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [
-        CommonModule.forRoot(config, core),
+        DocumentServiceGlobalModule.forRoot(config, core),
         CandidateRefsModule,
         DocumentsModule,
         ErasureModule,

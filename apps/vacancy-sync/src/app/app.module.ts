@@ -3,7 +3,7 @@ import { Exchange, Queue, RoutingKey } from '@connector/contracts';
 import { deletedConnectorRetention } from '@connector/persistence';
 import { ServiceCoreModule } from '@connector/service-kit';
 import { VACANCY_SYNC_SCHEMA } from './vacancy-sync.schema';
-import { CommonModule } from './common/common.module';
+import { VacancySyncGlobalModule } from './common/vacancy-sync-global.module';
 import { PreviewModule } from './preview/preview.module';
 import { runHistoryRetention } from './runs/run-history-retention';
 import { RunsModule } from './runs/runs.module';
@@ -39,7 +39,7 @@ export class AppModule {
     });
     return {
       module: AppModule,
-      imports: [CommonModule.forRoot(config, core), RunsModule, PreviewModule],
+      imports: [VacancySyncGlobalModule.forRoot(config, core), RunsModule, PreviewModule],
     };
   }
 }

@@ -64,8 +64,8 @@ class MessagingLifecycle implements OnApplicationBootstrap, BeforeApplicationShu
 
 /**
  * RabbitMQ for a service: one connection, a confirming publisher, and (when `consumer` is given) the
- * transport strategy to pass to `app.connectMicroservice({ strategy: app.get(RabbitMqServer) })`. Not global:
- * a module whose providers publish or ask imports it (through the service's CommonModule).
+ * transport strategy to pass to `app.connectMicroservice({ strategy: app.get(RabbitMqServer) })`. Not global by
+ * itself: each service's one global module (e.g. `CandidateSyncGlobalModule`) re-exports it to its features.
  */
 @Module({})
 export class MessagingModule {

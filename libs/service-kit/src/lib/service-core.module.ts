@@ -29,8 +29,8 @@ export interface ServiceCoreOptions {
 
 /**
  * What every service is built on: Postgres with its migrations, RabbitMQ with its queue, `/health` and
- * `/metrics`. A service's AppModule builds it once and its CommonModule re-exports it, so each feature module
- * that needs the publisher or the RPC client imports that CommonModule.
+ * `/metrics`. A service's AppModule builds it once and the service's global module (e.g.
+ * `CandidateSyncGlobalModule`) re-exports it, so a feature module injects the publisher or the RPC client as is.
  */
 @Module({})
 export class ServiceCoreModule {

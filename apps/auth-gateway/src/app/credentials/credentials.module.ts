@@ -26,10 +26,8 @@ import { CredentialsRepository } from './credentials.repository';
 import { CredentialsService } from './credentials.service';
 import { OperatorAlerts } from './operator-alerts';
 import { ResealService } from './reseal.service';
-import { CommonModule } from '../common/common.module';
 
 @Module({
-  imports: [CommonModule],
   // One handler per message type auth-gateway consumes.
   controllers: [
     CredentialsRequestedHandler,

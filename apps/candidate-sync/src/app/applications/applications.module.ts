@@ -5,10 +5,9 @@ import { ApplicationSinks } from './application-sinks';
 import { ApplicationSubmittedHandler } from './application-submitted.handler';
 import { ApplicationSyncService } from './application-sync.service';
 import { ApplicationUpdatedHandler } from './application-updated.handler';
-import { CommonModule } from '../common/common.module';
 
 @Module({
-  imports: [CommonModule, CandidatesModule],
+  imports: [CandidatesModule],
   controllers: [ApplicationSubmittedHandler, ApplicationUpdatedHandler],
   providers: [ApplicationSyncService, ApplicationSinks, ApplicationLinkRepository],
   exports: [ApplicationLinkRepository],

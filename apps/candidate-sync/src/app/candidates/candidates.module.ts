@@ -4,10 +4,8 @@ import { CandidateLinkRepository } from './candidate-link.repository';
 import { CandidateSinks } from './candidate-sinks';
 import { CandidateSyncService } from './candidate-sync.service';
 import { CandidateUpdatedHandler } from './candidate-updated.handler';
-import { CommonModule } from '../common/common.module';
 
 @Module({
-  imports: [CommonModule],
   controllers: [CandidateCreatedHandler, CandidateUpdatedHandler],
   providers: [CandidateSyncService, CandidateSinks, CandidateLinkRepository],
   exports: [CandidateLinkRepository],

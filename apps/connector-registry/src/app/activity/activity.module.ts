@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module';
-import { CommonModule } from '../common/common.module';
 import { RepositoriesModule } from '../repositories/repositories.module';
 import { ActivityController } from './activity.controller';
 import { ActivityRepository } from './activity.repository';
@@ -11,7 +10,7 @@ import { DocumentSyncedHandler } from './document-synced.handler';
 
 /** A connector's work per day: counted from the workers' *.synced events, read by the admin page. */
 @Module({
-  imports: [CommonModule, AuthModule, RepositoriesModule],
+  imports: [AuthModule, RepositoriesModule],
   controllers: [ActivityController, CandidateSyncedHandler, ApplicationSyncedHandler, DocumentSyncedHandler],
   providers: [ActivityRepository, ActivityService],
 })

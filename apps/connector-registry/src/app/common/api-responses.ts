@@ -1,5 +1,12 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ATS_TYPES, CONNECTOR_STATUSES, RUN_MODES, RUN_STATUSES } from '@connector/contracts';
+import {
+  ATS_TYPES,
+  CONNECTOR_STATUSES,
+  RUN_MODES,
+  RUN_STATUSES,
+  schemaNameOf,
+  VacancyUpsertedDto,
+} from '@connector/contracts';
 import type { ActivityDayView, ActivityView } from '../activity/activity.view';
 import type { ConnectorView } from '../connectors/connector.view';
 import type { FailureView } from '../failures/failures.service';
@@ -123,10 +130,13 @@ export class MappingVersionsResponse {
   @ApiProperty({ type: [MappingResponse] }) versions!: MappingResponse[];
 }
 
+/** A previewed vacancy is the `data` of `vacancy.upserted`: its schema is the contract's (openApiDocument adds it). */
+export const PREVIEW_VACANCY_SCHEMA = schemaNameOf(VacancyUpsertedDto);
+
 export class MappingPreviewResponse {
   @ApiProperty({
     type: 'array',
-    items: { type: 'object', additionalProperties: true },
+    items: { $ref: `#/components/schemas/${PREVIEW_VACANCY_SCHEMA}` },
     description: 'the vacancies as the mapping would publish them (the data of vacancy.upserted)',
   })
   vacancies!: unknown;

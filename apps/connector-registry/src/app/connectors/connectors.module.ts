@@ -9,10 +9,9 @@ import { ConnectorKinds } from './kinds/connector-kinds';
 import { AuthModule } from '../auth/auth.module';
 import { RepositoriesModule } from '../repositories/repositories.module';
 import { ClientsModule } from '../clients/clients.module';
-import { CommonModule } from '../common/common.module';
 
 @Module({
-  imports: [CommonModule, BudgetModule, AuthModule, RepositoriesModule, ClientsModule],
+  imports: [BudgetModule, AuthModule, RepositoriesModule, ClientsModule],
   controllers: [
     ConnectorsController,
     ConnectorStatusChangedHandler,

@@ -5,10 +5,9 @@ import { ConnectorFailuresController, FailuresController } from './failures.cont
 import { FailuresService } from './failures.service';
 import { AuthModule } from '../auth/auth.module';
 import { RepositoriesModule } from '../repositories/repositories.module';
-import { CommonModule } from '../common/common.module';
 
 @Module({
-  imports: [CommonModule, AuthModule, RepositoriesModule],
+  imports: [AuthModule, RepositoriesModule],
   controllers: [FailuresController, ConnectorFailuresController],
   providers: [DeadLetterRepository, FailuresService, ErasedCandidates],
   exports: [DeadLetterRepository, ErasedCandidates],

@@ -4,10 +4,9 @@ import { AuthorizeController, OAuthCallbackController } from './oauth.controller
 import { OAuthService } from './oauth.service';
 import { AuthModule } from '../auth/auth.module';
 import { ClientsModule } from '../clients/clients.module';
-import { CommonModule } from '../common/common.module';
 
 @Module({
-  imports: [CommonModule, ConnectorsModule, AuthModule, ClientsModule],
+  imports: [ConnectorsModule, AuthModule, ClientsModule],
   controllers: [AuthorizeController, OAuthCallbackController],
   providers: [OAuthService],
 })

@@ -6,10 +6,9 @@ import { RunsController } from './runs.controller';
 import { RunsService } from './runs.service';
 import { AuthModule } from '../auth/auth.module';
 import { RepositoriesModule } from '../repositories/repositories.module';
-import { CommonModule } from '../common/common.module';
 
 @Module({
-  imports: [CommonModule, ConnectorsModule, AuthModule, RepositoriesModule],
+  imports: [ConnectorsModule, AuthModule, RepositoriesModule],
   controllers: [RunsController, RunProgressHandler, RunCompletedHandler],
   providers: [RunsService],
 })

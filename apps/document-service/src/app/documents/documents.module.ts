@@ -4,10 +4,9 @@ import { DocumentLinkRepository } from './document-link.repository';
 import { DocumentSinks } from './document-sinks';
 import { DocumentSyncService } from './document-sync.service';
 import { DocumentUploadedHandler } from './document-uploaded.handler';
-import { CommonModule } from '../common/common.module';
 
 @Module({
-  imports: [CommonModule, CandidateRefsModule],
+  imports: [CandidateRefsModule],
   controllers: [DocumentUploadedHandler],
   providers: [DocumentSyncService, DocumentSinks, DocumentLinkRepository],
   exports: [DocumentLinkRepository],

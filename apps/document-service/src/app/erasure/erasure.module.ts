@@ -1,12 +1,11 @@
 import { Module } from '@nestjs/common';
-import { CommonModule } from '../common/common.module';
 import { CandidateRefsModule } from '../candidate-refs/candidate-refs.module';
 import { DocumentsModule } from '../documents/documents.module';
 import { CandidateErasedHandler } from './candidate-erased.handler';
 import { DocumentErasureService } from './document-erasure.service';
 
 @Module({
-  imports: [CommonModule, CandidateRefsModule, DocumentsModule],
+  imports: [CandidateRefsModule, DocumentsModule],
   controllers: [CandidateErasedHandler],
   providers: [DocumentErasureService],
 })

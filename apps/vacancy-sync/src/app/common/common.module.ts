@@ -1,20 +1,8 @@
-import { type DynamicModule, Module } from '@nestjs/common';
-import { AtsAccessModule } from '@connector/ats-access';
-import { VacancySyncConfig } from '../vacancy-sync.config';
+import { Module } from '@nestjs/common';
 
 /**
- * What the features of vacancy-sync import: the validated config, the service core (Postgres, RabbitMQ) and ATS access.
- * AppModule.forRoot fills it in once at boot (one service per process), so a feature imports the class itself.
+ * Empty on purpose: what it held is VacancySyncGlobalModule's, which is global. It stays only while
+ * runs/runs.module.ts (being changed on another branch) still imports it; delete it with that import.
  */
 @Module({})
-export class CommonModule {
-  static forRoot(config: VacancySyncConfig, core: DynamicModule): typeof CommonModule {
-    const atsAccess = AtsAccessModule.forRoot(core, { allowance: config.ALLOW_PRIVATE_ADDRESSES });
-    Module({
-      imports: [core, atsAccess],
-      providers: [{ provide: VacancySyncConfig, useValue: config }],
-      exports: [VacancySyncConfig, core, atsAccess],
-    })(CommonModule);
-    return CommonModule;
-  }
-}
+export class CommonModule {}

@@ -3,10 +3,8 @@ import { AtsAOpenStatuses } from './ats-a-open-statuses';
 import { AtsAVacancySource } from './ats-a-vacancy.source';
 import { AtsBVacancySource } from './ats-b-vacancy.source';
 import { VacancySources } from './vacancy-sources';
-import { CommonModule } from '../common/common.module';
 
 @Module({
-  imports: [CommonModule],
   providers: [AtsAOpenStatuses, AtsAVacancySource, AtsBVacancySource, VacancySources],
   exports: [VacancySources],
 })

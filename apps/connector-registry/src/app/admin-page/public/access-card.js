@@ -4,7 +4,7 @@ import { useState } from 'preact/hooks';
 import { useAuthorize } from './authorize.js';
 import { connectorPath, view, Link, Problem, useApp } from './ui.js';
 
-/** @typedef {import('./admin-api').Connector} Connector */
+/** @typedef {import('./admin-api').ConnectorResponse} Connector */
 
 /**
  * @param {{ connector: Connector, reload: () => Promise<Connector | null>,

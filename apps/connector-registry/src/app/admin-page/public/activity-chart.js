@@ -7,7 +7,7 @@ import { api } from './api.js';
 import { connectorPath, Problem, view } from './ui.js';
 
 /** @typedef {import('./api.js').ApiError} ApiError */
-/** @typedef {import('./admin-api').ActivityDay} ActivityDay */
+/** @typedef {import('./admin-api').ActivityDayResponse} ActivityDay */
 
 /**
  * @typedef {object} Series
@@ -118,7 +118,7 @@ export function ActivityDrawing({ days }) {
 
 /**
  * The Overview's activity card; `refreshKey` changes (e.g. when a run ends) to load the days again.
- * @param {{ connector: import('./admin-api').Connector, refreshKey?: string | null }} props
+ * @param {{ connector: import('./admin-api').ConnectorResponse, refreshKey?: string | null }} props
  */
 export function ActivityCard({ connector, refreshKey }) {
   const [days, setDays] = useState(/** @type {ActivityDay[] | null} */ (null));
@@ -126,7 +126,7 @@ export function ActivityCard({ connector, refreshKey }) {
 
   useEffect(() => {
     let current = true;
-    /** @type {Promise<import('./admin-api').Activity>} */ (
+    /** @type {Promise<import('./admin-api').ActivityResponse>} */ (
       api('GET', connectorPath(connector.id, '/activity'))
     )
       .then((body) => {

@@ -1,129 +1,316 @@
-// What the admin page reads from the admin API (/api/v1, docs/openapi.json) and shares between its screens:
-// types only, for `// @ts-check` and JSDoc in the page's modules (never loaded by the browser).
+// Generated from docs/openapi.json by `npm run contracts` (tools/admin-api-types.ts). Do not edit: change
+// the server's views or DTOs and re-run it. Types only, for `// @ts-check` and JSDoc in the admin page's modules.
 
-export type AtsType = 'ats-a' | 'ats-b';
-export type ConnectorStatus = 'connected' | 'pending_authorization' | 'auth_failed' | 'disabled';
-export type RunStatus = 'queued' | 'running' | 'succeeded' | 'failed';
-export type RunMode = 'full' | 'incremental';
+export type ErrorCode =
+  | 'VALIDATION_FAILED'
+  | 'INVALID_MAPPING'
+  | 'NOT_ATS_B'
+  | 'NOT_ATS_A'
+  | 'UNAUTHORIZED'
+  | 'NOT_FOUND'
+  | 'METHOD_NOT_ALLOWED'
+  | 'INVALID_STATUS_CHANGE'
+  | 'CONNECTOR_NOT_CONNECTED'
+  | 'RUN_IN_PROGRESS'
+  | 'NOT_REPLAYABLE'
+  | 'PAYLOAD_TOO_LARGE'
+  | 'TOO_MANY_REQUESTS'
+  | 'AUTH_FAILED'
+  | 'INVALID_URL'
+  | 'ATS_UNREACHABLE'
+  | 'ATS_ERROR'
+  | 'UNKNOWN_STATUSES'
+  | 'DEPENDENCY_UNAVAILABLE'
+  | 'INTERNAL';
 
-/** A failed call, as api.js throws it: the service's error body, or a network failure (status 0). */
-export interface ApiFailure {
-  status: number;
+export interface ErrorResponse {
+  statusCode: number;
+  code: ErrorCode;
+  message: string;
+  /** e.g. the validation errors, or the runId of the run in progress */
+  details?: Record<string, unknown>;
+}
+
+export interface TestConnectionDto {
+  type: 'ats-a' | 'ats-b';
+  /** ATS-A: {baseUrl, clientId, clientSecret} */
+  config: Record<string, unknown>;
+  /** the options the connector will have (AtsAOptionsDto / AtsBOptionsDto). ATS-A: every name in openStatuses must be a vacancy status the ATS offers (else ok:false, code UNKNOWN_STATUSES); without openStatuses, one of the defaults (Open, Live) must be */
+  options?: Record<string, unknown>;
+}
+
+export interface ConnectionTestErrorResponse {
   code: string;
   message: string;
-  details?: { errors?: string[] };
 }
 
-export interface Connector {
-  id: string;
-  accountId: string;
-  type: AtsType;
+export interface ConnectionTestResponse {
+  ok: boolean;
+  /** when ok is false */
+  error?: ConnectionTestErrorResponse;
+}
+
+export interface CreateConnectorDto {
+  type: 'ats-a' | 'ats-b';
   name: string;
-  status: ConnectorStatus;
-  options: { syncIntervalMinutes?: number; sendSmartCv?: boolean; [option: string]: unknown };
-  config: { baseUrl?: string; clientId?: string; routine?: string; [field: string]: unknown };
-  createdAt: string;
-  updatedAt: string;
-  lastRun?: Run;
+  /** ATS-A: {baseUrl, clientId, clientSecret}; ATS-B: {routine: "api-oauth", sendSmartCv} */
+  config: Record<string, unknown>;
+  /** options (AtsAOptionsDto / AtsBOptionsDto); ATS-A: openStatuses must all be offered by the ATS (else 422 UNKNOWN_STATUSES); without them the defaults the ATS offers are kept */
+  options?: Record<string, unknown>;
 }
 
-export interface RunCounts {
+export interface RunCountsResponse {
   fetched: number;
   upserted: number;
   unchanged: number;
   closed: number;
 }
 
-export interface Run {
+export interface RunWarningResponse {
+  /** UNKNOWN_STATUSES, EMPTY_LISTING, NOTHING_LIVE, RUN_FAILED… */
+  code: string;
+  /** plain words for an admin: what the run asked, what it got, what to check */
+  message: string;
+}
+
+export interface RunResponse {
   id: string;
   connectorId: string;
-  status: RunStatus;
-  mode: RunMode;
-  counts: RunCounts;
+  status: 'queued' | 'running' | 'succeeded' | 'failed';
+  mode: 'incremental' | 'full';
+  counts: RunCountsResponse;
+  /** ATS API calls the run used */
   apiCalls: number;
   errors: string[];
-  warnings: Array<{ code: string; message: string }>;
+  /** a run that looks wrong says so, even when it succeeded; empty when there is nothing to say */
+  warnings: RunWarningResponse[];
   queuedAt: string;
   startedAt?: string;
   finishedAt?: string;
+  /** while the run waits for ATS budget (the daily limit is spent, or the ATS answered 429) */
   waitingForBudgetUntil?: string;
+  progress?: string;
+  /** a finished run: when the connector's next scheduled run was due as it ended */
   nextRunAt?: string;
 }
 
-export interface Failure {
+export interface ConnectorResponse {
   id: string;
+  accountId: string;
+  type: 'ats-a' | 'ats-b';
+  name: string;
+  status: 'pending_authorization' | 'connected' | 'auth_failed' | 'disabled';
+  /** e.g. syncIntervalMinutes */
+  options: {
+    [key: string]: unknown;
+  };
+  /** the connector configuration without secrets (ATS-A: baseUrl, clientId; ATS-B: routine, sendSmartCv) */
+  config: {
+    [key: string]: unknown;
+  };
+  createdAt: string;
+  updatedAt: string;
+  lastRun?: RunResponse;
+}
+
+export interface ConnectorListResponse {
+  connectors: ConnectorResponse[];
+}
+
+export interface UpdateConnectorDto {
+  name?: string;
+  /** merged into the current options; see AtsAOptionsDto / AtsBOptionsDto */
+  options?: Record<string, unknown>;
+  /** ATS-A: {baseUrl?, clientId?, clientSecret} (tested again) */
+  config?: Record<string, unknown>;
+  /** disable, or enable again */
+  status?: 'disabled' | 'connected';
+}
+
+export interface JobMappingDto {
+  /** target → source; title, location, description, requirements and status are required. A source is {from: "<dotted path in the ATS record>", default?: string} or {constant: string} */
+  fields: {
+    [key: string]: {
+      from: string;
+      default?: string;
+    } | {
+      constant: string;
+    };
+  };
+  /** only vacancies whose mapped status / location is listed are published (no list: no filter) */
+  publish?: {
+    statuses?: string[];
+    locations?: string[];
+  };
+}
+
+export interface MappingResponse {
+  /** 0: the default mapping of the ATS type, never saved */
+  version: number;
+  mapping: JobMappingDto;
+  createdAt: string;
+  /** the admin that saved it (a key id, never the key) */
+  createdBy: string;
+}
+
+export interface MappingVersionsResponse {
+  versions: MappingResponse[];
+}
+
+export interface RollbackMappingDto {
+  version: number;
+}
+
+export interface PreviewMappingDto {
+  /** default: the current mapping */
+  mapping?: JobMappingDto;
+  limit?: number;
+}
+
+export interface MappingPreviewResponse {
+  /** the vacancies as the mapping would publish them (the data of vacancy.upserted) */
+  vacancies: VacancyUpserted[];
+}
+
+export interface StartRunDto {
+  mode?: 'incremental' | 'full';
+}
+
+export interface RunAcceptedResponse {
+  runId: string;
+  status: 'queued';
+}
+
+export interface RunListResponse {
+  runs: RunResponse[];
+}
+
+export interface FailureResponse {
+  id: string;
+  connectorId: string | null;
+  /** the message type, when it could be read */
   type: string | null;
+  routingKey: string;
+  messageId: string | null;
   reasons: string[];
+  /** whether a replay may succeed */
   retryable: boolean;
   failedAt: string;
   replayedAt: string | null;
+  replayCount: number;
+  /** the message that failed (only when reading one failure) */
+  message?: Record<string, unknown>;
 }
 
-export interface Budget {
-  state: 'ok' | 'exhausted' | 'paused';
-  message: string;
-  limit: number;
-  configuredLimit: number;
-  atsLimit: number | null;
-  used: { ours: number; everyone: number };
-  remaining: number;
-  resetAt: string;
-  resumesAt: string | null;
-  projectedUse: number;
-  pushReserve: number;
-  syncShare: number;
-  waiting: { messages: number; runs: number };
+export interface FailureListResponse {
+  failures: FailureResponse[];
 }
 
-/** One UTC day of a connector's work (GET /connectors/{id}/activity). */
-export interface ActivityDay {
-  /** `YYYY-MM-DD` */
+export interface ReplayResponse {
+  replayed: true;
+}
+
+export interface AuthorizeResponse {
+  /** the ATS login window to open */
+  authorizeUrl: string;
+}
+
+export interface ActivityDayResponse {
+  /** the UTC day */
   day: string;
+  /** ATS API calls of the vacancy runs that ended that day */
   apiCalls: number;
+  /** vacancies those runs published: new or changed, and closed */
   vacanciesPublished: number;
+  /** candidates, applications and documents written to the ATS */
   recordsWritten: number;
+  /** failed messages (in the failure log) and failed runs */
   failures: number;
 }
 
-export interface Activity {
+export interface ActivityResponse {
   connectorId: string;
-  /** The last 14 days, oldest first. */
-  days: ActivityDay[];
+  /** the last 14 days, oldest first, ending today; days without work have zeros */
+  days: ActivityDayResponse[];
 }
 
-export type FieldSource = { from: string; default?: string } | { constant: string };
-
-export interface JobMapping {
-  fields: Record<string, FieldSource>;
-  publish?: { statuses?: string[]; locations?: string[] };
+export interface BudgetUsedView {
+  /** calls this service made in the current window */
+  ours: number;
+  /** everyone's calls, as the ATS counts them (X-RateLimit-Remaining) */
+  everyone: number;
 }
 
-export interface MappingVersion {
-  version: number;
-  createdAt: string;
-  mapping: JobMapping;
+export interface BudgetWaitingView {
+  /** messages (candidates, applications, documents) waiting for budget */
+  messages: number;
+  /** runs (vacancy syncs) waiting for budget */
+  runs: number;
+  /** the latest named wait */
+  until: string | null;
 }
 
-export interface PreviewVacancy {
+export interface BudgetView {
+  connectorId: string;
+  /** the customer system the quota belongs to */
+  baseUrl: string;
+  state: 'ok' | 'exhausted' | 'paused';
+  /** the state in plain words */
+  message: string;
+  /** calls the plan spends to today: the lower of the two limits below */
+  limit: number;
+  /** the connector option dailyCallLimit */
+  configuredLimit: number;
+  /** X-RateLimit-Limit, when the ATS sent it */
+  atsLimit: number | null;
+  used: BudgetUsedView;
+  remaining: number;
+  /** when the ATS day resets */
+  resetAt: string;
+  /** after a 429 */
+  pausedUntil: string | null;
+  /** when calls go on */
+  resumesAt: string | null;
+  /** our calls per hour lately */
+  currentRatePerHour: number;
+  /** calls used by the reset if the current rate held */
+  projectedUse: number;
+  /** remaining ÷ hours to the reset */
+  sustainableRatePerHour: number;
+  /** calls held for pushes for the rest of the day */
+  pushReserve: number;
+  /** calls held for vacancy syncs for the rest of the day */
+  syncShare: number;
+  waiting: BudgetWaitingView;
+}
+
+export interface VacancyUpserted {
+  connectorId: string;
+  atsType: 'ats-a' | 'ats-b';
   externalId: string;
   title: string;
   location: string;
+  description: string;
+  requirements: string;
   status: string;
-  requirements?: string;
-  fields?: Record<string, unknown>;
+  contact?: VacancyContact;
+  company?: VacancyCompany;
+  fields: Record<string, unknown>;
+  updatedAt: string;
+  contentHash: string;
 }
 
-/** A confirmation carried to the next screen (e.g. "Connected to ATS-A" after Save); shown once. */
-export interface Flash {
-  kind: string;
-  text: string;
+export interface VacancyContact {
+  externalId?: string;
+  name?: string;
+  email?: string;
+  phone?: string;
+  jobTitle?: string;
 }
 
-/** What every screen may use (ui.js `useApp()`). */
-export interface AppContextValue {
-  navigate(to: string, options?: { replace?: boolean }): void;
-  announce(text: string): void;
-  flash: Flash | null;
-  setFlash(flash: Flash | null): void;
-  signOut(message?: string): void;
+export interface VacancyCompany {
+  name: string;
+  address?: string;
+  links: Record<string, unknown>;
+  contact?: VacancyContact;
 }

@@ -36,7 +36,7 @@ function App() {
   const [announcement, setAnnouncement] = useState('');
   const [notice, setNotice] = useState(/** @type {string | null} */ (null));
   // A confirmation carried to the next screen (e.g. "Connected to ATS-A" after Save); shown once.
-  const [flash, setFlash] = useState(/** @type {import('./admin-api').Flash | null} */ (null));
+  const [flash, setFlash] = useState(/** @type {import('./admin-page').Flash | null} */ (null));
 
   const navigate = useCallback(
     (/** @type {string} */ to, /** @type {{ replace?: boolean }} */ options = {}) => {
@@ -84,7 +84,7 @@ function App() {
   }, [path, signedIn]);
 
   const context = useMemo(
-    /** @returns {import('./admin-api').AppContextValue} */
+    /** @returns {import('./admin-page').AppContextValue} */
     () => ({ navigate, announce, flash, setFlash, signOut }),
     [navigate, announce, flash, signOut],
   );

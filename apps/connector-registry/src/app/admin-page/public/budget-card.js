@@ -8,17 +8,17 @@ import { formatTime, Problem, view, useApp, valueOf } from './ui.js';
 /** @typedef {import('./api.js').ApiError} ApiError */
 
 const POLL_MS = 5000;
-/** @type {Record<import('./admin-api').Budget['state'], string>} */
+/** @type {Record<import('./admin-api').BudgetView['state'], string>} */
 const STATE_LABELS = {
   ok: 'Within budget',
   exhausted: 'Budget used up for today',
   paused: 'Paused by the ATS (429)',
 };
 
-/** @param {{ connector: import('./admin-api').Connector }} props */
+/** @param {{ connector: import('./admin-api').ConnectorResponse }} props */
 export function BudgetCard({ connector }) {
   const { announce } = useApp();
-  const [budget, setBudget] = useState(/** @type {import('./admin-api').Budget | null} */ (null));
+  const [budget, setBudget] = useState(/** @type {import('./admin-api').BudgetView | null} */ (null));
   const [error, setError] = useState(/** @type {ApiError | null} */ (null));
   const [limit, setLimit] = useState('');
   const [saving, setSaving] = useState(false);

@@ -9,7 +9,7 @@ import { connectorPath, view, Link, PageTitle, Problem, StatusBadge, typeLabel, 
 
 /** @typedef {import('./api.js').ApiError} ApiError */
 
-/** @typedef {import('./admin-api').Connector} Connector */
+/** @typedef {import('./admin-api').ConnectorResponse} Connector */
 /**
  * What a tab is given: the connector, a way to load it again, and what the page shows above the tabs.
  * @typedef {{ connector: Connector, reload: () => Promise<Connector | null>,

@@ -17,7 +17,7 @@ import {
 
 /** @typedef {import('./api.js').ApiError} ApiError */
 
-/** @typedef {import('./admin-api').Connector} Connector */
+/** @typedef {import('./admin-api').ConnectorResponse} Connector */
 
 /** @param {{ connector: Connector, onChanged: () => void }} props */
 function RowAction({ connector, onChanged }) {

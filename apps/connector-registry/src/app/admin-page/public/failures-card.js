@@ -5,7 +5,7 @@ import { formatTime, useApp, view } from './ui.js';
 
 /** @typedef {import('./api.js').ApiError} ApiError */
 
-/** @typedef {import('./admin-api').Failure} Failure */
+/** @typedef {import('./admin-api').FailureResponse} Failure */
 
 /** @type {Record<string, string>} */
 const MESSAGE_LABELS = {

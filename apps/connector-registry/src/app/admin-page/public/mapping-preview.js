@@ -5,7 +5,7 @@ import { Problem, view } from './ui.js';
 
 /** @typedef {import('./api.js').ApiError} ApiError */
 
-/** @typedef {import('./admin-api').PreviewVacancy} PreviewVacancy */
+/** @typedef {import('./admin-api').VacancyUpserted} PreviewVacancy */
 
 /** ATS texts are often HTML; the preview shows their words (parsed inertly, never inserted as HTML). */
 /** @param {unknown} value */

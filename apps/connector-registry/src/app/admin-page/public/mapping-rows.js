@@ -1,7 +1,7 @@
 // @ts-check
 // The Mapping tab's rows: from a saved mapping to editable rows and back, and the checks made before sending.
 
-/** @typedef {import('./admin-api').JobMapping} JobMapping */
+/** @typedef {import('./admin-api').JobMappingDto} JobMapping */
 /**
  * One platform field being edited: taken from an ATS field (with a fallback) or set to a fixed text.
  * @typedef {{ key: number, target: string, kind: 'from' | 'constant', from: string, fallback: string,

@@ -8,8 +8,8 @@ import { connectorPath, formatTime, view, Problem, useApp, valueOf } from './ui.
 
 /** @typedef {import('./api.js').ApiError} ApiError */
 
-/** @typedef {import('./admin-api').Connector} Connector */
-/** @typedef {import('./admin-api').MappingVersion} MappingVersion */
+/** @typedef {import('./admin-api').ConnectorResponse} Connector */
+/** @typedef {import('./admin-api').MappingResponse} MappingVersion */
 /** @typedef {import('./mapping-rows.js').MappingRow} MappingRow */
 /** @typedef {import('./mapping-rows.js').PublishFilters} PublishFilters */
 /** @typedef {import('./mapping-preview.js').PreviewResult} PreviewResult */

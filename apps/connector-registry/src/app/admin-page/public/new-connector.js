@@ -7,7 +7,7 @@ import { Field, view, Link, PageTitle, Problem, useApp, valueOf, checkedOf } fro
 
 /** @typedef {import('./api.js').ApiError} ApiError */
 
-/** @typedef {import('./admin-api').Connector} Connector */
+/** @typedef {import('./admin-api').ConnectorResponse} Connector */
 /** @typedef {import('./ui.js').FieldInputProps} FieldInputProps */
 /** @typedef {{ baseUrl: string, clientId: string, clientSecret: string }} AtsAConfig */
 /** @typedef {{ code?: string, message?: string }} SetupError */

@@ -12,9 +12,9 @@ import { connectorPath, Problem, runIsActive, runStatusLabel, useApp, view } fro
 
 /** @typedef {import('./api.js').ApiError} ApiError */
 
-/** @typedef {import('./admin-api').Connector} Connector */
-/** @typedef {import('./admin-api').Run} Run */
-/** @typedef {import('./admin-api').Failure} Failure */
+/** @typedef {import('./admin-api').ConnectorResponse} Connector */
+/** @typedef {import('./admin-api').RunResponse} Run */
+/** @typedef {import('./admin-api').FailureResponse} Failure */
 
 const POLL_MS = 1500;
 

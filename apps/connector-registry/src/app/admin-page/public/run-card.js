@@ -16,8 +16,8 @@ import {
 
 /** @typedef {import('./api.js').ApiError} ApiError */
 
-/** @typedef {import('./admin-api').Connector} Connector */
-/** @typedef {import('./admin-api').Run} Run */
+/** @typedef {import('./admin-api').ConnectorResponse} Connector */
+/** @typedef {import('./admin-api').RunResponse} Run */
 
 /**
  * @param {{ connector: Connector, latest: Run | null, loadRuns: () => Promise<unknown>,

@@ -2,9 +2,9 @@
 // The connector's recent runs, newest first, with what each fetched and changed.
 import { formatTime, runStatusLabel, view } from './ui.js';
 
-/** @typedef {import('./admin-api').Run} Run */
+/** @typedef {import('./admin-api').RunResponse} Run */
 
-/** @type {Array<[keyof import('./admin-api').RunCounts, string]>} */
+/** @type {Array<[keyof import('./admin-api').RunCountsResponse, string]>} */
 export const COUNT_LABELS = [
   ['fetched', 'Fetched'],
   ['upserted', 'New or changed'],

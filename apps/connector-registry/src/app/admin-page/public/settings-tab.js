@@ -7,7 +7,7 @@ import { checkedOf, connectorPath, Field, Problem, useApp, valueOf, view } from 
 
 /** @typedef {import('./api.js').ApiError} ApiError */
 
-/** @typedef {import('./admin-api').Connector} Connector */
+/** @typedef {import('./admin-api').ConnectorResponse} Connector */
 /** @typedef {import('./ui.js').FieldInputProps} FieldInputProps */
 /**
  * One PATCH of the connector shared by the tab's sections: which section failed (`where`) and what was saved.

@@ -6,7 +6,7 @@ import htm from 'htm';
 import { BASE } from './api.js';
 
 /** @typedef {import('preact').ComponentChildren} Children */
-/** @typedef {import('./admin-api').AppContextValue} AppContextValue */
+/** @typedef {import('./admin-page').AppContextValue} AppContextValue */
 
 // Named `view`, not `html`: Prettier reformats `html` templates as HTML, and htm drops the whitespace it adds.
 export const view = htm.bind(h);
@@ -66,7 +66,7 @@ export function StatusBadge({ status }) {
 /** @type {Record<string, string>} */
 const RUN_STATUS_LABELS = { queued: 'Queued', running: 'Running', succeeded: 'Succeeded', failed: 'Failed' };
 export const runStatusLabel = (/** @type {string} */ status) => RUN_STATUS_LABELS[status] || status;
-export const runIsActive = (/** @type {import('./admin-api').Run | null | undefined} */ run) =>
+export const runIsActive = (/** @type {import('./admin-api').RunResponse | null | undefined} */ run) =>
   Boolean(run) && (run?.status === 'queued' || run?.status === 'running');
 
 /** @param {string | null | undefined} iso */

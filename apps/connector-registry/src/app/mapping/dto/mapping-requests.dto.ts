@@ -1,17 +1,37 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsInt, IsObject, IsOptional, Max, Min } from 'class-validator';
+import type { JobMappingSource } from '@connector/job-mapping';
 
 /** For OpenAPI only: a mapping body is checked as a whole by `validateJobMapping` (INVALID_MAPPING). */
 export class JobMappingDto {
   @ApiProperty({
+    type: 'object',
     description:
       'target → source; title, location, description, requirements and status are required. A source is ' +
       '{from: "<dotted path in the ATS record>", default?: string} or {constant: string}',
+    additionalProperties: {
+      oneOf: [
+        {
+          type: 'object',
+          properties: { from: { type: 'string' }, default: { type: 'string' } },
+          required: ['from'],
+        },
+        { type: 'object', properties: { constant: { type: 'string' } }, required: ['constant'] },
+      ],
+    },
     example: { title: { from: 'Title' }, location: { from: 'Location', default: 'Remote' } },
   })
-  fields!: Record<string, unknown>;
+  fields!: Record<string, JobMappingSource>;
 
-  @ApiPropertyOptional({ example: { statuses: ['Open'], locations: ['Leeds'] } })
+  @ApiPropertyOptional({
+    type: 'object',
+    description: 'only vacancies whose mapped status / location is listed are published (no list: no filter)',
+    properties: {
+      statuses: { type: 'array', items: { type: 'string' } },
+      locations: { type: 'array', items: { type: 'string' } },
+    },
+    example: { statuses: ['Open'], locations: ['Leeds'] },
+  })
   publish?: { statuses?: string[]; locations?: string[] };
 }
 

@@ -1,4 +1,4 @@
-import { type DynamicModule, Module } from '@nestjs/common';
+import { type DynamicModule, Global, Module } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AtsAccessModule } from '@connector/ats-access';
 import { CandidateLocks } from '@connector/exactly-once';
@@ -7,15 +7,17 @@ import { DocumentServiceConfig } from '../document-service.config';
 import { DocumentEvents } from './document-events';
 
 /**
- * What the features of document-service import: the validated config, the service core (Postgres, RabbitMQ), ATS
- * access, candidate locks, erased candidates and the outgoing events. AppModule.forRoot fills it in once at boot (one service per
- * process), so a feature imports the class itself.
+ * What every feature of document-service may inject: the validated config, the service core (Postgres, RabbitMQ), ATS
+ * access, candidate locks, erased candidates and the outgoing events.
+ * Global, so a feature injects these without importing a module; AppModule.forRoot builds it once at boot.
  */
+@Global()
 @Module({})
-export class CommonModule {
-  static forRoot(config: DocumentServiceConfig, core: DynamicModule): typeof CommonModule {
+export class DocumentServiceGlobalModule {
+  static forRoot(config: DocumentServiceConfig, core: DynamicModule): DynamicModule {
     const atsAccess = AtsAccessModule.forRoot(core, { allowance: config.ALLOW_PRIVATE_ADDRESSES });
-    Module({
+    return {
+      module: DocumentServiceGlobalModule,
       imports: [core, atsAccess],
       providers: [
         { provide: DocumentServiceConfig, useValue: config },
@@ -29,7 +31,6 @@ export class CommonModule {
         ErasedCandidates,
       ],
       exports: [DocumentServiceConfig, CandidateLocks, DocumentEvents, ErasedCandidates, core, atsAccess],
-    })(CommonModule);
-    return CommonModule;
+    };
   }
 }

@@ -1,4 +1,4 @@
-import { type DynamicModule, Module } from '@nestjs/common';
+import { type DynamicModule, Global, Module } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AtsAccessModule } from '@connector/ats-access';
 import { CandidateLocks } from '@connector/exactly-once';
@@ -8,15 +8,17 @@ import { FieldHasher } from '../candidates/field-diff';
 import { SyncedEvents } from './synced-events';
 
 /**
- * What the features of candidate-sync import: the validated config, the service core (Postgres, RabbitMQ), ATS
- * access, candidate locks, the field hasher, erased candidates and the outgoing events. AppModule.forRoot
- * fills it in once at boot (one service per process), so a feature imports the class itself.
+ * What every feature of candidate-sync may inject: the validated config, the service core (Postgres, RabbitMQ), ATS
+ * access, candidate locks, the field hasher, erased candidates and the outgoing events.
+ * Global, so a feature injects these without importing a module; AppModule.forRoot builds it once at boot.
  */
+@Global()
 @Module({})
-export class CommonModule {
-  static forRoot(config: CandidateSyncConfig, core: DynamicModule): typeof CommonModule {
+export class CandidateSyncGlobalModule {
+  static forRoot(config: CandidateSyncConfig, core: DynamicModule): DynamicModule {
     const atsAccess = AtsAccessModule.forRoot(core, { allowance: config.ALLOW_PRIVATE_ADDRESSES });
-    Module({
+    return {
+      module: CandidateSyncGlobalModule,
       imports: [core, atsAccess],
       providers: [
         { provide: CandidateSyncConfig, useValue: config },
@@ -39,7 +41,6 @@ export class CommonModule {
         core,
         atsAccess,
       ],
-    })(CommonModule);
-    return CommonModule;
+    };
   }
 }
