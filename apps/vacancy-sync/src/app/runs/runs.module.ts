@@ -8,10 +8,9 @@ import { RunRequestedHandler } from './run-requested.handler';
 import { RunScheduler } from './run-scheduler.service';
 import { SyncRunRepository } from './sync-run.repository';
 import { SyncRunService } from './sync-run.service';
-import { CommonModule } from '../common/common.module';
 
 @Module({
-  imports: [CommonModule, SourcesModule],
+  imports: [SourcesModule],
   controllers: [RunRequestedHandler, ConnectorStatusChangedHandler],
   providers: [
     VacancyStateRepository,
