@@ -10,3 +10,4 @@ export * from './lib/erased-candidate.entity';
 export * from './lib/retention';
 export * from './lib/deleted-connector.entity';
 export * from './lib/prepared-statements';
+export * from './lib/sql-statement';

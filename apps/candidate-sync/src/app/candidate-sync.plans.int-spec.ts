@@ -1,23 +1,19 @@
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
+import { orderedLinkStatements } from '@connector/exactly-once';
 import { dataSourceOptions, deletedConnectorRetention, purge, runMigrations } from '@connector/persistence';
 import {
   createTestDatabase,
   type PlannedStatement,
+  plannedStatements,
   StatementRecorder,
   type TestDatabase,
   wholeTableScans,
 } from '@connector/testing';
-import {
-  APPLICATION_APPLIED_SQL,
-  APPLICATION_CLAIM_OR_FIND_SQL,
-  ApplicationLinkRepository,
-} from './applications/application-link.repository';
-import {
-  APPLIED_SQL,
-  CandidateLinkRepository,
-  CLAIM_OR_FIND_SQL,
-} from './candidates/candidate-link.repository';
+import { ApplicationLinkRepository } from './applications/application-link.repository';
+import { APPLICATION_LINKS } from './applications/application-link.sql';
+import { CandidateLinkRepository } from './candidates/candidate-link.repository';
+import { CANDIDATE_LINKS } from './candidates/candidate-link.sql';
 import { SERVICE_NAME } from './candidate-sync.config';
 import { CANDIDATE_SYNC_SCHEMA } from './candidate-sync.schema';
 
@@ -26,8 +22,8 @@ const CANDIDATES_PER_CONNECTOR = 20;
 
 /**
  * candidate-sync's links at fleet size: 10 000 connectors with 20 candidates and 20 applications each in a
- * migrated schema; the statements every event runs (prepared: their generic plans too) and erasure's lookups
- * reach the links through their indexes (EXPLAIN).
+ * migrated schema; every statement of the link flow (prepared: their generic plans too) and erasure's
+ * lookups reach the links through their indexes (EXPLAIN).
  */
 describe('candidate-sync query plans at fleet size', () => {
   let database: TestDatabase;
@@ -57,32 +53,31 @@ describe('candidate-sync query plans at fleet size', () => {
     );
     await db.query(`ANALYZE`);
 
-    const lease = ['candidate-sync', 'c-42:cand-42-7', 'plan-check', 30];
+    const values = {
+      leaseNamespace: 'candidate-sync',
+      leaseKey: 'c-42:cand-42-7',
+      leaseOwner: 'plan-check',
+      leaseTtlSeconds: 30,
+      releaseNamespace: 'candidate-sync',
+      releaseKey: 'c-42:cand-42-7',
+      releaseOwner: 'plan-check',
+      connectorId: 'c-42',
+      candidateId: 'cand-42-7',
+      vacancyExternalId: 'v-7',
+      accountId: 'acct-42',
+      applicationId: 'app-1',
+      createdEventId: 'event-1',
+      eventId: 'event-1',
+      occurredAt: new Date().toISOString(),
+      contentHash: 'hash',
+      sent: '{}',
+      externalId: 'x-1',
+      createdExternalId: null,
+      fence: 2,
+    };
     statements.push(
-      {
-        name: 'candidate claim or find',
-        sql: CLAIM_OR_FIND_SQL,
-        params: [...lease, 'c-42', 'cand-42-7', 'acct-42', 'event-1'],
-        prepared: true,
-      },
-      {
-        name: 'candidate applied',
-        sql: APPLIED_SQL,
-        params: ['c-42', 'cand-42-7', '{}', 'event-1', new Date().toISOString(), 'hash', 2, null],
-        prepared: true,
-      },
-      {
-        name: 'application claim or find',
-        sql: APPLICATION_CLAIM_OR_FIND_SQL,
-        params: [...lease, 'c-42', 'cand-42-7', 'v-7', 'acct-42', 'app-1', 'event-2'],
-        prepared: true,
-      },
-      {
-        name: 'application applied',
-        sql: APPLICATION_APPLIED_SQL,
-        params: ['c-42', 'cand-42-7', 'v-7', '{}', 'event-2', new Date().toISOString(), 'hash', null, 2],
-        prepared: true,
-      },
+      ...plannedStatements('candidate', { ...orderedLinkStatements(CANDIDATE_LINKS) }, values),
+      ...plannedStatements('application', { ...orderedLinkStatements(APPLICATION_LINKS) }, values),
     );
     const candidates = new CandidateLinkRepository(db);
     const applications = new ApplicationLinkRepository(db);
@@ -91,7 +86,7 @@ describe('candidate-sync query plans at fleet size', () => {
     await record("erasure: a candidate's connectors", () => candidates.connectorsOf('acct-42', 'cand-42-7'));
     await record("erasure: a candidate's link", () => candidates.erase('c-42', 'cand-42-7', 3));
     await record("erasure: a candidate's applications", () => applications.erase('c-42', 'cand-42-7', 3));
-    await record("a link's read", () => candidates.find('c-42', 'cand-42-7'));
+    await record("a link's read", () => candidates.find({ connectorId: 'c-42', candidateId: 'cand-42-7' }));
     for (const table of ['candidate_link', 'application_link']) {
       await record(`retention: ${table}`, () => purge(db, deletedConnectorRetention(table, 30), new Date()));
     }

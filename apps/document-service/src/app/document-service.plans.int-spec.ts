@@ -1,19 +1,18 @@
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
+import { linkStatements } from '@connector/exactly-once';
 import { dataSourceOptions, deletedConnectorRetention, purge, runMigrations } from '@connector/persistence';
 import {
   createTestDatabase,
   type PlannedStatement,
+  plannedStatements,
   StatementRecorder,
   type TestDatabase,
   wholeTableScans,
 } from '@connector/testing';
 import { CandidateRefRepository, FIND_SQL } from './candidate-refs/candidate-ref.repository';
-import {
-  DOCUMENT_CLAIM_OR_FIND_SQL,
-  DOCUMENT_LINKED_AND_RELEASED_SQL,
-  DocumentLinkRepository,
-} from './documents/document-link.repository';
+import { DocumentLinkRepository } from './documents/document-link.repository';
+import { DOCUMENT_LINKS } from './documents/document-link.sql';
 import { SERVICE_NAME } from './document-service.config';
 import { DOCUMENT_SERVICE_SCHEMA } from './document-service.schema';
 
@@ -22,8 +21,8 @@ const CANDIDATES_PER_CONNECTOR = 20;
 
 /**
  * document-service's tables at fleet size: 10 000 connectors with 20 candidates (a ref and a file each) in a
- * migrated schema; the statements every document runs (prepared: their generic plans too) and erasure's
- * lookups reach them through their indexes (EXPLAIN).
+ * migrated schema; the statements every document runs, the whole link flow among them (prepared: their
+ * generic plans too), and erasure's lookups reach them through their indexes (EXPLAIN).
  */
 describe('document-service query plans at fleet size', () => {
   let database: TestDatabase;
@@ -54,8 +53,6 @@ describe('document-service query plans at fleet size', () => {
     );
     await db.query(`ANALYZE`);
 
-    const lease = ['document-service', 'c-42:cand-42-7', 'plan-check', 30];
-    const sha256 = 'a'.repeat(64);
     statements.push(
       {
         name: "a candidate's ATS id",
@@ -63,18 +60,26 @@ describe('document-service query plans at fleet size', () => {
         params: ['c-42', 'cand-42-7'],
         prepared: true,
       },
-      {
-        name: 'file claim or find',
-        sql: DOCUMENT_CLAIM_OR_FIND_SQL,
-        params: [...lease, 'c-42', 'cand-42-7', sha256, 'acct-42', 'doc-1'],
-        prepared: true,
-      },
-      {
-        name: 'file linked and lock released',
-        sql: DOCUMENT_LINKED_AND_RELEASED_SQL,
-        params: ['c-42', 'cand-42-7', sha256, 'f-1', 2, ...lease.slice(0, 3)],
-        prepared: true,
-      },
+      ...plannedStatements(
+        'file',
+        { ...linkStatements(DOCUMENT_LINKS) },
+        {
+          leaseNamespace: 'document-service',
+          leaseKey: 'c-42:cand-42-7',
+          leaseOwner: 'plan-check',
+          leaseTtlSeconds: 30,
+          releaseNamespace: 'document-service',
+          releaseKey: 'c-42:cand-42-7',
+          releaseOwner: 'plan-check',
+          connectorId: 'c-42',
+          candidateId: 'cand-42-7',
+          sha256: 'a'.repeat(64),
+          accountId: 'acct-42',
+          documentId: 'doc-1',
+          externalId: 'f-1',
+          fence: 2,
+        },
+      ),
     );
     const refs = new CandidateRefRepository(db);
     const links = new DocumentLinkRepository(db);

@@ -1,12 +1,7 @@
 import type { DataSource } from 'typeorm';
 import { NotReadyError } from '@connector/messaging';
-import {
-  KeyedLeases,
-  type Lease,
-  LeaseLostError,
-  type LeaseStatement,
-  LockTimeoutError,
-} from '@connector/persistence';
+import { KeyedLeases, type Lease, LeaseLostError, LockTimeoutError } from '@connector/persistence';
+import type { LinkClaim } from './link-table';
 
 export interface CandidateLocksOptions {
   /** The service's own keys (`keyed_lease` is shared by every service). */
@@ -38,17 +33,18 @@ export class CandidateLocks {
   }
 
   /**
-   * As run, the lock taken by `statement` (see KeyedLeases.withLockBy), which also reads or claims the
-   * candidate's records in the same round trip; `work` gets what it found, under the lock.
+   * As run, the lock taken by the claim's statement (see KeyedLeases.withLockBy), which also claims or reads
+   * the record's link in the same round trip; `work` gets what it found, under the lock.
    */
-  async runBy<R, T>(
-    connectorId: string,
-    candidateId: string,
-    statement: LeaseStatement<R>,
-    work: (lease: Lease, found: R) => Promise<T>,
-  ): Promise<T> {
+  async runBy<F, T>(claim: LinkClaim<F>, work: (lease: Lease, found: F) => Promise<T>): Promise<T> {
+    const { connectorId, candidateId } = claim;
     return this.locked(connectorId, candidateId, () =>
-      this.leases.withLockBy(`${connectorId}:${candidateId}`, statement, work, this.options.waitMs),
+      this.leases.withLockBy(
+        `${connectorId}:${candidateId}`,
+        claim.statement,
+        (lease, row) => work(lease, claim.found(row)),
+        this.options.waitMs,
+      ),
     );
   }
 

@@ -1,22 +1,35 @@
 import {
   Column,
   CreateDateColumn,
+  type DataSource,
+  type EntityTarget,
   type FindOptionsWhere,
-  IsNull,
-  type ObjectLiteral,
-  type QueryDeepPartialEntity,
-  Raw,
   type Repository,
   UpdateDateColumn,
 } from 'typeorm';
 import {
   entitiesOf,
+  type Lease,
   LeaseLostError,
+  type LeaseRelease,
   type LeaseStatement,
-  rowsOf,
+  preparedStatements,
   type SqlQueryable,
-  type SqlRow,
+  type SqlStatement,
 } from '@connector/persistence';
+import {
+  type ClaimOrFindRow,
+  claimOrFindRow,
+  type ClaimOrFindValues,
+  type Fenced,
+  type LinkKeyBase,
+  type LinkStatements,
+  linkStatements,
+  type LinkTableDescriptor,
+  type OrderedLinkStatements,
+  orderedLinkStatements,
+  type OrderedLinkTableDescriptor,
+} from './link-table.sql';
 import type { LinkState, OrderedLink } from './write-once';
 
 /**
@@ -44,125 +57,236 @@ export abstract class OrderedLinkColumns extends LinkColumns implements OrderedL
 /** The CHECK every link table puts on `state`, as the migrations named it (`<table>_state_check`). */
 export const LINK_STATE_CHECK = `"state" IN ('pending', 'linked')`;
 
-/** A link row's primary key, property → value. */
-export type LinkKey<E> = FindOptionsWhere<E>;
+/** What a claim-or-find says about one record. */
+export type ClaimedOrFound<E> =
+  { erased: true } | { erased: false; claimed: true } | { erased: false; claimed: false; link: E };
 
-/** What a write sets besides the key, property → value (JSON columns as objects). */
-export type LinkValues<E> = QueryDeepPartialEntity<E>;
-
-/** Rows a fenced write may touch: never fenced, or last fenced by this token or an older one. */
-const FENCE_ALLOWS = `("fence" IS NULL OR "fence" <= :fence)`;
+/** As ClaimedOrFound, for a table with a prerequisite: nothing claimed or read while it is null. */
+export type ClaimedOrFoundAfter<E> =
+  | { erased: true }
+  | { erased: false; prerequisite: null }
+  | (Exclude<ClaimedOrFound<E>, { erased: true }> & { prerequisite: string });
 
 /**
- * The reads and writes every link table shares, over its entity's repository.
+ * A claim-or-find for CandidateLocks.runBy: the candidate lock it takes, the statement that takes it and
+ * claims or reads the record, and what that found, read under the lock (`found` may throw LeaseLostError:
+ * the lock is then released as after any failed work).
+ */
+export class LinkClaim<F> {
+  constructor(
+    readonly connectorId: string,
+    readonly candidateId: string,
+    readonly statement: LeaseStatement<ClaimOrFindRow>,
+    readonly found: (row: ClaimOrFindRow) => F,
+  ) {}
+
+  /** The same claim, what it found said in the caller's terms. */
+  map<G>(to: (found: F) => G): LinkClaim<G> {
+    return new LinkClaim(this.connectorId, this.candidateId, this.statement, (row) => to(this.found(row)));
+  }
+}
+
+/** The write's token and, for the lock holder's last write, the lock's release to go with it. */
+export interface FencedWrite extends Fenced {
+  release?: Lease['release'];
+}
+
+/** An event fully applied (OrderedLinkTable.applied), S what was sent. */
+export interface AppliedOptions<S> extends FencedWrite {
+  event: { id: string; occurredAt: string };
+  contentHash: string;
+  sent: S;
+  /** The record this event just created, linked in the same statement. */
+  created?: { externalId: string };
+}
+
+/**
+ * The link flow of one link table, every statement generated from its descriptor (link-table.sql.ts) and
+ * run prepared: the claim-or-find under the candidate lock, then claim, link, release under its token.
  *
- * `fence` is the caller's lease token (`CandidateLocks`): a read under it records it in the row, and every
+ * `fence` is the caller's lease token (`CandidateLocks`): the claim-or-find records it in the row, and every
  * write under it is refused (LeaseLostError) once the row holds a larger one, i.e. once a later holder of
  * the lease has read or written the record. Rows from before fencing (`fence` null) take any token.
  */
-export class LinkTable<E extends LinkColumns> {
-  constructor(private readonly links: Repository<E>) {}
+export class LinkTable<E extends LinkColumns, K extends LinkKeyBase, C extends object> {
+  protected readonly rows: Repository<E>;
+  /** The statements every message runs, prepared. */
+  protected readonly db: SqlQueryable;
+  private readonly sql: LinkStatements<K, C>;
 
-  async find(key: LinkKey<E>, fence?: number): Promise<E | undefined> {
-    if (fence !== undefined) {
-      const result = await this.links
-        .createQueryBuilder()
-        .update()
-        // Kept as it was: for a pending row, `updated_at` is when its create was claimed (see writeOnce).
-        // Cast: TypeORM cannot check a partial of the generic row type E; every link table has these columns.
-        .set({ fence: String(fence), updatedAt: () => '"updated_at"' } as unknown as LinkValues<E>)
-        .where(key)
-        .andWhere(`("fence" IS NULL OR "fence" < :fence)`, { fence })
-        .returning('*')
-        .updateEntity(false)
-        .execute();
-      const [fenced] = entitiesOf(this.links, result.raw);
-      if (fenced) return fenced;
-    }
-    const row = (await this.links.findOneBy(key)) ?? undefined;
-    if (fence !== undefined && row && Number(row.fence ?? 0) > fence) throw this.stale(key);
-    return row;
+  constructor(
+    dataSource: DataSource,
+    entity: EntityTarget<E>,
+    protected readonly descriptor: LinkTableDescriptor<K, C>,
+    statements: LinkStatements<K, C> = linkStatements(descriptor),
+  ) {
+    this.rows = dataSource.getRepository(entity);
+    this.db = preparedStatements(dataSource);
+    this.sql = statements;
+    assertDescribes(this.rows, descriptor);
   }
 
-  /**
-   * The claim, one statement: inserted, or an unlinked row claimed again with `reclaim`'s new values; a
-   * linked row stays as it is.
-   */
-  async claim(
-    key: LinkKey<E>,
-    values: LinkValues<E>,
-    reclaim: ReadonlyArray<keyof E & string> = [],
-    fence?: number,
-  ): Promise<void> {
-    const { metadata } = this.links;
-    const column = (property: string) =>
-      metadata.findColumnWithPropertyName(property)?.databaseName ?? property;
-    const fenced = fence !== undefined;
-    const result = await this.links
-      .createQueryBuilder()
-      .insert()
-      .values({
-        ...key,
-        ...values,
-        state: 'pending',
-        ...(fenced ? { fence: String(fence) } : {}),
-      } as LinkValues<E>)
-      .orUpdate(
-        // A claim taken again is a new create about to be made: `updated_at` says when.
-        ['state', 'updated_at', ...reclaim.map(column), ...(fenced ? ['fence'] : [])],
-        metadata.primaryColumns.map((primary) => primary.databaseName),
-        {
-          overwriteCondition: {
-            where: {
-              externalId: IsNull(),
-              ...(fenced ? { fence: Raw((c) => `(${c} IS NULL OR ${c} <= :fence)`, { fence }) } : {}),
-            } as FindOptionsWhere<E>,
-          },
-        },
-      )
-      .returning('state')
-      .updateEntity(false)
-      .execute();
-    // Read unlinked under this lease, yet linked or fenced now: a later holder has been here.
-    if (fenced && rowsOf(result.raw).length === 0) throw this.stale(key);
+  /** The claim-or-find of a table without a prerequisite. */
+  claimOrFind(key: K, values: Omit<ClaimOrFindValues<K, C>, keyof K>): LinkClaim<ClaimedOrFound<E>> {
+    if (this.descriptor.prerequisite) throw new TypeError(`${this.descriptor.table} has a prerequisite`);
+    return this.claimOrFindRow(key, values).map((row) => {
+      if (row.erased) return { erased: true };
+      return this.claimedOrFound(key, row);
+    });
   }
 
-  /** The ATS record exists: its id, and what the caller keeps with it. */
-  async link(key: LinkKey<E>, externalId: string, values: LinkValues<E> = {}, fence?: number): Promise<void> {
-    await this.update(key, { ...values, externalId, state: 'linked' } as LinkValues<E>, fence);
+  /** The claim-or-find of a table with a prerequisite, whose value it answers. */
+  claimOrFindAfter(
+    key: K,
+    values: Omit<ClaimOrFindValues<K, C>, keyof K>,
+  ): LinkClaim<ClaimedOrFoundAfter<E>> {
+    if (!this.descriptor.prerequisite) throw new TypeError(`${this.descriptor.table} has no prerequisite`);
+    return this.claimOrFindRow(key, values).map((row) => {
+      if (row.erased) return { erased: true };
+      // Nothing was claimed or read: the record waits for its prerequisite.
+      if (row.prerequisite === null) return { erased: false, prerequisite: null };
+      return { ...this.claimedOrFound(key, row), prerequisite: row.prerequisite };
+    });
   }
 
-  async update(key: LinkKey<E>, values: LinkValues<E>, fence?: number): Promise<void> {
-    if (fence === undefined) {
-      await this.links.update(key, values);
-      return;
-    }
-    const result = await this.links
-      .createQueryBuilder()
-      .update()
-      .set({ ...values, fence: String(fence) } as LinkValues<E>)
-      .where(key)
-      .andWhere(FENCE_ALLOWS, { fence })
-      .execute();
-    if ((result.affected ?? 0) === 0) throw this.stale(key);
+  /** The link as it is, read without the lock (nothing is fenced by it). */
+  async find(key: K): Promise<E | undefined> {
+    return (await this.rows.findOneBy(this.keyOf(key) as FindOptionsWhere<E>)) ?? undefined;
+  }
+
+  /** The claim taken again, committed before the create: a linked row, or a later holder's, refuses it. */
+  async claim(key: K, values: C & Fenced): Promise<void> {
+    await this.fenced(key, this.sql.claim, { ...values, ...this.keyOf(key) });
+  }
+
+  /** The ATS record exists: its id, and with `release` the lock's release in the same round trip. */
+  async link(key: K, { externalId, fence, release }: { externalId: string } & FencedWrite): Promise<void> {
+    await this.linkWith(key, { externalId, fence, release });
   }
 
   /** Frees a claim whose create surely did not happen; a linked row, or one a later holder fenced, stays. */
-  async release(key: LinkKey<E>, fence?: number): Promise<void> {
-    if (fence === undefined) {
-      await this.links.delete({ ...key, externalId: IsNull() } as LinkKey<E>);
-      return;
-    }
-    await this.links
-      .createQueryBuilder()
-      .delete()
-      .where({ ...key, externalId: IsNull() } as LinkKey<E>)
-      .andWhere(FENCE_ALLOWS, { fence })
-      .execute();
+  async release(key: K, { fence }: Fenced): Promise<void> {
+    await this.sql.release.rows(this.db, { ...this.keyOf(key), fence });
   }
 
-  private stale(key: LinkKey<E>): LeaseLostError {
-    return staleLink(this.links.metadata.tableName, key as object);
+  protected async linkWith(
+    key: K,
+    { externalId, fence, release, sent }: { externalId: string; sent?: string } & FencedWrite,
+  ): Promise<void> {
+    const values = { ...this.keyOf(key), externalId, fence, ...(sent === undefined ? {} : { sent }) };
+    await this.fenced(key, this.sql.link, values, { andRelease: this.sql.linkAndRelease, release });
+  }
+
+  /**
+   * A fenced write, and with `release` the lock's release in the same round trip (`andRelease`): no row
+   * means a later holder of the lock has been at the record (LeaseLostError).
+   */
+  protected async fenced<V extends object>(
+    key: K,
+    write: SqlStatement<V>,
+    values: V,
+    last?: { andRelease: SqlStatement<V & LeaseRelease>; release: Lease['release'] },
+  ): Promise<void> {
+    const release = last?.release;
+    const rows = release
+      ? await last.andRelease.rows(this.db, { ...values, ...release.values })
+      : await write.rows(this.db, values);
+    release?.done();
+    if (rows.length === 0) throw staleLink(this.descriptor.table, this.keyOf(key));
+  }
+
+  /** Only the key's columns, whatever else the caller's object carries. */
+  protected keyOf(key: K): K {
+    return Object.fromEntries(
+      Object.keys(this.descriptor.key).map((name) => [name, key[name as keyof K]]),
+    ) as unknown as K;
+  }
+
+  private claimOrFindRow(key: K, values: Omit<ClaimOrFindValues<K, C>, keyof K>): LinkClaim<ClaimOrFindRow> {
+    const statement: LeaseStatement<ClaimOrFindRow> = async (lease) => {
+      const [raw] = await this.sql.claimOrFind.rows(this.db, {
+        ...lease,
+        ...(values as ClaimOrFindValues<K, C>),
+        ...this.keyOf(key),
+      });
+      const row = raw && claimOrFindRow(raw);
+      if (!row || row.leaseToken === null) return undefined;
+      return { token: row.leaseToken, result: row };
+    };
+    return new LinkClaim(key.connectorId, key.candidateId, statement, (row) => row);
+  }
+
+  /** A row neither claimed nor read was fenced by a later holder of the lock: LeaseLostError. */
+  private claimedOrFound(key: K, row: ClaimOrFindRow): Exclude<ClaimedOrFound<E>, { erased: true }> {
+    if (row.claimed === null) throw staleLink(this.descriptor.table, this.keyOf(key));
+    if (row.claimed) return { erased: false, claimed: true };
+    const [link] = entitiesOf(this.rows, [row.link]);
+    return { erased: false, claimed: false, link };
+  }
+}
+
+/** A link table that also keeps the last event applied and what was sent (S, kept as JSON). */
+export class OrderedLinkTable<
+  E extends OrderedLinkColumns,
+  K extends LinkKeyBase,
+  C extends object,
+  S,
+> extends LinkTable<E, K, C> {
+  private readonly ordered: OrderedLinkStatements<K, C>;
+
+  constructor(dataSource: DataSource, entity: EntityTarget<E>, descriptor: OrderedLinkTableDescriptor<K, C>) {
+    const statements = orderedLinkStatements(descriptor);
+    super(dataSource, entity, descriptor, statements);
+    this.ordered = statements;
+  }
+
+  /** The ATS record exists, and what it holds as sent (by its create, or nothing when found). */
+  override async link(
+    key: K,
+    { externalId, sent, fence, release }: { externalId: string; sent: S } & FencedWrite,
+  ): Promise<void> {
+    await this.linkWith(key, { externalId, sent: JSON.stringify(sent), fence, release });
+  }
+
+  /**
+   * Progress of an event being applied (what the ATS holds now). With `occurredAt`, the event's time is kept
+   * as the record's last too: part of it is in the ATS, so an older event is stale from now on; the event
+   * still applies in full when it comes again (its id and content are not recorded until `applied`).
+   */
+  async progress(
+    key: K,
+    { sent, fence, occurredAt }: { sent: S; occurredAt?: string } & Fenced,
+  ): Promise<void> {
+    await this.fenced(key, this.ordered.progress, {
+      ...this.keyOf(key),
+      sent: JSON.stringify(sent),
+      occurredAt: occurredAt ?? null,
+      fence,
+    });
+  }
+
+  /**
+   * The event is fully applied: the last event's id, time and content hash (see `orderOf`) and what was
+   * sent. `created`: the record this event just created, linked in the same statement. `release`: the lock's
+   * release, to go with this last write.
+   */
+  async applied(
+    key: K,
+    { event, contentHash, sent, fence, created, release }: AppliedOptions<S>,
+  ): Promise<void> {
+    const values = {
+      ...this.keyOf(key),
+      sent: JSON.stringify(sent),
+      eventId: event.id,
+      occurredAt: event.occurredAt,
+      contentHash,
+      createdExternalId: created?.externalId ?? null,
+      fence,
+    };
+    await this.fenced(key, this.ordered.applied, values, {
+      andRelease: this.ordered.appliedAndRelease,
+      release,
+    });
   }
 }
 
@@ -174,64 +298,23 @@ export function staleLink(table: string, key: object): LeaseLostError {
   );
 }
 
-/**
- * The first statement of a message under a candidate's lock, for CandidateLocks.runBy: `sql`, built on
- * LEASE_CTE with `params` as its $5…, answers one row with `lease_token` (null while another worker holds
- * the lock), `erased`, `claimed` and the link row's columns (null when it was fenced by a later holder);
- * see `claimedOrFound`. Run prepared (`statements`).
- */
-export function claimOrFindStatement(
-  statements: SqlQueryable,
-  sql: string,
-  params: unknown[],
-): LeaseStatement<SqlRow> {
-  return async (lease) => {
-    const [row] = rowsOf(await statements.query(sql, [...lease, ...params]));
-    if (!row || row['lease_token'] === null) return undefined;
-    return { token: Number(row['lease_token']), result: row };
-  };
-}
-
-/** What a claimOrFindStatement row says about one record. */
-export type ClaimedOrFound<E> =
-  { erased: true } | { erased: false; claimed: true } | { erased: false; claimed: false; link: E };
-
-/**
- * Reads a claimOrFindStatement row: the candidate erased (nothing was written), the create claimed by the
- * statement itself, or the link as it was read under the lock's token; LeaseLostError when a later holder
- * of the lock had fenced it. `key` names the record in that error.
- */
-export function claimedOrFound<E extends ObjectLiteral>(
-  links: Repository<E>,
-  row: SqlRow,
-  key: object,
-): ClaimedOrFound<E> {
-  if (row['erased'] === true) return { erased: true };
-  if (row['connector_id'] === null) throw staleLink(links.metadata.tableName, key);
-  if (row['claimed'] === true) return { erased: false, claimed: true };
-  const [link] = entitiesOf(links, [row]);
-  return { erased: false, claimed: false, link };
-}
-
-/** A link table that also keeps the last event applied. */
-export class OrderedLinkTable<E extends OrderedLinkColumns> extends LinkTable<E> {
-  /** The event is fully applied: the last event's id, time and content hash (see `orderOf`), and `values`. */
-  async applied(
-    key: LinkKey<E>,
-    event: { id: string; occurredAt: string },
-    contentHash: string,
-    values: LinkValues<E>,
-    fence?: number,
-  ): Promise<void> {
-    await this.update(
-      key,
-      {
-        ...values,
-        lastEventId: event.id,
-        lastOccurredAt: new Date(event.occurredAt),
-        contentHash,
-      } as LinkValues<E>,
-      fence,
-    );
+/** The descriptor names the entity's table and columns: a renamed column fails at construction, not mid-flow. */
+function assertDescribes(
+  rows: Repository<object>,
+  descriptor: { table: string; key: object; claim: object; sent?: unknown },
+): void {
+  const { metadata } = rows;
+  if (metadata.tableName !== descriptor.table) {
+    throw new TypeError(`link table ${descriptor.table} described for entity of ${metadata.tableName}`);
+  }
+  const columns = [
+    ...Object.values(descriptor.key),
+    ...Object.values(descriptor.claim),
+    ...(typeof descriptor.sent === 'string' ? [descriptor.sent] : []),
+  ] as string[];
+  for (const column of columns) {
+    if (!metadata.findColumnWithDatabaseName(column)) {
+      throw new TypeError(`${descriptor.table} has no column ${column}`);
+    }
   }
 }

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { DataSource, Repository } from 'typeorm';
 import { KeyedLeaseEntity } from './keyed-lease.entity';
 import { preparedStatements } from './prepared-statements';
-import { rowsOf, type SqlQueryable } from './sql-rows';
+import type { SqlQueryable } from './sql-rows';
+import { type Placeholders, sqlStatement } from './sql-statement';
 
 /** Releases that end within this long of each other are written in one statement. */
 const RELEASE_BATCH_MS = 5;
@@ -16,31 +17,39 @@ const EXPIRES = 'clock_timestamp() + make_interval(secs => :ttl)';
 /** A lease of a holder that died lapses this long after its last renewal, unless `ttlMs` says otherwise. */
 export const DEFAULT_LEASE_TTL_MS = 60_000;
 
+/** What takes a lease: its namespace and key, the new holder, and how long it lasts unrenewed (s). */
+export interface LeaseValues {
+  leaseNamespace: string;
+  leaseKey: string;
+  leaseOwner: string;
+  leaseTtlSeconds: number;
+}
+
 /**
  * The lease inserted, or one that lapsed taken over, with the next fencing token, as a CTE named `lease`
  * (column `token`); a lease still held is left alone and the CTE has no row. For a statement that does more
- * in the same round trip (KeyedLeases.withLockBy): $1 namespace, $2 key, $3 owner, $4 TTL (s).
+ * in the same round trip (KeyedLeases.withLockBy), written with its placeholders (sqlStatement).
  */
-export const LEASE_CTE = `lease AS (
+export function leaseCte(p: Placeholders<LeaseValues>): string {
+  return `lease AS (
   INSERT INTO "keyed_lease" AS kl ("namespace", "key", "owner", "expires_at", "token")
-  VALUES ($1, $2, $3, clock_timestamp() + make_interval(secs => $4::float8), nextval('keyed_lease_token'))
+  VALUES (${p.leaseNamespace}, ${p.leaseKey}, ${p.leaseOwner},
+          clock_timestamp() + make_interval(secs => ${p.leaseTtlSeconds}::float8), nextval('keyed_lease_token'))
   ON CONFLICT ("namespace", "key") DO UPDATE
     SET "owner" = EXCLUDED."owner", "expires_at" = EXCLUDED."expires_at", "token" = EXCLUDED."token"
     WHERE kl."expires_at" < clock_timestamp()
   RETURNING kl."token"
 )`;
+}
 
 /** The lease alone. Written by hand: it runs once per message. */
-const ACQUIRE_SQL = `WITH ${LEASE_CTE} SELECT "token" FROM lease`;
-
-/** A LEASE_CTE statement's $1–$4: namespace, key, owner, TTL in seconds. */
-export type LeaseParams = [namespace: string, key: string, owner: string, ttlSeconds: number];
+const ACQUIRE = sqlStatement<LeaseValues>((p) => `WITH ${leaseCte(p)} SELECT "token" FROM lease`);
 
 /**
- * A statement built on LEASE_CTE that does more in the same round trip (KeyedLeases.withLockBy): the token
+ * A statement built on leaseCte that does more in the same round trip (KeyedLeases.withLockBy): the token
  * and its own result when the lease was granted, undefined while it is held elsewhere.
  */
-export type LeaseStatement<R> = (params: LeaseParams) => Promise<{ token: number; result: R } | undefined>;
+export type LeaseStatement<R> = (lease: LeaseValues) => Promise<{ token: number; result: R } | undefined>;
 
 /** Someone else held the key's lease for longer than the caller would wait. */
 export class LockTimeoutError extends Error {
@@ -76,15 +85,23 @@ export interface Lease {
   signal: AbortSignal;
   /**
    * For the holder's last statement to release the lease in the same round trip (leaseReleaseCte with
-   * `params`); `done()` once that statement succeeded, so the release is not sent again.
+   * `values`); `done()` once that statement succeeded, so the release is not sent again.
    */
-  release?: { params: [string, string, string]; done(): void };
+  release?: { values: LeaseRelease; done(): void };
 }
 
-/** The holder's release as a CTE, for its last statement: $first namespace, then key, then owner. */
-export function leaseReleaseCte(first: number): string {
+/** Which lease a holder's last statement releases: its namespace, key and owner. */
+export interface LeaseRelease {
+  releaseNamespace: string;
+  releaseKey: string;
+  releaseOwner: string;
+}
+
+/** The holder's release as a CTE, for its last statement, written with its placeholders (sqlStatement). */
+export function leaseReleaseCte(p: Placeholders<LeaseRelease>): string {
   return `released_lease AS (
-  DELETE FROM "keyed_lease" WHERE "namespace" = $${first} AND "key" = $${first + 1} AND "owner" = $${first + 2}
+  DELETE FROM "keyed_lease"
+   WHERE "namespace" = ${p.releaseNamespace} AND "key" = ${p.releaseKey} AND "owner" = ${p.releaseOwner}
 )`;
 }
 
@@ -124,7 +141,7 @@ export class KeyedLeases {
     return this.withLockBy(
       key,
       async (params) => {
-        const [granted] = rowsOf(await this.statements.query(ACQUIRE_SQL, params));
+        const [granted] = await ACQUIRE.rows(this.statements, params);
         return granted ? { token: Number(granted['token']), result: undefined } : undefined;
       },
       (lease) => work(lease),
@@ -133,8 +150,8 @@ export class KeyedLeases {
   }
 
   /**
-   * As withLock, the lease taken by `statement`, which does more in the same round trip: built on LEASE_CTE
-   * with `params` as its $1–$4, it answers the token and its own result when the lease was granted, and
+   * As withLock, the lease taken by `statement`, which does more in the same round trip: built on leaseCte
+   * with the values it is given, it answers the token and its own result when the lease was granted, and
    * undefined (having done nothing else) while it is held elsewhere. `work` gets the result under the lease.
    */
   async withLockBy<R, T>(
@@ -145,13 +162,18 @@ export class KeyedLeases {
   ): Promise<T> {
     const owner = randomUUID();
     const { token, result } = await this.acquire(key, waitMs, () =>
-      statement([this.options.namespace, key, owner, this.ttlMs / 1000]),
+      statement({
+        leaseNamespace: this.options.namespace,
+        leaseKey: key,
+        leaseOwner: owner,
+        leaseTtlSeconds: this.ttlMs / 1000,
+      }),
     );
     // Renewed well before it lapses, so a long ATS call never lets a second worker in.
     const renewal = renewWhileHeld(key, this.ttlMs, () => this.renew(key, owner, token));
     let released = false;
     const release = {
-      params: [this.options.namespace, key, owner] as [string, string, string],
+      values: { releaseNamespace: this.options.namespace, releaseKey: key, releaseOwner: owner },
       done: () => {
         released = true;
         renewal.stop();

@@ -20,6 +20,29 @@ interface PlanNode {
   Plans?: PlanNode[];
 }
 
+/** A statement with named parameters (SqlStatement), as far as a plan check needs it. */
+interface NamedStatement<V> {
+  sql: string;
+  params(values: V): unknown[];
+}
+
+/**
+ * Every statement of a set generated together (a link table's LinkStatements), each bound to `values`, one
+ * sample that names every parameter any of them takes; run prepared, as the code runs them.
+ */
+export function plannedStatements<V>(
+  prefix: string,
+  statements: Record<string, NamedStatement<NoInfer<V>>>,
+  values: V,
+): PlannedStatement[] {
+  return Object.entries(statements).map(([name, statement]) => ({
+    name: `${prefix} ${name}`,
+    sql: statement.sql,
+    params: statement.params(values),
+    prepared: true,
+  }));
+}
+
 /**
  * Where the statements read a whole big table: each one's plan (EXPLAIN, not run) searched for a Seq Scan
  * on one of `bigTables`. Empty: every statement reaches them through an index. Each finding names the

@@ -15,14 +15,14 @@ describe(ApplicationLinkRepository.name, () => {
   const key = { connectorId: 'c1', candidateId: 'cand-1', vacancyExternalId: 'v1' };
   const event = { id: 'evt-1', occurredAt: '2026-11-01T10:00:00.000Z' };
   const answers = { q1: 'h1' };
+  /** evt-1 applied, the application it created linked with it. */
+  const created = { event, contentHash: 'hash', answers, created: { externalId: '42' } };
 
   /** The lock and claimOrFind in one statement, as ApplicationSyncService takes them; released after. */
   const claimOrFind = (eventId: string, waitMs?: number) =>
     (waitMs === undefined ? locks : new CandidateLocks(db, { namespace: 'candidate-sync', waitMs })).runBy(
-      'c1',
-      'cand-1',
-      applications.claimOrFind(key, 'acct', 'app-1', eventId),
-      async ({ token }, row) => ({ token, found: applications.found(key, row) }),
+      applications.claimOrFind(key, { accountId: 'acct', applicationId: 'app-1', eventId }),
+      async ({ token }, found) => ({ token, found }),
     );
 
   const candidateInAts = () =>
@@ -93,7 +93,7 @@ describe(ApplicationLinkRepository.name, () => {
     it('reads an existing link under a later token and claims nothing', async () => {
       await candidateInAts();
       const first = await claimOrFind('evt-1');
-      await applications.applied(key, event, 'hash', answers, first.token, { externalId: '42' });
+      await applications.applied(key, { ...created, fence: first.token });
       const { token, found } = await claimOrFind('evt-2');
       expect(token).toBeGreaterThan(first.token);
       expect(found).toMatchObject({
@@ -103,9 +103,9 @@ describe(ApplicationLinkRepository.name, () => {
         link: { state: 'linked', externalId: '42', createdEventId: 'evt-1', fence: String(token), answers },
       });
       // The first holder is refused from now on: a later holder has read the record.
-      await expect(applications.applied(key, event, 'hash', answers, first.token)).rejects.toThrow(
-        LeaseLostError,
-      );
+      await expect(
+        applications.applied(key, { event, contentHash: 'hash', answers, fence: first.token }),
+      ).rejects.toThrow(LeaseLostError);
     });
 
     it('is refused when a later holder has fenced the row, and lets the lock go', async () => {
@@ -129,10 +129,15 @@ describe(ApplicationLinkRepository.name, () => {
   it('applied without a created record keeps the link and its creator, and records the event', async () => {
     await candidateInAts();
     const first = await claimOrFind('evt-1');
-    await applications.applied(key, event, 'hash', answers, first.token, { externalId: '42' });
+    await applications.applied(key, { ...created, fence: first.token });
     const later = { id: 'evt-2', occurredAt: '2026-11-02T10:00:00.000Z' };
     const { token } = await claimOrFind('evt-2');
-    await applications.applied(key, later, 'hash-2', { q1: 'h2' }, token);
+    await applications.applied(key, {
+      event: later,
+      contentHash: 'hash-2',
+      answers: { q1: 'h2' },
+      fence: token,
+    });
     expect(await applications.find(key)).toMatchObject({
       state: 'linked',
       externalId: '42',
@@ -148,12 +153,10 @@ describe(ApplicationLinkRepository.name, () => {
   it('lets the lock go with the last write, in the same statement', async () => {
     await candidateInAts();
     await locks.runBy(
-      'c1',
-      'cand-1',
-      applications.claimOrFind(key, 'acct', 'app-1', 'evt-1'),
+      applications.claimOrFind(key, { accountId: 'acct', applicationId: 'app-1', eventId: 'evt-1' }),
       async ({ token, release }) => {
         expect(await db.query(`SELECT 1 FROM "keyed_lease"`)).toHaveLength(1);
-        await applications.applied(key, event, 'hash', answers, token, { externalId: '42' }, release);
+        await applications.applied(key, { ...created, fence: token, release });
         expect(await db.query(`SELECT 1 FROM "keyed_lease"`)).toHaveLength(0);
       },
     );

@@ -113,11 +113,12 @@ export class ApplicationSyncService {
       const key = { connectorId, candidateId: event.data.candidateId, vacancyExternalId };
       // The lock, the candidate's ATS id and the application's link read or its create claimed: one statement.
       const outcome = await this.locks.runBy(
-        connectorId,
-        key.candidateId,
-        this.applications.claimOrFind(key, event.accountId, event.data.applicationId, event.id),
-        (lease, row) =>
-          this.applyLocked(connector, sink, key, event, lease, this.applications.found(key, row)),
+        this.applications.claimOrFind(key, {
+          accountId: event.accountId,
+          applicationId: event.data.applicationId,
+          eventId: event.id,
+        }),
+        (lease, found) => this.applyLocked(connector, sink, key, event, lease, found),
       );
       if (outcome.action === 'unchanged') {
         this.logger.log(`${event.type} ${event.id} for ${connectorId}/${vacancyExternalId}: ${outcome.why}`);
@@ -170,13 +171,19 @@ export class ApplicationSyncService {
           claim: async () => {
             if (claimed)
               claimed = false; // taken by claimOrFind
-            else await this.applications.markPending(key, event.data.applicationId, event.id, fence);
+            else {
+              await this.applications.markPending(key, {
+                applicationId: event.data.applicationId,
+                eventId: event.id,
+                fence,
+              });
+            }
           },
           link: (linked) =>
             linked.how === 'created'
               ? Promise.resolve() // recorded below with the event, one statement: no ATS call comes between
               : // A found application's answers are unknown: every answer is sent.
-                this.applications.link(key, linked.externalId, {}, fence),
+                this.applications.link(key, { externalId: linked.externalId, answers: {}, fence }),
         },
         {
           findExisting: () => sink.findExisting(candidateExternalId, key.vacancyExternalId),
@@ -192,15 +199,14 @@ export class ApplicationSyncService {
         // The new application's id, kept trying while Postgres is briefly away (as writeOnce records links).
         await recordLanded(
           () =>
-            this.applications.applied(
-              key,
+            this.applications.applied(key, {
               event,
               contentHash,
               answers,
+              created: { externalId: written.externalId },
               fence,
-              { externalId: written.externalId },
-              unlock,
-            ),
+              release: unlock,
+            }),
           signal,
         );
         return written;
@@ -215,7 +221,7 @@ export class ApplicationSyncService {
       signal.throwIfAborted();
       if (changed.length > 0) await sink.updateAnswers(written.externalId, changed, signal);
       // The last write under the lock, which goes with it.
-      await this.applications.applied(key, event, contentHash, answers, fence, undefined, unlock);
+      await this.applications.applied(key, { event, contentHash, answers, fence, release: unlock });
       return written;
     });
   }

@@ -14,14 +14,15 @@ describe(CandidateLinkRepository.name, () => {
   let locks: CandidateLocks;
   const event = { id: 'evt-1', occurredAt: '2026-11-01T10:00:00.000Z' };
   const sent = { fields: { FirstName: 'h1' }, children: {} };
+  const key = { connectorId: 'c1', candidateId: 'cand-1' };
+  /** evt-1 applied, the record it created linked with it. */
+  const created = { event, contentHash: 'hash', sent, created: { externalId: '42' } };
 
   /** The lock and claimOrFind in one statement, as CandidateSyncService takes them; the lease is released after. */
   const claimOrFind = (eventId: string, waitMs?: number) =>
     (waitMs === undefined ? locks : new CandidateLocks(db, { namespace: 'candidate-sync', waitMs })).runBy(
-      'c1',
-      'cand-1',
-      links.claimOrFind('c1', 'cand-1', 'acct', eventId),
-      async ({ token }, row) => ({ token, found: links.found('c1', 'cand-1', row) }),
+      links.claimOrFind(key, { accountId: 'acct', eventId }),
+      async ({ token }, found) => ({ token, found }),
     );
 
   beforeAll(async () => {
@@ -48,7 +49,7 @@ describe(CandidateLinkRepository.name, () => {
     it('takes the lock and claims the create of a candidate without a link, in one statement', async () => {
       const { token, found } = await claimOrFind('evt-1');
       expect(found).toEqual({ erased: false, claimed: true });
-      expect(await links.find('c1', 'cand-1')).toMatchObject({
+      expect(await links.find(key)).toMatchObject({
         state: 'pending',
         externalId: null,
         createdEventId: 'evt-1',
@@ -63,14 +64,14 @@ describe(CandidateLinkRepository.name, () => {
       const holding = locks.run('c1', 'cand-1', () => new Promise<void>((resolve) => (release = resolve)));
       await new Promise((resolve) => setTimeout(resolve, 50));
       await expect(claimOrFind('evt-2', 200)).rejects.toBeInstanceOf(NotReadyError);
-      expect(await links.find('c1', 'cand-1')).toBeUndefined();
+      expect(await links.find(key)).toBeUndefined();
       release();
       await holding;
     });
 
     it('reads an existing link under a later token and claims nothing', async () => {
       const first = await claimOrFind('evt-1');
-      await links.applied('c1', 'cand-1', event, 'hash', sent, first.token, { externalId: '42' });
+      await links.applied(key, { ...created, fence: first.token });
       const { token, found } = await claimOrFind('evt-2');
       expect(token).toBeGreaterThan(first.token);
       expect(found).toMatchObject({
@@ -79,9 +80,9 @@ describe(CandidateLinkRepository.name, () => {
         link: { state: 'linked', externalId: '42', createdEventId: 'evt-1', fence: String(token), sent },
       });
       // The first holder is refused from now on: a later holder has read the record.
-      await expect(links.applied('c1', 'cand-1', event, 'hash', sent, first.token)).rejects.toThrow(
-        LeaseLostError,
-      );
+      await expect(
+        links.applied(key, { event, contentHash: 'hash', sent, fence: first.token }),
+      ).rejects.toThrow(LeaseLostError);
     });
 
     it('keeps the claim time of a pending row it reads (the unsure wait counts from it)', async () => {
@@ -105,14 +106,14 @@ describe(CandidateLinkRepository.name, () => {
         `INSERT INTO "erased_candidate" ("account_id", "candidate_id") VALUES ('acct', 'cand-1')`,
       );
       expect((await claimOrFind('evt-1')).found).toEqual({ erased: true });
-      expect(await links.find('c1', 'cand-1')).toBeUndefined();
+      expect(await links.find(key)).toBeUndefined();
     });
   });
 
   it('applied with the created record links it and records the event in one statement', async () => {
     const { token } = await claimOrFind('evt-1');
-    await links.applied('c1', 'cand-1', event, 'hash', sent, token, { externalId: '42' });
-    expect(await links.find('c1', 'cand-1')).toMatchObject({
+    await links.applied(key, { ...created, fence: token });
+    expect(await links.find(key)).toMatchObject({
       state: 'linked',
       externalId: '42',
       createdEventId: 'evt-1',
@@ -124,12 +125,12 @@ describe(CandidateLinkRepository.name, () => {
 
   it('applied without a created record keeps the link and its creator, and records the event', async () => {
     const first = await claimOrFind('evt-1');
-    await links.applied('c1', 'cand-1', event, 'hash', sent, first.token, { externalId: '42' });
+    await links.applied(key, { ...created, fence: first.token });
     const later = { id: 'evt-2', occurredAt: '2026-11-02T10:00:00.000Z' };
     const newer = { fields: { FirstName: 'h2' }, children: {} };
     const { token } = await claimOrFind('evt-2');
-    await links.applied('c1', 'cand-1', later, 'hash-2', newer, token);
-    expect(await links.find('c1', 'cand-1')).toMatchObject({
+    await links.applied(key, { event: later, contentHash: 'hash-2', sent: newer, fence: token });
+    expect(await links.find(key)).toMatchObject({
       state: 'linked',
       externalId: '42',
       createdEventId: 'evt-1',
@@ -143,18 +144,16 @@ describe(CandidateLinkRepository.name, () => {
 
   it('keeps the time of an event partly applied, so an older one is stale and this one applies again', async () => {
     const first = await claimOrFind('evt-1');
-    await links.applied('c1', 'cand-1', event, 'hash', sent, first.token, { externalId: '42' });
+    await links.applied(key, { ...created, fence: first.token });
     // evt-3 sends the candidate's fields, then fails on a child record: never marked applied.
     const third = { id: 'evt-3', occurredAt: '2026-11-03T10:00:00.000Z' };
     const { token } = await claimOrFind('evt-3');
-    await links.saveSent(
-      'c1',
-      'cand-1',
-      { fields: { FirstName: 'h3' }, children: {} },
-      token,
-      third.occurredAt,
-    );
-    const link = await links.find('c1', 'cand-1');
+    await links.saveSent(key, {
+      sent: { fields: { FirstName: 'h3' }, children: {} },
+      fence: token,
+      occurredAt: third.occurredAt,
+    });
+    const link = await links.find(key);
     expect(link).toMatchObject({ lastEventId: 'evt-1', lastOccurredAt: new Date(third.occurredAt) });
     // evt-2, older than what the ATS has now, would overwrite it: stale. evt-3 again finishes its work.
     expect(orderOf({ id: 'evt-2', occurredAt: '2026-11-02T10:00:00.000Z' }, 'hash-2', link)).toBe('stale');
@@ -163,16 +162,14 @@ describe(CandidateLinkRepository.name, () => {
 
   it('lets the lock go with the last write, in the same statement', async () => {
     await locks.runBy(
-      'c1',
-      'cand-1',
-      links.claimOrFind('c1', 'cand-1', 'acct', 'evt-1'),
+      links.claimOrFind(key, { accountId: 'acct', eventId: 'evt-1' }),
       async ({ token, release }) => {
         expect(await db.query(`SELECT 1 FROM "keyed_lease"`)).toHaveLength(1);
-        await links.applied('c1', 'cand-1', event, 'hash', sent, token, { externalId: '42' }, release);
+        await links.applied(key, { ...created, fence: token, release });
         expect(await db.query(`SELECT 1 FROM "keyed_lease"`)).toHaveLength(0);
       },
     );
-    expect(await links.find('c1', 'cand-1')).toMatchObject({ state: 'linked', externalId: '42' });
+    expect(await links.find(key)).toMatchObject({ state: 'linked', externalId: '42' });
     // The next holder takes it at once.
     expect((await claimOrFind('evt-2', 100)).found).toMatchObject({ claimed: false });
   });

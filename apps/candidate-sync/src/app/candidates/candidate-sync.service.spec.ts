@@ -32,20 +32,16 @@ describe(CandidateSyncService.name, () => {
     const assertNotErased = jest.fn(async () => {
       if (erasedInDatabase) throw new CandidateErasedError('cand-1');
     });
-    const claimOrFind = jest.fn(() => async () => undefined);
     const found = jest.fn(() => ({ erased: true as const }));
+    const claimOrFind = jest.fn(() => ({ found }));
     const lease: Lease = { key: 'k', token: 7, signal: new AbortController().signal };
     const sut = new CandidateSyncService(
       { forAccount: async () => connectors } as unknown as ConnectorDirectory,
       {} as CandidateSinks,
-      { claimOrFind, found } as unknown as CandidateLinkRepository,
+      { claimOrFind } as unknown as CandidateLinkRepository,
       {
-        runBy: (
-          _c: string,
-          _id: string,
-          _statement: unknown,
-          work: (l: Lease, row: object) => Promise<unknown>,
-        ) => work(lease, {}),
+        runBy: (claim: { found(): unknown }, work: (l: Lease, found: unknown) => Promise<unknown>) =>
+          work(lease, claim.found()),
       } as unknown as CandidateLocks,
       {} as SyncedEvents,
       new FieldHasher('test-key'),
@@ -57,7 +53,10 @@ describe(CandidateSyncService.name, () => {
   it('finds an erased candidate under the lock, with no statement of its own at the door', async () => {
     const { sut, assertNotErased, claimOrFind, found } = setUp([connector('c1', 'connected')], true);
     await expect(sut.sync(event)).rejects.toBeInstanceOf(CandidateErasedError);
-    expect(claimOrFind).toHaveBeenCalledWith('c1', 'cand-1', 'acct', event.id);
+    expect(claimOrFind).toHaveBeenCalledWith(
+      { connectorId: 'c1', candidateId: 'cand-1' },
+      { accountId: 'acct', eventId: event.id },
+    );
     expect(found).toHaveBeenCalled();
     expect(assertNotErased).not.toHaveBeenCalled();
   });
@@ -89,17 +88,12 @@ describe(CandidateSyncService.name, () => {
       { forAccount: async () => [connector('c1', 'connected')] } as unknown as ConnectorDirectory,
       { for: () => ({ findExisting: async () => undefined, create }) } as unknown as CandidateSinks,
       {
-        claimOrFind: () => async () => undefined,
-        found: () => ({ erased: false, claimed: true }),
+        claimOrFind: () => ({ found: () => ({ erased: false, claimed: true }) }),
         applied,
       } as unknown as CandidateLinkRepository,
       {
-        runBy: (
-          _c: string,
-          _id: string,
-          _statement: unknown,
-          work: (l: Lease, row: object) => Promise<unknown>,
-        ) => work(lease, {}),
+        runBy: (claim: { found(): unknown }, work: (l: Lease, found: unknown) => Promise<unknown>) =>
+          work(lease, claim.found()),
       } as unknown as CandidateLocks,
       { candidateSynced } as unknown as SyncedEvents,
       new FieldHasher('test-key'),
@@ -139,19 +133,14 @@ describe(CandidateSyncService.name, () => {
       { forAccount: async () => [connector('c1', 'connected')] } as unknown as ConnectorDirectory,
       { for: () => ({ findExisting: async () => undefined, create, update }) } as unknown as CandidateSinks,
       {
-        claimOrFind: () => async () => undefined,
-        found: () => ({ erased: false, claimed: true }),
+        claimOrFind: () => ({ found: () => ({ erased: false, claimed: true }) }),
         link: async () => undefined,
         saveSent,
         applied: async () => undefined,
       } as unknown as CandidateLinkRepository,
       {
-        runBy: (
-          _c: string,
-          _id: string,
-          _statement: unknown,
-          work: (l: Lease, row: object) => Promise<unknown>,
-        ) => work(lease, {}),
+        runBy: (claim: { found(): unknown }, work: (l: Lease, found: unknown) => Promise<unknown>) =>
+          work(lease, claim.found()),
       } as unknown as CandidateLocks,
       { candidateSynced: async () => undefined } as unknown as SyncedEvents,
       new FieldHasher('test-key'),
@@ -161,7 +150,10 @@ describe(CandidateSyncService.name, () => {
     expect(childCreates).toHaveBeenCalledTimes(1);
     expect(saveSent).toHaveBeenCalledTimes(3);
     // With the event's time: an older event is stale once part of this one is in the ATS.
-    expect(saveSent).toHaveBeenLastCalledWith('c1', 'cand-1', expect.anything(), 7, event.occurredAt);
+    expect(saveSent).toHaveBeenLastCalledWith(
+      { connectorId: 'c1', candidateId: 'cand-1' },
+      { sent: expect.anything(), occurredAt: event.occurredAt, fence: 7 },
+    );
     expect(create.mock.calls[0]?.[1]).toBe(lease.signal);
     expect(update.mock.calls[0]?.[4]).toBe(lease.signal);
   });

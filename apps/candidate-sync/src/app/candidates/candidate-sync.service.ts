@@ -85,11 +85,11 @@ export class CandidateSyncService {
     const { candidateId } = event.data;
     // The lock, and the candidate's link read or its create claimed: one statement (claimOrFind).
     const outcome = await this.locks.runBy(
-      connector.id,
-      candidateId,
-      this.links.claimOrFind(connector.id, candidateId, event.accountId, event.id),
-      (lease, row) =>
-        this.applyLocked(connector, event, lease, this.links.found(connector.id, candidateId, row)),
+      this.links.claimOrFind(
+        { connectorId: connector.id, candidateId },
+        { accountId: event.accountId, eventId: event.id },
+      ),
+      (lease, found) => this.applyLocked(connector, event, lease, found),
     );
     if (outcome.action === 'unchanged') {
       this.logger.log(`${event.type} ${event.id} for ${connector.id}: ${outcome.why}`);
@@ -110,9 +110,9 @@ export class CandidateSyncService {
     { token: fence, signal, release: unlock }: Lease,
     found: ClaimOrFind,
   ): Promise<SyncOutcome> {
-    const { candidateId } = event.data;
+    const key = { connectorId: connector.id, candidateId: event.data.candidateId };
     const contentHash = this.hasher.hash(event.data);
-    if (found.erased) throw new CandidateErasedError(candidateId, connector.id);
+    if (found.erased) throw new CandidateErasedError(key.candidateId, connector.id);
     const link = found.claimed ? undefined : found.link;
     let claimed = found.claimed;
     return syncInOrder({ event, contentHash, link, skipped: SKIPPED }, async () => {
@@ -123,31 +123,16 @@ export class CandidateSyncService {
           claim: async () => {
             if (claimed)
               claimed = false; // taken by claimOrFind
-            else await this.links.markPending(connector.id, candidateId, event.accountId, event.id, fence);
+            else await this.links.markPending(key, { accountId: event.accountId, eventId: event.id, fence });
           },
           // A create the ATS surely refused frees its claim: the retry creates at once, not after the unsure wait.
-          release: () => this.links.release(connector.id, candidateId, fence),
+          release: () => this.links.release(key, { fence }),
           link: (linked) => {
             // Recorded below with the event, one statement: no ATS call comes between.
             if (linked.how === 'created' && linked.created.complete) return Promise.resolve();
-            return linked.how === 'created'
-              ? this.links.link(
-                  connector.id,
-                  candidateId,
-                  linked.externalId,
-                  linked.created.sent,
-                  event.id,
-                  fence,
-                )
-              : // What the found record holds is unknown: every field is sent.
-                this.links.link(
-                  connector.id,
-                  candidateId,
-                  linked.externalId,
-                  NOTHING_SENT,
-                  link?.createdEventId ?? null,
-                  fence,
-                );
+            // What a found record holds is unknown: every field is sent.
+            const sent = linked.how === 'created' ? linked.created.sent : NOTHING_SENT;
+            return this.links.link(key, { externalId: linked.externalId, sent, fence });
           },
         },
         {
@@ -161,23 +146,21 @@ export class CandidateSyncService {
         // The new record's id, kept trying while Postgres is briefly away (as writeOnce records its links).
         await recordLanded(
           () =>
-            this.links.applied(
-              connector.id,
-              candidateId,
+            this.links.applied(key, {
               event,
               contentHash,
-              written.created.sent,
+              sent: written.created.sent,
+              created: { externalId: written.externalId },
               fence,
-              { externalId: written.externalId },
-              unlock,
-            ),
+              release: unlock,
+            }),
           signal,
         );
         return written;
       }
       if (written.how === 'found') {
         this.logger.warn(
-          `candidate ${candidateId} found in ${connector.id} as ${written.externalId} after an unsure create`,
+          `candidate ${key.candidateId} found in ${connector.id} as ${written.externalId} after an unsure create`,
         );
       }
       signal.throwIfAborted();
@@ -189,13 +172,13 @@ export class CandidateSyncService {
         sentBefore(written, link),
         (progress) =>
           recordLanded(
-            () => this.links.saveSent(connector.id, candidateId, progress, fence, event.occurredAt),
+            () => this.links.saveSent(key, { sent: progress, occurredAt: event.occurredAt, fence }),
             signal,
           ),
         signal,
       );
       // The last write under the lock, which goes with it.
-      await this.links.applied(connector.id, candidateId, event, contentHash, sent, fence, undefined, unlock);
+      await this.links.applied(key, { event, contentHash, sent, fence, release: unlock });
       return written;
     });
   }

@@ -17,10 +17,8 @@ describe(DocumentLinkRepository.name, () => {
   /** The lock and claimOrFind in one statement, as DocumentSyncService takes them; released after. */
   const claimOrFind = (documentId: string, waitMs?: number) =>
     (waitMs === undefined ? locks : new CandidateLocks(db, { namespace: 'document-service', waitMs })).runBy(
-      'c1',
-      'cand-1',
-      links.claimOrFind(key, 'acct', documentId),
-      async ({ token }, row) => ({ token, found: links.found(key, row) }),
+      links.claimOrFind(key, { accountId: 'acct', documentId }),
+      async ({ token }, found) => ({ token, found }),
     );
 
   beforeAll(async () => {
@@ -67,12 +65,10 @@ describe(DocumentLinkRepository.name, () => {
 
   it('links the file and lets the lock go in one statement; the next holder reads the link', async () => {
     const first = await locks.runBy(
-      'c1',
-      'cand-1',
-      links.claimOrFind(key, 'acct', 'doc-1'),
+      links.claimOrFind(key, { accountId: 'acct', documentId: 'doc-1' }),
       async ({ token, release }) => {
         expect(await db.query(`SELECT 1 FROM "keyed_lease"`)).toHaveLength(1);
-        await links.link(key, '42', token, release);
+        await links.link(key, { externalId: '42', fence: token, release });
         expect(await db.query(`SELECT 1 FROM "keyed_lease"`)).toHaveLength(0);
         return token;
       },
@@ -86,7 +82,7 @@ describe(DocumentLinkRepository.name, () => {
       link: { state: 'linked', externalId: '42', documentId: 'doc-1' },
     });
     // The first holder is refused from now on: a later holder has read the record.
-    await expect(links.link(key, '43', first)).rejects.toThrow(LeaseLostError);
+    await expect(links.link(key, { externalId: '43', fence: first })).rejects.toThrow(LeaseLostError);
   });
 
   it('is refused when a later holder has fenced the row, and lets the lock go', async () => {

@@ -36,13 +36,12 @@ describe(DocumentSyncService.name, () => {
       {} as DocumentSinks,
       {} as CandidateRefRepository,
       {
-        claimOrFind: () => async () => undefined,
-        found: () => ({ erased: false, claimed: false, link: pending }),
+        claimOrFind: () => ({ found: () => ({ erased: false, claimed: false, link: pending }) }),
         link: async () => undefined,
       } as unknown as DocumentLinkRepository,
       {
-        runBy: (_c: string, _id: string, _s: unknown, work: (l: Lease, row: object) => Promise<unknown>) =>
-          work(lease, {}),
+        runBy: (claim: { found(): unknown }, work: (l: Lease, found: unknown) => Promise<unknown>) =>
+          work(lease, claim.found()),
       } as unknown as CandidateLocks,
       { documentSynced } as unknown as DocumentEvents,
       {} as DocumentServiceConfig,

@@ -150,12 +150,9 @@ export class DocumentSyncService {
     const { candidateId } = document;
     // The lock, the erasure check and the file's link read or its upload claimed: one statement.
     const outcome = await this.locks.runBy(
-      connector.id,
-      candidateId,
-      this.links.claimOrFind(key, event.accountId, document.documentId),
-      async (lease, row): Promise<Outcome> => {
+      this.links.claimOrFind(key, { accountId: event.accountId, documentId: document.documentId }),
+      async (lease, found): Promise<Outcome> => {
         const fence = lease.token;
-        const found = this.links.found(key, row);
         if (found.erased) throw new CandidateErasedError(candidateId, connector.id);
         const link = found.claimed ? undefined : found.link;
         if (link?.externalId) {
@@ -174,11 +171,12 @@ export class DocumentSyncService {
             claim: async () => {
               if (claimed)
                 claimed = false; // taken by claimOrFind
-              else await this.links.markPending(key, document.documentId, fence);
+              else await this.links.markPending(key, { documentId: document.documentId, fence });
             },
             // The last write under the lock, which goes with it.
-            link: (linked) => this.links.link(key, linked.externalId, fence, lease.release),
-            release: () => this.links.release(key, fence),
+            link: (linked) =>
+              this.links.link(key, { externalId: linked.externalId, fence, release: lease.release }),
+            release: () => this.links.release(key, { fence }),
           },
           {
             findExisting: async () => {
