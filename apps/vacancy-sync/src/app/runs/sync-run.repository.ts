@@ -17,24 +17,24 @@ import { RunLeaseLostError } from './run-lease-lost.error';
 import { type DueConnector, nextSlot, pickDue } from './run-schedule';
 import type { RunPhase, RunTrigger, SyncConnector, SyncRun, SyncRunStatus } from './sync-run';
 import {
-  COMMIT_STEP_SQL,
-  CONNECTOR_SQL,
-  DEACTIVATE_SQL,
-  END_SCHEDULE_SQL,
-  END_SQL,
-  ENQUEUE_SQL,
-  HEAD_RUN_SQL,
+  COMMIT_STEP,
+  CONNECTOR,
+  DEACTIVATE,
+  END,
+  END_SCHEDULE,
+  ENQUEUE,
+  HEAD_RUN,
   heldOf,
   lastSuccessesOf,
-  LEARN_SYSTEM_SQL,
-  PAUSE_SQL,
-  REGISTER_CONNECTOR_SQL,
-  RELEASE_LEASE_SQL,
-  RENEW_LEASE_SQL,
-  RUN_SQL,
+  LEARN_SYSTEM,
+  PAUSE,
+  REGISTER_CONNECTOR,
+  RELEASE_LEASE,
+  RENEW_LEASE,
+  RUN,
   runOf,
-  START_SQL,
-  TRY_LEASE_SQL,
+  START,
+  TRY_LEASE,
 } from './sync-run.sql';
 import {
   APPLY_STATUS_SQL,
@@ -113,7 +113,7 @@ export class SyncRunRepository {
 
   /** Makes the connector known to the scheduler, its first scheduled sync `firstInSeconds` from now. */
   async registerConnector(connectorId: string, accountId: string, firstInSeconds = 900): Promise<void> {
-    await this.sql.query(REGISTER_CONNECTOR_SQL, [connectorId, accountId, firstInSeconds]);
+    await REGISTER_CONNECTOR.rows(this.sql, { connectorId, accountId, firstInSeconds });
   }
 
   /**
@@ -134,19 +134,19 @@ export class SyncRunRepository {
 
   /** Records a run request; a redelivered request (same run id) changes nothing. */
   async enqueue(run: NewRun): Promise<boolean> {
-    const params = [
-      run.runId,
-      run.connectorId,
-      run.accountId,
-      run.trigger,
-      run.requestedMode ?? null,
-      run.correlationId ?? null,
-    ];
-    return rowsOf(await this.sql.query(ENQUEUE_SQL, params)).length > 0;
+    const inserted = await ENQUEUE.rows(this.sql, {
+      runId: run.runId,
+      connectorId: run.connectorId,
+      accountId: run.accountId,
+      trigger: run.trigger,
+      requestedMode: run.requestedMode ?? null,
+      correlationId: run.correlationId ?? null,
+    });
+    return inserted.length > 0;
   }
 
   async connector(connectorId: string): Promise<SyncConnector | undefined> {
-    const [row] = rowsOf(await this.sql.query(CONNECTOR_SQL, [connectorId]));
+    const [row] = await CONNECTOR.rows(this.sql, { connectorId });
     return row
       ? {
           connectorId: textColumn(row, 'connector_id'),
@@ -158,26 +158,26 @@ export class SyncRunRepository {
 
   /** Takes (or keeps) the connector's lease; false when another process holds a live one. */
   async tryLease(connectorId: string, owner: string, ttlMs: number): Promise<boolean> {
-    return rowsOf(await this.sql.query(TRY_LEASE_SQL, [connectorId, owner, ttlMs / 1000])).length > 0;
+    return (await TRY_LEASE.rows(this.sql, { connectorId, owner, leaseSeconds: ttlMs / 1000 })).length > 0;
   }
 
   /** Extends a lease this process still holds (not lapsed); false when it is gone. */
   async renewLease(connectorId: string, owner: string, ttlMs: number): Promise<boolean> {
-    return rowsOf(await this.sql.query(RENEW_LEASE_SQL, [connectorId, owner, ttlMs / 1000])).length > 0;
+    return (await RENEW_LEASE.rows(this.sql, { connectorId, owner, leaseSeconds: ttlMs / 1000 })).length > 0;
   }
 
   async releaseLease(connectorId: string, owner: string): Promise<void> {
-    await this.sql.query(RELEASE_LEASE_SQL, [connectorId, owner]);
+    await RELEASE_LEASE.rows(this.sql, { connectorId, owner });
   }
 
   /** The oldest open run of a connector (the only one that may execute), with the connector's last successes. */
   async headRun(connectorId: string): Promise<HeadRun | undefined> {
-    const [row] = rowsOf(await this.sql.query(HEAD_RUN_SQL, [connectorId]));
+    const [row] = await HEAD_RUN.rows(this.sql, { connectorId });
     return row ? { ...runOf(row), ...lastSuccessesOf(row) } : undefined;
   }
 
   async run(runId: string): Promise<SyncRun | undefined> {
-    const [row] = rowsOf(await this.sql.query(RUN_SQL, [runId]));
+    const [row] = await RUN.rows(this.sql, { runId });
     return row ? runOf(row) : undefined;
   }
 
@@ -188,8 +188,13 @@ export class SyncRunRepository {
     ttlMs: number,
     decided: { mode: RunMode; since?: Date },
   ): Promise<SyncRun> {
-    const params = [runId, owner, ttlMs / 1000, decided.mode, decided.since ?? null];
-    const [row] = rowsOf(await this.sql.query(START_SQL, params));
+    const [row] = await START.rows(this.sql, {
+      runId,
+      owner,
+      leaseSeconds: ttlMs / 1000,
+      mode: decided.mode,
+      since: decided.since ?? null,
+    });
     if (!row) throw new RunLeaseLostError(runId);
     return runOf(row);
   }
@@ -200,26 +205,24 @@ export class SyncRunRepository {
    */
   async commitStep(runId: string, lease: RunLease, step: RunStep): Promise<void> {
     const { seen = [], liveUntil = new Map<string, string>(), closed = [], delta, cursor } = step;
-    const [row] = rowsOf(
-      await this.sql.query(COMMIT_STEP_SQL, [
-        runId,
-        lease.owner,
-        lease.ttlMs / 1000,
-        seen.map((v) => v.externalId),
-        seen.map((v) => v.contentHash),
-        seen.map((v) => liveUntil.get(v.externalId) ?? null),
-        closed,
-        delta.fetched ?? 0,
-        delta.upserted ?? 0,
-        delta.unchanged ?? 0,
-        delta.closed ?? 0,
-        delta.apiCalls ?? 0,
-        delta.read ?? 0,
-        cursor?.after ?? null,
-        cursor?.phase ?? null,
-        JSON.stringify(delta.warnings ?? []),
-      ]),
-    );
+    const [row] = await COMMIT_STEP.rows(this.sql, {
+      runId,
+      owner: lease.owner,
+      leaseSeconds: lease.ttlMs / 1000,
+      seenIds: seen.map((v) => v.externalId),
+      seenHashes: seen.map((v) => v.contentHash),
+      seenLiveUntil: seen.map((v) => liveUntil.get(v.externalId) ?? null),
+      closedIds: closed,
+      fetched: delta.fetched ?? 0,
+      upserted: delta.upserted ?? 0,
+      unchanged: delta.unchanged ?? 0,
+      closed: delta.closed ?? 0,
+      apiCalls: delta.apiCalls ?? 0,
+      read: delta.read ?? 0,
+      after: cursor?.after ?? null,
+      phase: cursor?.phase ?? null,
+      warnings: JSON.stringify(delta.warnings ?? []),
+    });
     if (!heldOf(row)) throw new RunLeaseLostError(runId);
   }
 
@@ -229,17 +232,12 @@ export class SyncRunRepository {
     lease: RunLease,
     parked: { resumeAt: Date; attempts: number; error: string; apiCalls: number },
   ): Promise<void> {
-    const [row] = rowsOf(
-      await this.sql.query(PAUSE_SQL, [
-        runId,
-        lease.owner,
-        lease.ttlMs / 1000,
-        parked.resumeAt,
-        parked.attempts,
-        parked.error,
-        parked.apiCalls,
-      ]),
-    );
+    const [row] = await PAUSE.rows(this.sql, {
+      runId,
+      owner: lease.owner,
+      leaseSeconds: lease.ttlMs / 1000,
+      ...parked,
+    });
     if (!heldOf(row)) throw new RunLeaseLostError(runId);
   }
 
@@ -258,40 +256,40 @@ export class SyncRunRepository {
     intervalSeconds: number | undefined,
     announce: (nextRunAt: Date | undefined) => Promise<void>,
   ): Promise<EndedRun> {
-    const [current] = rowsOf(
-      await this.sql.query(END_SCHEDULE_SQL, [run.connectorId, lease.owner, lease.ttlMs / 1000]),
-    );
+    const [current] = await END_SCHEDULE.rows(this.sql, {
+      connectorId: run.connectorId,
+      owner: lease.owner,
+      leaseSeconds: lease.ttlMs / 1000,
+    });
     if (!current) throw new RunLeaseLostError(run.runId);
     const schedule = scheduleAfterRun(current, run.connectorId, intervalSeconds);
     await announce(schedule.nextRunAt);
     const succeeded = status === 'succeeded';
     const startedAt = run.startedAt ?? new Date();
-    const [row] = rowsOf(
-      await this.sql.query(END_SQL, [
-        run.connectorId,
-        lease.owner,
-        run.runId,
-        status,
-        error ?? null,
-        apiCalls,
-        schedule.moved ? schedule.nextRunAt : null,
-        schedule.intervalSeconds ?? null,
-        succeeded ? startedAt : null,
-        succeeded && run.mode === 'full' ? startedAt : null,
-      ]),
-    );
+    const [row] = await END.rows(this.sql, {
+      connectorId: run.connectorId,
+      owner: lease.owner,
+      runId: run.runId,
+      status,
+      error: error ?? null,
+      apiCalls,
+      nextRunAt: schedule.moved ? schedule.nextRunAt : null,
+      intervalSeconds: schedule.intervalSeconds ?? null,
+      lastSuccessStartedAt: succeeded ? startedAt : null,
+      lastFullStartedAt: succeeded && run.mode === 'full' ? startedAt : null,
+    });
     if (!row) throw new RunLeaseLostError(run.runId);
     return { run: runOf(row), leaseKept: booleanColumn(row, 'more') };
   }
 
   /** The connector is gone from the registry: no more scheduled runs. */
   async deactivate(connectorId: string): Promise<void> {
-    await this.sql.query(DEACTIVATE_SQL, [connectorId]);
+    await DEACTIVATE.rows(this.sql, { connectorId });
   }
 
   /** The customer system a connector's calls go to, learnt when its run starts (caps runs per system). */
   async learnSystem(connectorId: string, systemKey: string): Promise<void> {
-    await this.sql.query(LEARN_SYSTEM_SQL, [connectorId, systemKey]);
+    await LEARN_SYSTEM.rows(this.sql, { connectorId, systemKey });
   }
 
   /**

@@ -1,11 +1,19 @@
 /**
- * A run's statements, each one round trip (hand SQL, prepared: a fleet runs them thousands of times a minute;
- * their plans are checked with EXPLAIN in vacancy-sync.plans.int-spec.ts). A step of a run writes only while
- * this process holds the connector's lease: the step's statement renews the lease and writes in the same
- * statement, so a process that lost it changes nothing and learns so from the answer.
+ * A run's statements, each one round trip (hand SQL with named parameters, prepared: a fleet runs them
+ * thousands of times a minute; their plans are checked with EXPLAIN in vacancy-sync.plans.int-spec.ts). A step
+ * of a run writes only while this process holds the connector's lease: the step's statement renews the lease
+ * and writes in the same statement, so a process that lost it changes nothing and learns so from the answer.
  */
-import { booleanColumn, dateColumn, numberColumn, type SqlRow, textColumn } from '@connector/persistence';
 import type { RunMode } from '@connector/contracts';
+import {
+  booleanColumn,
+  dateColumn,
+  numberColumn,
+  type Placeholders,
+  type SqlRow,
+  sqlStatement,
+  textColumn,
+} from '@connector/persistence';
 import type { RunPhase, RunTrigger, SyncConnector, SyncRun, SyncRunStatus } from './sync-run';
 
 export const OPEN_STATUSES = `('queued', 'running', 'paused')`;
@@ -15,93 +23,160 @@ export const RUN_COLUMNS = `run_id, connector_id, account_id, trigger, requested
   after_position, fetched, upserted, unchanged, closed, read_records, warnings, api_calls, attempts, resume_at,
   correlation_id, created_at, started_at`;
 
-/**
- * The lease check of a run's step: renews the lease of the connector of run `$1` if owner `$2` holds it and it
- * has not lapsed (`$3`: its new length in seconds). The step's writes go on only `WHERE EXISTS (SELECT 1 FROM
- * held)`; the statement answers `held`, false when the lease is lost.
- */
-const LEASE_HELD = `held AS (
-    UPDATE sync_connector
-    SET lease_until = clock_timestamp() + make_interval(secs => $3)
-    WHERE connector_id = (SELECT r.connector_id FROM sync_run r WHERE r.run_id = $1)
-      AND lease_owner = $2 AND lease_until >= clock_timestamp()
-    RETURNING connector_id)`;
+/** Who holds a connector's lease, and for how long a renewal keeps it. */
+export interface LeaseCheck {
+  owner: string;
+  leaseSeconds: number;
+}
 
-/** A connector's head run (its oldest open one, `$1`), with the connector's last successes. */
-export const HEAD_RUN_SQL = `
+/**
+ * The lease check of a step of run `runId`: renews the lease of the run's connector if `owner` holds it and it
+ * has not lapsed, as a CTE named `held` (no row: lost). The step's writes go on only `WHERE EXISTS (SELECT 1
+ * FROM held)`, and the statement answers `held`.
+ */
+function leaseHeld(p: Placeholders<LeaseCheck & { runId: string }>): string {
+  return `held AS (
+    UPDATE sync_connector
+    SET lease_until = clock_timestamp() + make_interval(secs => ${p.leaseSeconds}::float8)
+    WHERE connector_id = (SELECT r.connector_id FROM sync_run r WHERE r.run_id = ${p.runId})
+      AND lease_owner = ${p.owner} AND lease_until >= clock_timestamp()
+    RETURNING connector_id)`;
+}
+
+/** A connector's head run (its oldest open one), with the connector's last successes. */
+export const HEAD_RUN = sqlStatement<{ connectorId: string }>(
+  (p) => `
   SELECT ${RUN_COLUMNS.replace(/(\w+)/g, 'r.$1')}, c.last_success_started_at, c.last_full_started_at
   FROM sync_run r LEFT JOIN sync_connector c ON c.connector_id = r.connector_id
-  WHERE r.connector_id = $1 AND r.status IN ${OPEN_STATUSES}
+  WHERE r.connector_id = ${p.connectorId} AND r.status IN ${OPEN_STATUSES}
   ORDER BY r.created_at, r.run_id
-  LIMIT 1`;
+  LIMIT 1`,
+);
 
-export const RUN_SQL = `SELECT ${RUN_COLUMNS} FROM sync_run WHERE run_id = $1`;
+export const RUN = sqlStatement<{ runId: string }>(
+  (p) => `SELECT ${RUN_COLUMNS} FROM sync_run WHERE run_id = ${p.runId}`,
+);
 
-/** Makes connector `$1` of account `$2` known, its first scheduled sync `$3` seconds from now (or active again). */
-export const REGISTER_CONNECTOR_SQL = `
+/** Makes a connector known, its first scheduled sync `firstInSeconds` from now (or makes it active again). */
+export const REGISTER_CONNECTOR = sqlStatement<{
+  connectorId: string;
+  accountId: string;
+  firstInSeconds: number;
+}>(
+  (p) => `
   INSERT INTO sync_connector (connector_id, account_id, active, next_run_at)
-  VALUES ($1, $2, true, now() + make_interval(secs => $3))
-  ON CONFLICT (connector_id) DO UPDATE SET active = true`;
+  VALUES (${p.connectorId}, ${p.accountId}, true, now() + make_interval(secs => ${p.firstInSeconds}::float8))
+  ON CONFLICT (connector_id) DO UPDATE SET active = true`,
+);
 
 /** Records a run request; a redelivered one (same run id) inserts nothing, and answers no row. */
-export const ENQUEUE_SQL = `
+export const ENQUEUE = sqlStatement<{
+  runId: string;
+  connectorId: string;
+  accountId: string;
+  trigger: RunTrigger;
+  requestedMode: RunMode | null;
+  correlationId: string | null;
+}>(
+  (p) => `
   INSERT INTO sync_run (run_id, connector_id, account_id, trigger, requested_mode, status, correlation_id)
-  VALUES ($1, $2, $3, $4, $5, 'queued', $6)
+  VALUES (${p.runId}, ${p.connectorId}, ${p.accountId}, ${p.trigger}, ${p.requestedMode}, 'queued', ${p.correlationId})
   ON CONFLICT (run_id) DO NOTHING
-  RETURNING run_id`;
+  RETURNING run_id`,
+);
 
-export const CONNECTOR_SQL = `
+export const CONNECTOR = sqlStatement<{ connectorId: string }>(
+  (p) => `
   SELECT connector_id, account_id, last_success_started_at, last_full_started_at
-  FROM sync_connector WHERE connector_id = $1`;
+  FROM sync_connector WHERE connector_id = ${p.connectorId}`,
+);
 
-/** Takes (or keeps) the lease of connector `$1` for owner `$2`, `$3` seconds, unless another holds a live one. */
-export const TRY_LEASE_SQL = `
-  UPDATE sync_connector SET lease_owner = $2, lease_until = clock_timestamp() + make_interval(secs => $3)
-  WHERE connector_id = $1 AND (lease_until IS NULL OR lease_until < clock_timestamp() OR lease_owner = $2)
-  RETURNING connector_id`;
+type ConnectorLease = LeaseCheck & { connectorId: string };
 
-/** Extends a lease owner `$2` still holds (not lapsed) by `$3` seconds. */
-export const RENEW_LEASE_SQL = `
-  UPDATE sync_connector SET lease_until = clock_timestamp() + make_interval(secs => $3)
-  WHERE connector_id = $1 AND lease_owner = $2 AND lease_until >= clock_timestamp()
-  RETURNING connector_id`;
+/** Takes (or keeps) a connector's lease for `owner`, unless another holds a live one. */
+export const TRY_LEASE = sqlStatement<ConnectorLease>(
+  (p) => `
+  UPDATE sync_connector
+  SET lease_owner = ${p.owner}, lease_until = clock_timestamp() + make_interval(secs => ${p.leaseSeconds}::float8)
+  WHERE connector_id = ${p.connectorId}
+    AND (lease_until IS NULL OR lease_until < clock_timestamp() OR lease_owner = ${p.owner})
+  RETURNING connector_id`,
+);
 
-export const RELEASE_LEASE_SQL = `
-  UPDATE sync_connector SET lease_owner = NULL, lease_until = NULL WHERE connector_id = $1 AND lease_owner = $2`;
+/** Extends a lease `owner` still holds (not lapsed). */
+export const RENEW_LEASE = sqlStatement<ConnectorLease>(
+  (p) => `
+  UPDATE sync_connector SET lease_until = clock_timestamp() + make_interval(secs => ${p.leaseSeconds}::float8)
+  WHERE connector_id = ${p.connectorId} AND lease_owner = ${p.owner} AND lease_until >= clock_timestamp()
+  RETURNING connector_id`,
+);
 
-export const DEACTIVATE_SQL = `UPDATE sync_connector SET active = false WHERE connector_id = $1`;
+export const RELEASE_LEASE = sqlStatement<{ connectorId: string; owner: string }>(
+  (p) => `
+  UPDATE sync_connector SET lease_owner = NULL, lease_until = NULL
+  WHERE connector_id = ${p.connectorId} AND lease_owner = ${p.owner}`,
+);
 
-/** The customer system (`$2`) of connector `$1`, written only when it changed. */
-export const LEARN_SYSTEM_SQL = `
-  UPDATE sync_connector SET system_key = $2 WHERE connector_id = $1 AND system_key IS DISTINCT FROM $2`;
+export const DEACTIVATE = sqlStatement<{ connectorId: string }>(
+  (p) => `UPDATE sync_connector SET active = false WHERE connector_id = ${p.connectorId}`,
+);
+
+/** The customer system of a connector, written only when it changed. */
+export const LEARN_SYSTEM = sqlStatement<{ connectorId: string; systemKey: string }>(
+  (p) => `
+  UPDATE sync_connector SET system_key = ${p.systemKey}
+  WHERE connector_id = ${p.connectorId} AND system_key IS DISTINCT FROM ${p.systemKey}`,
+);
 
 /**
- * Marks run `$1` running (lease check `$1`–`$3`); its mode (`$4`) and `since` (`$5`) are fixed the first time,
- * so a resumed run lists the same set. Answers the run, no row when the lease is lost.
+ * Marks a run running (with the lease check); its mode and `since` are fixed the first time, so a resumed run
+ * lists the same set. Answers the run, no row when the lease is lost.
  */
-export const START_SQL = `
-  WITH ${LEASE_HELD}
+export const START = sqlStatement<LeaseCheck & { runId: string; mode: RunMode; since: Date | null }>(
+  (p) => `
+  WITH ${leaseHeld(p)}
   UPDATE sync_run
-  SET status = 'running', resume_at = NULL, mode = coalesce(mode, $4),
-      since = CASE WHEN mode IS NULL THEN $5::timestamptz ELSE since END,
+  SET status = 'running', resume_at = NULL, mode = coalesce(mode, ${p.mode}),
+      since = CASE WHEN mode IS NULL THEN ${p.since}::timestamptz ELSE since END,
       started_at = coalesce(started_at, clock_timestamp())
-  WHERE run_id = $1 AND EXISTS (SELECT 1 FROM held)
-  RETURNING ${RUN_COLUMNS}`;
+  WHERE run_id = ${p.runId} AND EXISTS (SELECT 1 FROM held)
+  RETURNING ${RUN_COLUMNS}`,
+);
+
+/** What a run's step commits, as COMMIT_STEP takes it. */
+export interface StepValues extends LeaseCheck {
+  runId: string;
+  /** Vacancies seen: external ids, content hashes and last advertised days (null: open-ended), in step. */
+  seenIds: string[];
+  seenHashes: string[];
+  seenLiveUntil: Array<string | null>;
+  closedIds: string[];
+  fetched: number;
+  upserted: number;
+  unchanged: number;
+  closed: number;
+  apiCalls: number;
+  read: number;
+  /** The cursor; null keeps it. */
+  after: number | null;
+  phase: RunPhase | null;
+  /** A JSON array of warnings to add (each code and message is kept once). */
+  warnings: string;
+}
 
 /**
- * Commits a step of run `$1` (lease check `$1`–`$3`): its vacancies seen (`$4` external ids, `$5` content
- * hashes, `$6` last advertised days; `updated_at` moves only when the content or liveness changed), those
- * closed (`$7`), its counts added (`$8` fetched, `$9` upserted, `$10` unchanged, `$11` closed, `$12` API calls,
- * `$13` records read), its cursor (`$14` position, `$15` phase; null keeps it) and warnings (`$16`, a JSON
- * array; each code and message kept once). Answers `held`.
+ * Commits a step of a run (with the lease check): its vacancies seen (`updated_at` moves only when the content
+ * or liveness changed) and closed, its counts added, its cursor and warnings. Answers `held`.
  */
-export const COMMIT_STEP_SQL = `
-  WITH ${LEASE_HELD},
+export const COMMIT_STEP = sqlStatement<StepValues>(
+  (p) => `
+  WITH ${leaseHeld(p)},
   seen AS (
     INSERT INTO vacancy_state AS s
       (connector_id, external_id, content_hash, live, last_seen_run, live_until, updated_at)
-    SELECT held.connector_id, v.external_id, v.content_hash, true, $1, v.live_until, now()
-    FROM held, unnest($4::text[], $5::text[], $6::date[]) AS v(external_id, content_hash, live_until)
+    SELECT held.connector_id, v.external_id, v.content_hash, true, ${p.runId}, v.live_until, now()
+    FROM held, unnest(${p.seenIds}::text[], ${p.seenHashes}::text[], ${p.seenLiveUntil}::date[])
+      AS v(external_id, content_hash, live_until)
     ON CONFLICT (connector_id, external_id) DO UPDATE
     SET content_hash = EXCLUDED.content_hash, live = true, last_seen_run = EXCLUDED.last_seen_run,
         live_until = EXCLUDED.live_until,
@@ -109,74 +184,105 @@ export const COMMIT_STEP_SQL = `
   ),
   closed AS (
     UPDATE vacancy_state SET live = false, updated_at = now()
-    WHERE connector_id = (SELECT connector_id FROM held) AND external_id = ANY($7::text[])
+    WHERE connector_id = (SELECT connector_id FROM held) AND external_id = ANY(${p.closedIds}::text[])
   ),
   advanced AS (
     UPDATE sync_run
-    SET fetched = fetched + $8, upserted = upserted + $9, unchanged = unchanged + $10, closed = closed + $11,
-        api_calls = api_calls + $12, read_records = read_records + $13, attempts = 0,
-        after_position = coalesce($14, after_position), phase = coalesce($15, phase),
+    SET fetched = fetched + ${p.fetched}, upserted = upserted + ${p.upserted},
+        unchanged = unchanged + ${p.unchanged}, closed = closed + ${p.closed},
+        api_calls = api_calls + ${p.apiCalls}, read_records = read_records + ${p.read}, attempts = 0,
+        after_position = coalesce(${p.after}, after_position), phase = coalesce(${p.phase}, phase),
         warnings = warnings || (SELECT coalesce(jsonb_agg(w), '[]'::jsonb)
-          FROM jsonb_array_elements($16::jsonb) w WHERE NOT warnings @> jsonb_build_array(w))
-    WHERE run_id = $1 AND EXISTS (SELECT 1 FROM held)
+          FROM jsonb_array_elements(${p.warnings}::jsonb) w WHERE NOT warnings @> jsonb_build_array(w))
+    WHERE run_id = ${p.runId} AND EXISTS (SELECT 1 FROM held)
   )
-  SELECT EXISTS (SELECT 1 FROM held) AS held`;
+  SELECT EXISTS (SELECT 1 FROM held) AS held`,
+);
 
 /**
- * Parks open run `$1` (lease check `$1`–`$3`) until `$4`, with its attempts (`$5`), why (`$6`) and the API
- * calls since its last commit (`$7`); a run no longer open stays as it is. Answers `held`.
+ * Parks an open run until `resumeAt` (with the lease check), with its attempts, why, and the API calls since
+ * its last commit; a run no longer open stays as it is. Answers `held`.
  */
-export const PAUSE_SQL = `
-  WITH ${LEASE_HELD},
+export const PAUSE = sqlStatement<
+  LeaseCheck & { runId: string; resumeAt: Date; attempts: number; error: string; apiCalls: number }
+>(
+  (p) => `
+  WITH ${leaseHeld(p)},
   parked AS (
     UPDATE sync_run
-    SET status = 'paused', resume_at = $4, attempts = $5, error = $6, api_calls = api_calls + $7
-    WHERE run_id = $1 AND status IN ${OPEN_STATUSES} AND EXISTS (SELECT 1 FROM held)
+    SET status = 'paused', resume_at = ${p.resumeAt}, attempts = ${p.attempts}, error = ${p.error},
+        api_calls = api_calls + ${p.apiCalls}
+    WHERE run_id = ${p.runId} AND status IN ${OPEN_STATUSES} AND EXISTS (SELECT 1 FROM held)
   )
-  SELECT EXISTS (SELECT 1 FROM held) AS held`;
+  SELECT EXISTS (SELECT 1 FROM held) AS held`,
+);
 
 /**
- * The first half of a run's end: renews the lease of connector `$1` held by `$2` (`$3` seconds) and answers
- * its schedule, so the next run is worked out (and announced) before the end is written. No row: lease lost.
+ * The first half of a run's end: renews the lease of the connector `owner` holds and answers its schedule, so
+ * the next run is worked out (and announced) before the end is written. No row: the lease is lost.
  */
-export const END_SCHEDULE_SQL = `
-  UPDATE sync_connector SET lease_until = clock_timestamp() + make_interval(secs => $3)
-  WHERE connector_id = $1 AND lease_owner = $2 AND lease_until >= clock_timestamp()
-  RETURNING interval_seconds, next_run_at, clock_timestamp() AS now`;
+export const END_SCHEDULE = sqlStatement<ConnectorLease>(
+  (p) => `
+  UPDATE sync_connector SET lease_until = clock_timestamp() + make_interval(secs => ${p.leaseSeconds}::float8)
+  WHERE connector_id = ${p.connectorId} AND lease_owner = ${p.owner} AND lease_until >= clock_timestamp()
+  RETURNING interval_seconds, next_run_at, clock_timestamp() AS now`,
+);
+
+/** The end of a run, as END takes it. */
+export interface EndValues {
+  connectorId: string;
+  owner: string;
+  runId: string;
+  status: Extract<SyncRunStatus, 'succeeded' | 'failed'>;
+  error: string | null;
+  /** API calls since the run's last commit. */
+  apiCalls: number;
+  /** The schedule; null keeps it. */
+  nextRunAt: Date | null;
+  intervalSeconds: number | null;
+  /** The last-success marks; null keeps them. */
+  lastSuccessStartedAt: Date | null;
+  lastFullStartedAt: Date | null;
+}
 
 /**
- * The second half: while owner `$2` still holds connector `$1` (locked, so nobody takes it meanwhile), ends run
- * `$3` (`$4` status, `$5` error, `$6` API calls since its last commit), moves the schedule (`$7` next run,
- * `$8` interval; null keeps them) and the last-success marks (`$9`, `$10`; null keeps them), and gives the
- * lease back unless the connector has another open run. Answers the run and `more` (another run is open, the
- * lease kept); no row when the lease is lost.
+ * The second half: while `owner` still holds the connector (locked, so nobody takes it meanwhile), ends the
+ * run, moves the schedule and the last-success marks, and gives the lease back unless the connector has
+ * another open run. Answers the run and `more` (another run is open, the lease kept); no row when the lease is
+ * lost.
  */
-export const END_SQL = `
+export const END = sqlStatement<EndValues>(
+  (p) => `
   WITH held AS (
-    SELECT connector_id FROM sync_connector WHERE connector_id = $1 AND lease_owner = $2 FOR UPDATE
+    SELECT connector_id FROM sync_connector
+    WHERE connector_id = ${p.connectorId} AND lease_owner = ${p.owner} FOR UPDATE
   ),
   ended AS (
     UPDATE sync_run
-    SET status = $4, error = $5, api_calls = api_calls + $6, resume_at = NULL, finished_at = clock_timestamp()
-    WHERE run_id = $3 AND EXISTS (SELECT 1 FROM held)
+    SET status = ${p.status}, error = ${p.error}, api_calls = api_calls + ${p.apiCalls}, resume_at = NULL,
+        finished_at = clock_timestamp()
+    WHERE run_id = ${p.runId} AND EXISTS (SELECT 1 FROM held)
     RETURNING ${RUN_COLUMNS}
   ),
   others AS (
     SELECT EXISTS (
-      SELECT 1 FROM sync_run WHERE connector_id = $1 AND run_id <> $3 AND status IN ${OPEN_STATUSES}
+      SELECT 1 FROM sync_run
+      WHERE connector_id = ${p.connectorId} AND run_id <> ${p.runId} AND status IN ${OPEN_STATUSES}
     ) AS more
   ),
   moved AS (
     UPDATE sync_connector c
-    SET next_run_at = coalesce($7, c.next_run_at), interval_seconds = coalesce($8, c.interval_seconds),
-        last_success_started_at = coalesce($9, c.last_success_started_at),
-        last_full_started_at = coalesce($10, c.last_full_started_at),
+    SET next_run_at = coalesce(${p.nextRunAt}, c.next_run_at),
+        interval_seconds = coalesce(${p.intervalSeconds}, c.interval_seconds),
+        last_success_started_at = coalesce(${p.lastSuccessStartedAt}, c.last_success_started_at),
+        last_full_started_at = coalesce(${p.lastFullStartedAt}, c.last_full_started_at),
         lease_owner = CASE WHEN others.more THEN c.lease_owner END,
         lease_until = CASE WHEN others.more THEN c.lease_until END
     FROM others
-    WHERE c.connector_id = $1 AND EXISTS (SELECT 1 FROM ended)
+    WHERE c.connector_id = ${p.connectorId} AND EXISTS (SELECT 1 FROM ended)
   )
-  SELECT ended.*, others.more FROM ended, others`;
+  SELECT ended.*, others.more FROM ended, others`,
+);
 
 /** A run out of a row of RUN_COLUMNS. */
 export function runOf(row: SqlRow): SyncRun {

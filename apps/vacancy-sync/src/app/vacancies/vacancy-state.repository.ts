@@ -4,28 +4,35 @@ import type { DataSource } from 'typeorm';
 import {
   booleanColumn,
   preparedStatements,
-  rowsOf,
   type SqlQueryable,
+  type SqlStatement,
+  sqlStatement,
   textColumn,
 } from '@connector/persistence';
 import type { PublishedState } from './vacancy-diff';
 
-/** The published states of connector `$1`'s vacancies `$2`. */
-const PUBLISHED_SQL = `
+/** The published states of a connector's vacancies. */
+const PUBLISHED = sqlStatement<{ connectorId: string; externalIds: string[] }>(
+  (p) => `
   SELECT external_id, content_hash, live FROM vacancy_state
-  WHERE connector_id = $1 AND external_id = ANY($2::text[])`;
+  WHERE connector_id = ${p.connectorId} AND external_id = ANY(${p.externalIds}::text[])`,
+);
 
-/** Up to `$3` of connector `$1`'s live vacancies whose last advertised day is before `$2`. */
-const EXPIRED_SQL = `
+/** Up to `limit` of a connector's live vacancies whose last advertised day is before `today`. */
+const EXPIRED = sqlStatement<{ connectorId: string; today: string; limit: number }>(
+  (p) => `
   SELECT external_id FROM vacancy_state
-  WHERE connector_id = $1 AND live AND live_until < $2::date
-  ORDER BY external_id LIMIT $3`;
+  WHERE connector_id = ${p.connectorId} AND live AND live_until < ${p.today}::date
+  ORDER BY external_id LIMIT ${p.limit}`,
+);
 
-/** Up to `$3` of connector `$1`'s live vacancies that run `$2` did not see. */
-const NOT_SEEN_SQL = `
+/** Up to `limit` of a connector's live vacancies that run `runId` did not see. */
+const NOT_SEEN = sqlStatement<{ connectorId: string; runId: string; limit: number }>(
+  (p) => `
   SELECT external_id FROM vacancy_state
-  WHERE connector_id = $1 AND live AND last_seen_run <> $2
-  ORDER BY external_id LIMIT $3`;
+  WHERE connector_id = ${p.connectorId} AND live AND last_seen_run <> ${p.runId}
+  ORDER BY external_id LIMIT ${p.limit}`,
+);
 
 /**
  * The reads of `vacancy_state` (prepared: every run reads them). A run's step writes its marks together with
@@ -41,7 +48,7 @@ export class VacancyStateRepository {
 
   async published(connectorId: string, externalIds: string[]): Promise<Map<string, PublishedState>> {
     if (externalIds.length === 0) return new Map();
-    const rows = rowsOf(await this.sql.query(PUBLISHED_SQL, [connectorId, externalIds]));
+    const rows = await PUBLISHED.rows(this.sql, { connectorId, externalIds });
     return new Map(
       rows.map((row) => [
         textColumn(row, 'external_id'),
@@ -52,15 +59,15 @@ export class VacancyStateRepository {
 
   /** Up to `limit` vacancies live on the platform whose last advertised day is before `today` (YYYY-MM-DD). */
   async expired(connectorId: string, today: string, limit: number): Promise<string[]> {
-    return this.externalIds(EXPIRED_SQL, [connectorId, today, limit]);
+    return this.externalIds(EXPIRED, { connectorId, today, limit });
   }
 
   /** Up to `limit` vacancies live on the platform that the (complete, full) run `runId` did not see. */
   async notSeenBy(connectorId: string, runId: string, limit: number): Promise<string[]> {
-    return this.externalIds(NOT_SEEN_SQL, [connectorId, runId, limit]);
+    return this.externalIds(NOT_SEEN, { connectorId, runId, limit });
   }
 
-  private async externalIds(sql: string, params: unknown[]): Promise<string[]> {
-    return rowsOf(await this.sql.query(sql, params)).map((row) => textColumn(row, 'external_id'));
+  private async externalIds<P extends object>(statement: SqlStatement<P>, values: P): Promise<string[]> {
+    return (await statement.rows(this.sql, values)).map((row) => textColumn(row, 'external_id'));
   }
 }
