@@ -140,8 +140,8 @@ export class RabbitMqServer extends Server implements CustomTransportStrategy {
         `queue ${this.options.queue} was declared by an earlier version, with other arguments (they never ` +
           'change); it keeps working as declared. Without a delivery limit, set one with: ' +
           `${deliveryLimitPolicyCommand(this.options)}; dead-lettering through the default exchange, it ` +
-          `moves to ${queueExchangeName(this.options.queue)} once re-created (docs/reliability.md, "Queues ` +
-          'of an earlier version")',
+          `works as before, and moves to ${queueExchangeName(this.options.queue)} once re-created (README, ` +
+          '"How a message is handled")',
       );
     }
     const olderRetryDelaysMs: number[] = [];
