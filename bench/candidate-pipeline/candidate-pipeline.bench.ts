@@ -531,7 +531,7 @@ async function main(): Promise<void> {
   };
   const gateway = { process: await startService('auth-gateway', gatewayEnv), env: gatewayEnv };
   const connection = new RabbitConnection({ url: rabbitUrl(), name: 'bench' });
-  const rpc = new RpcClient(connection);
+  const rpc = new RpcClient(connection, 'connector-registry');
   const results: Result[] = [];
   try {
     await saveAtsACredentials(rpc, ACCOUNT, CONNECTOR_ID, {

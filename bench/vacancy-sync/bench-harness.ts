@@ -76,7 +76,7 @@ export class BenchHarness {
       LOG_LEVEL: 'warn',
     });
     const connection = new RabbitConnection({ url: rabbitUrl(), name: 'bench-vacancy-sync' });
-    const rpc = new RpcClient(connection);
+    const rpc = new RpcClient(connection, 'connector-registry');
     return new BenchHarness(database, broker, stub, gateway, connection, rpc, vacancyEvents, completed);
   }
 

@@ -141,7 +141,7 @@ describe('ATS trouble at the ATS pace', () => {
       ])),
     );
     connection = new RabbitConnection({ url: rabbitUrl(), name: 'e2e-pace' });
-    rpc = new RpcClient(connection);
+    rpc = new RpcClient(connection, 'connector-registry');
     // The production ladder (no RETRY_DELAYS_MS): quick retries and the index lag are what make it fast.
     worker = await startService('candidate-sync', { ...base, ATS_TIMEOUT_MS: String(ATS_TIMEOUT_MS) });
     processes.push(worker);

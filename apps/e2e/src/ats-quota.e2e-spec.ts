@@ -158,7 +158,7 @@ describe('ATS-A daily quota', () => {
     const base = { DATABASE_URL: database.url, RABBITMQ_URL: rabbitUrl() };
     processes.push(await startAuthGateway(atsB, base));
     connection = new RabbitConnection({ url: rabbitUrl(), name: 'e2e-quota' });
-    rpc = new RpcClient(connection);
+    rpc = new RpcClient(connection, 'connector-registry');
     processes.push(
       ...(await Promise.all([
         startService('candidate-sync', {

@@ -122,7 +122,7 @@ describe('auth-gateway', () => {
       ...(await Promise.all([startService('auth-gateway', env), startService('auth-gateway', env)])),
     );
     connection = new RabbitConnection({ url: rabbitUrl(), name: 'e2e-gateway' });
-    rpc = new RpcClient(connection);
+    rpc = new RpcClient(connection, 'connector-registry');
   }, 120_000);
 
   afterAll(async () => {

@@ -109,7 +109,7 @@ describe('a broker outage loses nothing that must reach another service', () => 
       ATS_A_RECHECK_SECONDS: '3600',
     });
     connection = new RabbitConnection({ url: infra.vhost.url, name: 'e2e-outage' });
-    rpc = new RpcClient(connection);
+    rpc = new RpcClient(connection, 'connector-registry');
   }, 120_000);
 
   // A failed test must not leave the next one without a broker.

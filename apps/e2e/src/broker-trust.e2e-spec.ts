@@ -4,7 +4,9 @@ import { Client } from 'pg';
 import { createEvent, type EventEnvelope, Exchange, Header, Queue, RoutingKey } from '@connector/contracts';
 import {
   type BrokerPrincipal,
+  queueExchangeName,
   RabbitConnection,
+  replyQueueName,
   RpcClient,
   setUpVhostBrokerUsers,
   type VhostBrokerUsers,
@@ -57,14 +59,17 @@ describe('the broker as a trust boundary', () => {
     );
 
   /** Publishes as `principal` on a confirm channel; the broker's refusal, or 'ok'. */
+  /** Publishes as `principal`'s own broker user, or (`admin`) as the vhost's administrator without user_id. */
   async function publishAs(
-    principal: BrokerPrincipal,
+    principal: BrokerPrincipal | 'admin',
     exchange: string,
     routingKey: string,
     event: EventEnvelope,
     headers: Record<string, unknown> = {},
+    properties: { replyTo?: string; correlationId?: string } = {},
   ): Promise<string> {
-    const connection = await amqplib.connect(users.urlOf(principal));
+    const admin = principal === 'admin';
+    const connection = await amqplib.connect(admin ? infra.vhost.url : users.urlOf(principal));
     const channel = await connection.createConfirmChannel();
     let refusal: string | undefined;
     channel.on('error', (error: Error) => (refusal = error.message));
@@ -74,7 +79,13 @@ describe('the broker as a trust boundary', () => {
           exchange,
           routingKey,
           Buffer.from(JSON.stringify(event)),
-          { userId: users.userOf(principal), persistent: true, contentType: 'application/json', headers },
+          {
+            ...(admin ? {} : { userId: users.userOf(principal) }),
+            persistent: true,
+            contentType: 'application/json',
+            headers,
+            ...properties,
+          },
           (error) => (error ? reject(error) : resolve()),
         ),
       );
@@ -86,31 +97,41 @@ describe('the broker as a trust boundary', () => {
     return refusal ?? 'ok';
   }
 
-  /** What a compromised service can still do: put a message straight into a queue (the default exchange). */
-  const intoQueue = (principal: BrokerPrincipal, queue: string, event: EventEnvelope, headers = {}) =>
-    publishAs(principal, '', queue, event, { [Header.OriginalRoutingKey]: event.type, ...headers });
-
-  /** A request put straight into a queue, as only our services can (the default exchange); the raw reply. */
-  async function askStraight(
-    principal: BrokerPrincipal,
+  /**
+   * Straight into a queue through the default exchange (which reaches every queue by name): refused to every
+   * service's user; only an administrator can, and what that puts in carries no `user_id`.
+   */
+  const intoQueue = (
+    principal: BrokerPrincipal | 'admin',
     queue: string,
-    request: EventEnvelope,
-  ): Promise<unknown> {
-    const connection = await amqplib.connect(users.urlOf(principal));
+    event: EventEnvelope,
+    headers = {},
+  ) => publishAs(principal, '', queue, event, { [Header.OriginalRoutingKey]: event.type, ...headers });
+
+  const defaultExchangeRefused = (principal: BrokerPrincipal) =>
+    new RegExp(
+      `ACCESS_REFUSED - access to exchange 'amq.default' in vhost '[^']+' refused for user '${users.userOf(principal).replace(/\./g, '\\.')}'`,
+    );
+
+  /** A request put straight into a queue by the administrator (no user_id); the raw reply, as the registry. */
+  async function askStraight(queue: string, request: EventEnvelope): Promise<unknown> {
+    const connection = await amqplib.connect(infra.vhost.url);
     try {
       const channel = await connection.createChannel();
+      const replyQueue = replyQueueName('connector-registry');
+      await channel.assertQueue(replyQueue, { exclusive: true });
+      await channel.bindQueue(replyQueue, Exchange.Replies, replyQueue);
       const reply = new Promise<unknown>(
         (resolve) =>
           void channel.consume(
-            'amq.rabbitmq.reply-to',
+            replyQueue,
             (message) => message && resolve(JSON.parse(message.content.toString())),
             { noAck: true },
           ),
       );
       channel.publish('', queue, Buffer.from(JSON.stringify(request)), {
-        replyTo: 'amq.rabbitmq.reply-to',
+        replyTo: replyQueue,
         correlationId: request.id,
-        userId: users.userOf(principal),
         headers: { [Header.OriginalRoutingKey]: request.type },
       });
       let timer: NodeJS.Timeout | undefined;
@@ -129,7 +150,7 @@ describe('the broker as a trust boundary', () => {
 
   async function requestAs<T>(principal: BrokerPrincipal, request: EventEnvelope): Promise<T> {
     const connection = new RabbitConnection({ url: users.urlOf(principal), name: `e2e-${principal}` });
-    const rpc = new RpcClient(connection);
+    const rpc = new RpcClient(connection, principal);
     try {
       return await rpc.request<T>(request, 10_000);
     } finally {
@@ -185,17 +206,21 @@ describe('the broker as a trust boundary', () => {
     expect(await publishAs('vacancy-sync', Exchange.ConnectorEvents, forged.type, forged)).toMatch(
       /ACCESS_REFUSED - access to topic 'connector.status_changed' in exchange 'connector.events'/,
     );
-    // Straight into the registry's queue, claiming to be a replay of auth-gateway's: the registry refuses.
+    // Straight into the registry's queue, claiming to be a replay of auth-gateway's: the broker refuses
+    // vacancy-sync, through the default exchange and through the queue's own; what only an administrator can
+    // still put there (without user_id) the registry refuses.
+    const claims = { [Header.PublishedBy]: users.userOf('auth-gateway'), [Header.ReplayOf]: 'made-up' };
+    expect(await intoQueue('vacancy-sync', Queue.ConnectorRegistry, forged, claims)).toMatch(
+      defaultExchangeRefused('vacancy-sync'),
+    );
+    const registryExchange = queueExchangeName(Queue.ConnectorRegistry);
     expect(
-      await intoQueue('vacancy-sync', Queue.ConnectorRegistry, forged, {
-        [Header.PublishedBy]: users.userOf('auth-gateway'),
-        [Header.ReplayOf]: 'made-up',
-      }),
-    ).toBe('ok');
+      await publishAs('vacancy-sync', registryExchange, Queue.ConnectorRegistry, forged, claims),
+    ).toMatch(/ACCESS_REFUSED - access to exchange 'connector-registry.events.dlx'/);
+    expect(await intoQueue('admin', Queue.ConnectorRegistry, forged, claims)).toBe('ok');
     const [failure] = await failureOf(forged.id);
     expect(failure!.reasons).toEqual([
-      `refused connector.status_changed from broker user "${users.userOf('vacancy-sync')}": ` +
-        'only connector-registry or auth-gateway may publish it',
+      'refused connector.status_changed without user_id: only connector-registry or auth-gateway may publish it',
     ]);
     expect(await statusOf(id)).toBe('pending_authorization');
     expect(registry.output.join('\n')).toContain(`dead-lettering connector.status_changed ${forged.id}`);
@@ -242,15 +267,13 @@ describe('the broker as a trust boundary', () => {
     expect(await publishAs('vacancy-sync', Exchange.ConnectorEvents, forged.type, forged)).toMatch(
       /ACCESS_REFUSED/,
     );
-    expect(
-      await intoQueue('vacancy-sync', Queue.DocumentService, forged, {
-        [Header.PublishedBy]: users.userOf('candidate-sync'),
-      }),
-    ).toBe('ok');
-    const [failure] = await failureOf(forged.id);
-    expect(failure!.reasons[0]).toMatch(
-      /^refused candidate.synced from broker user ".*vacancy-sync": only candidate-sync/,
+    const claims = { [Header.PublishedBy]: users.userOf('candidate-sync') };
+    expect(await intoQueue('vacancy-sync', Queue.DocumentService, forged, claims)).toMatch(
+      defaultExchangeRefused('vacancy-sync'),
     );
+    expect(await intoQueue('admin', Queue.DocumentService, forged, claims)).toBe('ok');
+    const [failure] = await failureOf(forged.id);
+    expect(failure!.reasons[0]).toMatch(/^refused candidate.synced without user_id: only candidate-sync/);
     expect(await linkOf('cand-1')).toBe('ats-1');
   });
 
@@ -265,11 +288,13 @@ describe('the broker as a trust boundary', () => {
       sha256: 'a'.repeat(64),
       url: 'https://files.example.com/cv.pdf',
     });
-    expect(await intoQueue('vacancy-sync', Queue.DocumentService, uploaded)).toBe('ok');
+    expect(await intoQueue('vacancy-sync', Queue.DocumentService, uploaded)).toMatch(
+      defaultExchangeRefused('vacancy-sync'),
+    );
+    expect(await intoQueue('admin', Queue.DocumentService, uploaded)).toBe('ok');
     const [failure] = await failureOf(uploaded.id);
     expect(failure!.reasons).toEqual([
-      `refused document.uploaded from broker user "${users.userOf('vacancy-sync')}": only the platform may ` +
-        'publish it, on platform.events',
+      'refused document.uploaded from broker user "": only the platform may publish it, on platform.events',
     ]);
   });
 
@@ -288,7 +313,6 @@ describe('the broker as a trust boundary', () => {
       [Header.Retryable]: true,
     };
     const dead = `${Queue.DocumentService}.dead`;
-    const intruder = users.userOf('vacancy-sync');
     const replayOf = async (messageId: string) => {
       const [failure] = await failureOf(messageId);
       const replay = await api('POST', `/failures/${failure!.id}/replay`);
@@ -297,15 +321,22 @@ describe('the broker as a trust boundary', () => {
       return { failure: failure!, after: (await failures()).find((f) => f.id === failure!.id)! };
     };
 
-    // Headers claiming candidate-sync's retryable dead letter, from vacancy-sync: not believed.
+    // Headers claiming candidate-sync's retryable dead letter: vacancy-sync cannot write them there at all
+    // (neither through the default exchange nor document-service's own); from an administrator, not believed.
     const plain = forgedSynced('cand-forged-1');
-    expect(await publishAs('vacancy-sync', '', dead, plain, claims)).toBe('ok');
+    expect(await publishAs('vacancy-sync', '', dead, plain, claims)).toMatch(
+      defaultExchangeRefused('vacancy-sync'),
+    );
+    expect(
+      await publishAs('vacancy-sync', queueExchangeName(Queue.DocumentService), dead, plain, claims),
+    ).toMatch(/ACCESS_REFUSED - access to exchange 'document-service.events.dlx'/);
+    expect(await publishAs('admin', '', dead, plain, claims)).toBe('ok');
     const first = await replayOf(plain.id);
-    const written = `written straight into ${dead} by broker user "${intruder}", not dead-lettered by its service`;
+    const written = `written straight into ${dead} by a publisher without user_id, not dead-lettered by its service`;
     expect(first.failure).toMatchObject({ retryable: false, reasons: [written] });
     expect(first.after.reasons).toEqual([written, `replay refused: not retryable: ${written}`]);
 
-    // With a made-up x-death it passes for an expired message; its sender is still vacancy-sync.
+    // With a made-up x-death it passes for an expired message; it still has no sender that may publish it.
     const expired = forgedSynced('cand-forged-2');
     const death = {
       reason: 'expired',
@@ -313,11 +344,11 @@ describe('the broker as a trust boundary', () => {
       'routing-keys': [expired.type],
       count: 1,
     };
-    expect(await publishAs('vacancy-sync', '', dead, expired, { ...claims, 'x-death': [death] })).toBe('ok');
+    expect(await publishAs('admin', '', dead, expired, { ...claims, 'x-death': [death] })).toBe('ok');
     const second = await replayOf(expired.id);
     expect(second.failure).toMatchObject({ retryable: true, routingKey: RoutingKey.CandidateSynced });
     expect(second.after.reasons).toContain(
-      `replay refused: refused candidate.synced from broker user "${intruder}": only candidate-sync may publish it`,
+      'replay refused: refused candidate.synced without user_id: only candidate-sync may publish it',
     );
     const links = await db.query(`SELECT 1 FROM candidate_ref WHERE connector_id = 'conn-forged'`);
     expect(links.rowCount).toBe(0);
@@ -332,18 +363,18 @@ describe('the broker as a trust boundary', () => {
     expect(await publishAs('connector-registry', Exchange.Internal, credentials.type, credentials)).toMatch(
       /ACCESS_REFUSED - access to topic 'credentials.requested'/,
     );
-    // Straight into auth-gateway's queue, an erasure from candidate-sync is answered FORBIDDEN, not done.
+    // Candidate-sync cannot put an erasure into auth-gateway's queue; one an administrator puts there (no
+    // user_id) is answered FORBIDDEN (through connector.replies, as auth-gateway's own user), not done.
     const erase = createEvent(RoutingKey.AuthCredentialsErase, ACCOUNT, { connectorId: 'conn-unknown' });
-    expect(await askStraight('candidate-sync', Queue.AuthGateway, erase)).toEqual({
+    expect(await intoQueue('candidate-sync', Queue.AuthGateway, erase)).toMatch(
+      defaultExchangeRefused('candidate-sync'),
+    );
+    expect(await askStraight(Queue.AuthGateway, erase)).toEqual({
       ok: false,
       error: {
         code: 'FORBIDDEN',
-        message: `refused auth.credentials.erase from broker user "${users.userOf('candidate-sync')}": only connector-registry may publish it`,
+        message: 'refused auth.credentials.erase without user_id: only connector-registry may publish it',
       },
-    });
-    expect(await askStraight('candidate-sync', Queue.AuthGateway, credentials)).toMatchObject({
-      ok: false,
-      error: { code: 'NOT_FOUND' },
     });
     await expect(requestAs('connector-registry', erase)).resolves.toEqual({ erased: true });
   });

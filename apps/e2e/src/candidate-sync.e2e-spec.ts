@@ -123,7 +123,7 @@ describe('candidate-sync', () => {
 
     gateway = await startAuthGateway(atsB, { DATABASE_URL: database.url, RABBITMQ_URL: rabbitUrl() });
     connection = new RabbitConnection({ url: rabbitUrl(), name: 'e2e-candidates' });
-    rpc = new RpcClient(connection);
+    rpc = new RpcClient(connection, 'connector-registry');
 
     // ATS-A: credentials saved through the gateway, as the registry does on POST /connectors.
     await saveAtsACredentials(rpc, ACCOUNT, atsAId, {

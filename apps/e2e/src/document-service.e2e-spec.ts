@@ -160,7 +160,7 @@ describe('document-service', () => {
 
     processes.push(await startAuthGateway(atsB, { DATABASE_URL: database.url, RABBITMQ_URL: rabbitUrl() }));
     connection = new RabbitConnection({ url: rabbitUrl(), name: 'e2e-documents' });
-    rpc = new RpcClient(connection);
+    rpc = new RpcClient(connection, 'connector-registry');
 
     await saveAtsACredentials(rpc, ACCOUNT, atsAId, {
       baseUrl: atsA.url,

@@ -122,7 +122,7 @@ describe('the five services', () => {
 
   it('auth-gateway answers requests over RabbitMQ', async () => {
     const connection = new RabbitConnection({ url: rabbitUrl(), name: 'e2e-foundation' });
-    const rpc = new RpcClient(connection);
+    const rpc = new RpcClient(connection, 'connector-registry');
     try {
       const request = createEvent(RoutingKey.CredentialsRequested, 'acct_e2e', {
         connectorId: 'no-such-connector',

@@ -80,7 +80,7 @@ describe('connector-registry admin API', () => {
       LOG_LEVEL: 'debug',
     });
     connection = new RabbitConnection({ url: vhost.url, name: 'registry-e2e' });
-    rpc = new RpcClient(connection);
+    rpc = new RpcClient(connection, 'connector-registry');
   }, 120_000);
 
   afterAll(async () => {

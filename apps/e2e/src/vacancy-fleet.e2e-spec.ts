@@ -92,7 +92,7 @@ describe('vacancy-sync at fleet scale (compressed schedule)', () => {
       ])),
     );
     connection = new RabbitConnection({ url: rabbitUrl(), name: 'e2e-vacancy-fleet' });
-    rpc = new RpcClient(connection);
+    rpc = new RpcClient(connection, 'connector-registry');
     db = new Client({ connectionString: infra.database.url });
     await db.connect();
 

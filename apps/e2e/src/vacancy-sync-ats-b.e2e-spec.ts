@@ -87,7 +87,7 @@ describe('vacancy-sync with ATS-B as its vendor defines it', () => {
     gateway = await startAuthGateway(atsB, env);
     worker = await startService('vacancy-sync', { ...env, SCHEDULER_TICK_MS: '500' });
     connection = new RabbitConnection({ url: rabbitUrl(), name: 'e2e-vacancy-sync-ats-b' });
-    rpc = new RpcClient(connection);
+    rpc = new RpcClient(connection, 'connector-registry');
   }, 180_000);
 
   afterAll(async () => {

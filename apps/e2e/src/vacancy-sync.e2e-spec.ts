@@ -154,7 +154,7 @@ describe('vacancy-sync', () => {
       ])),
     );
     connection = new RabbitConnection({ url: rabbitUrl(), name: 'e2e-vacancy-sync' });
-    rpc = new RpcClient(connection);
+    rpc = new RpcClient(connection, 'connector-registry');
   }, 180_000);
 
   afterAll(async () => {

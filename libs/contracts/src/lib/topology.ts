@@ -1,12 +1,14 @@
 /**
  * Exchange, routing-key and queue names. Apps never spell these as string literals.
  * `platform.events` and `connector.events` are the public exchanges of CONTRACT.md;
- * `connector.internal` carries commands between our own services (run requests, credential requests).
+ * `connector.internal` carries commands between our own services (run requests, credential requests);
+ * `connector.replies` carries the answers to requests, each into its requester's reply queue by name.
  */
 export const Exchange = {
   PlatformEvents: 'platform.events',
   ConnectorEvents: 'connector.events',
   Internal: 'connector.internal',
+  Replies: 'connector.replies',
 } as const;
 export type ExchangeName = (typeof Exchange)[keyof typeof Exchange];
 

@@ -1,12 +1,21 @@
 import amqplib, { type ConsumeMessage, type Options } from 'amqplib';
-import { createEvent, Exchange, Queue, RoutingKey } from '@connector/contracts';
+import { createEvent, type EventEnvelope, Exchange, Queue, RoutingKey } from '@connector/contracts';
 import { createTestVhost, eventually, TestBroker, type TestVhost } from '@connector/testing';
-import type { BrokerPrincipal } from './broker-permissions';
+import type { BrokerPrincipal, BrokerService } from './broker-permissions';
 import { setUpVhostBrokerUsers, type VhostBrokerUsers } from './broker-setup';
+import { replayDeadLetter } from './dead-letters';
+import { PermanentMessageError, TransientMessageError } from './message-errors';
 import { MessagePublisher } from './message-publisher';
 import { RabbitConnection } from './rabbitmq.connection';
+import { RabbitMqServer } from './rabbitmq.server';
 import { RpcClient } from './rpc';
-import { declareConsumerTopology } from './topology';
+import {
+  deadLetterQueueName,
+  declareConsumerTopology,
+  queueExchangeName,
+  replyQueueName,
+  retryQueueName,
+} from './topology';
 
 /**
  * The broker users `npm start` and the deployments create, on a real broker: a user per service and one for
@@ -169,7 +178,7 @@ describe('broker users and their permissions', () => {
     const topology = { queue: Queue.CandidateSync, bindings: [], retryDelaysMs: [5_000] };
     expect(await as('candidate-sync', (channel) => declareConsumerTopology(channel, topology))).toBe('ok');
     expect(await as('document-service', (channel) => declareConsumerTopology(channel, topology))).toMatch(
-      /ACCESS_REFUSED - access to queue 'candidate-sync.events'/,
+      /ACCESS_REFUSED - access to (exchange 'candidate-sync.events.dlx'|queue 'candidate-sync.events')/,
     );
   });
 
@@ -201,10 +210,173 @@ describe('broker users and their permissions', () => {
     }
   });
 
+  it("lets no service write into another's queues: not through the default exchange, nor another's own", async () => {
+    const synced = createEvent(RoutingKey.CandidateSynced, 'acct_1', {
+      connectorId: 'c1',
+      candidateId: 'cand-1',
+      externalId: 'ats-1',
+      action: 'created' as const,
+    });
+    const defaultExchange = /ACCESS_REFUSED - access to exchange 'amq.default' in vhost '[^']+' refused/;
+    for (const principal of ['vacancy-sync', 'candidate-sync', 'connector-registry'] as const) {
+      for (const queue of [Queue.DocumentService, deadLetterQueueName(Queue.DocumentService)]) {
+        expect([principal, queue, await publishAs(principal, '', queue, synced)]).toEqual([
+          principal,
+          queue,
+          expect.stringMatching(defaultExchange),
+        ]);
+      }
+    }
+    // Another service's own exchange (retry and dead-letter copies, replays) is the registry's to write only.
+    expect(
+      await publishAs(
+        'vacancy-sync',
+        queueExchangeName(Queue.DocumentService),
+        Queue.DocumentService,
+        synced,
+      ),
+    ).toMatch(/ACCESS_REFUSED - access to exchange 'document-service.events.dlx'/);
+    expect(
+      await publishAs('auth-gateway', Exchange.Replies, Queue.DocumentService, synced, {
+        correlationId: 'k1',
+      }),
+    ).toMatch(/ACCESS_REFUSED - access to topic 'document-service.events' in exchange 'connector.replies'/);
+  });
+
+  it("a service's own retries and dead letters, and the registry's replays, pass through its own exchange", async () => {
+    const outcome = new Map<string, 'transient-once' | 'permanent'>();
+    const attempts: Array<[string, number]> = [];
+    const { close } = await consumeAs('candidate-sync', Queue.CandidateSync, {
+      bindings: [{ exchange: Exchange.PlatformEvents, routingKeys: [RoutingKey.CandidateCreated] }],
+      handlers: {
+        [RoutingKey.CandidateCreated]: (event, attempt) => {
+          const candidateId = String((event.data as { candidateId: string }).candidateId);
+          attempts.push([candidateId, attempt]);
+          const planned = outcome.get(candidateId);
+          if (planned === 'permanent') throw new PermanentMessageError('ATS refused it', 'c1');
+          if (planned === 'transient-once' && attempt === 1) throw new TransientMessageError('ATS 503', 'c1');
+          return Promise.resolve();
+        },
+      },
+    });
+    const candidate = (candidateId: string) =>
+      createEvent(RoutingKey.CandidateCreated, 'acct_1', {
+        candidateId,
+        firstName: 'Ada',
+        lastName: 'Lovelace',
+        email: 'ada@example.com',
+      });
+    const registry = new RabbitConnection({ url: users.urlOf('connector-registry'), name: 'replay-test' });
+    const replays = new MessagePublisher(registry);
+    try {
+      outcome.set('retried', 'transient-once');
+      outcome.set('dead', 'permanent');
+      const retried = candidate('retried');
+      const dead = candidate('dead');
+      for (const event of [retried, dead]) {
+        expect(await publishAs('platform', Exchange.PlatformEvents, event.type, event)).toBe('ok');
+      }
+      await eventually(
+        async () => attempts.some(([id, attempt]) => id === 'retried' && attempt === 2),
+        15_000,
+        `the retry through ${retryQueueName(Queue.CandidateSync, 200)} back into its queue`,
+      );
+      const deadLetterQueue = deadLetterQueueName(Queue.CandidateSync);
+      await eventually(
+        async () => (await admin.messageCount(deadLetterQueue)) === 1,
+        15_000,
+        'the dead letter',
+      );
+      const [deadLetter] = await admin.getAll(deadLetterQueue);
+      expect(deadLetter!.fields.exchange).toBe(queueExchangeName(Queue.CandidateSync));
+      expect(deadLetter!.properties.userId).toBe(users.userOf('candidate-sync'));
+
+      // Replayed by the registry's user, it is handled again as a first attempt.
+      outcome.delete('dead');
+      await replayDeadLetter(
+        replays,
+        { queue: Queue.CandidateSync, routingKey: dead.type, messageId: dead.id, body: deadLetter!.content },
+        'replay-1',
+      );
+      await eventually(
+        async () => attempts.filter(([id]) => id === 'dead').length === 2,
+        15_000,
+        'the replay handled',
+      );
+    } finally {
+      await replays.close();
+      await registry.close();
+      await close();
+    }
+  });
+
+  it('answers a request through connector.replies as the answering service, into its asker only', async () => {
+    const { close } = await consumeAs('auth-gateway', Queue.AuthGateway, {
+      bindings: [{ exchange: Exchange.Internal, routingKeys: [RoutingKey.CredentialsRequested] }],
+      handlers: { [RoutingKey.CredentialsRequested]: () => Promise.resolve({ token: 'for-the-asker' }) },
+      request: true,
+    });
+    const connection = new RabbitConnection({ url: users.urlOf('document-service'), name: 'rpc-reply-test' });
+    const rpc = new RpcClient(connection, 'document-service');
+    try {
+      await expect(
+        rpc.request(createEvent(RoutingKey.CredentialsRequested, 'acct_1', { connectorId: 'c1' }), 10_000),
+      ).resolves.toEqual({ token: 'for-the-asker' });
+    } finally {
+      await rpc.close();
+      await connection.close();
+      await close();
+    }
+    // Another service cannot listen in on document-service's replies, even with its own queue.
+    expect(
+      await as('candidate-sync', async (channel) => {
+        const mine = replyQueueName('candidate-sync');
+        await channel.assertQueue(mine, { exclusive: true });
+        await channel.bindQueue(mine, Exchange.Replies, replyQueueName('document-service'));
+      }),
+    ).toMatch(/ACCESS_REFUSED - access to topic '[^']+' in exchange 'connector.replies'/);
+  });
+
+  /** A consumer of `queue` as `service`'s own broker user, its handlers given per routing key. */
+  async function consumeAs(
+    service: BrokerService,
+    queue: string,
+    options: {
+      bindings: Array<{ exchange: string; routingKeys: string[] }>;
+      handlers: Record<string, (event: EventEnvelope, attempt: number) => Promise<unknown>>;
+      request?: boolean;
+    },
+  ): Promise<{ close: () => Promise<void> }> {
+    const connection = new RabbitConnection({ url: users.urlOf(service), name: `${service}-consumer-test` });
+    const publisher = new MessagePublisher(connection);
+    const server = new RabbitMqServer(connection, publisher, {
+      queue,
+      bindings: options.bindings,
+      retryDelaysMs: [200],
+    });
+    for (const [key, handler] of Object.entries(options.handlers)) {
+      server.addHandler(
+        key,
+        (event: EventEnvelope, context: { getAttempt(): number }) => handler(event, context.getAttempt()),
+        !options.request,
+      );
+    }
+    await new Promise<void>((resolve, reject) =>
+      server.listen((error) => (error ? reject(error as Error) : resolve())),
+    );
+    return {
+      close: async () => {
+        await server.close();
+        await publisher.close();
+        await connection.close();
+      },
+    };
+  }
+
   it('RpcClient says who asks, so the answering service can check it', async () => {
     const requests = await admin.tap(Exchange.Internal, RoutingKey.CredentialsRequested);
     const connection = new RabbitConnection({ url: users.urlOf('document-service'), name: 'rpc-test' });
-    const rpc = new RpcClient(connection);
+    const rpc = new RpcClient(connection, 'document-service');
     try {
       await rpc
         .request(createEvent(RoutingKey.CredentialsRequested, 'acct_1', { connectorId: 'c1' }), 500)

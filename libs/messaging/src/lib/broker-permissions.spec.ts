@@ -7,7 +7,7 @@ import {
   PLATFORM_QUEUE_PREFIX,
   SERVICE_CONSUMES,
 } from './broker-permissions';
-import { deadLetterQueueName, retryQueueName } from './topology';
+import { deadLetterQueueName, queueExchangeName, replyQueueName, retryQueueName } from './topology';
 
 /** RabbitMQ matches these regexes against names the same way JavaScript does (anchored, no flags). */
 const allows = (pattern: string, name: string) => new RegExp(pattern).test(name);
@@ -73,8 +73,33 @@ describe(brokerPermissions.name, () => {
     expect(allows(permissions['auth-gateway'].write, Exchange.ConnectorEvents)).toBe(true);
     for (const service of BROKER_SERVICES) {
       expect(allows(permissions[service].write, Exchange.PlatformEvents)).toBe(false);
-      expect(allows(permissions[service].write, 'amq.default')).toBe(true); // retries, replies, dead letters
     }
+  });
+
+  it('lets no service write the default exchange; each its own queue exchange, the registry every one', () => {
+    for (const service of BROKER_SERVICES) {
+      const { write, configure } = permissions[service];
+      // Retries, dead letters and replies go through exchanges of their own: '' reaches every queue.
+      expect([service, allows(write, 'amq.default'), allows(write, '')]).toEqual([service, false, false]);
+      for (const queue of Object.values(Queue)) {
+        const mine = queue === SERVICE_CONSUMES[service].queue;
+        expect([service, queue, allows(write, queueExchangeName(queue))]).toEqual([
+          service,
+          queue,
+          mine || service === 'connector-registry', // the registry's replays
+        ]);
+        expect([service, queue, allows(configure, queueExchangeName(queue))]).toEqual([service, queue, mine]);
+      }
+    }
+  });
+
+  it('lets the services that answer requests write replies, and those that ask bind their own reply queues', () => {
+    const replier = BROKER_SERVICES.filter((service) => allows(permissions[service].write, Exchange.Replies));
+    expect(replier).toEqual(['connector-registry', 'auth-gateway', 'vacancy-sync']);
+    const mine = replyQueueName('vacancy-sync');
+    expect(allows(permissions['vacancy-sync'].configure, mine)).toBe(true);
+    expect(allows(permissions['candidate-sync'].configure, mine)).toBe(false);
+    expect(allows(permissions['auth-gateway'].read, Exchange.Replies)).toBe(false); // never asks
   });
 });
 
@@ -101,6 +126,30 @@ describe(brokerTopicPermissions.name, () => {
     }
     expect(allows(on('auth-gateway', Exchange.Internal)!.read, RoutingKey.AuthCredentialsSave)).toBe(true);
   });
+
+  it('writes a reply only into the reply queues of those it answers, and binds none but its own', () => {
+    const registryReplies = replyQueueName('connector-registry');
+    const workerReplies = replyQueueName('candidate-sync');
+    const gateway = on('auth-gateway', Exchange.Replies)!;
+    expect([allows(gateway.write, registryReplies), allows(gateway.write, workerReplies)]).toEqual([
+      true,
+      true,
+    ]);
+    expect(allows(gateway.write, Queue.CandidateSync)).toBe(false);
+    expect(allows(gateway.read, '#')).toBe(false);
+    // vacancy-sync answers previews (the registry's) only.
+    const vacancies = on('vacancy-sync', Exchange.Replies)!;
+    expect([allows(vacancies.write, registryReplies), allows(vacancies.write, workerReplies)]).toEqual([
+      true,
+      false,
+    ]);
+    const candidates = on('candidate-sync', Exchange.Replies)!;
+    expect(allows(candidates.write, registryReplies)).toBe(false);
+    expect(allows(candidates.read, workerReplies)).toBe(true);
+    for (const key of [registryReplies, replyQueueName('document-service'), '#', 'candidate-sync.reply.*']) {
+      expect([key, allows(candidates.read, key)]).toEqual([key, false]);
+    }
+  });
 });
 
 describe(brokerDefinitions.name, () => {
@@ -123,8 +172,9 @@ describe(brokerDefinitions.name, () => {
       ...brokerPermissions().platform,
     });
     expect(definitions.topic_permissions.some((p) => p.user === 'pf')).toBe(false);
-    expect(definitions.exchanges.map((e) => [e.name, e.type, e.durable])).toEqual(
-      Object.values(Exchange).map((name) => [name, 'topic', true]),
-    );
+    expect(definitions.exchanges.map((e) => [e.name, e.type, e.durable])).toEqual([
+      ...Object.values(Exchange).map((name) => [name, 'topic', true]),
+      ...Object.values(Queue).map((queue) => [queueExchangeName(queue), 'direct', true]),
+    ]);
   });
 });

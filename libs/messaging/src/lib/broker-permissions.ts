@@ -5,9 +5,10 @@ import {
   type MessageType,
   Queue,
   type QueueName,
+  REQUEST_TYPES,
   RoutingKey,
 } from '@connector/contracts';
-import { deadLetterQueueName } from './topology';
+import { deadLetterQueueName, queueExchangeName, replyQueuePattern } from './topology';
 
 /**
  * Who may do what on the broker, in one place: the broker users' permissions (`npm start`, the deployment
@@ -144,35 +145,56 @@ export interface BrokerPermission {
   read: string;
 }
 
-/** The default exchange: publishing to a queue by name (retry and dead-letter copies, replays, replies). */
-const DEFAULT_EXCHANGE = 'amq.default';
 /** Server-named queues (the per-process broadcast queues). */
 const SERVER_NAMED = 'amq\\.gen-.*';
 
 /**
- * Our services may declare the three exchanges (whoever starts first), their own queue with its retry and
- * dead-letter queues, and server-named queues; write only to the exchanges of what they publish and to the
- * default exchange; read only their own queues and the exchanges of what they consume. The registry also
- * drains every service's dead-letter queue (the failure log). The platform may declare, bind and consume
- * only `platform.*` and server-named queues, publish only to `platform.events`, and read only
- * `connector.events`: no internal command, reply, retry or dead-letter queue is within its reach.
+ * Our services may declare the shared exchanges (whoever starts first), their own queue with its retry and
+ * dead-letter queues and its own exchange (`<queue>.dlx`, which routes into those by name), their own reply
+ * queues and server-named queues; write only to the exchanges of what they publish, to their own exchange,
+ * and (answering requests) to `connector.replies`; read only their own queues and the exchanges of what they
+ * consume. None may write the default exchange, which reaches every queue by name. The registry also drains
+ * every service's dead-letter queue (the failure log) and replays into every queue's own exchange. The
+ * platform may declare, bind and consume only `platform.*` and server-named queues, publish only to
+ * `platform.events`, and read only `connector.events`: no internal command, reply, retry or dead-letter queue
+ * is within its reach.
  */
 export function brokerPermissions(): Record<BrokerPrincipal, BrokerPermission> {
-  const allDeadLetterQueues = Object.values(Queue).map((queue) => literal(deadLetterQueueName(queue)));
+  const queues = Object.values(Queue);
+  const allDeadLetterQueues = queues.map((queue) => literal(deadLetterQueueName(queue)));
+  const allQueueExchanges = queues.map((queue) => literal(queueExchangeName(queue)));
   const permissions = {} as Record<BrokerPrincipal, BrokerPermission>;
   for (const service of BROKER_SERVICES) {
     const { queue, types } = SERVICE_CONSUMES[service];
-    const own = `${literal(queue)}(\\.retry\\.\\d+ms|\\.dead)?`;
-    const collector = service === 'connector-registry' ? allDeadLetterQueues : [];
+    const own = `${literal(queue)}(\\.retry\\.\\d+ms|\\.dead|\\.dlx)?`;
+    const registry = service === 'connector-registry';
+    const collector = registry ? allDeadLetterQueues : [];
+    const replies = requestsOf(service).length > 0 ? [replyQueuePattern(service)] : [];
+    const answers = answeredBy(service).length > 0 ? [literal(Exchange.Replies)] : [];
     permissions[service] = {
-      configure: anyOf([own, SERVER_NAMED, ...Object.values(Exchange).map(literal), ...collector]),
+      configure: anyOf([
+        own,
+        ...replies,
+        SERVER_NAMED,
+        ...Object.values(Exchange).map(literal),
+        ...collector,
+      ]),
       write: anyOf([
         own,
+        ...replies,
         SERVER_NAMED,
-        literal(DEFAULT_EXCHANGE),
         ...publishedExchanges(service).map(literal),
+        ...answers,
+        ...(registry ? allQueueExchanges : []),
       ]),
-      read: anyOf([own, SERVER_NAMED, ...exchangesOf(types).map(literal), ...collector]),
+      read: anyOf([
+        own,
+        ...replies,
+        SERVER_NAMED,
+        ...exchangesOf(types).map(literal),
+        ...(replies.length > 0 ? [literal(Exchange.Replies)] : []),
+        ...collector,
+      ]),
     };
   }
   // `platform.*` but not the exchange platform.events itself, which the platform may write and bind from but
@@ -210,8 +232,34 @@ export function brokerTopicPermissions(): Record<BrokerService, BrokerTopicPermi
       write: keysOn(exchange, published),
       read: keysOn(exchange, consumed),
     }));
+    // Replies: written only into the reply queues of those whose requests it answers, bound only to its own.
+    const requesters = answeredBy(service).flatMap((type) => servicesPublishing(type));
+    const asks = requestsOf(service).length > 0;
+    if (requesters.length > 0 || asks) {
+      permissions[service].push({
+        exchange: Exchange.Replies,
+        write: requesters.length > 0 ? anyOf(requesters.sort().map(replyQueuePattern)) : '^$',
+        read: asks ? anyOf([replyQueuePattern(service)]) : '^$',
+      });
+    }
   }
   return permissions;
+}
+
+/** The request types a service asks (publishes). */
+function requestsOf(service: BrokerService): MessageType[] {
+  return publishedTypes(service).filter((type) => REQUEST_TYPES.has(type));
+}
+
+/** The request types a service answers (consumes). */
+function answeredBy(service: BrokerService): MessageType[] {
+  return SERVICE_CONSUMES[service].types.filter((type) => REQUEST_TYPES.has(type));
+}
+
+function servicesPublishing(type: MessageType): BrokerService[] {
+  return (MESSAGE_PUBLISHERS[type] as readonly BrokerPrincipal[]).filter(
+    (principal): principal is BrokerService => principal !== 'platform',
+  );
 }
 
 function keysOn(exchange: ExchangeName, types: readonly MessageType[]): string {
@@ -251,7 +299,7 @@ export interface BrokerDefinitions {
   exchanges: Array<{
     name: string;
     vhost: string;
-    type: 'topic';
+    type: 'topic' | 'direct';
     durable: true;
     auto_delete: false;
     internal: false;
@@ -288,10 +336,15 @@ export function brokerDefinitions(
     topic_permissions: BROKER_SERVICES.flatMap((service) =>
       topicPermissions[service].map((permission) => ({ user: users[service].user, vhost, ...permission })),
     ),
-    exchanges: Object.values(Exchange).map((name) => ({
+    // The shared exchanges, and each queue's own (its service declares it too; here it exists for replays
+    // before that service first starts).
+    exchanges: [
+      ...Object.values(Exchange).map((name) => ({ name, type: 'topic' as const })),
+      ...Object.values(Queue).map((queue) => ({ name: queueExchangeName(queue), type: 'direct' as const })),
+    ].map(({ name, type }) => ({
       name,
       vhost,
-      type: 'topic',
+      type,
       durable: true,
       auto_delete: false,
       internal: false,

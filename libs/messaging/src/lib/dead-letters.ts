@@ -14,7 +14,7 @@ import {
 import type { MessagePublisher } from './message-publisher';
 import type { RabbitConnection } from './rabbitmq.connection';
 import { describeError } from './retry-policy';
-import { deadLetterQueueName } from './topology';
+import { deadLetterQueueName, queueExchangeName } from './topology';
 
 /** A dead-lettered message as an operator sees it. */
 export interface DeadLetter {
@@ -356,16 +356,18 @@ export function failureReport(facts: FailureFacts): EventEnvelope<string, Operat
 }
 
 /**
- * Sends a dead letter back to the queue it failed in, as a first attempt, marked as a replay. The consumer
- * handles it like any message (its idempotency makes a replay of something that did land harmless), and
- * checks it against its original publisher, not the registry that replays it.
+ * Sends a dead letter back to the queue it failed in (through that queue's own exchange, which only its
+ * service and the registry may write), as a first attempt, marked as a replay. The consumer handles it like
+ * any message (its idempotency makes a replay of something that did land harmless), and checks it against
+ * its original publisher, not the registry that replays it.
  */
 export async function replayDeadLetter(
   publisher: MessagePublisher,
   deadLetter: Pick<DeadLetter, 'queue' | 'routingKey' | 'messageId' | 'body' | 'publishedBy'>,
   replayId: string,
 ): Promise<void> {
-  await publisher.publishRaw('', deadLetter.queue, deadLetter.body, {
+  await publisher.publishRaw(queueExchangeName(deadLetter.queue), deadLetter.queue, deadLetter.body, {
+    mandatory: true,
     messageId: deadLetter.messageId,
     headers: {
       [Header.OriginalRoutingKey]: deadLetter.routingKey,

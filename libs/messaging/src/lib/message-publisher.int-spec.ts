@@ -15,6 +15,8 @@ describe(MessagePublisher.name, () => {
     publisher = new MessagePublisher(connection);
     admin = await TestBroker.connect(vhost.url);
     await admin.channel.assertQueue('there', { durable: true });
+    await admin.channel.assertExchange('there.dlx', 'direct', { durable: true });
+    await admin.channel.bindQueue('there', 'there.dlx', 'there');
   });
 
   afterAll(async () => {
@@ -25,10 +27,13 @@ describe(MessagePublisher.name, () => {
   });
 
   it('fails a copy into a queue that does not exist, and delivers one into a queue that does', async () => {
-    await expect(publisher.publishRaw('', 'not-there', Buffer.from('{}'))).rejects.toThrow(
-      'no queue not-there: the broker returned the message unroutable',
+    const mandatory = { mandatory: true };
+    await expect(
+      publisher.publishRaw('there.dlx', 'not-there', Buffer.from('{}'), mandatory),
+    ).rejects.toThrow(
+      'no queue bound to there.dlx for not-there: the broker returned the message unroutable',
     );
-    await publisher.publishRaw('', 'there', Buffer.from('{}'));
+    await publisher.publishRaw('there.dlx', 'there', Buffer.from('{}'), mandatory);
     expect(await admin.messageCount('there')).toBe(1);
   });
 });

@@ -12,7 +12,7 @@ export interface PublishOptions {
   /**
    * Must reach a queue: one no binding routes is returned by the broker and the publish fails, where it
    * would otherwise be confirmed and dropped (the outbox keeps such a row). Copies into a queue by name
-   * (the default exchange) always are.
+   * (retry and dead-letter copies, replays) always are.
    */
   mandatory?: boolean;
 }
@@ -94,8 +94,7 @@ export class MessagePublisher {
     await inSpan(`${routingKey} publish`, { kind: SpanKind.PRODUCER, attributes }, async () => {
       const headers = { ...properties.headers };
       injectTraceContext(headers);
-      // Into a queue by name (a retry or dead-letter copy, a replay): it must reach that queue, or fail.
-      const mandatory = exchange === '' || properties.mandatory === true;
+      const mandatory = properties.mandatory === true;
       const correlationId = mandatory ? randomUUID() : undefined;
       await this.channel.publish(exchange, routingKey, body, {
         persistent: true,
@@ -109,9 +108,7 @@ export class MessagePublisher {
       });
       if (correlationId && this.returned.delete(correlationId)) {
         throw new Error(
-          exchange === ''
-            ? `no queue ${routingKey}: the broker returned the message unroutable`
-            : `no queue bound to ${exchange} for ${routingKey}: the broker returned the message unroutable`,
+          `no queue bound to ${exchange} for ${routingKey}: the broker returned the message unroutable`,
         );
       }
     });

@@ -17,7 +17,7 @@ import { RpcClient } from './rpc';
 
 export interface MessagingOptions {
   url: string;
-  /** The service name: the connection's name in the broker. */
+  /** The service name: the connection's name in the broker, and its reply queues' (one of BROKER_SERVICES). */
   serviceName: string;
   /** The queue this service consumes, if it consumes. */
   consumer?: ConsumerOptions;
@@ -94,8 +94,8 @@ export class MessagingModule {
         },
         {
           provide: RpcClient,
-          inject: [RabbitConnection],
-          useFactory: (c: RabbitConnection) => new RpcClient(c),
+          inject: [RabbitConnection, MESSAGING_OPTIONS],
+          useFactory: (c: RabbitConnection, o: MessagingOptions) => new RpcClient(c, o.serviceName),
         },
         {
           provide: QueueDepthReporter,

@@ -19,7 +19,7 @@ import { MessagingModule } from './messaging.module';
 import { BrokerUsers, publisherCheck } from './publisher-check';
 import { RabbitConnection } from './rabbitmq.connection';
 import { RabbitMqContext } from './rabbitmq.context';
-import { deadLetterQueueName } from './topology';
+import { deadLetterQueueName, queueExchangeName } from './topology';
 
 /** candidate.synced as document-service takes it: the first attempt of `flaky-*` fails, to go through a retry. */
 const handled: Array<{ externalId: string; attempt: number }> = [];
@@ -55,7 +55,7 @@ describe('publisher check on the consumer', () => {
     });
 
   async function publishAs(
-    principal: 'candidate-sync' | 'vacancy-sync',
+    principal: 'candidate-sync' | 'vacancy-sync' | 'connector-registry',
     send: (publisher: MessagePublisher) => Promise<void>,
   ): Promise<void> {
     const connection = new RabbitConnection({ url: users.urlOf(principal), name: `test-${principal}` });
@@ -122,17 +122,24 @@ describe('publisher check on the consumer', () => {
     expect(await admin.messageCount(deadLetterQueueName(Queue.DocumentService))).toBe(0);
   });
 
-  it('dead-letters one vacancy-sync put into the queue, naming its publisher, and never handles it', async () => {
+  it('dead-letters one the registry put into the queue (not as a replay), naming its publisher', async () => {
     const forged = synced('ats-elsewhere');
-    await publishAs('vacancy-sync', (publisher) =>
-      publisher.publishRaw('', Queue.DocumentService, Buffer.from(JSON.stringify(forged)), {
-        messageId: forged.id,
-        // Claims to be a retry of candidate-sync's message: not believed from vacancy-sync.
-        headers: {
-          [Header.OriginalRoutingKey]: forged.type,
-          [Header.PublishedBy]: users.userOf('candidate-sync'),
+    // The registry is the one other service that may write into this queue (through its own exchange: replays).
+    await publishAs('connector-registry', (publisher) =>
+      publisher.publishRaw(
+        queueExchangeName(Queue.DocumentService),
+        Queue.DocumentService,
+        Buffer.from(JSON.stringify(forged)),
+        {
+          messageId: forged.id,
+          mandatory: true,
+          // Claims to be a retry of candidate-sync's message: not believed from the registry unless a replay.
+          headers: {
+            [Header.OriginalRoutingKey]: forged.type,
+            [Header.PublishedBy]: users.userOf('candidate-sync'),
+          },
         },
-      }),
+      ),
     );
     const [dead] = await eventually(
       async () => {
@@ -143,9 +150,9 @@ describe('publisher check on the consumer', () => {
       'the dead letter',
     );
     expect(JSON.parse(String(dead!.properties.headers?.[Header.DeadLetterReasons]))).toEqual([
-      `refused candidate.synced from broker user "${users.userOf('vacancy-sync')}": only candidate-sync may publish it`,
+      `refused candidate.synced from broker user "${users.userOf('connector-registry')}": only candidate-sync may publish it`,
     ]);
-    expect(dead!.properties.headers?.[Header.PublishedBy]).toBe(users.userOf('vacancy-sync'));
+    expect(dead!.properties.headers?.[Header.PublishedBy]).toBe(users.userOf('connector-registry'));
     expect(handled.some((h) => h.externalId === 'ats-elsewhere')).toBe(false);
   });
 });

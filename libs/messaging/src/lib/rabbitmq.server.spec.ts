@@ -1,11 +1,12 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { Logger } from '@nestjs/common';
 import type { ConfirmChannel, ConsumeMessage } from 'amqplib';
-import { Header, MAX_MESSAGE_BYTES, RoutingKey, validateMessage } from '@connector/contracts';
+import { Exchange, Header, MAX_MESSAGE_BYTES, RoutingKey, validateMessage } from '@connector/contracts';
 import { PermanentMessageError, TransientMessageError } from './message-errors';
 import { MessagePublisher } from './message-publisher';
 import { BrokerUsers, publisherCheck, type PublisherCheck } from './publisher-check';
 import { RabbitMqServer } from './rabbitmq.server';
+import { replyQueueName } from './topology';
 
 interface Published {
   exchange: string;
@@ -31,11 +32,14 @@ function fakeServer(
       },
     },
   });
+  const replies: Array<{ exchange: string; routingKey: string; reply: unknown; userId: unknown }> = [];
   const channel = {
+    publish: (exchange: string, routingKey: string, body: Buffer, o: { userId?: unknown }) =>
+      replies.push({ exchange, routingKey, reply: JSON.parse(body.toString()), userId: o.userId }),
     ack: () => settled.push('ack'),
     nack: (_m: unknown, _all: boolean, requeue: boolean) => settled.push(`nack requeue=${requeue}`),
   } as unknown as ConfirmChannel;
-  const server = new RabbitMqServer({} as never, publisher, {
+  const server = new RabbitMqServer({ user: 'svc' } as never, publisher, {
     queue: 'q',
     bindings: [],
     retryDelaysMs: options.retryDelaysMs ?? [10, 20],
@@ -45,7 +49,7 @@ function fakeServer(
     (
       server as unknown as { handleMessage(c: ConfirmChannel, m: ConsumeMessage): Promise<void> }
     ).handleMessage(channel, message);
-  return { server, published, settled, handle };
+  return { server, published, settled, replies, handle };
 }
 
 function message(body: object, headers: Record<string, unknown> = {}, userId?: string): ConsumeMessage {
@@ -96,6 +100,21 @@ describe('RabbitMqServer settles every message', () => {
     expect(copy.headers[Header.Retryable]).toBe(false);
   });
 
+  it("copies a retry and a dead letter into its own queue's exchange, never the default one", async () => {
+    const { server, published, handle } = fakeServer({ retryDelaysMs: [10] });
+    server.addHandler(RoutingKey.CandidateCreated, () => Promise.reject(new Error('ATS down')), true);
+    await handle(message(candidate()));
+    await handle(message(candidate(), { [Header.Attempt]: 2 }));
+    expect(
+      published
+        .filter((p) => p.routingKey !== RoutingKey.OperationFailed)
+        .map((p) => [p.exchange, p.routingKey]),
+    ).toEqual([
+      ['q.dlx', 'q.retry.10ms'],
+      ['q.dlx', 'q.dead'],
+    ]);
+  });
+
   it('reads a header that is no string as no original routing key', async () => {
     const { published, settled, handle } = fakeServer();
     await handle(message(candidate(), { [Header.OriginalRoutingKey]: { toString: 'not callable' } }));
@@ -129,12 +148,32 @@ describe('RabbitMqServer never dead-letters a request', () => {
   it.each([
     ['without a reply address', {}],
     ['answered into a queue it names (a dead-letter queue)', { replyTo: 'q.dead' }],
+    ['answered through direct reply-to (the default exchange)', { replyTo: 'amq.rabbitmq.reply-to.g1h2' }],
+    ['answered into a reply queue of no service of ours', { replyTo: replyQueueName('platform') }],
   ])('drops a request %s: acknowledged, nothing published', async (_case, properties) => {
-    const { server, published, settled, handle } = fakeServer();
+    const { server, published, settled, replies, handle } = fakeServer();
     server.addHandler(RoutingKey.AuthCredentialsSave, () => Promise.resolve({ saved: true }), false);
     await handle(save(properties));
     expect(settled).toEqual(['ack']);
     expect(published).toEqual([]);
+    expect(replies).toEqual([]);
+  });
+
+  it("answers into the requester's reply queue through connector.replies, saying who answers", async () => {
+    const { server, settled, replies, handle } = fakeServer();
+    server.addHandler(RoutingKey.AuthCredentialsSave, () => Promise.resolve({ saved: true }), false);
+    const replyTo = replyQueueName('connector-registry');
+    await handle(save({ replyTo, correlationId: 'k1' }));
+    expect(settled).toEqual(['ack']);
+    expect(replies).toEqual([
+      {
+        exchange: Exchange.Replies,
+        routingKey: replyTo,
+        // Its config is incomplete: the answer says so, where it asked.
+        reply: { ok: false, error: expect.objectContaining({ code: 'INVALID_REQUEST' }) },
+        userId: 'svc',
+      },
+    ]);
   });
 
   it('drops a request whose handling crashed instead of dead-lettering it', async () => {
@@ -143,7 +182,7 @@ describe('RabbitMqServer never dead-letters a request', () => {
         throw new TypeError('boom');
       },
     });
-    await handle(save({ replyTo: 'amq.rabbitmq.reply-to.g1h2' }));
+    await handle(save({ replyTo: replyQueueName('connector-registry') }));
     expect(settled).toEqual(['ack']);
     expect(published).toEqual([]);
   });

@@ -26,7 +26,7 @@ import {
   deferralCount,
   describeError,
 } from './retry-policy';
-import { isDirectReplyTo, type RpcReply } from './rpc';
+import { isReplyQueue, type RpcReply } from './rpc';
 import { DEFAULT_HANDLER_TIMEOUT_MS, withTimeLimit } from './time-limit';
 import {
   type ConsumerTopology,
@@ -34,6 +34,7 @@ import {
   declareConsumerTopology,
   deliveryLimitPolicyCommand,
   mainQueueArguments,
+  queueExchangeName,
   retryQueueArguments,
   retryQueueName,
 } from './topology';
@@ -136,8 +137,11 @@ export class RabbitMqServer extends Server implements CustomTransportStrategy {
     if (!withLimit && !this.warnedAboutLimit) {
       this.warnedAboutLimit = true;
       this.logger.warn(
-        `queue ${this.options.queue} predates its delivery limit (queue arguments never change); ` +
-          `set it once with: ${deliveryLimitPolicyCommand(this.options)}`,
+        `queue ${this.options.queue} was declared by an earlier version, with other arguments (they never ` +
+          'change); it keeps working as declared. Without a delivery limit, set one with: ' +
+          `${deliveryLimitPolicyCommand(this.options)}; dead-lettering through the default exchange, it ` +
+          `works as before, and moves to ${queueExchangeName(this.options.queue)} once re-created (README, ` +
+          '"How a message is handled")',
       );
     }
     const olderRetryDelaysMs: number[] = [];
@@ -150,8 +154,8 @@ export class RabbitMqServer extends Server implements CustomTransportStrategy {
       this.warnedAboutRetryQueues = true;
       const names = olderRetryDelaysMs.map((delayMs) => retryQueueName(this.options.queue, delayMs));
       this.logger.warn(
-        `retry queues ${names.join(', ')} predate at-least-once dead-lettering (queue arguments never change): ` +
-          'a broker restart may drop what waits in them; delete each once empty ' +
+        `retry queues ${names.join(', ')} were declared by an earlier version (queue arguments never ` +
+          'change): a broker restart may drop what waits in them; delete each once empty ' +
           '(rabbitmqctl delete_queue <name> --if-empty), and this service declares it again when it restarts',
       );
     }
@@ -234,13 +238,13 @@ export class RabbitMqServer extends Server implements CustomTransportStrategy {
       : validateMessage(message.content, routingKey);
     noteEnvelope(validation.message);
     if (isRequest(message, routingKey)) {
-      if (isDirectReplyTo(message.properties.replyTo)) {
-        await this.answer(channel, message, routingKey, validation, refusal);
+      if (isReplyQueue(message.properties.replyTo)) {
+        await this.answer(channel, message, message.properties.replyTo, routingKey, validation, refusal);
       } else {
         // Answering into a queue the sender names would let it write into any queue (a dead-letter one too).
         this.logger.warn(
           `dropped ${routingKey} ${String(message.properties.messageId ?? '')}: a request is answered only ` +
-            'through direct reply-to, and never kept',
+            "into one of our services' reply queues, and never kept",
         );
         ack(channel, message);
         messageMetrics.requestFailed(this.options.queue, routingKey, 'NO_REPLY_TO', 0);
@@ -340,6 +344,7 @@ export class RabbitMqServer extends Server implements CustomTransportStrategy {
   private async answer(
     channel: ConfirmChannel,
     message: ConsumeMessage,
+    replyQueue: string,
     routingKey: string,
     validation: ReturnType<typeof validateMessage>,
     refusal: string | undefined,
@@ -376,9 +381,11 @@ export class RabbitMqServer extends Server implements CustomTransportStrategy {
       }
     }
     try {
-      channel.sendToQueue(String(message.properties.replyTo), Buffer.from(JSON.stringify(reply)), {
+      // Into the requester's reply queue by its name; dropped when the requester is gone (not mandatory).
+      channel.publish(Exchange.Replies, replyQueue, Buffer.from(JSON.stringify(reply)), {
         correlationId: message.properties.correlationId as string | undefined,
         contentType: 'application/json',
+        userId: this.connection.user,
       });
     } catch {
       /* channel closed: the requester times out and may ask again */
@@ -420,10 +427,17 @@ export class RabbitMqServer extends Server implements CustomTransportStrategy {
     delayMs: number,
     headers: Record<string, unknown>,
   ): Promise<void> {
-    return this.publisher.publishRaw('', retryQueueName(this.options.queue, delayMs), message.content, {
-      messageId: message.properties.messageId as string | undefined,
-      headers,
-    });
+    const { queue } = this.options;
+    return this.publisher.publishRaw(
+      queueExchangeName(queue),
+      retryQueueName(queue, delayMs),
+      message.content,
+      {
+        messageId: message.properties.messageId as string | undefined,
+        headers,
+        mandatory: true,
+      },
+    );
   }
 
   private async deadLetter(
@@ -445,7 +459,9 @@ export class RabbitMqServer extends Server implements CustomTransportStrategy {
           : 'unknown';
     this.logger.warn(`dead-lettering ${routingKey} ${sourceEventId}: ${reasons.join('; ')}`);
     const { body, cut } = keptOf(message.content);
-    await this.publisher.publishRaw('', deadLetterQueueName(this.options.queue), body, {
+    const { queue } = this.options;
+    await this.publisher.publishRaw(queueExchangeName(queue), deadLetterQueueName(queue), body, {
+      mandatory: true,
       messageId: message.properties.messageId as string | undefined,
       contentType: message.properties.contentType as string | undefined,
       headers: {

@@ -31,7 +31,7 @@ class Responder {
     MessagingModule.forRootAsync({
       useFactory: () => ({
         url: rabbitUrl(),
-        serviceName: 'rpc-test',
+        serviceName: 'document-service', // its reply queues are one of our services'
         consumer: {
           queue,
           bindings: [{ exchange: Exchange.Internal, routingKeys: [RoutingKey.CredentialsRequested] }],

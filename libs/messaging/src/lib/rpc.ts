@@ -4,18 +4,23 @@ import type { Channel, ConsumeMessage } from 'amqplib';
 import { Exchange, type EventEnvelope, validateMessage } from '@connector/contracts';
 import { injectTraceContext, inSpan, SpanKind } from '@connector/observability';
 import { withCorrelation } from './message-observer';
+import { BROKER_SERVICES } from './broker-permissions';
 import type { RabbitConnection } from './rabbitmq.connection';
-import { declareExchanges } from './topology';
+import { declareExchanges, replyQueueName, replyQueuePattern } from './topology';
 
 /** What a request handler's answer looks like on the wire. */
 export type RpcReply<T = unknown> =
   { ok: true; data: T } | { ok: false; error: { code: string; message: string } };
 
-const DIRECT_REPLY_TO = 'amq.rabbitmq.reply-to';
+const REPLY_QUEUE = new RegExp(`^(${BROKER_SERVICES.map(replyQueuePattern).join('|')})$`);
 
-/** Whether a delivered request's `replyTo` is a direct reply-to address (the broker rewrites it per requester). */
-export function isDirectReplyTo(replyTo: unknown): boolean {
-  return typeof replyTo === 'string' && replyTo.startsWith(`${DIRECT_REPLY_TO}.`);
+/**
+ * Whether a delivered request's `replyTo` is one of our services' reply queues: a request is answered only
+ * there (through `connector.replies`, whose broker permissions allow exactly those names), never into a
+ * queue the sender names.
+ */
+export function isReplyQueue(replyTo: unknown): replyTo is string {
+  return typeof replyTo === 'string' && REPLY_QUEUE.test(replyTo);
 }
 
 /** The service answered with an error, or nobody answered in time. `code` says which. */
@@ -30,19 +35,31 @@ export class RpcError extends Error {
 }
 
 /**
- * Request-reply over RabbitMQ's direct reply-to: a request is a contract message on `connector.internal`
- * with `replyTo`; the answering service's handler returns the reply. Requests expire with their timeout,
- * so a service that comes back late never works on a question nobody waits for any more; an expired one the
+ * Request-reply over RabbitMQ: a request is a contract message on `connector.internal` with `replyTo`, the
+ * requester's own reply queue (exclusive to its connection, bound to `connector.replies` by its name); the
+ * answering service's handler returns the reply, which it publishes to `connector.replies` under that name.
+ * Nobody needs the default exchange, which reaches every queue. Requests expire with their timeout, so a
+ * service that comes back late never works on a question nobody waits for any more; an expired one the
  * broker dead-letters is dropped unread by the failure log (REQUEST_TYPES).
  */
 export class RpcClient {
   private readonly pending = new Map<string, { resolve: (reply: RpcReply) => void; timer: NodeJS.Timeout }>();
-  private readonly channel: ChannelWrapper;
+  /** Opened at the first request: a service that never asks needs no reply queue (nor the permission). */
+  private channel?: ChannelWrapper;
   private readonly user: string;
+  private readonly replyQueue: string;
 
-  constructor(connection: RabbitConnection) {
+  /** `requester`: the service asking, one of BROKER_SERVICES, or no service may answer into its queue. */
+  constructor(
+    private readonly connection: RabbitConnection,
+    requester: string,
+  ) {
     this.user = connection.user;
-    this.channel = connection.createChannel({
+    this.replyQueue = replyQueueName(requester);
+  }
+
+  private channelForRequests(): ChannelWrapper {
+    this.channel ??= this.connection.createChannel({
       name: 'rpc-client',
       json: false,
       confirm: false,
@@ -54,11 +71,15 @@ export class RpcClient {
             error: { code: 'NO_RESPONDER', message: `no service takes ${message.fields.routingKey}` },
           }),
         );
-        await channel.consume(DIRECT_REPLY_TO, (message) => message && this.onReply(message), {
+        // Exclusive: gone with the connection; declared again (same name) after a reconnect.
+        await channel.assertQueue(this.replyQueue, { exclusive: true, autoDelete: true, durable: false });
+        await channel.bindQueue(this.replyQueue, Exchange.Replies, this.replyQueue);
+        await channel.consume(this.replyQueue, (message) => message && this.onReply(message), {
           noAck: true,
         });
       },
     });
+    return this.channel;
   }
 
   /** Asks and waits for the answer; asked while a message is handled, it carries its correlation id. */
@@ -73,6 +94,12 @@ export class RpcClient {
     const body = Buffer.from(JSON.stringify(envelope));
     const validation = validateMessage(body, envelope.type);
     if (!validation.ok) throw new RpcError('INVALID_REQUEST', validation.errors.join('; '));
+    if (!isReplyQueue(this.replyQueue)) {
+      throw new RpcError(
+        'NO_REPLY_QUEUE',
+        `${this.replyQueue} is no reply queue of our services: none answers into it`,
+      );
+    }
     const correlationId = randomUUID();
     const reply = new Promise<RpcReply>((resolve) => {
       const timer = setTimeout(
@@ -88,9 +115,9 @@ export class RpcClient {
     const headers: Record<string, unknown> = {};
     injectTraceContext(headers);
     try {
-      await this.channel.publish(Exchange.Internal, envelope.type, body, {
+      await this.channelForRequests().publish(Exchange.Internal, envelope.type, body, {
         headers,
-        replyTo: DIRECT_REPLY_TO,
+        replyTo: this.replyQueue,
         correlationId,
         messageId: envelope.id,
         contentType: 'application/json',
@@ -114,7 +141,7 @@ export class RpcClient {
     for (const id of [...this.pending.keys()]) {
       this.settle(id, { ok: false, error: { code: 'UNAVAILABLE', message: 'client closed' } });
     }
-    await this.channel.close();
+    await this.channel?.close();
   }
 
   private onReply(message: ConsumeMessage): void {

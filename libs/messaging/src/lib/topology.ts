@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Channel } from 'amqplib';
 import { Exchange } from '@connector/contracts';
 
@@ -31,7 +32,30 @@ export function deadLetterQueueName(queue: string): string {
   return `${queue}.dead`;
 }
 
-/** The three exchanges are durable topic exchanges, declared by whoever touches them first. */
+/**
+ * A queue's own exchange (direct): it routes into the queue, its retry queues and its dead-letter queue, each
+ * by its name. Retry and dead-letter copies, the broker's dead-lettering and the registry's replays all go
+ * through it, so no service needs the default exchange (which reaches every queue) and each writes only
+ * into its own queues.
+ */
+export function queueExchangeName(queue: string): string {
+  return `${queue}.dlx`;
+}
+
+/**
+ * A requester's reply queue, `<service>.reply.<uuid>`: exclusive to its connection, bound to
+ * `connector.replies` by its name. Its service's broker user may bind and read only its own.
+ */
+export function replyQueueName(requester: string, id: string = randomUUID()): string {
+  return `${requester}.reply.${id}`;
+}
+
+/** The reply queue names of one service, as a regular expression's source (the broker permissions' too). */
+export function replyQueuePattern(service: string): string {
+  return `${service.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\.reply\\.[0-9a-f-]{36}`;
+}
+
+/** The shared exchanges are durable topic exchanges, declared by whoever touches them first. */
 export async function declareExchanges(channel: Channel): Promise<void> {
   for (const name of Object.values(Exchange)) {
     await channel.assertExchange(name, 'topic', { durable: true });
@@ -53,11 +77,15 @@ export async function declareConsumerTopology(
 ): Promise<void> {
   await declareExchanges(channel);
   const { queue } = topology;
+  const own = queueExchangeName(queue);
+  await channel.assertExchange(own, 'direct', { durable: true });
   if (withLimit) {
     await channel.assertQueue(queue, { durable: true, arguments: mainQueueArguments(topology) });
   } else {
     await channel.checkQueue(queue);
   }
+  // Retries come back (and replays come in) through the queue's own exchange.
+  await channel.bindQueue(queue, own, queue);
   for (const binding of topology.bindings) {
     for (const routingKey of binding.routingKeys) {
       await channel.bindQueue(queue, binding.exchange, routingKey);
@@ -67,28 +95,32 @@ export async function declareConsumerTopology(
     }
   }
   for (const delayMs of topology.retryDelaysMs) {
-    if (olderRetryDelaysMs.includes(delayMs)) await channel.checkQueue(retryQueueName(queue, delayMs));
+    const retryQueue = retryQueueName(queue, delayMs);
+    if (olderRetryDelaysMs.includes(delayMs)) await channel.checkQueue(retryQueue);
     else
-      await channel.assertQueue(retryQueueName(queue, delayMs), {
+      await channel.assertQueue(retryQueue, {
         durable: true,
         arguments: retryQueueArguments(queue, delayMs),
       });
+    await channel.bindQueue(retryQueue, own, retryQueue);
   }
   await channel.assertQueue(deadLetterQueueName(queue), {
     durable: true,
     arguments: { 'x-queue-type': 'quorum' },
   });
+  await channel.bindQueue(deadLetterQueueName(queue), own, deadLetterQueueName(queue));
 }
 
 /**
- * The main queue's arguments: quorum, and a delivery limit whose dead letters go to `<queue>.dead`
- * at least once (the broker keeps the message until the dead-letter queue has confirmed it).
+ * The main queue's arguments: quorum, and a delivery limit whose dead letters go to `<queue>.dead` (through
+ * the queue's own exchange) at least once (the broker keeps the message until the dead-letter queue has
+ * confirmed it).
  */
 export function mainQueueArguments(topology: Pick<ConsumerTopology, 'queue' | 'deliveryLimit'>) {
   return {
     'x-queue-type': 'quorum',
     'x-delivery-limit': topology.deliveryLimit ?? DEFAULT_DELIVERY_LIMIT,
-    'x-dead-letter-exchange': '',
+    'x-dead-letter-exchange': queueExchangeName(topology.queue),
     'x-dead-letter-routing-key': deadLetterQueueName(topology.queue),
     'x-dead-letter-strategy': 'at-least-once',
     'x-overflow': 'reject-publish',
@@ -104,7 +136,7 @@ export function retryQueueArguments(queue: string, delayMs: number) {
   return {
     'x-queue-type': 'quorum',
     'x-message-ttl': delayMs,
-    'x-dead-letter-exchange': '',
+    'x-dead-letter-exchange': queueExchangeName(queue),
     'x-dead-letter-routing-key': queue,
     'x-dead-letter-strategy': 'at-least-once',
     'x-overflow': 'reject-publish',
@@ -120,7 +152,7 @@ export function deliveryLimitPolicyCommand(
 ): string {
   const definition = JSON.stringify({
     'delivery-limit': topology.deliveryLimit ?? DEFAULT_DELIVERY_LIMIT,
-    'dead-letter-exchange': '',
+    'dead-letter-exchange': queueExchangeName(topology.queue),
     'dead-letter-routing-key': deadLetterQueueName(topology.queue),
     'dead-letter-strategy': 'at-least-once',
     overflow: 'reject-publish',
