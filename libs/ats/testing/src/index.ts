@@ -3,3 +3,4 @@
  * sandboxes' and the adapters' own tests use: the adapters cannot be below a lib that imports them.
  */
 export * from './lib/connector-snapshot';
+export * from './lib/fake-ats/fake-ats.adapter';
