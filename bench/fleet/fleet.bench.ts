@@ -22,6 +22,7 @@ import { readFileSync } from 'node:fs';
 import { Pool } from 'pg';
 import { startAtsASandbox, type RunningAtsASandbox } from '@connector/ats-a-sandbox';
 import { driveLoginForm, startAtsBSandbox, type RunningAtsBSandbox } from '@connector/ats-b-sandbox';
+import { ATS_TYPES, type AtsType } from '@connector/ats-registry';
 import {
   adminApi,
   createSuiteInfrastructure,
@@ -125,7 +126,7 @@ interface TableSize {
   mib: number;
 }
 
-type Kind = 'ats-a' | 'ats-b';
+type Kind = AtsType;
 
 interface Connected extends ConnectedAt {
   kind: Kind;
@@ -356,7 +357,7 @@ async function fleetRow(
     const schedule = scheduleStats(connected, runs, { from, to }, INTERVAL_MS);
     const byKind =
       ATS_A > 0 && ATS_B > 0
-        ? (['ats-a', 'ats-b'] as const).map((kind) => ({
+        ? ATS_TYPES.map((kind) => ({
             kind,
             schedule: scheduleStats(
               connected.filter((c) => c.kind === kind),

@@ -16,7 +16,7 @@ import {
   RoutingKey,
   type RunCompletedDto,
 } from '@connector/contracts';
-import { defaultJobMapping } from '@connector/job-mapping';
+import { type AtsType, defaultJobMapping } from '@connector/ats-registry';
 import { RabbitConnection, RpcClient } from '@connector/messaging';
 import {
   createTestDatabase,
@@ -143,7 +143,7 @@ export class BenchHarness {
     return this.rpc.request<T>(createEvent(type, ACCOUNT, data), 30_000);
   }
 
-  private snapshot(id: string, type: 'ats-a' | 'ats-b', config: Record<string, unknown>): void {
+  private snapshot(id: string, type: AtsType, config: Record<string, unknown>): void {
     snapshots.set(id, {
       id,
       accountId: ACCOUNT,

@@ -14,8 +14,8 @@ import {
   RoutingKey,
 } from '@connector/contracts';
 import { deadLetterQueueName, RabbitConnection, RpcClient, RpcError } from '@connector/messaging';
+import { connectorSnapshot } from '@connector/ats-testing';
 import {
-  connectorSnapshot,
   createSuiteInfrastructure,
   eventsOf,
   eventually,

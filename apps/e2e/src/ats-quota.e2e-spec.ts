@@ -5,8 +5,8 @@ import { startAtsASandbox, type RunningAtsASandbox } from '@connector/ats-a-sand
 import { atsAQuotaKey } from '@connector/ats-access';
 import { type ConnectorSnapshot, createEvent, Exchange, Queue, RoutingKey } from '@connector/contracts';
 import { deadLetterQueueName, RabbitConnection, RpcClient } from '@connector/messaging';
+import { connectorSnapshot } from '@connector/ats-testing';
 import {
-  connectorSnapshot,
   createSuiteInfrastructure,
   eventually,
   rabbitUrl,

@@ -3,8 +3,8 @@ import { createServer, type Server } from 'node:net';
 import { Client } from 'pg';
 import { startAtsASandbox, type RunningAtsASandbox } from '@connector/ats-a-sandbox';
 import { driveLoginForm, startAtsBSandbox, type RunningAtsBSandbox } from '@connector/ats-b-sandbox';
+import type { AtsAccess } from '@connector/ats-registry';
 import {
-  type AtsAccess,
   type AuthorizationStartReply,
   type ConnectionTestReply,
   createEvent,

@@ -11,8 +11,8 @@ import {
   RoutingKey,
 } from '@connector/contracts';
 import { deadLetterQueueName, RabbitConnection, RpcClient } from '@connector/messaging';
+import { connectorSnapshot } from '@connector/ats-testing';
 import {
-  connectorSnapshot,
   createSuiteInfrastructure,
   eventsOf,
   eventually,

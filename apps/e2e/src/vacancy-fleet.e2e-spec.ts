@@ -3,8 +3,8 @@ import { Client } from 'pg';
 import { startAtsASandbox, type RunningAtsASandbox } from '@connector/ats-a-sandbox';
 import { type ConnectorSnapshot, createEvent, Exchange, Queue, RoutingKey } from '@connector/contracts';
 import { RabbitConnection, RpcClient } from '@connector/messaging';
+import { connectorSnapshot } from '@connector/ats-testing';
 import {
-  connectorSnapshot,
   createSuiteInfrastructure,
   eventually,
   metricValue,

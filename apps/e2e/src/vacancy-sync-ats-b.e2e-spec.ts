@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { startAtsBSandbox, type RunningAtsBSandbox } from '@connector/ats-b-sandbox';
 import { type ConnectorSnapshot, Queue } from '@connector/contracts';
 import { RabbitConnection, RpcClient } from '@connector/messaging';
+import { connectorSnapshot } from '@connector/ats-testing';
 import {
-  connectorSnapshot,
   createSuiteInfrastructure,
   rabbitUrl,
   startService,

@@ -13,10 +13,10 @@ import {
   type RunCompletedDto,
   type VacancyUpsertedDto,
 } from '@connector/contracts';
-import { defaultJobMapping } from '@connector/job-mapping';
+import { defaultJobMapping } from '@connector/ats-registry';
 import { RabbitConnection, RpcClient } from '@connector/messaging';
+import { connectorSnapshot } from '@connector/ats-testing';
 import {
-  connectorSnapshot,
   createSuiteInfrastructure,
   eventually,
   rabbitUrl,

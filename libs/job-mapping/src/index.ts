@@ -1,5 +1,3 @@
 export * from './lib/job-mapping.types';
-export * from './lib/source-paths';
-export * from './lib/default-job-mapping';
 export * from './lib/validate-job-mapping';
 export * from './lib/apply-job-mapping';

@@ -11,7 +11,6 @@ export * from './lib/event-lookup';
 export * from './lib/file-server';
 export * from './lib/tcp-proxy';
 export * from './lib/http-gate';
-export * from './lib/connector-snapshot';
 export * from './lib/suite-infrastructure';
 export * from './lib/vacancy-runs';
 export * from './lib/otlp-collector';

@@ -7,6 +7,7 @@ import { CredentialRefreshMarker1763700000110 } from './migrations/1763700000110
 import { OAuthStatePkce1763700000120 } from './migrations/1763700000120-oauth-state-pkce';
 import { CredentialGeneration1763700000130 } from './migrations/1763700000130-credential-generation';
 import { CredentialRecheck1763700000140 } from './migrations/1763700000140-credential-recheck';
+import { CredentialAtsTypeByRegistry1763700000150 } from './migrations/1763700000150-credential-ats-type-by-registry';
 import { OAuthStateEntity } from './oauth/oauth-state.entity';
 
 /**
@@ -21,6 +22,7 @@ export const AUTH_GATEWAY_SCHEMA = {
     OAuthStatePkce1763700000120,
     CredentialGeneration1763700000130,
     CredentialRecheck1763700000140,
+    CredentialAtsTypeByRegistry1763700000150,
   ],
   // The daily quota: ATS-A token requests are planned on it like every other call.
   shared: [OUTBOX_SCHEMA, DAILY_QUOTA_SCHEMA],

@@ -21,6 +21,7 @@ import { ActivityOfDeletedRuns1763900000711 } from './migrations/1763900000711-a
 import { RunNextRunAt1763900000720 } from './migrations/1763900000720-run-next-run-at';
 import { NoDeadLettersOfRequests1763900002601 } from './migrations/1763900002601-no-dead-letters-of-requests';
 import { AdminKeyFailure1763900002602 } from './migrations/1763900002602-admin-key-failure';
+import { ConnectorTypeByRegistry1763900002700 } from './migrations/1763900002700-connector-type-by-registry';
 import { RunEntity } from './runs/run.entity';
 
 /**
@@ -54,6 +55,7 @@ export const CONNECTOR_REGISTRY_SCHEMA = {
     RunNextRunAt1763900000720,
     NoDeadLettersOfRequests1763900002601,
     AdminKeyFailure1763900002602,
+    ConnectorTypeByRegistry1763900002700,
   ],
   shared: [DAILY_QUOTA_SCHEMA, OUTBOX_SCHEMA, ERASED_CANDIDATE_SCHEMA],
 } satisfies Pick<ServiceCoreOptions, 'entities' | 'migrations' | 'shared'>;

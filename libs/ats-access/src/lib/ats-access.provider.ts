@@ -1,5 +1,6 @@
 import { Injectable, Optional } from '@nestjs/common';
 import { type AtsAccess, createEvent, credentialFingerprint, RoutingKey } from '@connector/contracts';
+import { atsRegistry } from '@connector/ats-registry';
 import { RpcClient } from '@connector/messaging';
 import { ConnectorDirectory } from './connector-directory';
 
@@ -52,5 +53,5 @@ export class AtsAccessProvider {
 }
 
 export function fingerprintOf(access: AtsAccess): string {
-  return credentialFingerprint(access.type === 'ats-a' ? access.accessToken : access.bhRestToken);
+  return credentialFingerprint(atsRegistry.get(access.type).callTokenOf(access));
 }

@@ -12,6 +12,9 @@ import {
   type WaiterKind,
 } from '@connector/rate-limiter';
 import { AtsACallsInFlight, atsABudgetHooks } from './ats-a-budget-hooks';
+import { atsAAccessOf } from '@connector/ats-a';
+import { atsBAccessOf } from '@connector/ats-b';
+import { atsRegistry } from '@connector/ats-registry';
 import { AtsAccessProvider } from './ats-access.provider';
 import { atsAQuota, atsBBudget } from './ats-budget';
 import { meteredAcquire } from './budget-metrics';
@@ -82,8 +85,8 @@ export class AtsClientFactory {
             if (!(error instanceof RpcError && error.code === AuthErrorCode.RateLimited)) throw error;
             throw await this.tokenWait(key, config, waiter);
           });
-        if (access.type !== 'ats-a') throw new Error(`connector ${connector.id} is not an ATS-A connector`);
-        return { accessToken: access.accessToken, baseUrl: access.baseUrl };
+        const { accessToken, baseUrl } = atsAAccessOf(access);
+        return { accessToken, baseUrl };
       },
       hooks: atsABudgetHooks(
         { quota: this.quota, calls: this.callsInFlight, logger: this.logger },
@@ -126,7 +129,7 @@ export class AtsClientFactory {
    * waits for the budget too, instead of using up its attempts.
    */
   async pushBudgetWait(connector: ConnectorSnapshot): Promise<Date | undefined> {
-    if (connector.type !== 'ats-a') return undefined;
+    if (!atsRegistry.supports(connector.type, 'daily-budget')) return undefined;
     const { key, config } = atsAQuota(connector);
     const plan = await this.quota.snapshot(key, config);
     const paused = plan.pausedUntil !== null;
@@ -144,8 +147,8 @@ export class AtsClientFactory {
           connector.accountId,
           rejected ? credentialFingerprint(rejected) : undefined,
         );
-        if (access.type !== 'ats-b') throw new Error(`connector ${connector.id} is not an ATS-B connector`);
-        return { bhRestToken: access.bhRestToken, restUrl: access.restUrl };
+        const { bhRestToken, restUrl } = atsBAccessOf(access);
+        return { bhRestToken, restUrl };
       },
       hooks: this.bucketHooks(budget, options),
       ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),

@@ -103,9 +103,13 @@ export class CredentialsEraseRequestDto {
 }
 
 /** What `credentials.requested` answers: what a worker needs to call the ATS, valid until `expiresAt`. */
-export type AtsAccess =
-  | { type: 'ats-a'; baseUrl: string; accessToken: string; expiresAt: string }
-  | { type: 'ats-b'; restUrl: string; bhRestToken: string; expiresAt: string };
+export interface AtsAccess {
+  /** The connector's ATS: a name registered in `@connector/ats-registry`. */
+  type: string;
+  expiresAt: string;
+  /** The rest is the ATS's own (its adapter's access type, e.g. ATS-A `baseUrl` and `accessToken`). */
+  [field: string]: string;
+}
 
 export const OAUTH_CALLBACK_PATH = '/oauth/ats-b/callback';
 

@@ -15,9 +15,6 @@ import {
 
 /** `data` of the messages connector services publish to `connector.events` (CONTRACT.md 1.2). */
 
-export const ATS_TYPES = ['ats-a', 'ats-b'] as const;
-export type AtsType = (typeof ATS_TYPES)[number];
-
 export class VacancyContactDto {
   @IsOptional() @IsString() externalId?: string;
   @IsOptional() @IsString() name?: string;
@@ -35,7 +32,8 @@ export class VacancyCompanyDto {
 
 export class VacancyUpsertedDto {
   @IsString() @IsNotEmpty() connectorId!: string;
-  @IsIn(ATS_TYPES) atsType!: AtsType;
+  /** The connector's ATS: a name registered in `@connector/ats-registry` (vacancy-sync sends only those). */
+  @IsString() @IsNotEmpty() atsType!: string;
   @IsString() @IsNotEmpty() externalId!: string;
   @IsString() title!: string;
   @IsString() location!: string;

@@ -80,7 +80,8 @@ export class ConnectorsByAccountDto {
 export interface ConnectorSnapshot {
   id: string;
   accountId: string;
-  type: 'ats-a' | 'ats-b';
+  /** The ATS: a name registered in `@connector/ats-registry`, where a worker looks its adapter up. */
+  type: string;
   name: string;
   status: 'pending_authorization' | 'connected' | 'auth_failed' | 'disabled';
   /** e.g. { sendSmartCv, openStatuses, syncIntervalMinutes, fullSyncEveryHours, dailyCallLimit } */

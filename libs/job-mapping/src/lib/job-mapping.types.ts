@@ -3,7 +3,18 @@
  * versions it; vacancy-sync applies it to every vacancy it publishes.
  */
 
-export type MappingAtsType = 'ats-a' | 'ats-b';
+/**
+ * What a mapping may read of one ATS and what a new connector starts with; each ATS adapter has one
+ * (`AtsAdapter.mapping`, libs/ats).
+ */
+export interface MappingVocabulary {
+  /** The ATS's name, for messages ("unknown source path … for ats-a"). */
+  readonly atsType: string;
+  /** The dotted paths of the record vacancy-sync hands to the mapping. */
+  readonly sourcePaths: ReadonlySet<string>;
+  /** What a new connector starts with (saved as its mapping version 1). */
+  readonly defaults: JobMapping;
+}
 
 /** Where a target field's value comes from: a dotted path in the ATS record, or a fixed text. */
 export type JobMappingSource = { from: string; default?: string } | { constant: string };

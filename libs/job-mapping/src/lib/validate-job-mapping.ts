@@ -1,5 +1,4 @@
-import { type MappingAtsType, REQUIRED_TARGETS } from './job-mapping.types';
-import { KNOWN_SOURCE_PATHS } from './source-paths';
+import { type MappingVocabulary, REQUIRED_TARGETS } from './job-mapping.types';
 
 export const MAX_EXTRA_FIELDS = 50;
 const TARGET_NAME = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
@@ -9,18 +8,18 @@ const MAX_TEXT = 2_000;
  * Every problem of a mapping, each prefixed with its path (`fields.title.from: …`); empty when valid.
  * Takes `unknown` because it checks shape too: it is the gate for mappings typed by admins.
  */
-export function validateJobMapping(atsType: MappingAtsType, mapping: unknown): string[] {
+export function validateJobMapping(vocabulary: MappingVocabulary, mapping: unknown): string[] {
   if (!isRecord(mapping)) return ['mapping: must be an object'];
   const errors: string[] = [];
   for (const key of Object.keys(mapping)) {
     if (key !== 'fields' && key !== 'publish') errors.push(`${key}: unknown property`);
   }
-  errors.push(...validateFields(atsType, mapping.fields));
+  errors.push(...validateFields(vocabulary, mapping.fields));
   if (mapping.publish !== undefined) errors.push(...validatePublish(mapping.publish));
   return errors;
 }
 
-function validateFields(atsType: MappingAtsType, fields: unknown): string[] {
+function validateFields(vocabulary: MappingVocabulary, fields: unknown): string[] {
   if (!isRecord(fields)) return ['fields: must be an object'];
   const errors: string[] = [];
   for (const target of REQUIRED_TARGETS) {
@@ -34,12 +33,12 @@ function validateFields(atsType: MappingAtsType, fields: unknown): string[] {
     if (!TARGET_NAME.test(name)) {
       errors.push(`fields.${name}: a target name is a letter then letters, digits or _ (64 at most)`);
     }
-    errors.push(...validateSource(atsType, `fields.${name}`, fields[name]));
+    errors.push(...validateSource(vocabulary, `fields.${name}`, fields[name]));
   }
   return errors;
 }
 
-function validateSource(atsType: MappingAtsType, path: string, source: unknown): string[] {
+function validateSource(vocabulary: MappingVocabulary, path: string, source: unknown): string[] {
   if (!isRecord(source)) return [`${path}: must be {from, default?} or {constant}`];
   const keys = Object.keys(source);
   if ('constant' in source) {
@@ -52,8 +51,8 @@ function validateSource(atsType: MappingAtsType, path: string, source: unknown):
     .map((key) => `${path}.${key}: unknown property`);
   if (typeof source.from !== 'string' || source.from === '') {
     errors.push(`${path}.from: must be a non-empty string`);
-  } else if (!KNOWN_SOURCE_PATHS[atsType].has(source.from)) {
-    errors.push(`${path}.from: unknown source path "${source.from}" for ${atsType}`);
+  } else if (!vocabulary.sourcePaths.has(source.from)) {
+    errors.push(`${path}.from: unknown source path "${source.from}" for ${vocabulary.atsType}`);
   }
   if (source.default !== undefined) errors.push(...validateText(`${path}.default`, source.default));
   return errors;

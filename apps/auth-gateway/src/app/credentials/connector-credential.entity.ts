@@ -12,14 +12,14 @@ export type CredentialState = 'active' | 'authorization_required' | 'rejected';
  * token) and the current access (tokens, session) are sealed; nothing secret is stored in clear.
  */
 @Entity('connector_credential')
-@Check('connector_credential_ats_type_check', `"ats_type" IN ('ats-a', 'ats-b')`)
 @Check('connector_credential_state_check', `"state" IN ('active', 'authorization_required', 'rejected')`)
 // The re-check job's tick reads the refused secrets that are due, never every connector's row.
 @Index('ix_connector_credential_recheck', ['recheckAt'], { where: `"state" = 'rejected'` })
 export class ConnectorCredentialEntity {
   @PrimaryColumn('text', { name: 'connector_id' }) connectorId!: string;
   @Column('text', { name: 'account_id' }) accountId!: string;
-  @Column('text', { name: 'ats_type' }) atsType!: 'ats-a' | 'ats-b';
+  /** Its connector's ATS (a name registered in `@connector/ats-registry`). */
+  @Column('text', { name: 'ats_type' }) atsType!: string;
   @Column('text') state!: CredentialState;
   /** ATS-A: the customer's base address (without /api). */
   @Column('text', { name: 'base_url', nullable: true }) baseUrl!: string | null;

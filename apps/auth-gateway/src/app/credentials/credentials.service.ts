@@ -100,7 +100,7 @@ export class CredentialsService {
   async store(input: {
     connectorId: string;
     accountId: string;
-    atsType: 'ats-a' | 'ats-b';
+    atsType: string;
     baseUrl?: string;
     clientId?: string;
     secret: string;
@@ -426,7 +426,7 @@ export class CredentialsService {
     };
   }
 
-  private issuer(atsType: 'ats-a' | 'ats-b'): CredentialIssuer {
+  private issuer(atsType: string): CredentialIssuer {
     const issuer = this.issuers.find((candidate) => candidate.atsType === atsType);
     if (!issuer) throw new Error(`no credential issuer for ${atsType}`);
     return issuer;

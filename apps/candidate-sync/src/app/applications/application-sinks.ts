@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AtsClientFactory, pushClientOptions } from '@connector/ats-access';
+import { atsRegistry } from '@connector/ats-registry';
 import type { ConnectorSnapshot } from '@connector/contracts';
 import { CandidateSyncConfig } from '../candidate-sync.config';
 import { AtsAApplicationSink, type ApplicationSink } from './application-sink';
@@ -12,16 +13,17 @@ export class ApplicationSinks {
     private readonly config: CandidateSyncConfig,
   ) {}
 
-  /** undefined: this ATS has no application operation in this integration (reported as unsupported). */
+  /** undefined: the ATS's capabilities have no applications (reported as unsupported). */
   for(connector: ConnectorSnapshot, messageId?: string): ApplicationSink | undefined {
+    if (!atsRegistry.supports(connector.type, 'applications')) return undefined;
     switch (connector.type) {
       case 'ats-a':
         return new AtsAApplicationSink(
           this.clients.atsA(connector, pushClientOptions(this.config, messageId)),
           connector.id,
         );
-      case 'ats-b':
-        return undefined;
+      default:
+        throw new Error(`${connector.type} declares applications but candidate-sync has no sink for it`);
     }
   }
 }

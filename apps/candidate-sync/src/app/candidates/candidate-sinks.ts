@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AtsClientFactory, pushClientOptions } from '@connector/ats-access';
+import { atsRegistry } from '@connector/ats-registry';
 import type { ConnectorSnapshot } from '@connector/contracts';
 import { CandidateSyncConfig } from '../candidate-sync.config';
 import { AtsACandidateSink } from './ats-a-candidate.sink';
@@ -24,6 +25,8 @@ export class CandidateSinks {
         return new AtsACandidateSink(this.clients.atsA(connector, options), this.hasher);
       case 'ats-b':
         return new AtsBCandidateSink(this.clients.atsB(connector, options), this.hasher);
+      default:
+        throw new Error(`no candidate sink for ${atsRegistry.get(connector.type).type}`);
     }
   }
 }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, extname, join } from 'node:path';
-import { KNOWN_SOURCE_PATHS } from '@connector/job-mapping';
+import { atsRegistry } from '@connector/ats-registry';
 
 /** A file the page loads, held in memory: the page is small and read once at boot. */
 export interface Asset {
@@ -43,7 +43,7 @@ export class AdminPageAssets {
       this.vendor.set(name, { body: readFileSync(resolve()), contentType: CONTENT_TYPES['.mjs'] as string });
     }
     const sourcePaths = JSON.stringify(
-      Object.fromEntries(Object.entries(KNOWN_SOURCE_PATHS).map(([type, paths]) => [type, [...paths]])),
+      Object.fromEntries(atsRegistry.all().map((ats) => [ats.type, [...ats.mapping.sourcePaths]])),
     );
     this.files.set('source-paths.json', {
       body: Buffer.from(sourcePaths),

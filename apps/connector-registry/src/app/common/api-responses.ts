@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { atsRegistry } from '@connector/ats-registry';
 import {
-  ATS_TYPES,
   CONNECTOR_STATUSES,
   RUN_MODES,
   RUN_STATUSES,
@@ -82,7 +82,7 @@ export class RunAcceptedResponse {
 export class ConnectorResponse {
   @ApiProperty() id!: string;
   @ApiProperty() accountId!: string;
-  @ApiProperty({ enum: ATS_TYPES }) type!: ConnectorView['type'];
+  @ApiProperty({ enum: atsRegistry.types() }) type!: ConnectorView['type'];
   @ApiProperty() name!: string;
   @ApiProperty({ enum: CONNECTOR_STATUSES }) status!: ConnectorView['status'];
   @ApiProperty({ type: 'object', additionalProperties: true, description: 'e.g. syncIntervalMinutes' })

@@ -8,14 +8,13 @@ import {
   UpdateDateColumn,
   VersionColumn,
 } from 'typeorm';
-import type { AtsType, ConnectorStatus } from '@connector/contracts';
+import type { ConnectorStatus } from '@connector/contracts';
 
 /** A customer's link to one ATS account. Secrets never live here (auth-gateway keeps them, encrypted). */
 @Entity('connector')
 @Index('ix_connector_account_created', ['accountId', 'createdAt'])
 // The retention job finds connectors deleted long ago without reading the live ones.
 @Index('ix_connector_deleted', ['deletedAt'], { where: '"deleted_at" IS NOT NULL' })
-@Check('connector_type_check', `"type" IN ('ats-a', 'ats-b')`)
 @Check(
   'connector_status_check',
   `"status" IN ('pending_authorization', 'connected', 'auth_failed', 'disabled')`,
@@ -23,7 +22,8 @@ import type { AtsType, ConnectorStatus } from '@connector/contracts';
 export class ConnectorEntity {
   @PrimaryColumn('uuid') id!: string;
   @Column('text', { name: 'account_id' }) accountId!: string;
-  @Column('text') type!: AtsType;
+  /** A name registered in `@connector/ats-registry`, checked when the connector is created. */
+  @Column('text') type!: string;
   @Column('text') name!: string;
   @Column('text') status!: ConnectorStatus;
   /** What `enable` returns to: the status the connector had when it was disabled. */

@@ -1,4 +1,4 @@
-import type { AtsType, ConnectorSnapshot, ConnectorStatus } from '@connector/contracts';
+import type { ConnectorSnapshot, ConnectorStatus } from '@connector/contracts';
 import type { JobMappingEntity } from '../mapping/job-mapping.entity';
 import type { RunEntity } from '../runs/run.entity';
 import { type RunView, toRunView } from '../runs/run.view';
@@ -8,7 +8,7 @@ import type { ConnectorEntity } from './connector.entity';
 export interface ConnectorView {
   id: string;
   accountId: string;
-  type: AtsType;
+  type: string;
   name: string;
   status: ConnectorStatus;
   options: Record<string, unknown>;

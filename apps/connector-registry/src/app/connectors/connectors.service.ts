@@ -8,7 +8,7 @@ import {
   type EventEnvelope,
   RoutingKey,
 } from '@connector/contracts';
-import { defaultJobMapping } from '@connector/job-mapping';
+import { defaultJobMapping } from '@connector/ats-registry';
 import { MessagePublisher } from '@connector/messaging';
 import { OutboxRelay } from '@connector/persistence';
 import type { AdminIdentity } from '../auth/api-keys';

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { type JobMapping, validateJobMapping } from '@connector/job-mapping';
-import type { AtsType } from '@connector/contracts';
+import { atsRegistry } from '@connector/ats-registry';
 import type { AdminIdentity } from '../auth/api-keys';
 import { dependencyError } from '../clients/dependency-errors';
 import { VacancySyncClient } from '../clients/vacancy-sync.client';
@@ -87,8 +87,8 @@ export class MappingService {
   }
 }
 
-function checked(type: AtsType, mapping: unknown): JobMapping {
-  const errors = validateJobMapping(type, mapping);
+function checked(type: string, mapping: unknown): JobMapping {
+  const errors = validateJobMapping(atsRegistry.get(type).mapping, mapping);
   if (errors.length > 0) {
     throw new RegistryException(RegistryErrorCode.InvalidMapping, `The mapping is not valid for ${type}`, {
       errors,

@@ -1,7 +1,8 @@
 import { Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
-import { ATS_TYPES, CONNECTOR_STATUSES } from '@connector/contracts';
+import { atsRegistry } from '@connector/ats-registry';
+import { CONNECTOR_STATUSES } from '@connector/contracts';
 import { gauge } from '@connector/observability';
 import { PostgresDailyQuota, type QuotaUsage } from '@connector/rate-limiter';
 import { ConnectorRepository } from '../repositories/connector.repository';
@@ -18,7 +19,7 @@ const connectors = gauge({
     const counts = await reader()?.connectorCounts();
     connectors.reset();
     if (!counts) return;
-    for (const ats of ATS_TYPES) {
+    for (const ats of atsRegistry.types()) {
       for (const status of CONNECTOR_STATUSES)
         connectors.set({ ats, status }, counts.get(`${ats}/${status}`) ?? 0);
     }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AtsClientFactory, pushClientOptions } from '@connector/ats-access';
+import { atsRegistry } from '@connector/ats-registry';
 import type { ConnectorSnapshot } from '@connector/contracts';
 import { DocumentServiceConfig } from '../document-service.config';
 import { AtsADocumentSink } from './ats-a-document.sink';
@@ -26,6 +27,8 @@ export class DocumentSinks {
           connector.id,
           connector.options['sendSmartCv'] === true,
         );
+      default:
+        throw new Error(`no document sink for ${atsRegistry.get(connector.type).type}`);
     }
   }
 }

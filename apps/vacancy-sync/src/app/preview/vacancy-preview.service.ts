@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ConnectorDirectory } from '@connector/ats-access';
+import { atsRegistry } from '@connector/ats-registry';
 import type { VacancyPreviewRequestedDto } from '@connector/contracts';
 import { type JobMapping, validateJobMapping } from '@connector/job-mapping';
 import { syncOptionsOf } from '../runs/sync-options';
@@ -34,7 +35,7 @@ export class VacancyPreviewService {
     request: VacancyPreviewRequestedDto,
   ): Promise<{ vacancies: VacancyUpsert[] }> {
     const connector = await this.directory.get(request.connectorId, accountId);
-    const errors = validateJobMapping(connector.type, request.mapping);
+    const errors = validateJobMapping(atsRegistry.get(connector.type).mapping, request.mapping);
     if (errors.length > 0) throw new PreviewError('INVALID_MAPPING', errors.join('; '));
     const mapping = request.mapping as unknown as JobMapping;
     const vacancies: VacancyUpsert[] = [];

@@ -6,7 +6,8 @@ import { AtsAClient, isLiveAtsAVacancy, outboundGuard } from '@connector/ats-cli
 import { type EventEnvelope, RoutingKey } from '@connector/contracts';
 import type { MessagePublisher } from '@connector/messaging';
 import { dataSourceOptions, runMigrations } from '@connector/persistence';
-import { connectorSnapshot, createTestDatabase, type TestDatabase } from '@connector/testing';
+import { connectorSnapshot } from '@connector/ats-testing';
+import { createTestDatabase, type TestDatabase } from '@connector/testing';
 import { AtsAOpenStatuses } from '../sources/ats-a-open-statuses';
 import { AtsAVacancySource } from '../sources/ats-a-vacancy.source';
 import { AtsBVacancySource } from '../sources/ats-b-vacancy.source';

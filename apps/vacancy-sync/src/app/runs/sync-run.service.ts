@@ -9,6 +9,7 @@ import {
   type RunProgressDto,
   RoutingKey,
 } from '@connector/contracts';
+import { atsRegistry } from '@connector/ats-registry';
 import { type JobMapping, validateJobMapping } from '@connector/job-mapping';
 import { MessagePublisher, RpcError } from '@connector/messaging';
 import { inSpan, withLogContext } from '@connector/observability';
@@ -509,7 +510,7 @@ export class SyncRunService {
 
 /** The connector's mapping; a mapping that does not validate fails the run rather than publish guesses. */
 function mappingOf(connector: ConnectorSnapshot): JobMapping {
-  const errors = validateJobMapping(connector.type, connector.mapping?.mapping);
+  const errors = validateJobMapping(atsRegistry.get(connector.type).mapping, connector.mapping?.mapping);
   if (errors.length > 0) {
     throw new RunRefused(`connector ${connector.id}: job mapping is not valid: ${errors.join('; ')}`);
   }

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { defaultJobMapping } from '@connector/job-mapping';
+import { defaultJobMapping } from '@connector/ats-registry';
 import { buildVacancyUpsert } from '../vacancies/vacancy-content';
 import { EnrichmentCache } from './enrichment-cache';
 import { splitByLiveness, toSourceVacancy } from './ats-a-vacancy.source';

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { ATS_A_VACANCY_BLOCKS } from '@connector/ats-a';
 import { AtsClientFactory, type ClientOptions } from '@connector/ats-access';
 import {
   atsAAdvertisedUntil,
@@ -28,23 +29,6 @@ import {
 const ATS_A_PAGE_SIZE = 100;
 /** Contacts / companies remembered per run; beyond that the least recently used is fetched again if needed. */
 const ATS_A_ENRICHMENT_CACHE = 5_000;
-
-const VACANCY_BLOCKS = [
-  'VacancyId',
-  'Title',
-  'VacancyStatus',
-  'Location',
-  'Company',
-  'Contact',
-  'Salary',
-  'Description',
-  'Requirements',
-  'IncludeOnSite',
-  'DatePosted',
-  'AdvertisingEndDate',
-  'CreationDate',
-  'ModificationDate',
-];
 
 type AtsARecord = Record<string, unknown>;
 
@@ -100,7 +84,7 @@ export class AtsAVacancySource implements VacancySource {
       pageSize,
       startPage: options.after + 1,
       filters: listingFilters({ since: options.since, openStatusIds: resolved.ids }),
-      responseBlocks: VACANCY_BLOCKS,
+      responseBlocks: [...ATS_A_VACANCY_BLOCKS],
     });
     let pagesSeen = 0;
     for await (const page of pages) {
@@ -163,7 +147,7 @@ export class AtsAVacancySource implements VacancySource {
       const result = await client.search<unknown>('vacancies', {
         Paging: { RecordsPerPage: batch.length, RequestedPage: 1 },
         Filters: [{ Route: 'Vacancy.VacancyId', Operation: 'In', Value: batch }],
-        ResponseBlocks: VACANCY_BLOCKS,
+        ResponseBlocks: [...ATS_A_VACANCY_BLOCKS],
       });
       records.push(...result.Records);
     }

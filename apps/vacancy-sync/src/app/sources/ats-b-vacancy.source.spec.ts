@@ -6,7 +6,7 @@ import {
   type AtsBJobOrderIdPagesOptions,
 } from '@connector/ats-clients';
 import type { ConnectorSnapshot } from '@connector/contracts';
-import { defaultJobMapping, knownSourcePaths } from '@connector/job-mapping';
+import { defaultJobMapping, knownSourcePaths } from '@connector/ats-registry';
 import { buildVacancyUpsert } from '../vacancies/vacancy-content';
 import {
   ATS_B_JOB_FIELDS,

@@ -1,4 +1,4 @@
-import type { AtsType, ConnectorSnapshot, RunWarningDto } from '@connector/contracts';
+import type { ConnectorSnapshot, RunWarningDto } from '@connector/contracts';
 import type { ClientOptions } from '@connector/ats-access';
 import type { SourceVacancy } from '../vacancies/vacancy-content';
 import type { EnrichmentCache } from './enrichment-cache';
@@ -49,7 +49,7 @@ export class SourceRefusedError extends Error {
  * fetched only when the consumer asks for the next one, so a run can stop (pause) between pages.
  */
 export interface VacancySource {
-  readonly atsType: AtsType;
+  readonly atsType: string;
   /** The customer system the connector's calls go to: connectors on one system share its run cap. */
   systemOf(connector: ConnectorSnapshot): string;
   listLive(

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { AtsType } from '@connector/contracts';
+import { atsRegistry } from '@connector/ats-registry';
 import { AtsAVacancySource } from './ats-a-vacancy.source';
 import { AtsBVacancySource } from './ats-b-vacancy.source';
 import type { VacancySource } from './vacancy-source';
@@ -12,12 +12,14 @@ export class VacancySources {
     private readonly atsB: AtsBVacancySource,
   ) {}
 
-  for(type: AtsType): VacancySource {
+  for(type: string): VacancySource {
     switch (type) {
       case 'ats-a':
         return this.atsA;
       case 'ats-b':
         return this.atsB;
+      default:
+        throw new Error(`no vacancy source for ${atsRegistry.get(type).type}`);
     }
   }
 }

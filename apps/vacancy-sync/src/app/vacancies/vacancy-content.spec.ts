@@ -1,4 +1,4 @@
-import { defaultJobMapping } from '@connector/job-mapping';
+import { defaultJobMapping } from '@connector/ats-registry';
 import { buildVacancyUpsert, canonicalJson, contentHash, type SourceVacancy } from './vacancy-content';
 
 describe(buildVacancyUpsert.name, () => {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { AtsType, VacancyCompanyDto, VacancyContactDto, VacancyUpsertedDto } from '@connector/contracts';
+import type { VacancyCompanyDto, VacancyContactDto, VacancyUpsertedDto } from '@connector/contracts';
 import { applyJobMapping, type JobMapping } from '@connector/job-mapping';
 
 /** A live vacancy as a source hands it over, before the connector's job mapping. */
@@ -27,7 +27,7 @@ export type VacancyUpsert = VacancyUpsertedDto;
  */
 export function buildVacancyUpsert(
   connectorId: string,
-  atsType: AtsType,
+  atsType: string,
   mapping: JobMapping,
   vacancy: SourceVacancy,
 ): VacancyUpsert | undefined {

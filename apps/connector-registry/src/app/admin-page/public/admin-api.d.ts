@@ -286,7 +286,7 @@ export interface BudgetView {
 
 export interface VacancyUpserted {
   connectorId: string;
-  atsType: 'ats-a' | 'ats-b';
+  atsType: string;
   externalId: string;
   title: string;
   location: string;

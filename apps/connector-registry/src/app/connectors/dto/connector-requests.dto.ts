@@ -1,11 +1,11 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ATS_TYPES, type AtsType } from '@connector/contracts';
+import { atsRegistry, IsAtsType } from '@connector/ats-registry';
 import { IsIn, IsNotEmpty, IsObject, IsOptional, IsString, MaxLength } from 'class-validator';
 import { OptionalNotNull } from '../../common/validation';
 
 /** `config` depends on `type`; it is checked against that type's class (see ConnectorKind). */
 export class TestConnectionDto {
-  @ApiProperty({ enum: ATS_TYPES }) @IsIn(ATS_TYPES) type!: AtsType;
+  @ApiProperty({ enum: atsRegistry.types() }) @IsAtsType() type!: string;
   @ApiProperty({ description: 'ATS-A: {baseUrl, clientId, clientSecret}' }) @IsObject() config!: Record<
     string,
     unknown
@@ -22,7 +22,7 @@ export class TestConnectionDto {
 }
 
 export class CreateConnectorDto {
-  @ApiProperty({ enum: ATS_TYPES }) @IsIn(ATS_TYPES) type!: AtsType;
+  @ApiProperty({ enum: atsRegistry.types() }) @IsAtsType() type!: string;
   @ApiProperty({ maxLength: 200 }) @IsString() @IsNotEmpty() @MaxLength(200) name!: string;
   @ApiProperty({
     description: 'ATS-A: {baseUrl, clientId, clientSecret}; ATS-B: {routine: "api-oauth", sendSmartCv}',

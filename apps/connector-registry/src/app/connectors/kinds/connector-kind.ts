@@ -1,5 +1,5 @@
 import type { ClassConstructor } from 'class-transformer';
-import type { AtsType, ConnectorStatus } from '@connector/contracts';
+import type { ConnectorStatus } from '@connector/contracts';
 import type { ConnectorEntity } from '../connector.entity';
 
 export type ConnectionTestResult = { ok: true } | { ok: false; error: { code: string; message: string } };
@@ -23,7 +23,7 @@ export interface ConfigChange {
  * `if (type === …)` branches in the services.
  */
 export interface ConnectorKind {
-  readonly type: AtsType;
+  readonly type: string;
   readonly optionsClass: ClassConstructor<object>;
   /** Whether it connects through an interactive login (`POST /connectors/{id}/authorize`). */
   readonly authorizedByLogin: boolean;

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { AtsType } from '@connector/contracts';
+import { atsRegistry } from '@connector/ats-registry';
 import { AuthGatewayClient } from '../../clients/auth-gateway.client';
 import { AtsAConnectorKind } from './ats-a.connector-kind';
 import { AtsBConnectorKind } from './ats-b.connector-kind';
@@ -8,13 +8,15 @@ import type { ConnectorKind } from './connector-kind';
 /** The ConnectorKind of each ATS type. */
 @Injectable()
 export class ConnectorKinds {
-  private readonly kinds: Record<AtsType, ConnectorKind>;
+  private readonly kinds: Readonly<Record<string, ConnectorKind>>;
 
   constructor(gateway: AuthGatewayClient) {
     this.kinds = { 'ats-a': new AtsAConnectorKind(gateway), 'ats-b': new AtsBConnectorKind() };
   }
 
-  of(type: AtsType): ConnectorKind {
-    return this.kinds[type];
+  of(type: string): ConnectorKind {
+    const kind = this.kinds[type];
+    if (!kind) throw new Error(`no connector kind for ${atsRegistry.get(type).type}`);
+    return kind;
   }
 }

@@ -1,5 +1,5 @@
 import type { ConnectorSnapshot } from '@connector/contracts';
-import { defaultJobMapping } from '@connector/job-mapping';
+import { type AtsType, defaultJobMapping } from '@connector/ats-registry';
 
 /**
  * A connected connector as the registry would describe it, with the default job mapping and a daily limit no
@@ -8,7 +8,7 @@ import { defaultJobMapping } from '@connector/job-mapping';
 export function connectorSnapshot(fields: {
   id: string;
   accountId: string;
-  type: 'ats-a' | 'ats-b';
+  type: AtsType;
   config: Record<string, unknown>;
   options?: Record<string, unknown>;
   ownDailyLimit?: boolean;

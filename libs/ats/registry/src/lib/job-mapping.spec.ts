@@ -1,8 +1,8 @@
-import { applyJobMapping, readPath } from './apply-job-mapping';
-import { defaultJobMapping } from './default-job-mapping';
-import type { JobMapping } from './job-mapping.types';
-import { KNOWN_SOURCE_PATHS } from './source-paths';
-import { validateJobMapping } from './validate-job-mapping';
+import { applyJobMapping, type JobMapping, readPath, validateJobMapping } from '@connector/job-mapping';
+import { atsRegistry, defaultJobMapping, knownSourcePaths } from './ats-adapters';
+
+/** The adapters' mapping defaults with the mapping engine (libs/job-mapping): they must fit each other. */
+const vocabulary = (type: string) => atsRegistry.get(type).mapping;
 
 const atsAVacancy = {
   VacancyId: 42,
@@ -36,19 +36,19 @@ const atsBJob = {
 };
 
 describe(defaultJobMapping.name, () => {
-  it.each(['ats-a', 'ats-b'] as const)('gives a valid mapping for %s', (type) => {
-    expect(validateJobMapping(type, defaultJobMapping(type))).toEqual([]);
+  it.each(atsRegistry.types())('gives a valid mapping for %s', (type) => {
+    expect(validateJobMapping(vocabulary(type), defaultJobMapping(type))).toEqual([]);
   });
 });
 
 describe(validateJobMapping.name, () => {
   it('refuses what is not a mapping', () => {
-    expect(validateJobMapping('ats-a', null)).toEqual(['mapping: must be an object']);
-    expect(validateJobMapping('ats-a', { fields: [] })).toEqual(['fields: must be an object']);
+    expect(validateJobMapping(vocabulary('ats-a'), null)).toEqual(['mapping: must be an object']);
+    expect(validateJobMapping(vocabulary('ats-a'), { fields: [] })).toEqual(['fields: must be an object']);
   });
 
   it('names each missing required target', () => {
-    const errors = validateJobMapping('ats-a', { fields: { title: { from: 'Title' } } });
+    const errors = validateJobMapping(vocabulary('ats-a'), { fields: { title: { from: 'Title' } } });
     expect(errors).toEqual([
       'fields.location: is required',
       'fields.description: is required',
@@ -59,11 +59,11 @@ describe(validateJobMapping.name, () => {
 
   it('refuses a source path the ATS does not have, per ATS type', () => {
     const mapping = defaultJobMapping('ats-a');
-    expect(validateJobMapping('ats-b', mapping)).toContain(
+    expect(validateJobMapping(vocabulary('ats-b'), mapping)).toContain(
       'fields.title.from: unknown source path "Title" for ats-b',
     );
     const withBadPath = { ...mapping, fields: { ...mapping.fields, extra: { from: 'Company.Nope' } } };
-    expect(validateJobMapping('ats-a', withBadPath)).toEqual([
+    expect(validateJobMapping(vocabulary('ats-a'), withBadPath)).toEqual([
       'fields.extra.from: unknown source path "Company.Nope" for ats-a',
     ]);
   });
@@ -82,7 +82,7 @@ describe(validateJobMapping.name, () => {
       publish: { statuses: ['Open', 1], colours: [] },
       extra: true,
     };
-    expect(validateJobMapping('ats-b', mapping).sort()).toEqual(
+    expect(validateJobMapping(vocabulary('ats-b'), mapping).sort()).toEqual(
       [
         'extra: unknown property',
         'fields.title.default: must be a string',
@@ -97,9 +97,9 @@ describe(validateJobMapping.name, () => {
   });
 
   it('accepts documented example paths', () => {
-    expect(KNOWN_SOURCE_PATHS['ats-a'].has('Location.Description')).toBe(true);
-    expect(KNOWN_SOURCE_PATHS['ats-a'].has('Company.Name')).toBe(true);
-    expect(KNOWN_SOURCE_PATHS['ats-b'].has('clientCorporation.name')).toBe(true);
+    expect(knownSourcePaths('ats-a').includes('Location.Description')).toBe(true);
+    expect(knownSourcePaths('ats-a').includes('Company.Name')).toBe(true);
+    expect(knownSourcePaths('ats-b').includes('clientCorporation.name')).toBe(true);
   });
 });
 

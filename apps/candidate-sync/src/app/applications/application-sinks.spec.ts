@@ -1,0 +1,30 @@
+import type { AtsClientFactory } from '@connector/ats-access';
+import { atsRegistry } from '@connector/ats-registry';
+import { connectorSnapshot, FAKE_ATS, fakeAtsAdapter } from '@connector/ats-testing';
+import type { CandidateSyncConfig } from '../candidate-sync.config';
+import { ApplicationSinks } from './application-sinks';
+
+describe(ApplicationSinks.name, () => {
+  const atsA = jest.fn(() => ({}));
+  const sut = new ApplicationSinks(
+    { atsA } as unknown as AtsClientFactory,
+    { BUDGET_WAIT_MS: 0, ATS_TIMEOUT_MS: 1_000 } as CandidateSyncConfig,
+  );
+  const connector = (type: string) => ({
+    ...connectorSnapshot({ id: 'c1', accountId: 'a1', type: 'ats-a', config: {} }),
+    type,
+  });
+
+  beforeAll(() => atsRegistry.register(fakeAtsAdapter));
+
+  it('has a sink for an ATS whose capabilities have applications', () => {
+    expect(sut.for(connector('ats-a'))).toBeDefined();
+    expect(atsA).toHaveBeenCalledTimes(1);
+  });
+
+  it('answers unsupported (no sink) from the capabilities, for ATS-B and for a third ATS alike', () => {
+    expect(atsRegistry.supports('ats-b', 'applications')).toBe(false);
+    expect(sut.for(connector('ats-b'))).toBeUndefined();
+    expect(sut.for(connector(FAKE_ATS))).toBeUndefined();
+  });
+});

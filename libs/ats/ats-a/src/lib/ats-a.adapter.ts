@@ -1,0 +1,34 @@
+import type { AtsAdapter } from '@connector/ats-core';
+import { atsAAccessOf } from './ats-a-access';
+import { ATS_A_SOURCE_PATHS } from './ats-a-vacancy-fields';
+
+/** ATS-A (/work/shared/ats-a.md): client credentials, a shared daily call budget, every capability. */
+export const atsAAdapter = {
+  type: 'ats-a' as const,
+  label: 'ATS-A',
+  capabilities: [
+    'vacancies',
+    'candidates',
+    'applications',
+    'documents',
+    'daily-budget',
+    'client-credentials',
+  ],
+  mapping: {
+    atsType: 'ats-a',
+    sourcePaths: new Set(ATS_A_SOURCE_PATHS),
+    defaults: {
+      fields: {
+        title: { from: 'Title' },
+        location: { from: 'Location' },
+        description: { from: 'Description' },
+        requirements: { from: 'Requirements' },
+        status: { from: 'VacancyStatus' },
+        salary: { from: 'Salary' },
+        companyName: { from: 'Company.Name' },
+      },
+    },
+  },
+  accessOf: atsAAccessOf,
+  callTokenOf: (access) => atsAAccessOf(access).accessToken,
+} satisfies AtsAdapter;

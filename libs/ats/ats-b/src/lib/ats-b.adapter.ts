@@ -1,0 +1,28 @@
+import type { AtsAdapter } from '@connector/ats-core';
+import { atsBAccessOf } from './ats-b-access';
+import { ATS_B_SOURCE_PATHS } from './ats-b-vacancy-fields';
+
+/** ATS-B (/work/shared/ats-b.md): an interactive OAuth login; no applications. */
+export const atsBAdapter = {
+  type: 'ats-b' as const,
+  label: 'ATS-B',
+  capabilities: ['vacancies', 'candidates', 'documents', 'interactive-login'],
+  mapping: {
+    atsType: 'ats-b',
+    sourcePaths: new Set(ATS_B_SOURCE_PATHS),
+    defaults: {
+      fields: {
+        title: { from: 'title' },
+        location: { from: 'address.city' },
+        // The public description is the one written for job boards; `description` is internal.
+        description: { from: 'publicDescription' },
+        requirements: { from: 'skillList' },
+        status: { from: 'status' },
+        employmentType: { from: 'employmentType' },
+        companyName: { from: 'clientCorporation.name' },
+      },
+    },
+  },
+  accessOf: atsBAccessOf,
+  callTokenOf: (access) => atsBAccessOf(access).bhRestToken,
+} satisfies AtsAdapter;

@@ -1,0 +1,8 @@
+/**
+ * @connector/ats-core: what an ATS adapter is (`AtsAdapter`, its capabilities) and the registry class the
+ * services look adapters up in. The adapters themselves live in `libs/ats/<name>`, listed in
+ * `@connector/ats-registry` (docs/adding-an-ats.md).
+ */
+export * from './lib/ats-adapter';
+export * from './lib/ats-registry';
+export * from './lib/ats-access-of';

@@ -1,0 +1,39 @@
+import type { AtsAccess } from '@connector/contracts';
+import type { MappingVocabulary } from '@connector/job-mapping';
+
+/**
+ * What a connector service may ask of an ATS. A service that needs a capability the connector's ATS does not
+ * declare answers "unsupported" (e.g. `operation.unsupported` for applications on ATS-B): the capabilities
+ * say so, not a switch on the ATS's name.
+ */
+export const ATS_CAPABILITIES = [
+  'vacancies',
+  'candidates',
+  'applications',
+  'documents',
+  'daily-budget',
+  'client-credentials',
+  'interactive-login',
+] as const;
+export type AtsCapability = (typeof ATS_CAPABILITIES)[number];
+
+/**
+ * One ATS, everything the services need to know of it in one place (docs/adding-an-ats.md). An adapter lives
+ * in its own folder (`libs/ats/<name>`) and is listed once in `@connector/ats-registry`.
+ */
+export interface AtsAdapter {
+  /** The connector's `type` on the wire and in the database (`ats-a`). */
+  readonly type: string;
+  /** Its name for people (`ATS-A`). */
+  readonly label: string;
+  readonly capabilities: readonly AtsCapability[];
+  /** How its job records become platform vacancies (libs/job-mapping). */
+  readonly mapping: MappingVocabulary;
+  /** `access` (from `credentials.requested`) as this ATS's own access type; throws when it is another's. */
+  accessOf(access: AtsAccess): AtsAccess;
+  /**
+   * The token in an access auth-gateway handed out (`credentials.requested`) that each call sends: a worker
+   * names it (fingerprinted) when the ATS refuses it. Throws when the access is not this ATS's.
+   */
+  callTokenOf(access: AtsAccess): string;
+}

@@ -1,0 +1,29 @@
+import { atsAAdapter } from '@connector/ats-a';
+import { atsBAdapter } from '@connector/ats-b';
+import { AtsRegistry } from '@connector/ats-core';
+import type { JobMapping } from '@connector/job-mapping';
+
+/** Every ATS the services know: adding one is one folder under libs/ats and one line here. */
+export const ATS_ADAPTERS = [atsAAdapter, atsBAdapter] as const;
+
+/** The name of a registered ATS, derived from the list above: the only place ATS names are listed. */
+export type AtsType = (typeof ATS_ADAPTERS)[number]['type'];
+
+/** The registered names, typed (for code written against the ATSs this build has; others ask the registry). */
+export const ATS_TYPES: readonly AtsType[] = ATS_ADAPTERS.map((adapter) => adapter.type);
+
+/** What auth-gateway hands a worker for a connector of a registered ATS, each ATS's own shape. */
+export type AtsAccess = ReturnType<(typeof ATS_ADAPTERS)[number]['accessOf']>;
+
+/** The registry every service looks its adapter up in. */
+export const atsRegistry = new AtsRegistry(ATS_ADAPTERS);
+
+/** The mapping a new connector of `type` starts with (a copy: the caller may change it). */
+export function defaultJobMapping(type: string): JobMapping {
+  return structuredClone(atsRegistry.get(type).mapping.defaults);
+}
+
+/** The source paths a mapping of `type` may read. */
+export function knownSourcePaths(type: string): string[] {
+  return [...atsRegistry.get(type).mapping.sourcePaths];
+}
