@@ -102,6 +102,13 @@ export default [
           selector: "CallExpression[callee.type='CallExpression'][callee.callee.name='Module']",
           message: 'Do not rewrite a module class at boot; return a DynamicModule from forRoot.',
         },
+        {
+          // One way to write SQL: the repository API for plain reads and writes, and where one statement
+          // matters, a hand statement (sqlStatement) in the repository's `*.sql.ts`, checked against the
+          // migrated schema by tools/sql-statements.int-spec.ts.
+          selector: "MemberExpression[property.name='createQueryBuilder']",
+          message: "No QueryBuilder: use the repository API, or a sqlStatement in the repository's *.sql.ts.",
+        },
       ],
     },
   },

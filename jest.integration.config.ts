@@ -6,7 +6,7 @@ import { preset } from './jest.preset';
 const config: Config = {
   ...preset,
   displayName: 'integration',
-  testMatch: ['<rootDir>/{apps,libs}/**/*.int-spec.ts', '<rootDir>/{apps,libs}/**/*.e2e-spec.ts'],
+  testMatch: ['<rootDir>/{apps,libs,tools}/**/*.int-spec.ts', '<rootDir>/{apps,libs}/**/*.e2e-spec.ts'],
   globalSetup: '<rootDir>/libs/testing/src/global-setup.ts',
   globalTeardown: '<rootDir>/libs/testing/src/global-teardown.ts',
   maxWorkers: 1,

@@ -6,6 +6,7 @@ export * from './lib/shared-tables';
 export * from './lib/sql-rows';
 export * from './lib/outbox';
 export * from './lib/keyed-leases';
+export { leaseCte, leaseReleaseCte, type LeaseRelease, type LeaseValues } from './lib/keyed-leases.sql';
 export * from './lib/erased-candidate.entity';
 export * from './lib/retention';
 export * from './lib/deleted-connector.entity';

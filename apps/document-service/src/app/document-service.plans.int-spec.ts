@@ -10,7 +10,8 @@ import {
   type TestDatabase,
   wholeTableScans,
 } from '@connector/testing';
-import { CandidateRefRepository, FIND_SQL } from './candidate-refs/candidate-ref.repository';
+import { CandidateRefRepository } from './candidate-refs/candidate-ref.repository';
+import { FIND_CANDIDATE_REF } from './candidate-refs/candidate-ref.sql';
 import { DocumentLinkRepository } from './documents/document-link.repository';
 import { DOCUMENT_LINKS } from './documents/document-link.sql';
 import { SERVICE_NAME } from './document-service.config';
@@ -56,8 +57,8 @@ describe('document-service query plans at fleet size', () => {
     statements.push(
       {
         name: "a candidate's ATS id",
-        sql: FIND_SQL,
-        params: ['c-42', 'cand-42-7'],
+        sql: FIND_CANDIDATE_REF.sql,
+        params: FIND_CANDIDATE_REF.params({ connectorId: 'c-42', candidateId: 'cand-42-7' }),
         prepared: true,
       },
       ...plannedStatements(

@@ -1,49 +1,20 @@
 import { randomUUID } from 'node:crypto';
-import type { DataSource, Repository } from 'typeorm';
-import { KeyedLeaseEntity } from './keyed-lease.entity';
+import type { DataSource } from 'typeorm';
+import {
+  ACQUIRE_LEASE,
+  type LeaseRelease,
+  type LeaseValues,
+  RELEASE_LEASES,
+  RENEW_LEASE,
+} from './keyed-leases.sql';
 import { preparedStatements } from './prepared-statements';
 import type { SqlQueryable } from './sql-rows';
-import { type Placeholders, sqlStatement } from './sql-statement';
 
 /** Releases that end within this long of each other are written in one statement. */
 const RELEASE_BATCH_MS = 5;
 
-const RELEASE_SQL = `DELETE FROM "keyed_lease" WHERE "namespace" = $1
-  AND ("key", "owner") IN (SELECT * FROM unnest($2::text[], $3::text[]))`;
-
-/** A lease lapses this long after it was taken or last renewed; the database clock decides. */
-const EXPIRES = 'clock_timestamp() + make_interval(secs => :ttl)';
-
 /** A lease of a holder that died lapses this long after its last renewal, unless `ttlMs` says otherwise. */
 export const DEFAULT_LEASE_TTL_MS = 60_000;
-
-/** What takes a lease: its namespace and key, the new holder, and how long it lasts unrenewed (s). */
-export interface LeaseValues {
-  leaseNamespace: string;
-  leaseKey: string;
-  leaseOwner: string;
-  leaseTtlSeconds: number;
-}
-
-/**
- * The lease inserted, or one that lapsed taken over, with the next fencing token, as a CTE named `lease`
- * (column `token`); a lease still held is left alone and the CTE has no row. For a statement that does more
- * in the same round trip (KeyedLeases.withLockBy), written with its placeholders (sqlStatement).
- */
-export function leaseCte(p: Placeholders<LeaseValues>): string {
-  return `lease AS (
-  INSERT INTO "keyed_lease" AS kl ("namespace", "key", "owner", "expires_at", "token")
-  VALUES (${p.leaseNamespace}, ${p.leaseKey}, ${p.leaseOwner},
-          clock_timestamp() + make_interval(secs => ${p.leaseTtlSeconds}::float8), nextval('keyed_lease_token'))
-  ON CONFLICT ("namespace", "key") DO UPDATE
-    SET "owner" = EXCLUDED."owner", "expires_at" = EXCLUDED."expires_at", "token" = EXCLUDED."token"
-    WHERE kl."expires_at" < clock_timestamp()
-  RETURNING kl."token"
-)`;
-}
-
-/** The lease alone. Written by hand: it runs once per message. */
-const ACQUIRE = sqlStatement<LeaseValues>((p) => `WITH ${leaseCte(p)} SELECT "token" FROM lease`);
 
 /**
  * A statement built on leaseCte that does more in the same round trip (KeyedLeases.withLockBy): the token
@@ -90,21 +61,6 @@ export interface Lease {
   release?: { values: LeaseRelease; done(): void };
 }
 
-/** Which lease a holder's last statement releases: its namespace, key and owner. */
-export interface LeaseRelease {
-  releaseNamespace: string;
-  releaseKey: string;
-  releaseOwner: string;
-}
-
-/** The holder's release as a CTE, for its last statement, written with its placeholders (sqlStatement). */
-export function leaseReleaseCte(p: Placeholders<LeaseRelease>): string {
-  return `released_lease AS (
-  DELETE FROM "keyed_lease"
-   WHERE "namespace" = ${p.releaseNamespace} AND "key" = ${p.releaseKey} AND "owner" = ${p.releaseOwner}
-)`;
-}
-
 export interface KeyedLeasesOptions {
   /** Keeps services' keys apart. */
   namespace: string;
@@ -121,7 +77,6 @@ export interface KeyedLeasesOptions {
  */
 export class KeyedLeases {
   private readonly ttlMs: number;
-  private readonly leases: Repository<KeyedLeaseEntity>;
   /** The statements each message runs (acquire, release), prepared. */
   private readonly statements: SqlQueryable;
   private releases: Array<{ key: string; owner: string }> = [];
@@ -132,7 +87,6 @@ export class KeyedLeases {
     private readonly options: KeyedLeasesOptions,
   ) {
     this.ttlMs = options.ttlMs ?? DEFAULT_LEASE_TTL_MS;
-    this.leases = dataSource.getRepository(KeyedLeaseEntity);
     this.statements = preparedStatements(dataSource);
   }
 
@@ -141,7 +95,7 @@ export class KeyedLeases {
     return this.withLockBy(
       key,
       async (params) => {
-        const [granted] = await ACQUIRE.rows(this.statements, params);
+        const [granted] = await ACQUIRE_LEASE.rows(this.statements, params);
         return granted ? { token: Number(granted['token']), result: undefined } : undefined;
       },
       (lease) => work(lease),
@@ -195,11 +149,11 @@ export class KeyedLeases {
       const batch = this.releases;
       this.releases = [];
       this.releasing = undefined;
-      await this.statements.query(RELEASE_SQL, [
-        this.options.namespace,
-        batch.map((r) => r.key),
-        batch.map((r) => r.owner),
-      ]);
+      await RELEASE_LEASES.rows(this.statements, {
+        namespace: this.options.namespace,
+        keys: batch.map((r) => r.key),
+        owners: batch.map((r) => r.owner),
+      });
     });
     return this.releasing;
   }
@@ -217,14 +171,14 @@ export class KeyedLeases {
 
   /** False when the lease is no longer this holder's (it lapsed and was taken over, or removed). */
   private async renew(key: string, owner: string, token: number): Promise<boolean> {
-    const result = await this.leases
-      .createQueryBuilder()
-      .update()
-      .set({ expiresAt: () => EXPIRES })
-      .where({ namespace: this.options.namespace, key, owner, token: String(token) })
-      .setParameter('ttl', this.ttlMs / 1000)
-      .execute();
-    return (result.affected ?? 0) > 0;
+    const renewed = await RENEW_LEASE.rows(this.statements, {
+      namespace: this.options.namespace,
+      key,
+      owner,
+      token: String(token),
+      ttlSeconds: this.ttlMs / 1000,
+    });
+    return renewed.length > 0;
   }
 }
 

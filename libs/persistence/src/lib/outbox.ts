@@ -3,6 +3,8 @@ import type { DataSource, EntityManager } from 'typeorm';
 import { type EventEnvelope, validateMessage } from '@connector/contracts';
 import { counter } from '@connector/observability';
 import { OutboxMessageEntity } from './outbox-message.entity';
+import { MARK_FAILED, MARK_SENT, NEXT_OUTBOX_BATCH, PARK, PURGE_SENT } from './outbox.sql';
+import { entitiesOf } from './sql-rows';
 
 const parkedRows = counter({
   name: 'connector_outbox_parked_total',
@@ -144,43 +146,25 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
     await this.purge();
     const parkedNow: Array<{ row: OutboxMessageEntity; reason: string; attempts: number }> = [];
     const result = await this.dataSource.transaction(async (manager): Promise<RelayResult> => {
-      const rows = await manager
-        .getRepository(OutboxMessageEntity)
-        .createQueryBuilder('m')
-        .where('m.publisher = :publisher AND m.sentAt IS NULL AND m.parkedAt IS NULL', {
-          publisher: this.options.publisher,
-        })
-        .orderBy('m.id', 'ASC')
-        .limit(this.batchSize)
-        .setLock('pessimistic_write')
-        .setOnLocked('skip_locked')
-        .getMany();
-      const mark = (
-        row: OutboxMessageEntity,
-        changes: { sentAt?: () => string; parkedAt?: () => string; lastError: string | null },
-        tried = true,
-      ) =>
-        manager
-          .createQueryBuilder()
-          .update(OutboxMessageEntity)
-          .set({ ...(tried ? { attempts: () => '"attempts" + 1' } : {}), ...changes })
-          .where('id = :id', { id: row.id })
-          .execute();
+      const rows = entitiesOf(
+        manager.getRepository(OutboxMessageEntity),
+        await NEXT_OUTBOX_BATCH.rows(manager, { publisher: this.options.publisher, limit: this.batchSize }),
+      );
       /** Publishes the row and marks it; the failure's reason, or undefined once sent. */
       const attempt = async (row: OutboxMessageEntity): Promise<string | undefined> => {
         try {
           await this.options.publish(row.exchange, row.envelope);
         } catch (error) {
           const failure = (error as Error).message;
-          await mark(row, { lastError: failure });
+          await MARK_FAILED.rows(manager, { id: row.id, lastError: failure });
           return failure;
         }
-        await mark(row, { sentAt: () => 'now()', lastError: null });
+        await MARK_SENT.rows(manager, { id: row.id });
         return undefined;
       };
       /** `attempts`: how many times it was tried in all, with this batch's tries. */
       const park = async (row: OutboxMessageEntity, reason: string, attempts: number) => {
-        await mark(row, { parkedAt: () => 'now()', lastError: reason }, false);
+        await PARK.rows(manager, { id: row.id, lastError: reason });
         parkedNow.push({ row, reason, attempts });
       };
       let sent = 0;
@@ -276,15 +260,10 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
   private async purge(): Promise<void> {
     if (Date.now() - this.lastPurge < 3_600_000) return;
     this.lastPurge = Date.now();
-    await this.dataSource
-      .createQueryBuilder()
-      .delete()
-      .from(OutboxMessageEntity)
-      .where('publisher = :publisher AND sent_at < :before', {
-        publisher: this.options.publisher,
-        before: new Date(Date.now() - this.keepSentMs),
-      })
-      .execute();
+    await PURGE_SENT.rows(this.dataSource, {
+      publisher: this.options.publisher,
+      before: new Date(Date.now() - this.keepSentMs),
+    });
   }
 }
 

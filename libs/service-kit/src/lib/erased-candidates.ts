@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource, Repository } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import {
   createEvent,
   type ErasedRecordsDto,
@@ -11,9 +11,8 @@ import {
   RoutingKey,
 } from '@connector/contracts';
 import { MessagePublisher, PermanentMessageError } from '@connector/messaging';
-import { ErasedCandidateEntity, rowsOf } from '@connector/persistence';
-
-const IS_ERASED_SQL = `SELECT EXISTS (SELECT 1 FROM "erased_candidate" WHERE "account_id" = $1 AND "candidate_id" = $2) AS "erased"`;
+import { booleanColumn } from '@connector/persistence';
+import { IS_ERASED, TOMBSTONE } from './erased-candidates.sql';
 
 /** Work found the candidate erased while it ran (checked again under its lock): refused like at the door. */
 export class CandidateErasedError extends PermanentMessageError {
@@ -41,24 +40,20 @@ export const NOTHING_ERASED: ErasedRecordsDto = {
 @Injectable()
 export class ErasedCandidates {
   private readonly logger = new Logger(ErasedCandidates.name);
-  private readonly rows: Repository<ErasedCandidateEntity>;
 
   constructor(
-    @InjectDataSource() dataSource: DataSource,
+    @InjectDataSource() private readonly dataSource: DataSource,
     private readonly publisher: MessagePublisher,
-  ) {
-    this.rows = dataSource.getRepository(ErasedCandidateEntity);
-  }
+  ) {}
 
   /** From now on this service refuses the candidate's events. */
   async tombstone(accountId: string, candidateId: string): Promise<void> {
-    await this.rows.createQueryBuilder().insert().values({ accountId, candidateId }).orIgnore().execute();
+    await TOMBSTONE.rows(this.dataSource, { accountId, candidateId });
   }
 
   async isErased(accountId: string, candidateId: string): Promise<boolean> {
-    // Asked for every candidate event: the statement written out, not built per call.
-    const [row] = rowsOf(await this.rows.query(IS_ERASED_SQL, [accountId, candidateId]));
-    return row?.['erased'] === true;
+    const [row] = await IS_ERASED.rows(this.dataSource, { accountId, candidateId });
+    return booleanColumn(row, 'erased');
   }
 
   /** CandidateErasedError when the candidate is erased: for work to check again under its lock. */

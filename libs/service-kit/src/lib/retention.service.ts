@@ -7,7 +7,8 @@ import {
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import type { ConnectorStatusChangedDto, EventEnvelope } from '@connector/contracts';
-import { DeletedConnectorEntity, RetentionJob, type RetentionRule } from '@connector/persistence';
+import { RetentionJob, type RetentionRule } from '@connector/persistence';
+import { RECORD_DELETED_CONNECTOR } from './connector-deletions.sql';
 
 export const RETENTION_OPTIONS = Symbol('RETENTION_OPTIONS');
 
@@ -51,12 +52,6 @@ export class ConnectorDeletions {
 
   async record(event: EventEnvelope<string, ConnectorStatusChangedDto>): Promise<void> {
     if (event.data.reason !== 'deleted') return;
-    await this.dataSource
-      .getRepository(DeletedConnectorEntity)
-      .createQueryBuilder()
-      .insert()
-      .values({ connectorId: event.data.connectorId })
-      .orIgnore()
-      .execute();
+    await RECORD_DELETED_CONNECTOR.rows(this.dataSource, { connectorId: event.data.connectorId });
   }
 }

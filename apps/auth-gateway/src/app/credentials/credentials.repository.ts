@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { type DataSource, IsNull, LessThanOrEqual, type QueryRunner } from 'typeorm';
-import { addToOutbox, booleanColumn, type OutboxMessage, rowsOf } from '@connector/persistence';
+import { type DataSource, IsNull, LessThanOrEqual, MoreThan, type QueryRunner } from 'typeorm';
+import { addToOutbox, booleanColumn, type OutboxMessage } from '@connector/persistence';
 import { SERVICE_NAME } from '../auth-gateway.config';
 import { ConnectorCredentialEntity } from './connector-credential.entity';
+import { CONNECTOR_UNLOCK, TRY_CONNECTOR_LOCK } from './credentials.sql';
 
 /** Advisory-lock namespace for "one renewal of this connector's access at a time, across processes". */
 const CONNECTOR_LOCK_CLASS = 4205;
@@ -75,13 +76,11 @@ export class CredentialsRepository {
 
   /** Every row holding sealed data, a page at a time (for re-sealing under the newest key). */
   sealedPage(after: string, limit: number): Promise<ConnectorCredentialEntity[]> {
-    return this.dataSource
-      .getRepository(ConnectorCredentialEntity)
-      .createQueryBuilder('c')
-      .where('c.connector_id > :after', { after })
-      .orderBy('c.connector_id', 'ASC')
-      .limit(limit)
-      .getMany();
+    return this.dataSource.getRepository(ConnectorCredentialEntity).find({
+      where: { connectorId: MoreThan(after) },
+      order: { connectorId: 'ASC' },
+      take: limit,
+    });
   }
 
   /**
@@ -99,12 +98,7 @@ export class CredentialsRepository {
     try {
       const deadline = Date.now() + waitMs;
       for (;;) {
-        const [row] = rowsOf(
-          await runner.query('SELECT pg_try_advisory_lock($1, hashtext($2)) AS locked', [
-            CONNECTOR_LOCK_CLASS,
-            connectorId,
-          ]),
-        );
+        const [row] = await TRY_CONNECTOR_LOCK.rows(runner, { lockClass: CONNECTOR_LOCK_CLASS, connectorId });
         if (booleanColumn(row, 'locked')) break;
         if (Date.now() > deadline) throw new Error(`connector ${connectorId} stayed locked for ${waitMs} ms`);
         await new Promise((resolve) => setTimeout(resolve, 25 + Math.random() * 25));
@@ -112,9 +106,9 @@ export class CredentialsRepository {
       try {
         return await work(this.lockedHandle(runner, connectorId));
       } finally {
-        await runner
-          .query('SELECT pg_advisory_unlock($1, hashtext($2))', [CONNECTOR_LOCK_CLASS, connectorId])
-          .catch(() => undefined); // a dropped connection has released it already
+        // A dropped connection has released it already.
+        const unlock = { lockClass: CONNECTOR_LOCK_CLASS, connectorId };
+        await CONNECTOR_UNLOCK.rows(runner, unlock).catch(() => undefined);
       }
     } finally {
       await runner.release();

@@ -1,10 +1,11 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { type DataSource, IsNull } from 'typeorm';
-import { entitiesOf } from '@connector/persistence';
+import type { DataSource } from 'typeorm';
+import { entitiesOf, numberColumn } from '@connector/persistence';
 import { SecretBox } from '../crypto/secret-box';
 import { OAuthStateEntity } from './oauth-state.entity';
+import { CONSUME_STATE, PURGE_EXPIRED_STATES } from './oauth-state.sql';
 
 export interface OAuthContext {
   connectorId: string;
@@ -57,16 +58,7 @@ export class OAuthStateStore {
   async consume(state: string, browserNonce: string): Promise<ConsumedState | undefined> {
     const stateHash = sha256(state);
     const repository = this.dataSource.getRepository(OAuthStateEntity);
-    const result = await repository
-      .createQueryBuilder()
-      .update()
-      .set({ usedAt: () => 'now()' })
-      .where({ stateHash, usedAt: IsNull() })
-      .andWhere('expires_at > now()')
-      .returning('*')
-      .updateEntity(false)
-      .execute();
-    const [row] = entitiesOf(repository, result.raw);
+    const [row] = entitiesOf(repository, await CONSUME_STATE.rows(this.dataSource, { stateHash }));
     if (!row) return undefined;
     const expected = Buffer.from(row.nonceHash, 'hex');
     const given = Buffer.from(sha256(browserNonce), 'hex');
@@ -76,13 +68,8 @@ export class OAuthStateStore {
 
   /** Expired states (used or not) are of no use to anyone: gone, so the table holds only live logins. */
   async purgeExpired(): Promise<number> {
-    const result = await this.dataSource
-      .createQueryBuilder()
-      .delete()
-      .from(OAuthStateEntity)
-      .where('expires_at <= now()')
-      .execute();
-    return result.affected ?? 0;
+    const [row] = await PURGE_EXPIRED_STATES.rows(this.dataSource, {});
+    return numberColumn(row, 'purged');
   }
 
   async forget(connectorId: string): Promise<void> {

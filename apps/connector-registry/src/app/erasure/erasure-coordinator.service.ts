@@ -11,6 +11,7 @@ import {
   RoutingKey,
 } from '@connector/contracts';
 import { MessagePublisher } from '@connector/messaging';
+import { START_ERASURE } from './candidate-erasure.sql';
 import { CandidateErasureEntity } from './candidate-erasure.entity';
 import { completedErasure } from './erasure-progress';
 
@@ -37,18 +38,12 @@ export class ErasureCoordinator {
     const { accountId } = cause;
     await this.dataSource.transaction(async (manager) => {
       const rows = manager.getRepository(CandidateErasureEntity);
-      await rows
-        .createQueryBuilder()
-        .insert()
-        .values({
-          accountId,
-          candidateId,
-          parts: {},
-          completionEventId: randomUUID(),
-          correlationId: cause.correlationId ?? cause.id,
-        })
-        .orIgnore()
-        .execute();
+      await START_ERASURE.rows(manager, {
+        accountId,
+        candidateId,
+        completionEventId: randomUUID(),
+        correlationId: cause.correlationId ?? cause.id,
+      });
       const erasure = await rows.findOneOrFail({
         where: { accountId, candidateId },
         lock: { mode: 'pessimistic_write' },

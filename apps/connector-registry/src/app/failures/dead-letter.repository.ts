@@ -5,6 +5,7 @@ import { isUUID } from 'class-validator';
 import type { DataSource, Repository } from 'typeorm';
 import type { DeadLetter } from '@connector/messaging';
 import { DeadLetterEntity } from './dead-letter.entity';
+import { ADD_REASON, KEEP } from './dead-letter.sql';
 
 /**
  * Postgres text and jsonb cannot hold U+0000, and a hostile message's fields or its parse error can carry
@@ -33,31 +34,26 @@ const MAX_IDENTIFIER = 500;
 export class DeadLetterRepository {
   private readonly rows: Repository<DeadLetterEntity>;
 
-  constructor(@InjectDataSource() dataSource: DataSource) {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
     this.rows = dataSource.getRepository(DeadLetterEntity);
   }
 
   async keep(deadLetter: DeadLetter): Promise<void> {
-    await this.rows
-      .createQueryBuilder()
-      .insert()
-      .values({
-        id: randomUUID(),
-        queue: storable(deadLetter.queue),
-        routingKey: storable(deadLetter.routingKey),
-        messageId: identifier(deadLetter.messageId),
-        accountId: identifier(deadLetter.accountId),
-        connectorId: identifier(deadLetter.connectorId),
-        type: identifier(deadLetter.type),
-        candidateId: identifier(deadLetter.candidateId),
-        body: deadLetter.body,
-        reasons: deadLetter.reasons.map((reason) => storable(reason)),
-        retryable: deadLetter.retryable,
-        publishedBy: deadLetter.publishedBy ?? null,
-        failedAt: deadLetter.failedAt,
-      })
-      .orIgnore()
-      .execute();
+    await KEEP.rows(this.dataSource, {
+      id: randomUUID(),
+      queue: storable(deadLetter.queue),
+      routingKey: storable(deadLetter.routingKey),
+      messageId: identifier(deadLetter.messageId),
+      accountId: identifier(deadLetter.accountId),
+      connectorId: identifier(deadLetter.connectorId),
+      type: identifier(deadLetter.type),
+      candidateId: identifier(deadLetter.candidateId),
+      body: deadLetter.body,
+      reasons: JSON.stringify(deadLetter.reasons.map((reason) => storable(reason))),
+      retryable: deadLetter.retryable,
+      publishedBy: deadLetter.publishedBy ?? null,
+      failedAt: deadLetter.failedAt,
+    });
   }
 
   list(filter: { accountId: string; connectorId?: string; limit: number }): Promise<DeadLetterEntity[]> {
@@ -83,13 +79,7 @@ export class DeadLetterRepository {
 
   /** Appends a reason (e.g. why a replay was refused) to a failure. */
   async addReason(id: string, reason: string): Promise<void> {
-    await this.rows
-      .createQueryBuilder()
-      .update()
-      .set({ reasons: () => `reasons || jsonb_build_array(CAST(:reason AS text))` })
-      .setParameter('reason', storable(reason))
-      .where('id = :id', { id })
-      .execute();
+    await ADD_REASON.rows(this.dataSource, { id, reason: storable(reason) });
   }
 
   async markReplayed(id: string): Promise<void> {

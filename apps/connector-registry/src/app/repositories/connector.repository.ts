@@ -3,10 +3,11 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { isUUID } from 'class-validator';
 import { type DataSource, IsNull, type Repository } from 'typeorm';
 import type { JobMapping } from '@connector/job-mapping';
-import { addToOutbox, type OutboxMessage } from '@connector/persistence';
+import { addToOutbox, numberColumn, type OutboxMessage, textColumn } from '@connector/persistence';
 import { SERVICE_NAME } from '../connector-registry.config';
 import { ConnectorEntity } from '../connectors/connector.entity';
 import { JobMappingEntity } from '../mapping/job-mapping.entity';
+import { LIVE_CONNECTOR_COUNTS } from './connector.sql';
 
 /** Connectors in Postgres. "Deleted" connectors are kept (runs point at them) but never found. */
 @Injectable()
@@ -44,16 +45,12 @@ export class ConnectorRepository {
 
   /** Live connectors per ATS type and status (for the metrics). */
   async countByTypeAndStatus(): Promise<Array<{ type: string; status: string; count: number }>> {
-    const rows = await this.connectors
-      .createQueryBuilder('c')
-      .select('c.type', 'type')
-      .addSelect('c.status', 'status')
-      .addSelect('count(*)::int', 'count')
-      .where('c.deleted_at IS NULL')
-      .groupBy('c.type')
-      .addGroupBy('c.status')
-      .getRawMany<{ type: string; status: string; count: number }>();
-    return rows.map((row) => ({ ...row, count: Number(row.count) }));
+    const rows = await LIVE_CONNECTOR_COUNTS.rows(this.dataSource, {});
+    return rows.map((row) => ({
+      type: textColumn(row, 'type'),
+      status: textColumn(row, 'status'),
+      count: numberColumn(row, 'count'),
+    }));
   }
 
   /** Inserts a connector with its first job mapping, together or not at all. */

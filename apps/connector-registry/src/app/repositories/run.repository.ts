@@ -2,8 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { isUUID } from 'class-validator';
 import { type DataSource, In, type Repository } from 'typeorm';
+import { entitiesOf } from '@connector/persistence';
 import { RunEntity } from '../runs/run.entity';
 import { isUniqueViolation } from './job-mapping.repository';
+import { LATEST_RUNS } from './run.sql';
 
 const ACTIVE_RUN_INDEX = 'uq_run_connector_active';
 
@@ -55,14 +57,7 @@ export class RunRepository {
   /** The newest run of each connector. */
   async latest(connectorIds: string[]): Promise<Map<string, RunEntity>> {
     if (connectorIds.length === 0) return new Map();
-    const rows = await this.runs
-      .createQueryBuilder('run')
-      .distinctOn(['run.connector_id'])
-      .where('run.connector_id IN (:...ids)', { ids: connectorIds })
-      .orderBy('run.connector_id')
-      .addOrderBy('run.queued_at', 'DESC')
-      .addOrderBy('run.id', 'DESC')
-      .getMany();
+    const rows = entitiesOf(this.runs, await LATEST_RUNS.rows(this.dataSource, { connectorIds }));
     return new Map(rows.map((run) => [run.connectorId, run]));
   }
 

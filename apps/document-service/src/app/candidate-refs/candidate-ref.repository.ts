@@ -1,11 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, Repository } from 'typeorm';
-import { preparedStatements, rowsOf, type SqlQueryable } from '@connector/persistence';
+import { preparedStatements, type SqlQueryable, textColumn } from '@connector/persistence';
 import { CandidateRefEntity } from './candidate-ref.entity';
-
-/** Asked for every document (before its download): written out and prepared, not built per call. */
-export const FIND_SQL = `SELECT "external_id" FROM "candidate_ref" WHERE "connector_id" = $1 AND "candidate_id" = $2`;
+import { FIND_CANDIDATE_REF } from './candidate-ref.sql';
 
 /** document-service's own copy of "which ATS record is this candidate", fed by `candidate.synced`. */
 @Injectable()
@@ -19,9 +17,8 @@ export class CandidateRefRepository {
   }
 
   async find(connectorId: string, candidateId: string): Promise<string | undefined> {
-    const [row] = rowsOf(await this.statements.query(FIND_SQL, [connectorId, candidateId]));
-    const externalId = row?.['external_id'];
-    return typeof externalId === 'string' ? externalId : undefined;
+    const [row] = await FIND_CANDIDATE_REF.rows(this.statements, { connectorId, candidateId });
+    return row ? textColumn(row, 'external_id') : undefined;
   }
 
   /** The connectors that told where the candidate lives. */

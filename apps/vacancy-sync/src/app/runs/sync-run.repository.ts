@@ -8,7 +8,6 @@ import {
   dateColumn,
   numberColumn,
   preparedStatements,
-  rowsOf,
   type SqlQueryable,
   type SqlRow,
   textColumn,
@@ -37,13 +36,13 @@ import {
   TRY_LEASE,
 } from './sync-run.sql';
 import {
-  APPLY_STATUS_SQL,
-  CLAIM_SQL,
-  DUE_CANDIDATES_SQL,
-  DUE_COUNT_SQL,
-  LOCK_SYSTEMS_SQL,
-  RUNNABLE_SQL,
-  RUNNING_PER_SYSTEM_SQL,
+  APPLY_STATUS,
+  CLAIM,
+  DUE_CANDIDATES,
+  DUE_COUNT,
+  LOCK_SYSTEMS,
+  RUNNABLE,
+  RUNNING_PER_SYSTEM,
 } from './sync-schedule.sql';
 
 /** Due connectors one claim looks at; a larger backlog is claimed over the scheduler's next rounds. */
@@ -128,8 +127,8 @@ export class SyncRunRepository {
     at: Date,
     systemKey?: string,
   ): Promise<boolean> {
-    const params = [connectorId, accountId, active, at, systemKey ?? null];
-    return rowsOf(await this.db.query(APPLY_STATUS_SQL, params)).length > 0;
+    const values = { connectorId, accountId, active, at, systemKey: systemKey ?? null };
+    return (await APPLY_STATUS.rows(this.db, values)).length > 0;
   }
 
   /** Records a run request; a redelivered request (same run id) changes nothing. */
@@ -309,20 +308,20 @@ export class SyncRunRepository {
       // Twice the slots (room to pass over connectors whose system is at its cap), at most MAX_CANDIDATES a
       // round: each candidate's system takes an advisory lock, and Postgres's lock table is shared and finite.
       const wanted = Math.min(claim.limit * 2, MAX_CANDIDATES);
-      const first = rowsOf(await m.query(DUE_CANDIDATES_SQL, [wanted, true]));
+      const first = await DUE_CANDIDATES.rows(m, { limit: wanted, firstSyncsOnly: true });
       const rest =
         first.length < wanted
-          ? rowsOf(await m.query(DUE_CANDIDATES_SQL, [wanted - first.length, false]))
+          ? await DUE_CANDIDATES.rows(m, { limit: wanted - first.length, firstSyncsOnly: false })
           : [];
       const rows = new Map([...first, ...rest].map((row) => [textColumn(row, 'connector_id'), row]));
       if (rows.size === 0) return [];
       const candidates = [...rows.values()].map(toDueConnector);
       const systems = [...new Set(candidates.flatMap((c) => (c.systemKey ? [c.systemKey] : [])))];
-      if (systems.length > 0) await m.query(LOCK_SYSTEMS_SQL, [systems]);
+      if (systems.length > 0) await LOCK_SYSTEMS.rows(m, { systems });
       const busy = new Map(
         systems.length === 0
           ? []
-          : rowsOf(await m.query(RUNNING_PER_SYSTEM_SQL, [systems])).map(
+          : (await RUNNING_PER_SYSTEM.rows(m, { systems })).map(
               (row) => [textColumn(row, 'system_key'), numberColumn(row, 'running')] as const,
             ),
       );
@@ -346,17 +345,15 @@ export class SyncRunRepository {
           intervalSeconds: numberColumn(row, 'interval_seconds'),
         };
       });
-      const runs = rowsOf(
-        await m.query(CLAIM_SQL, [
-          claimed.map((c) => c.connectorId),
-          claim.owner,
-          claim.ttlMs / 1000,
-          claimed.map((c) => c.nextRunAt),
-          claimed.map((c) => c.runId),
-          claimed.map((c) => c.accountId),
-          claimed.map((c) => c.scheduledAt),
-        ]),
-      );
+      const runs = await CLAIM.rows(m, {
+        connectorIds: claimed.map((c) => c.connectorId),
+        owner: claim.owner,
+        leaseSeconds: claim.ttlMs / 1000,
+        nextRunAts: claimed.map((c) => c.nextRunAt),
+        runIds: claimed.map((c) => c.runId),
+        accountIds: claimed.map((c) => c.accountId),
+        scheduledAts: claimed.map((c) => c.scheduledAt),
+      });
       const heads = new Map(runs.map((row) => [textColumn(row, 'connector_id'), runOf(row)]));
       return claimed.flatMap((c) => {
         const head = heads.get(c.connectorId);
@@ -369,12 +366,12 @@ export class SyncRunRepository {
   /** Connectors whose head run may go on now and that no process holds: asked-for runs first. */
   async runnableConnectors(limit: number): Promise<string[]> {
     if (limit <= 0) return [];
-    return rowsOf(await this.db.query(RUNNABLE_SQL, [limit])).map((row) => textColumn(row, 'connector_id'));
+    return (await RUNNABLE.rows(this.db, { limit })).map((row) => textColumn(row, 'connector_id'));
   }
 
   /** Due connectors no process has started yet, fleet-wide. */
   async dueCount(): Promise<number> {
-    const [row] = rowsOf(await this.db.query(DUE_COUNT_SQL));
+    const [row] = await DUE_COUNT.rows(this.db, {});
     return row ? numberColumn(row, 'due') : 0;
   }
 }

@@ -2,14 +2,24 @@ import {
   booleanColumn,
   nullableNumberColumn,
   numberColumn,
-  rowsOf,
   type SqlQueryable,
   type SqlRow,
   textColumn,
 } from '@connector/persistence';
 import { RateLimiterErrorCode, RateLimitExceededError } from '../rate-limiter.errors';
 import { systemClock, type AcquireResult, type Clock } from '../rate-limiter';
-import { ATS_QUOTA_TABLE, ATS_QUOTA_WAITER_TABLE } from './daily-quota.migration';
+import {
+  ACQUIRE_QUOTA,
+  DONE_WAITING,
+  ENSURE_QUOTA,
+  OBSERVE_HEADERS,
+  PAUSE_QUOTA,
+  QUOTA_USAGE,
+  READ_QUOTA,
+  SET_QUOTA_LIMIT,
+  WAIT,
+  WAITERS,
+} from './daily-quota.sql';
 import {
   assertValidPolicy,
   decayedRate,
@@ -22,123 +32,6 @@ import {
   type QuotaPriority,
   type QuotaWindow,
 } from './quota-plan';
-
-const Q = `"${ATS_QUOTA_TABLE}"`;
-const W = `"${ATS_QUOTA_WAITER_TABLE}"`;
-
-/** The row locked, rolled over when its reset has passed (`nextReset`: the next configured reset, epoch ms). */
-const lockedAndRolled = (nextReset: string) => `
-locked AS (
-  SELECT q.*, clock_timestamp() AS now_ts FROM ${Q} AS q WHERE q.key = $1 FOR UPDATE
-), w AS (
-  SELECT l.key, l.now_ts, l.paused_until, l.rate, l.updated_at, l.ats_limit,
-         CASE WHEN l.reset_at <= l.now_ts THEN 0 ELSE l.used END AS used0,
-         CASE WHEN l.reset_at <= l.now_ts THEN 0 ELSE l.our_used END AS our0,
-         CASE WHEN l.reset_at <= l.now_ts THEN 0 ELSE l.push_spent END AS push0,
-         CASE WHEN l.reset_at <= l.now_ts THEN 0 ELSE l.sync_spent END AS sync0,
-         CASE WHEN l.reset_at <= l.now_ts THEN to_timestamp(${nextReset}::float8 / 1000) ELSE l.reset_at END AS reset0
-    FROM locked AS l
-)`;
-
-const RETURNED = `q.daily_limit, q.ats_limit, q.used, q.our_used, q.push_spent, q.sync_spent, q.rate,
-          (extract(epoch FROM q.reset_at) * 1000)::float8 AS reset_at_ms,
-          (extract(epoch FROM q.paused_until) * 1000)::float8 AS paused_until_ms`;
-
-/**
- * The one statement that takes budget: locks the customer system's row (FOR UPDATE re-reads the newest
- * version after waiting), rolls the window over at its reset, and takes `cost` calls when they fit under the
- * limit less the other side's claim (allowanceFor and afterGrant in quota-plan.ts), unless a 429 paused it.
- * Concurrent takers queue on the row lock, so none ever spends the same call twice.
- * $1 key, $2 cost, $3 configured limit, $4 push reserve fraction, $5 sync share fraction, $6 window ms,
- * $7 next configured reset (epoch ms), $8 rate time constant (s), $9 true for a push.
- */
-export const ACQUIRE_SQL = `
-WITH ${lockedAndRolled('$7')}, c AS (
-  SELECT w.*, lim.v AS lim,
-         least(1::float8, greatest(0::float8,
-           extract(epoch FROM w.reset0 - w.now_ts)::float8 * 1000 / $6::float8)) AS frac
-    FROM w CROSS JOIN LATERAL (SELECT least($3::float8, coalesce(w.ats_limit, $3::float8)) AS v) AS lim
-), h AS (
-  SELECT c.*,
-         greatest(0::float8, ceil(c.lim * $4::float8 * c.frac) - c.push0) AS push_claim,
-         greatest(0::float8, ceil(c.lim * $5::float8 * c.frac) - c.sync0) AS sync_claim
-    FROM c
-), d AS (
-  SELECT h.key, h.now_ts, h.used0, h.our0, h.push0, h.sync0, h.reset0,
-         (h.paused_until IS NULL OR h.paused_until <= h.now_ts)
-         AND h.used0 + $2::float8 <= h.lim - CASE WHEN $9::boolean THEN h.sync_claim ELSE h.push_claim END AS ok,
-         greatest(0::float8, $2::float8 - greatest(0::float8, h.lim - h.used0 - h.push_claim - h.sync_claim)) AS own,
-         h.rate * exp(-greatest(0::float8, extract(epoch FROM h.now_ts - h.updated_at)::float8) / $8::float8) AS rate0
-    FROM h
-)
-UPDATE ${Q} AS q
-   SET daily_limit = $3::float8,
-       used = d.used0 + CASE WHEN d.ok THEN $2::float8 ELSE 0 END,
-       our_used = d.our0 + CASE WHEN d.ok THEN $2::float8 ELSE 0 END,
-       push_spent = d.push0 + CASE WHEN d.ok AND $9::boolean THEN d.own ELSE 0 END,
-       sync_spent = d.sync0 + CASE WHEN d.ok AND NOT $9::boolean THEN d.own ELSE 0 END,
-       reset_at = d.reset0,
-       rate = d.rate0 + CASE WHEN d.ok THEN $2::float8 / $8::float8 ELSE 0 END,
-       updated_at = greatest(q.updated_at, d.now_ts)
-  FROM d
- WHERE q.key = d.key
-RETURNING d.ok AS granted, ${RETURNED}, (extract(epoch FROM d.now_ts) * 1000)::float8 AS now_ms`;
-
-/**
- * An answer's X-RateLimit-* headers: `used` rises to the ATS's count (limit − remaining), the reset and the
- * ATS's limit are taken as named. An answer naming a reset already past crossed it on its way: ignored.
- * $1 key, $2 X-RateLimit-Limit, $3 X-RateLimit-Remaining, $4 reset (epoch ms), $5 next configured reset.
- */
-const OBSERVE_SQL = `
-WITH ${lockedAndRolled('$5')}, o AS (
-  SELECT w.*, ($4::float8 IS NOT NULL AND to_timestamp($4::float8 / 1000) <= w.now_ts) AS stale FROM w
-)
-UPDATE ${Q} AS q
-   SET used = CASE WHEN o.stale THEN o.used0
-                   ELSE greatest(o.used0, coalesce(coalesce($2::float8, o.ats_limit) - $3::float8, 0)) END,
-       our_used = o.our0,
-       push_spent = o.push0,
-       sync_spent = o.sync0,
-       reset_at = CASE WHEN o.stale OR $4::float8 IS NULL THEN o.reset0 ELSE to_timestamp($4::float8 / 1000) END,
-       ats_limit = CASE WHEN o.stale THEN q.ats_limit ELSE coalesce($2::float8, q.ats_limit) END
-  FROM o
- WHERE q.key = o.key
-RETURNING q.key`;
-
-const ENSURE_SQL = `
-INSERT INTO ${Q} (key, daily_limit, used, our_used, reset_at, updated_at)
-VALUES ($1, $2::float8, 0, 0, to_timestamp($3::float8 / 1000), clock_timestamp())
-ON CONFLICT (key) DO NOTHING`;
-
-// greatest() ignores NULL and never shortens a pause another worker set from a later Retry-After.
-const PAUSE_SQL = `UPDATE ${Q} SET paused_until = greatest(paused_until, to_timestamp($2::float8 / 1000)) WHERE key = $1`;
-const SET_LIMIT_SQL = `UPDATE ${Q} SET daily_limit = $2::float8 WHERE key = $1`;
-/** Every customer system's window as it stands (rolled over when its reset has passed), for the metrics. */
-const USAGE_SQL = `
-SELECT q.key,
-       CASE WHEN q.reset_at <= clock_timestamp() THEN 0 ELSE q.used END AS used,
-       least(q.daily_limit, coalesce(q.ats_limit, q.daily_limit)) AS lim,
-       (extract(epoch FROM q.reset_at) * 1000)::float8 AS reset_at_ms,
-       (q.paused_until IS NOT NULL AND q.paused_until > clock_timestamp()) AS paused
-  FROM ${Q} AS q ORDER BY q.key`;
-
-const READ_SQL = `
-SELECT ${RETURNED}, (extract(epoch FROM q.updated_at) * 1000)::float8 AS updated_at_ms,
-       (extract(epoch FROM clock_timestamp()) * 1000)::float8 AS now_ms
-  FROM ${Q} AS q WHERE q.key = $1`;
-
-// A waiter counts while it keeps coming back (seen within 15 min) or its named wait is not over.
-const WAITER_LIVE = `greatest(seen_at + interval '15 minutes', waiting_until + interval '1 minute') > clock_timestamp()`;
-const WAIT_SQL = `
-WITH purge AS (DELETE FROM ${W} WHERE key = $1 AND NOT (${WAITER_LIVE}))
-INSERT INTO ${W} (key, waiter_id, kind, waiting_until, seen_at)
-VALUES ($1, $2, $3, to_timestamp($4::float8 / 1000), clock_timestamp())
-ON CONFLICT (key, waiter_id) DO UPDATE SET kind = EXCLUDED.kind, waiting_until = EXCLUDED.waiting_until,
-  seen_at = EXCLUDED.seen_at`;
-const DONE_SQL = `DELETE FROM ${W} WHERE key = $1 AND waiter_id = ANY($2::text[])`;
-const WAITERS_SQL = `
-SELECT kind, count(*)::int AS n, (extract(epoch FROM max(waiting_until)) * 1000)::float8 AS until_ms
-  FROM ${W} WHERE key = $1 AND ${WAITER_LIVE} GROUP BY kind`;
 
 /** A customer system's quota as the connector is configured for it. */
 export interface QuotaConfig {
@@ -223,20 +116,20 @@ export class PostgresDailyQuota {
     const deadline = startedAt + Math.max(0, options.maxWaitMs ?? 0);
     for (let slept = false; ; slept = true) {
       const row = await this.withRow(key, config, (nextReset) =>
-        this.db.query(ACQUIRE_SQL, [
+        ACQUIRE_QUOTA.rows(this.db, {
           key,
           cost,
-          config.limit,
-          this.policy.pushReserveFraction,
-          this.policy.syncShareFraction,
-          this.policy.windowMs,
+          limit: config.limit,
+          pushReserveFraction: this.policy.pushReserveFraction,
+          syncShareFraction: this.policy.syncShareFraction,
+          windowMs: this.policy.windowMs,
           nextReset,
-          this.tau,
-          options.priority === 'push',
-        ]),
+          rateTauSeconds: this.tau,
+          push: options.priority === 'push',
+        }),
       );
       // Query time is not waiting: a grant on the first try reports 0, after sleeping the whole elapsed time.
-      if (row['granted'] === true) return { waitedMs: slept ? this.clock.now() - startedAt : 0 };
+      if (booleanColumn(row, 'granted')) return { waitedMs: slept ? this.clock.now() - startedAt : 0 };
       const now = numberColumn(row, 'now_ms');
       const decision = decide(windowOf(row), this.policy, options.priority, cost, now);
       // Refused by the statement but granted by the pure function only at the edge of a share's step.
@@ -256,25 +149,25 @@ export class PostgresDailyQuota {
   async observe(key: string, config: QuotaConfig, headers: QuotaHeaders): Promise<void> {
     if (headers.limit === null && headers.remaining === null && headers.resetAt === null) return;
     await this.withRow(key, config, (nextReset) =>
-      this.db.query(OBSERVE_SQL, [key, headers.limit, headers.remaining, headers.resetAt, nextReset]),
+      OBSERVE_HEADERS.rows(this.db, { key, ...headers, nextReset }),
     );
   }
 
   /** After a 429: no process calls until `until` (never shortens a pause). */
   async pauseUntil(key: string, config: QuotaConfig, until: Date): Promise<void> {
     await this.ensure(key, config);
-    await this.db.query(PAUSE_SQL, [key, until.getTime()]);
+    await PAUSE_QUOTA.rows(this.db, { key, untilMs: until.getTime() });
   }
 
   /** An operator changed the daily limit: the plan follows at once, before any worker calls again. */
   async setLimit(key: string, limit: number): Promise<void> {
     if (!(Number.isFinite(limit) && limit > 0)) throw new RangeError(`limit must be > 0, got ${limit}`);
-    await this.db.query(SET_LIMIT_SQL, [key, limit]);
+    await SET_QUOTA_LIMIT.rows(this.db, { key, limit });
   }
 
   /** Work that could not get budget: counted for operators until it gets budget (done) or stops coming. */
   async waiting(key: string, waiterId: string, kind: WaiterKind, until: Date): Promise<void> {
-    await this.db.query(WAIT_SQL, [key, waiterId, kind, until.getTime()]);
+    await WAIT.rows(this.db, { key, waiterId, kind, untilMs: until.getTime() });
   }
 
   async done(key: string, waiterId: string): Promise<void> {
@@ -283,12 +176,12 @@ export class PostgresDailyQuota {
 
   /** Several waiters of a key got budget: one statement. */
   async doneAll(key: string, waiterIds: string[]): Promise<void> {
-    if (waiterIds.length > 0) await this.db.query(DONE_SQL, [key, waiterIds]);
+    if (waiterIds.length > 0) await DONE_WAITING.rows(this.db, { key, waiterIds });
   }
 
   /** Every customer system's calls today and its limit, in one read. */
   async usage(): Promise<QuotaUsage[]> {
-    return rowsOf(await this.db.query(USAGE_SQL)).map((row) => ({
+    return (await QUOTA_USAGE.rows(this.db, {})).map((row) => ({
       key: textColumn(row, 'key'),
       used: numberColumn(row, 'used'),
       limit: numberColumn(row, 'lim'),
@@ -299,7 +192,7 @@ export class PostgresDailyQuota {
 
   /** The plan as an operator sees it; a system not called yet shows a fresh window. */
   async snapshot(key: string, config: QuotaConfig): Promise<QuotaSnapshot> {
-    const [row] = rowsOf(await this.db.query(READ_SQL, [key]));
+    const [row] = await READ_QUOTA.rows(this.db, { key });
     const now = row ? numberColumn(row, 'now_ms') : this.clock.now();
     const nextReset = nextConfiguredReset(now, config.resetMinuteUtc ?? 0);
     const window: QuotaWindow = row
@@ -321,7 +214,7 @@ export class PostgresDailyQuota {
       message: { count: 0, until: null },
       run: { count: 0, until: null },
     };
-    for (const waiter of rowsOf(await this.db.query(WAITERS_SQL, [key]))) {
+    for (const waiter of await WAITERS.rows(this.db, { key })) {
       const kind = waiter['kind'] === 'run' ? 'run' : 'message';
       waiting[kind] = { count: numberColumn(waiter, 'n'), until: nullableNumberColumn(waiter, 'until_ms') };
     }
@@ -332,13 +225,13 @@ export class PostgresDailyQuota {
   private async withRow(
     key: string,
     config: QuotaConfig,
-    statement: (nextReset: number) => Promise<unknown>,
+    statement: (nextReset: number) => Promise<SqlRow[]>,
   ): Promise<SqlRow> {
     const nextReset = nextConfiguredReset(this.clock.now(), config.resetMinuteUtc ?? 0);
-    let [row] = rowsOf(await statement(nextReset));
+    let [row] = await statement(nextReset);
     if (!row) {
       await this.ensure(key, config);
-      [row] = rowsOf(await statement(nextReset));
+      [row] = await statement(nextReset);
       if (!row) throw new Error(`quota row "${key}" vanished right after it was created`);
     }
     return row;
@@ -346,7 +239,7 @@ export class PostgresDailyQuota {
 
   private async ensure(key: string, config: QuotaConfig): Promise<void> {
     const nextReset = nextConfiguredReset(this.clock.now(), config.resetMinuteUtc ?? 0);
-    await this.db.query(ENSURE_SQL, [key, config.limit, nextReset]);
+    await ENSURE_QUOTA.rows(this.db, { key, limit: config.limit, nextReset });
   }
 }
 

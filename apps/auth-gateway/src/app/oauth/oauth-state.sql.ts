@@ -1,0 +1,19 @@
+import { sqlStatement } from '@connector/persistence';
+
+/**
+ * Uses a state up, if it is known, unused and unexpired: one UPDATE, so two callbacks with the same state
+ * cannot both have it. Answers the whole row (`entitiesOf` reads it), or none.
+ */
+export const CONSUME_STATE = sqlStatement<{ stateHash: string }>(
+  (p) => `
+  UPDATE oauth_state SET used_at = now()
+  WHERE state_hash = ${p.stateHash} AND used_at IS NULL AND expires_at > now()
+  RETURNING *`,
+);
+
+/** Deletes the expired states, used or not; answers how many (`purged`). */
+export const PURGE_EXPIRED_STATES = sqlStatement<Record<string, never>>(
+  () => `
+  WITH purged AS (DELETE FROM oauth_state WHERE expires_at <= now() RETURNING 1)
+  SELECT count(*)::int AS purged FROM purged`,
+);
