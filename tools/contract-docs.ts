@@ -20,6 +20,7 @@ import {
   schemaNameOf,
   SUPPORTED_VERSION,
 } from '@connector/contracts';
+import { withKnownAtsTypes } from '@connector/ats-registry';
 import { buildOpenApiDocument } from '../apps/connector-registry/src/app/openapi-document';
 import { adminApiTypes } from './admin-api-types';
 
@@ -79,6 +80,7 @@ function asyncApiDocument(): Record<string, unknown> {
   const dataSchemas = jsonSchemasOf([EnvelopeDto, ...types.map((type) => MESSAGE_DATA[type])]);
   const envelope = dataSchemas['Envelope'] as JsonSchema;
   delete dataSchemas['Envelope'];
+  withKnownAtsTypes(dataSchemas);
   const schemas: Record<string, JsonSchema> = {
     Envelope: {
       ...envelope,

@@ -2,6 +2,7 @@ import type { ServerResponse } from 'node:http';
 import type { INestApplication } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, type OpenAPIObject, type SchemaObject, SwaggerModule } from '@nestjs/swagger';
+import { withKnownAtsTypes } from '@connector/ats-registry';
 import { jsonSchemasOf, VacancyUpsertedDto } from '@connector/contracts';
 import { RegistryExceptionFilter } from './common/registry-exception.filter';
 import { createValidationPipe } from './common/validation';
@@ -59,7 +60,9 @@ export function openApiDocument(app: INestApplication): OpenAPIObject {
       .build(),
   );
   // The message schemas the responses embed (a preview's vacancies), from the same classes as docs/asyncapi.yaml.
-  const messageSchemas = jsonSchemasOf([VacancyUpsertedDto]) as Record<string, SchemaObject>;
+  const messageSchemas = withKnownAtsTypes(
+    jsonSchemasOf([VacancyUpsertedDto]) as Record<string, SchemaObject>,
+  );
   document.components = {
     ...document.components,
     schemas: { ...document.components?.schemas, ...messageSchemas },

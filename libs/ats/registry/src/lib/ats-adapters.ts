@@ -27,3 +27,15 @@ export function defaultJobMapping(type: string): JobMapping {
 export function knownSourcePaths(type: string): string[] {
   return [...atsRegistry.get(type).mapping.sourcePaths];
 }
+
+/**
+ * The JSON Schemas of message classes (jsonSchemasOf) with every `atsType` naming the registered ATSs:
+ * contracts carry the ATS as a string (they cannot see the adapters), the documents other teams read list them.
+ */
+export function withKnownAtsTypes<S extends object>(schemas: Record<string, S>): Record<string, S> {
+  for (const schema of Object.values(schemas)) {
+    const properties = (schema as { properties?: Record<string, unknown> }).properties;
+    if (properties?.['atsType']) properties['atsType'] = { enum: [...ATS_TYPES] };
+  }
+  return schemas;
+}

@@ -286,7 +286,7 @@ export interface BudgetView {
 
 export interface VacancyUpserted {
   connectorId: string;
-  atsType: string;
+  atsType: 'ats-a' | 'ats-b';
   externalId: string;
   title: string;
   location: string;
