@@ -54,16 +54,29 @@ export class TestBroker {
     }
   }
 
+  /** Deletes queues, and the exchange each main queue's copies go through (`<queue>.dlx`), if any. */
   async deleteQueues(names: string[]): Promise<void> {
     for (const name of names) await this.channel.deleteQueue(name);
+    await this.deleteQueueExchanges(names);
   }
 
-  /** Deletes queues that may not exist; a missing one is not an error. */
+  /** Deletes queues that may not exist (and their `<queue>.dlx`); a missing one is not an error. */
   async deleteQueuesIfPresent(names: string[]): Promise<void> {
     for (const name of names) {
       const channel = await this.connection.createChannel();
       channel.on('error', () => undefined);
       await channel.deleteQueue(name).catch(() => undefined);
+      await channel.close().catch(() => undefined);
+    }
+    await this.deleteQueueExchanges(names);
+  }
+
+  /** A queue's own exchange outlives the queue: deleted with it, so suites leave none behind on the broker. */
+  private async deleteQueueExchanges(queues: string[]): Promise<void> {
+    for (const queue of queues) {
+      const channel = await this.connection.createChannel();
+      channel.on('error', () => undefined);
+      await channel.deleteExchange(`${queue}.dlx`).catch(() => undefined);
       await channel.close().catch(() => undefined);
     }
   }
