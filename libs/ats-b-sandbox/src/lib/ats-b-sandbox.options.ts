@@ -1,3 +1,4 @@
+import { DEFAULT_EVENT_SUBSCRIPTION_OPTIONS } from './event-subscription.store';
 import type { OAuthClientConfig, SandboxUser } from './oauth.store';
 
 export interface AtsBSandboxOptions {
@@ -31,6 +32,11 @@ export interface AtsBSandboxOptions {
   candidateStatuses?: string[];
   /** File attachment `type` values this customer allows; default Resume, Cover Letter, Smart CV, Other. */
   fileTypes?: string[];
+  /**
+   * Event subscriptions: `max` per customer (15) and `ttlMs` after which unread events are purged and a
+   * subscription not read is dropped (7 days); both changeable later over `PUT /__sandbox/event-subscriptions`.
+   */
+  eventSubscriptions?: { max?: number; ttlMs?: number };
   /** Base URL to advertise (loginInfo, restUrl) when the sandbox sits behind a proxy. */
   publicUrl?: string;
   /** Fastify request logging; off by default for throughput. */
@@ -74,6 +80,7 @@ export interface ResolvedOptions {
   jitterMs: number;
   candidateStatuses: string[];
   fileTypes: string[];
+  eventSubscriptions: { max: number; ttlMs: number };
   publicUrl?: string;
   logger: boolean;
   maxTenants: number;
@@ -110,6 +117,10 @@ export function resolveOptions(o: AtsBSandboxOptions = {}): ResolvedOptions {
     jitterMs: o.jitterMs ?? 0,
     candidateStatuses: o.candidateStatuses ?? DEFAULT_CANDIDATE_STATUSES,
     fileTypes: o.fileTypes ?? DEFAULT_FILE_TYPES,
+    eventSubscriptions: {
+      max: o.eventSubscriptions?.max ?? DEFAULT_EVENT_SUBSCRIPTION_OPTIONS.max,
+      ttlMs: o.eventSubscriptions?.ttlMs ?? DEFAULT_EVENT_SUBSCRIPTION_OPTIONS.ttlMs,
+    },
     publicUrl: o.publicUrl,
     logger: o.logger ?? false,
     maxTenants: o.tenants?.max ?? 5_000,

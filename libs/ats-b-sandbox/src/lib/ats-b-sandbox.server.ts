@@ -7,6 +7,7 @@ import { resolveOptions, type AtsBSandboxOptions } from './ats-b-sandbox.options
 import { AtsBSandboxState } from './ats-b-sandbox.state';
 import { registerCandidateFileRoutes } from './candidate-file.routes';
 import { registerCandidateRoutes } from './candidate.routes';
+import { registerEventSubscriptionRoutes } from './event-subscription.routes';
 import { registerJobOrderRoutes } from './job-order.routes';
 import { registerOAuthRoutes } from './oauth.routes';
 import { registerRequestPipeline } from './request-pipeline';
@@ -97,6 +98,7 @@ export async function buildAtsBSandboxApp(
   registerJobOrderRoutes(app, ctx);
   registerCandidateRoutes(app, ctx);
   registerCandidateFileRoutes(app, ctx);
+  registerEventSubscriptionRoutes(app, ctx);
   registerSandboxAdminRoutes(app, ctx);
   return app;
 }

@@ -1,5 +1,6 @@
 import { CallCounter } from './call-counter';
 import { CandidateStore, fileView, type CandidateView, type DuplicateReport } from './candidate.store';
+import { EventSubscriptionStore } from './event-subscription.store';
 import { FaultInjector, type ActiveFaults, type FaultConfig } from './fault-injector';
 import { JobOrderStore, type JobOrderPatch, type SeedOptions } from './job-order.store';
 import { OAuthStore } from './oauth.store';
@@ -20,9 +21,13 @@ export class AtsBSandboxState {
   readonly limiter: PerMinuteLimiter;
   /** Token requests and REST logins, each endpoint counted on its own. */
   readonly authLimiter: PerMinuteLimiter;
+  /** `event/subscription`: fed by every job-order change (API or `/__sandbox`). */
+  readonly events: EventSubscriptionStore;
 
   constructor(readonly options: ResolvedOptions) {
     this.jobs = new JobOrderStore(options.seed);
+    this.events = new EventSubscriptionStore({ ...options.eventSubscriptions, seed: options.seed.seed });
+    this.jobs.onChange = (change) => this.events.record(change);
     this.auth = new OAuthStore({
       client: options.client,
       users: options.users,
@@ -46,6 +51,8 @@ export class AtsBSandboxState {
   reset(options: { auth?: boolean } = {}): void {
     this.jobs.seed(this.options.seed);
     this.candidateStore.clear();
+    this.events.clear();
+    this.events.configure(this.options.eventSubscriptions);
     this.calls.reset();
     this.limiter.reset();
     this.authLimiter.reset();
@@ -68,6 +75,16 @@ export class AtsBSandboxState {
   /** isOpen false (status Closed), or isDeleted true with `{deleted: true}`. */
   closeJob(id: number, options: { deleted?: boolean } = {}): JobOrder {
     return this.jobs.close(id, options);
+  }
+
+  /** Hard delete: the job is gone; subscribers get a DELETED event. */
+  removeJob(id: number): void {
+    this.jobs.remove(id);
+  }
+
+  /** As the vendor does with a subscription unread for a week: it answers as unknown from now on. */
+  dropSubscription(id: string): boolean {
+    return this.events.drop(id);
   }
 
   candidates(): CandidateView[] {

@@ -7,6 +7,7 @@ import {
   JobOrderGenerator,
 } from './job-order.generator';
 import { matchesTerm, type QueryTerm, type SearchFieldKinds } from './search-query';
+import type { EntityChange } from './event-subscription.store';
 import type { JobOrder, JobOrderAddress } from './sandbox.types';
 
 /** What a recruiter (or a test, over /__sandbox) may change on a job; the vendor sets id and the dates added/modified. */
@@ -50,6 +51,10 @@ export class JobOrderStore {
   private searchCache = new Map<string, { version: number; ids: number[] }>();
   /** Recently read generated jobs; bounded so 100 000 jobs never all become objects. */
   private readCache = new Map<number, JobOrder>();
+  /** Hard-deleted ids (gone from reads and searches). */
+  private removed = new Set<number>();
+  /** Told of every insert, update and hard delete (the event subscriptions listen here); a reseed is not a change. */
+  onChange: (change: EntityChange) => void = () => undefined;
 
   constructor(options: SeedOptions = { jobs: 0 }) {
     this.seed(options);
@@ -68,6 +73,7 @@ export class JobOrderStore {
     }
     this.overrides.clear();
     this.readCache.clear();
+    this.removed.clear();
     this.nextId = jobs + 1;
     this.bump();
   }
@@ -82,6 +88,7 @@ export class JobOrderStore {
   }
 
   get(id: number): JobOrder | undefined {
+    if (this.removed.has(id)) return undefined;
     const changed = this.overrides.get(id);
     if (changed) return changed;
     if (!Number.isInteger(id) || id < 1 || id > this.generator.jobs) return undefined;
@@ -119,6 +126,7 @@ export class JobOrderStore {
     };
     this.overrides.set(id, job);
     this.bump();
+    this.onChange({ entityName: 'JobOrder', entityId: id, entityEventType: 'INSERTED' });
     return job;
   }
 
@@ -142,7 +150,21 @@ export class JobOrderStore {
       this.modified[id] = job.dateLastModified;
     }
     this.bump();
+    const updatedProperties = changedProperties(current, job);
+    // A soft delete is an update of isDeleted (rest-api-docs `_entity.md`), so it is an UPDATED event too.
+    if (updatedProperties.length > 0)
+      this.onChange({ entityName: 'JobOrder', entityId: id, entityEventType: 'UPDATED', updatedProperties });
     return job;
+  }
+
+  /** A hard delete: the record is gone (404 on read, absent from searches); subscribers get DELETED. */
+  remove(id: number): void {
+    if (!this.get(id)) throw AtsBError.notFound('JobOrder', id);
+    this.removed.add(id);
+    this.overrides.delete(id);
+    this.readCache.delete(id);
+    this.bump();
+    this.onChange({ entityName: 'JobOrder', entityId: id, entityEventType: 'DELETED' });
   }
 
   /** A recruiter closing a job: isOpen false and a closed status (ats-b.md); deleting is soft (isDeleted true). */
@@ -162,6 +184,7 @@ export class JobOrderStore {
     const n = this.generator.jobs;
     const needsRecord = terms.some((t) => t.kind === 'text' || t.field === 'dateAdded');
     for (let id = 1; id <= n; id++) {
+      if (this.removed.has(id)) continue;
       const f = this.flags[id] as number;
       const ts = this.modified[id] as number;
       const record = needsRecord ? this.get(id) : undefined;
@@ -209,4 +232,13 @@ export class JobOrderStore {
   private bump(): void {
     this.version++;
   }
+}
+
+/** Names of the fields whose values differ; dateLastModified is the vendor's own bookkeeping and not listed. */
+export function changedProperties(before: JobOrder, after: JobOrder): string[] {
+  const keys = new Set([...Object.keys(before), ...Object.keys(after)]);
+  keys.delete('dateLastModified');
+  const b = before as unknown as Record<string, unknown>;
+  const a = after as unknown as Record<string, unknown>;
+  return [...keys].filter((k) => JSON.stringify(b[k] ?? null) !== JSON.stringify(a[k] ?? null)).sort();
 }

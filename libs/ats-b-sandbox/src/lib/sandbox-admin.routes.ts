@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { AtsBError } from './ats-b.error';
+import { subscriptionNotFound } from './event-subscription.store';
 import type { FaultConfig } from './fault-injector';
 import type { JobOrderPatch } from './job-order.store';
 import { parseId, type SandboxContext } from './sandbox.context';
@@ -133,6 +134,33 @@ export function registerSandboxAdminRoutes(app: FastifyInstance, ctx: SandboxCon
   app.post(`${p}/jobs/:id/unpublish`, async (request) =>
     state.updateJob(idOf(request.params), { isPublic: 0 }),
   );
+  // Hard delete: the job is gone (404 on read); subscribers get DELETED. Soft delete is `/delete` (UPDATED isDeleted).
+  app.delete(`${p}/jobs/:id`, async (request) => {
+    const id = idOf(request.params);
+    state.removeJob(id);
+    return { id, deleted: true };
+  });
+
+  // Event subscriptions: look at them, drop one (as the vendor does after a week unread), change cap and expiry.
+  app.get(`${p}/event-subscriptions`, async () => ({
+    settings: { max: state.events.options.max, ttlMs: state.events.options.ttlMs },
+    data: state.events.list(),
+  }));
+  app.put(`${p}/event-subscriptions`, async (request) => {
+    const b = (request.body ?? {}) as Record<string, unknown>;
+    if (typeof b !== 'object' || Array.isArray(b)) throw AtsBError.badRequest('Body must be a JSON object');
+    for (const [key, value] of Object.entries(b)) {
+      if (key !== 'max' && key !== 'ttlMs') throw AtsBError.badRequest(`Unknown setting '${key}'`);
+      if (typeof value !== 'number') throw AtsBError.badRequest(`${key} must be a number`);
+    }
+    const { max, ttlMs } = state.events.configure(b as { max?: number; ttlMs?: number });
+    return { max, ttlMs };
+  });
+  app.delete(`${p}/event-subscriptions/:subscriptionId`, async (request) => {
+    const id = (request.params as { subscriptionId: string }).subscriptionId;
+    if (!state.dropSubscription(id)) throw subscriptionNotFound(id);
+    return { dropped: id };
+  });
 
   app.get(`${p}/candidates`, async () => {
     const data = state.candidates();
