@@ -1,3 +1,4 @@
+import type { AtsPart } from '@connector/ats-core';
 import type { AtsAccess } from '@connector/contracts';
 
 /** The access auth-gateway keeps sealed for a connector. */
@@ -30,8 +31,7 @@ export interface IssuedAccess {
  * How one ATS type turns a stored secret into access. One implementation per ATS: adding an ATS means
  * adding an issuer, not branching on the type elsewhere.
  */
-export interface CredentialIssuer {
-  readonly atsType: AtsAccess['type'];
+export interface CredentialIssuer extends AtsPart {
   /**
    * Fresh access. A secret that rotates on the way (ATS-B refresh tokens are single use) is announced with
    * `hooks.beforeSpend` and handed to `hooks.persistSecret` before the new access is used for anything.
@@ -56,4 +56,5 @@ export interface RenewalHooks {
   persistSecret(secret: string, access?: StoredAccess): Promise<void>;
 }
 
+/** Every credential issuer auth-gateway is built with, one per registered ATS (credentials.module.ts). */
 export const CREDENTIAL_ISSUERS = Symbol('CREDENTIAL_ISSUERS');

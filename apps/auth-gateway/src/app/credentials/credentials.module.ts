@@ -15,7 +15,7 @@ import { AuthorizationStartHandler } from '../oauth/authorization-start.handler'
 import { OAuthStateStore } from '../oauth/oauth-state.store';
 import { OAuthService } from '../oauth/oauth.service';
 import { AtsASetupService } from './ats-a-setup.service';
-import { CREDENTIAL_ISSUERS } from './credential-issuer';
+import { CREDENTIAL_ISSUERS, type CredentialIssuer } from './credential-issuer';
 import { CredentialRecheckJob } from './credential-recheck.job';
 import { ConnectionTestHandler } from './connection-test.handler';
 import { ConnectorStatusChangedHandler } from './connector-status-changed.handler';
@@ -26,6 +26,9 @@ import { CredentialsRepository } from './credentials.repository';
 import { CredentialsService } from './credentials.service';
 import { OperatorAlerts } from './operator-alerts';
 import { ResealService } from './reseal.service';
+
+/** One credential issuer per registered ATS: auth-gateway's part of each adapter. */
+export const CREDENTIAL_ISSUER_CLASSES = [AtsACredentialIssuer, AtsBCredentialIssuer];
 
 @Module({
   // One handler per message type auth-gateway consumes.
@@ -88,12 +91,11 @@ import { ResealService } from './reseal.service';
       inject: [getDataSourceToken()],
       useFactory: (dataSource: DataSource) => new PostgresDailyQuota(preparedStatements(dataSource)),
     },
-    AtsACredentialIssuer,
-    AtsBCredentialIssuer,
+    ...CREDENTIAL_ISSUER_CLASSES,
     {
       provide: CREDENTIAL_ISSUERS,
-      inject: [AtsACredentialIssuer, AtsBCredentialIssuer],
-      useFactory: (a: AtsACredentialIssuer, b: AtsBCredentialIssuer) => [a, b],
+      inject: CREDENTIAL_ISSUER_CLASSES,
+      useFactory: (...issuers: CredentialIssuer[]) => issuers,
     },
     OAuthStateStore,
     CredentialsRepository,

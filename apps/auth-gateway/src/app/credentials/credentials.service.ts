@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { type AtsAccess, AuthErrorCode, createEvent, Exchange, RoutingKey } from '@connector/contracts';
+import { AtsParts } from '@connector/ats-core';
 import { AtsError, DEFAULT_TIMEOUT_MS } from '@connector/ats-clients';
+import { atsRegistry } from '@connector/ats-registry';
 import { type OutboxMessage, OutboxRelay } from '@connector/persistence';
 import { RateLimitExceededError } from '@connector/rate-limiter';
 import { AuthGatewayConfig } from '../auth-gateway.config';
@@ -43,16 +45,19 @@ export const REFRESH_IN_FLIGHT_MS = DEFAULT_TIMEOUT_MS + 30_000;
 export class CredentialsService {
   private readonly logger = new Logger(CredentialsService.name);
   private readonly inFlight = new Map<string, Promise<AtsAccess>>();
+  private readonly issuers: AtsParts<CredentialIssuer>;
 
   constructor(
     private readonly repository: CredentialsRepository,
     private readonly secrets: SecretBox,
-    @Inject(CREDENTIAL_ISSUERS) private readonly issuers: CredentialIssuer[],
+    @Inject(CREDENTIAL_ISSUERS) issuers: readonly CredentialIssuer[],
     /** Status changes go out through the outbox, written with the change (see LockedCredential.update). */
     private readonly outbox: OutboxRelay,
     private readonly alerts: OperatorAlerts,
     @Inject(AuthGatewayConfig) private readonly config: Pick<AuthGatewayConfig, 'ATS_A_RECHECK_SECONDS'>,
-  ) {}
+  ) {
+    this.issuers = new AtsParts('credential issuer', atsRegistry, issuers);
+  }
 
   /**
    * What a worker asked for over the broker: only for a connector of the account the request names. Another
@@ -292,7 +297,10 @@ export class CredentialsService {
     if (refresh.marker && refused && !error.ambiguous && error.code !== 'invalid_grant') {
       await locked.update({ refreshMarker: null, refreshStartedAt: null }).catch(() => undefined);
     }
-    if (error.kind === 'auth' && row.atsType === 'ats-a') return this.rejectAtsA(row, locked, error);
+    // Client credentials refused: the customer's secret is wrong (a refresh token refused is handled below).
+    if (error.kind === 'auth' && atsRegistry.supports(row.atsType, 'client-credentials')) {
+      return this.rejectAtsA(row, locked, error);
+    }
     if (error.kind === 'auth' && error.code === 'invalid_client') {
       this.alerts.raise(
         OperatorAlert.AtsBClientRejected,
@@ -427,9 +435,7 @@ export class CredentialsService {
   }
 
   private issuer(atsType: string): CredentialIssuer {
-    const issuer = this.issuers.find((candidate) => candidate.atsType === atsType);
-    if (!issuer) throw new Error(`no credential issuer for ${atsType}`);
-    return issuer;
+    return this.issuers.get(atsType);
   }
 }
 

@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { atsAAdapter } from '@connector/ats-a';
 import { type AtsAccess, credentialFingerprint } from '@connector/contracts';
 import {
   ATS_A_TOKEN_CALLS_COUNT,
@@ -25,7 +26,7 @@ export const TOKEN_QUOTA = Symbol('TOKEN_QUOTA');
 /** ATS-A: OAuth 2.0 client credentials. No refresh token: a new token is asked for with the secret. */
 @Injectable()
 export class AtsACredentialIssuer implements CredentialIssuer {
-  readonly atsType = 'ats-a' as const;
+  readonly atsType = atsAAdapter.type;
   private readonly logger = new Logger(AtsACredentialIssuer.name);
   private readonly calls = new AtsACallsInFlight();
 

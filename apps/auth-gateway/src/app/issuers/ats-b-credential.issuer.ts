@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { atsBAdapter } from '@connector/ats-b';
 import { type AtsAccess, credentialFingerprint } from '@connector/contracts';
 import { AtsBClient, AtsBOAuthClient, AtsError, OutboundGuard } from '@connector/ats-clients';
 import type {
@@ -19,7 +20,7 @@ const ACCESS_TOKEN_MARGIN_MS = 60_000;
  */
 @Injectable()
 export class AtsBCredentialIssuer implements CredentialIssuer {
-  readonly atsType = 'ats-b' as const;
+  readonly atsType = atsBAdapter.type;
 
   constructor(
     private readonly oauth: AtsBOAuthClient,

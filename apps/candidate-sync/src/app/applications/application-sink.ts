@@ -1,4 +1,8 @@
+import type { ClientOptions, AtsClientFactory } from '@connector/ats-access';
+import { atsAAdapter } from '@connector/ats-a';
+import type { AtsPart } from '@connector/ats-core';
 import type { AtsAClient, AtsAQuestion } from '@connector/ats-clients';
+import type { ConnectorSnapshot } from '@connector/contracts';
 import { PermanentMessageError } from '@connector/messaging';
 
 /** One ATS's way of writing applications; an ATS without applications has no sink. */
@@ -15,6 +19,14 @@ export interface ApplicationSink {
     signal?: AbortSignal,
   ): Promise<string>;
   updateAnswers(externalId: string, changed: AtsAQuestion[], signal?: AbortSignal): Promise<void>;
+}
+
+/** candidate-sync's part of one ATS that declares `applications`: makes its sink for a connector. */
+export interface ApplicationSinkPart extends AtsPart {
+  create(
+    connector: ConnectorSnapshot,
+    deps: { clients: AtsClientFactory; options: ClientOptions },
+  ): ApplicationSink;
 }
 
 /** ATS-A: `POST /api/applications`, `PATCH` the changed answers, `applications/search` to reconcile. */
@@ -71,3 +83,9 @@ export class AtsAApplicationSink implements ApplicationSink {
     return id;
   }
 }
+
+export const atsAApplicationSinkPart: ApplicationSinkPart = {
+  atsType: atsAAdapter.type,
+  create: (connector, { clients, options }) =>
+    new AtsAApplicationSink(clients.atsA(connector, options), connector.id),
+};

@@ -22,6 +22,10 @@ describe(ApplicationSinks.name, () => {
     expect(atsA).toHaveBeenCalledTimes(1);
   });
 
+  it('has a sink for every registered ATS whose capabilities declare applications', () => {
+    expect(sut.missing()).toEqual([]);
+  });
+
   it('answers unsupported (no sink) from the capabilities, for ATS-B and for a third ATS alike', () => {
     expect(atsRegistry.supports('ats-b', 'applications')).toBe(false);
     expect(sut.for(connector('ats-b'))).toBeUndefined();

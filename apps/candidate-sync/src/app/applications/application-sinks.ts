@@ -1,13 +1,24 @@
 import { Injectable } from '@nestjs/common';
 import { AtsClientFactory, pushClientOptions } from '@connector/ats-access';
+import { AtsParts } from '@connector/ats-core';
 import { atsRegistry } from '@connector/ats-registry';
 import type { ConnectorSnapshot } from '@connector/contracts';
 import { CandidateSyncConfig } from '../candidate-sync.config';
-import { AtsAApplicationSink, type ApplicationSink } from './application-sink';
+import { type ApplicationSink, type ApplicationSinkPart, atsAApplicationSinkPart } from './application-sink';
 
-/** The one place that knows which ATS types take applications, and how. */
+/** One application sink per ATS that declares `applications`: the service's part of each adapter. */
+export const APPLICATION_SINK_PARTS: readonly ApplicationSinkPart[] = [atsAApplicationSinkPart];
+
+/** The sink that writes applications to a connector's ATS; none when its capabilities have no applications. */
 @Injectable()
 export class ApplicationSinks {
+  private readonly parts = new AtsParts(
+    'application sink',
+    atsRegistry,
+    APPLICATION_SINK_PARTS,
+    'applications',
+  );
+
   constructor(
     private readonly clients: AtsClientFactory,
     private readonly config: CandidateSyncConfig,
@@ -15,15 +26,14 @@ export class ApplicationSinks {
 
   /** undefined: the ATS's capabilities have no applications (reported as unsupported). */
   for(connector: ConnectorSnapshot, messageId?: string): ApplicationSink | undefined {
-    if (!atsRegistry.supports(connector.type, 'applications')) return undefined;
-    switch (connector.type) {
-      case 'ats-a':
-        return new AtsAApplicationSink(
-          this.clients.atsA(connector, pushClientOptions(this.config, messageId)),
-          connector.id,
-        );
-      default:
-        throw new Error(`${connector.type} declares applications but candidate-sync has no sink for it`);
-    }
+    return this.parts.find(connector.type)?.create(connector, {
+      clients: this.clients,
+      options: pushClientOptions(this.config, messageId),
+    });
+  }
+
+  /** Registered ATSs that declare applications and have no sink here (a test keeps it empty). */
+  missing(): string[] {
+    return this.parts.missing();
   }
 }

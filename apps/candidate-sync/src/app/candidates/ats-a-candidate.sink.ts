@@ -1,6 +1,7 @@
+import { atsAAdapter } from '@connector/ats-a';
 import type { AtsAClient } from '@connector/ats-clients';
 import type { CandidateDataDto } from '@connector/contracts';
-import type { CandidateSink, CreatedCandidate, SentState } from './candidate-sink';
+import type { CandidateSink, CandidateSinkPart, CreatedCandidate, SentState } from './candidate-sink';
 import { toAtsACandidate } from './candidate-mapping';
 import type { FieldHasher } from './field-diff';
 
@@ -55,3 +56,9 @@ export class AtsACandidateSink implements CandidateSink {
     return { fields, children: {} };
   }
 }
+
+export const atsACandidateSinkPart: CandidateSinkPart = {
+  atsType: atsAAdapter.type,
+  create: (connector, { clients, hasher, options }) =>
+    new AtsACandidateSink(clients.atsA(connector, options), hasher),
+};

@@ -1,6 +1,7 @@
+import { atsBAdapter } from '@connector/ats-b';
 import { AtsError, type AtsBChangeResult, type AtsBClient } from '@connector/ats-clients';
 import type { CandidateDataDto } from '@connector/contracts';
-import type { CandidateSink, CreatedCandidate, SentState } from './candidate-sink';
+import type { CandidateSink, CandidateSinkPart, CreatedCandidate, SentState } from './candidate-sink';
 import {
   toAtsBCandidate,
   toAtsBCandidateInsert,
@@ -217,3 +218,9 @@ export function rekeyLegacyChild(
   const { [legacy]: _old, ...children } = state.children;
   return { ...state, children: { ...children, [`${kind}:${hasher.hash(entry)}`]: id } };
 }
+
+export const atsBCandidateSinkPart: CandidateSinkPart = {
+  atsType: atsBAdapter.type,
+  create: (connector, { clients, hasher, options }) =>
+    new AtsBCandidateSink(clients.atsB(connector, options), hasher),
+};

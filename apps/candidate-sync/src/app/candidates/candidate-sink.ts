@@ -1,5 +1,7 @@
-import type { CandidateDataDto } from '@connector/contracts';
-import type { FieldHashes } from './field-diff';
+import type { AtsClientFactory, ClientOptions } from '@connector/ats-access';
+import type { AtsPart } from '@connector/ats-core';
+import type { CandidateDataDto, ConnectorSnapshot } from '@connector/contracts';
+import type { FieldHasher, FieldHashes } from './field-diff';
 
 /** What the ATS holds of a candidate as far as we sent it: field hashes, and child records made (key → id). */
 export interface SentState {
@@ -38,4 +40,16 @@ export interface CandidateSink {
     checkpoint: (sent: SentState) => Promise<void>,
     signal?: AbortSignal,
   ): Promise<SentState>;
+}
+
+/** What a sink is made with: the service's clients and hasher, and the calls' options (budget, waits). */
+export interface CandidateSinkDeps {
+  clients: AtsClientFactory;
+  hasher: FieldHasher;
+  options: ClientOptions;
+}
+
+/** candidate-sync's part of one ATS that declares `candidates`: makes its sink for a connector. */
+export interface CandidateSinkPart extends AtsPart {
+  create(connector: ConnectorSnapshot, deps: CandidateSinkDeps): CandidateSink;
 }

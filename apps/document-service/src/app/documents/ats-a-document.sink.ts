@@ -1,6 +1,7 @@
+import { atsAAdapter } from '@connector/ats-a';
 import type { AtsAClient } from '@connector/ats-clients';
 import type { DocumentDataDto } from '@connector/contracts';
-import { CANNOT_TELL, type DocumentPlan, type DocumentSink } from './document-sink';
+import { CANNOT_TELL, type DocumentPlan, type DocumentSink, type DocumentSinkPart } from './document-sink';
 import { claimedFileType, DOCUMENT_FILE_TYPES, type FileTypeName } from './file-types';
 
 /** ATS-A pick list 193: 2 = CV, 3 = General. */
@@ -49,3 +50,9 @@ export class AtsADocumentSink implements DocumentSink {
     return CANNOT_TELL;
   }
 }
+
+export const atsADocumentSinkPart: DocumentSinkPart = {
+  atsType: atsAAdapter.type,
+  create: (connector, { clients, options }) =>
+    new AtsADocumentSink(clients.atsA(connector, options), connector.id),
+};

@@ -1,7 +1,8 @@
+import { atsBAdapter } from '@connector/ats-b';
 import type { AtsBClient } from '@connector/ats-clients';
 import type { DocumentDataDto } from '@connector/contracts';
 import { PermanentMessageError } from '@connector/messaging';
-import type { DocumentPlan, DocumentSink } from './document-sink';
+import type { DocumentPlan, DocumentSink, DocumentSinkPart } from './document-sink';
 import { claimedFileType, cleanFileName, DOCUMENT_FILE_TYPES, type FileTypeName } from './file-types';
 
 /** ats-b.md: executables and scripts are refused, names are at most 100 characters. */
@@ -83,3 +84,13 @@ export class AtsBDocumentSink implements DocumentSink {
     return this.client;
   }
 }
+
+export const atsBDocumentSinkPart: DocumentSinkPart = {
+  atsType: atsBAdapter.type,
+  create: (connector, { clients, options }) =>
+    new AtsBDocumentSink(
+      clients.atsB(connector, options),
+      connector.id,
+      connector.options['sendSmartCv'] === true,
+    ),
+};

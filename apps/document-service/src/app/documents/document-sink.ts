@@ -1,4 +1,6 @@
-import type { DocumentDataDto } from '@connector/contracts';
+import type { AtsClientFactory, ClientOptions } from '@connector/ats-access';
+import type { AtsPart } from '@connector/ats-core';
+import type { ConnectorSnapshot, DocumentDataDto } from '@connector/contracts';
 import type { FileTypeName } from './file-types';
 
 /** What a connector does with a document: upload it, or skip it for a reason the platform is told. */
@@ -28,4 +30,12 @@ export interface DocumentSink {
     candidateExternalId: string,
     documentIds: readonly string[],
   ): Promise<string | undefined | typeof CANNOT_TELL>;
+}
+
+/** document-service's part of one ATS that declares `documents`: makes its sink for a connector. */
+export interface DocumentSinkPart extends AtsPart {
+  create(
+    connector: ConnectorSnapshot,
+    deps: { clients: AtsClientFactory; options: ClientOptions },
+  ): DocumentSink;
 }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ATS_A_VACANCY_BLOCKS } from '@connector/ats-a';
+import { ATS_A_VACANCY_BLOCKS, atsAAdapter } from '@connector/ats-a';
 import { AtsClientFactory, type ClientOptions } from '@connector/ats-access';
 import {
   atsAAdvertisedUntil,
@@ -41,7 +41,7 @@ type AtsARecord = Record<string, unknown>;
  */
 @Injectable()
 export class AtsAVacancySource implements VacancySource {
-  readonly atsType = 'ats-a' as const;
+  readonly atsType = atsAAdapter.type;
 
   constructor(
     private readonly clients: AtsClientFactory,

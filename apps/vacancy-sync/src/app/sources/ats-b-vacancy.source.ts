@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { atsBAdapter } from '@connector/ats-b';
 import { AtsClientFactory, type ClientOptions } from '@connector/ats-access';
 import {
   ATS_B_JOB_ORDER_FIELDS,
@@ -27,7 +28,7 @@ export const ATS_B_JOB_FIELDS = ATS_B_JOB_ORDER_FIELDS;
  */
 @Injectable()
 export class AtsBVacancySource implements VacancySource {
-  readonly atsType = 'ats-b' as const;
+  readonly atsType = atsBAdapter.type;
 
   constructor(private readonly clients: AtsClientFactory) {}
 

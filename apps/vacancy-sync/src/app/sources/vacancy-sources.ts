@@ -1,25 +1,24 @@
-import { Injectable } from '@nestjs/common';
+import { AtsParts } from '@connector/ats-core';
 import { atsRegistry } from '@connector/ats-registry';
-import { AtsAVacancySource } from './ats-a-vacancy.source';
-import { AtsBVacancySource } from './ats-b-vacancy.source';
 import type { VacancySource } from './vacancy-source';
 
-/** The one place that picks the source of an ATS type; a third ATS adds a source and a case here. */
-@Injectable()
+/**
+ * The vacancy source of an ATS type, looked up by the type each source names: a third ATS adds its source to
+ * the module's list (`VACANCY_SOURCES`), no case here. An ATS whose capabilities lack `vacancies` has none.
+ */
 export class VacancySources {
-  constructor(
-    private readonly atsA: AtsAVacancySource,
-    private readonly atsB: AtsBVacancySource,
-  ) {}
+  private readonly parts: AtsParts<VacancySource>;
+
+  constructor(...sources: VacancySource[]) {
+    this.parts = new AtsParts('vacancy source', atsRegistry, sources, 'vacancies');
+  }
 
   for(type: string): VacancySource {
-    switch (type) {
-      case 'ats-a':
-        return this.atsA;
-      case 'ats-b':
-        return this.atsB;
-      default:
-        throw new Error(`no vacancy source for ${atsRegistry.get(type).type}`);
-    }
+    return this.parts.get(type);
+  }
+
+  /** Registered ATSs that declare vacancies and have no source here (a test keeps it empty). */
+  missing(): string[] {
+    return this.parts.missing();
   }
 }

@@ -1,3 +1,4 @@
+import { atsAAdapter } from '@connector/ats-a';
 import { AtsAConfigInputDto, AtsAConfigPatchDto } from '../dto/connector-config.dto';
 import { AtsAOptionsDto } from '../dto/connector-options.dto';
 import type { AuthGatewayClient } from '../../clients/auth-gateway.client';
@@ -11,7 +12,7 @@ const SERVICE = 'auth-gateway';
 
 /** ATS-A: client credentials, tested and stored (encrypted) by auth-gateway before the connector exists. */
 export class AtsAConnectorKind implements ConnectorKind {
-  readonly type = 'ats-a';
+  readonly atsType = atsAAdapter.type;
   readonly optionsClass = AtsAOptionsDto;
   readonly authorizedByLogin = false;
 

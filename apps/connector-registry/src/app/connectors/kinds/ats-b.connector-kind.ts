@@ -1,3 +1,4 @@
+import { atsBAdapter } from '@connector/ats-b';
 import { AtsBConfigInputDto, AtsBConfigPatchDto } from '../dto/connector-config.dto';
 import { AtsBOptionsDto } from '../dto/connector-options.dto';
 import { definedOnly, validateAs } from '../../common/validation';
@@ -6,7 +7,7 @@ import type { ConfigChange, ConnectionTestResult, ConnectorKind, InitialState } 
 
 /** ATS-B: no credentials are typed; the customer logs in through the ATS (OAuth) after saving. */
 export class AtsBConnectorKind implements ConnectorKind {
-  readonly type = 'ats-b';
+  readonly atsType = atsBAdapter.type;
   readonly optionsClass = AtsBOptionsDto;
   readonly authorizedByLogin = true;
 

@@ -1,4 +1,5 @@
 import type { ClassConstructor } from 'class-transformer';
+import type { AtsPart } from '@connector/ats-core';
 import type { ConnectorStatus } from '@connector/contracts';
 import type { ConnectorEntity } from '../connector.entity';
 
@@ -22,8 +23,7 @@ export interface ConfigChange {
  * What differs between ATSs in the registry. Adding a third ATS means adding one of these, not editing
  * `if (type === …)` branches in the services.
  */
-export interface ConnectorKind {
-  readonly type: string;
+export interface ConnectorKind extends AtsPart {
   readonly optionsClass: ClassConstructor<object>;
   /** Whether it connects through an interactive login (`POST /connectors/{id}/authorize`). */
   readonly authorizedByLogin: boolean;

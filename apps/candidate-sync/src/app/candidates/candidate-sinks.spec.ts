@@ -1,0 +1,43 @@
+import type { AtsClientFactory } from '@connector/ats-access';
+import { MissingAtsPartError } from '@connector/ats-core';
+import { atsRegistry } from '@connector/ats-registry';
+import { connectorSnapshot, FAKE_ATS, fakeAtsAdapter } from '@connector/ats-testing';
+import type { CandidateSyncConfig } from '../candidate-sync.config';
+import { AtsACandidateSink } from './ats-a-candidate.sink';
+import { AtsBCandidateSink } from './ats-b-candidate.sink';
+import { CandidateSinks } from './candidate-sinks';
+import { FieldHasher } from './field-diff';
+
+describe(CandidateSinks.name, () => {
+  const clients = { atsA: jest.fn(() => ({})), atsB: jest.fn(() => ({})) };
+  const sut = new CandidateSinks(
+    clients as unknown as AtsClientFactory,
+    { BUDGET_WAIT_MS: 5, ATS_TIMEOUT_MS: 1_000 } as CandidateSyncConfig,
+    new FieldHasher('secret'),
+  );
+  const connector = (type: string) => ({
+    ...connectorSnapshot({ id: 'c1', accountId: 'a1', type: 'ats-a', config: {} }),
+    type,
+  });
+
+  it('has a sink for every registered ATS whose capabilities declare candidates', () => {
+    expect(sut.missing()).toEqual([]);
+  });
+
+  it("makes the connector's ATS's sink with the push options of the message", () => {
+    expect(sut.for(connector('ats-a'), 'm1')).toBeInstanceOf(AtsACandidateSink);
+    expect(sut.for(connector('ats-b'))).toBeInstanceOf(AtsBCandidateSink);
+    expect(clients.atsA).toHaveBeenCalledWith(expect.objectContaining({ id: 'c1' }), {
+      priority: 'push',
+      maxWaitMs: 5,
+      timeoutMs: 1_000,
+      waiter: { id: 'm1', kind: 'message' },
+    });
+  });
+
+  it('names a registered ATS that declares candidates but has no sink (the check above can fail)', () => {
+    atsRegistry.register(fakeAtsAdapter);
+    expect(sut.missing()).toEqual([FAKE_ATS]);
+    expect(() => sut.for(connector(FAKE_ATS))).toThrow(MissingAtsPartError);
+  });
+});

@@ -1,0 +1,50 @@
+import type { AtsClientFactory } from '@connector/ats-access';
+import type { AtsAdapter } from '@connector/ats-core';
+import { MissingAtsPartError } from '@connector/ats-core';
+import { atsRegistry } from '@connector/ats-registry';
+import { connectorSnapshot, fakeAtsAdapter } from '@connector/ats-testing';
+import type { DocumentServiceConfig } from '../document-service.config';
+import { AtsADocumentSink } from './ats-a-document.sink';
+import { AtsBDocumentSink } from './ats-b-document.sink';
+import { DocumentSinks } from './document-sinks';
+
+describe(DocumentSinks.name, () => {
+  const clients = { atsA: jest.fn(() => ({})), atsB: jest.fn(() => ({})) };
+  const sut = new DocumentSinks(
+    clients as unknown as AtsClientFactory,
+    { BUDGET_WAIT_MS: 5, ATS_TIMEOUT_MS: 1_000 } as DocumentServiceConfig,
+  );
+  const connector = (type: string, options: Record<string, unknown> = {}) => ({
+    ...connectorSnapshot({ id: 'c1', accountId: 'a1', type: 'ats-a', config: {} }),
+    type,
+    options,
+  });
+
+  it('has a sink for every registered ATS whose capabilities declare documents', () => {
+    expect(sut.missing()).toEqual([]);
+  });
+
+  it("makes the connector's ATS's sink, ATS-B's with the connector's Smart CV option", () => {
+    expect(sut.for(connector('ats-a'), 'm1')).toBeInstanceOf(AtsADocumentSink);
+    const atsB = sut.for(connector('ats-b', { sendSmartCv: true }));
+    expect(atsB).toBeInstanceOf(AtsBDocumentSink);
+    expect(
+      atsB.plan({ kind: 'smart-cv', fileName: 'cv.pdf', contentType: 'application/pdf' } as never),
+    ).toEqual({
+      action: 'upload',
+    });
+    expect(clients.atsA).toHaveBeenCalledWith(expect.objectContaining({ id: 'c1' }), {
+      priority: 'push',
+      maxWaitMs: 5,
+      timeoutMs: 1_000,
+      waiter: { id: 'm1', kind: 'message' },
+    });
+  });
+
+  it('names a registered ATS that declares documents but has no sink (the check above can fail)', () => {
+    const withDocuments: AtsAdapter = { ...fakeAtsAdapter, type: 'fake-docs', capabilities: ['documents'] };
+    atsRegistry.register(withDocuments);
+    expect(sut.missing()).toEqual(['fake-docs']);
+    expect(() => sut.for(connector('fake-docs'))).toThrow(MissingAtsPartError);
+  });
+});
