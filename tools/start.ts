@@ -16,6 +16,7 @@ import {
   type BrokerService,
   brokerUrlAs,
   brokerUsersSetting,
+  declareSharedExchanges,
   newBrokerPassword,
   setUpBrokerUsers,
 } from '@connector/messaging';
@@ -85,6 +86,8 @@ async function brokerUsers(): Promise<{ envOf: (service: string) => Record<strin
     accounts,
   });
   if ('unavailable' in result) {
+    // The definitions create the shared exchanges; without them, the given user does (services only check).
+    await createSharedExchanges();
     process.stdout.write(
       `Broker users not created (${result.unavailable}): every service connects as the user of RABBITMQ_URL, ` +
         'so consumers cannot tell our services apart (local mode only).\n',
@@ -168,6 +171,15 @@ async function checkRabbitMq(): Promise<void> {
       `RabbitMQ is not reachable at RABBITMQ_URL (${redactUrl(env.RABBITMQ_URL)}): ${(error as Error).message}. ` +
         'Start it with `docker compose up -d rabbitmq` (or `rabbitmq-server -detached`).',
     );
+  }
+}
+
+async function createSharedExchanges(): Promise<void> {
+  const connection = await amqplib.connect(env.RABBITMQ_URL, { timeout: 3_000 });
+  try {
+    await declareSharedExchanges(await connection.createChannel());
+  } finally {
+    await connection.close().catch(() => undefined);
   }
 }
 

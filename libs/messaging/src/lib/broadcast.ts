@@ -3,7 +3,6 @@ import type { ChannelWrapper } from 'amqp-connection-manager';
 import type { Channel, ConsumeMessage } from 'amqplib';
 import { type EventEnvelope, validateMessage } from '@connector/contracts';
 import type { RabbitConnection } from './rabbitmq.connection';
-import { declareExchanges } from './topology';
 
 export interface BroadcastOptions {
   exchange: string;
@@ -32,7 +31,7 @@ export class BroadcastListener {
       json: false,
       confirm: false,
       setup: async (channel: Channel) => {
-        await declareExchanges(channel);
+        await connection.waitForExchanges();
         const { queue } = await channel.assertQueue('', {
           exclusive: true,
           autoDelete: true,

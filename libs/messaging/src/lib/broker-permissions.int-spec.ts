@@ -1,7 +1,7 @@
 import amqplib, { type ConsumeMessage, type Options } from 'amqplib';
 import { createEvent, type EventEnvelope, Exchange, Queue, RoutingKey } from '@connector/contracts';
 import { createTestVhost, eventually, TestBroker, type TestVhost } from '@connector/testing';
-import type { BrokerPrincipal, BrokerService } from './broker-permissions';
+import { BROKER_SERVICES, type BrokerPrincipal, type BrokerService } from './broker-permissions';
 import { setUpVhostBrokerUsers, type VhostBrokerUsers } from './broker-setup';
 import { replayDeadLetter } from './dead-letters';
 import { PermanentMessageError, TransientMessageError } from './message-errors';
@@ -172,6 +172,27 @@ describe('broker users and their permissions', () => {
       /ACCESS_REFUSED - access to topic 'auth.credentials.save'/,
     );
     expect(await bind('#')).toMatch(/ACCESS_REFUSED/);
+  });
+
+  it('no service may delete or re-declare the shared exchanges, which it only checks', async () => {
+    for (const service of BROKER_SERVICES) {
+      for (const exchange of Object.values(Exchange)) {
+        const refused = expect.stringMatching(
+          new RegExp(`ACCESS_REFUSED - access to exchange '${exchange}' in vhost '[^']+' refused`),
+        );
+        expect([service, exchange, await as(service, (channel) => channel.deleteExchange(exchange))]).toEqual(
+          [service, exchange, refused],
+        );
+        const redeclare = (channel: amqplib.ConfirmChannel) =>
+          channel.assertExchange(exchange, 'topic', { durable: true });
+        expect([service, exchange, await as(service, redeclare)]).toEqual([service, exchange, refused]);
+        expect([service, exchange, await as(service, (channel) => channel.checkExchange(exchange))]).toEqual([
+          service,
+          exchange,
+          'ok',
+        ]);
+      }
+    }
   });
 
   it("each service can set up its own queue, but not another's", async () => {

@@ -101,6 +101,18 @@ describe(brokerPermissions.name, () => {
     expect(allows(permissions['candidate-sync'].configure, mine)).toBe(false);
     expect(allows(permissions['auth-gateway'].read, Exchange.Replies)).toBe(false); // never asks
   });
+
+  it('lets no one configure (declare or delete) the shared exchanges, which the broker set-up creates', () => {
+    for (const principal of [...BROKER_SERVICES, 'platform'] as const) {
+      for (const exchange of Object.values(Exchange)) {
+        expect([principal, exchange, allows(permissions[principal].configure, exchange)]).toEqual([
+          principal,
+          exchange,
+          false,
+        ]);
+      }
+    }
+  });
 });
 
 describe(brokerTopicPermissions.name, () => {

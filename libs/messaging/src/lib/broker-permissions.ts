@@ -149,15 +149,16 @@ export interface BrokerPermission {
 const SERVER_NAMED = 'amq\\.gen-.*';
 
 /**
- * Our services may declare the shared exchanges (whoever starts first), their own queue with its retry and
- * dead-letter queues and its own exchange (`<queue>.dlx`, which routes into those by name), their own reply
- * queues and server-named queues; write only to the exchanges of what they publish, to their own exchange,
- * and (answering requests) to `connector.replies`; read only their own queues and the exchanges of what they
- * consume. None may write the default exchange, which reaches every queue by name. The registry also drains
- * every service's dead-letter queue (the failure log) and replays into every queue's own exchange. The
- * platform may declare, bind and consume only `platform.*` and server-named queues, publish only to
- * `platform.events`, and read only `connector.events`: no internal command, reply, retry or dead-letter queue
- * is within its reach.
+ * Our services may declare their own queue with its retry and dead-letter queues and its own exchange
+ * (`<queue>.dlx`, which routes into those by name), their own reply queues and server-named queues; never the
+ * shared exchanges, which the broker set-up creates and they only check (so none can delete or re-declare
+ * them). They write only to the exchanges of what they publish, to their own exchange, and (answering
+ * requests) to `connector.replies`; read only their own queues and the exchanges of what they consume. None
+ * may write the default exchange, which reaches every queue by name. The registry also drains every
+ * service's dead-letter queue (the failure log) and replays into every queue's own exchange. The platform
+ * may declare, bind and consume only `platform.*` and server-named queues, publish only to
+ * `platform.events`, and read only `connector.events`: no internal command, reply, retry or dead-letter
+ * queue is within its reach.
  */
 export function brokerPermissions(): Record<BrokerPrincipal, BrokerPermission> {
   const queues = Object.values(Queue);
@@ -172,13 +173,8 @@ export function brokerPermissions(): Record<BrokerPrincipal, BrokerPermission> {
     const replies = requestsOf(service).length > 0 ? [replyQueuePattern(service)] : [];
     const answers = answeredBy(service).length > 0 ? [literal(Exchange.Replies)] : [];
     permissions[service] = {
-      configure: anyOf([
-        own,
-        ...replies,
-        SERVER_NAMED,
-        ...Object.values(Exchange).map(literal),
-        ...collector,
-      ]),
+      // Not the shared exchanges: the broker set-up creates them, services only check them (passively).
+      configure: anyOf([own, ...replies, SERVER_NAMED, ...collector]),
       write: anyOf([
         own,
         ...replies,

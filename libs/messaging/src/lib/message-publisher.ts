@@ -4,7 +4,6 @@ import type { ConfirmChannel, Message } from 'amqplib';
 import { type EventEnvelope, Exchange, validateMessage } from '@connector/contracts';
 import { injectTraceContext, inSpan, SpanKind } from '@connector/observability';
 import { withCorrelation } from './message-observer';
-import { declareExchanges } from './topology';
 import type { RabbitConnection } from './rabbitmq.connection';
 
 export interface PublishOptions {
@@ -40,7 +39,7 @@ export class MessagePublisher {
         channel.on('return', (message: Message) =>
           this.returned.add(String(message.properties.correlationId)),
         );
-        await declareExchanges(channel);
+        await connection.waitForExchanges();
       },
     });
   }

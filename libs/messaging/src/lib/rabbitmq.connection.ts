@@ -4,7 +4,8 @@ import amqp, {
   type ChannelWrapper,
   type CreateChannelOpts,
 } from 'amqp-connection-manager';
-import { brokerUserOf } from './broker-url';
+import { Exchange } from '@connector/contracts';
+import { brokerUserOf, brokerVhostOf } from './broker-url';
 
 export interface RabbitConnectionOptions {
   url: string;
@@ -12,6 +13,31 @@ export interface RabbitConnectionOptions {
   name: string;
   heartbeatSeconds?: number;
   reconnectSeconds?: number;
+  /** How long a channel's setup waits for the shared exchanges before giving up (`waitForExchanges`). */
+  exchangesWaitMs?: number;
+}
+
+/** Long enough for a broker that is still importing its definitions, or `npm start` creating them. */
+export const DEFAULT_EXCHANGES_WAIT_MS = 60_000;
+
+/** The shared exchanges were still missing when a service's wait for them ran out. */
+export class MissingExchangesError extends Error {
+  constructor(
+    readonly exchanges: readonly string[],
+    vhost: string,
+    waitedMs: number,
+  ) {
+    super(`${missingExchangesText(exchanges, vhost)}; gave up after ${Math.round(waitedMs / 1000)} s`);
+    this.name = MissingExchangesError.name;
+  }
+}
+
+function missingExchangesText(exchanges: readonly string[], vhost: string): string {
+  return (
+    `exchange${exchanges.length === 1 ? '' : 's'} ${exchanges.join(', ')} missing in vhost '${vhost}': the ` +
+    'broker set-up creates them (deploy/rabbitmq/definitions.json, `npm run broker-users -- --apply`, ' +
+    '`npm start`); this service only checks them, its broker user may not declare them'
+  );
 }
 
 /**
@@ -68,6 +94,61 @@ export class RabbitConnection {
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  /** The wait in progress for the shared exchanges: the channels set up at once share it (and its warning). */
+  private exchangesWait?: Promise<void>;
+
+  /**
+   * Resolves once the shared exchanges exist, checked passively (which needs no permission). While one is
+   * missing it says which and who creates it, and checks again (backing off to every 5 s); after
+   * `exchangesWaitMs` it rejects with a MissingExchangesError naming them.
+   */
+  waitForExchanges(names: readonly string[] = Object.values(Exchange)): Promise<void> {
+    this.exchangesWait ??= this.pollExchanges(names).finally(() => (this.exchangesWait = undefined));
+    return this.exchangesWait;
+  }
+
+  private async pollExchanges(names: readonly string[]): Promise<void> {
+    const waitMs = this.options.exchangesWaitMs ?? DEFAULT_EXCHANGES_WAIT_MS;
+    const vhost = brokerVhostOf(this.options.url);
+    const deadline = Date.now() + waitMs;
+    let pauseMs = 100;
+    let reported = '';
+    for (;;) {
+      const missing = await this.missingExchanges(names);
+      if (missing.length === 0) {
+        if (reported) this.logger.log(`exchanges ${reported} exist now`);
+        return;
+      }
+      if (Date.now() >= deadline) throw new MissingExchangesError(missing, vhost, waitMs);
+      if (missing.join(', ') !== reported) {
+        reported = missing.join(', ');
+        this.logger.warn(`${missingExchangesText(missing, vhost)}; waiting up to ${waitMs / 1000} s`);
+      }
+      // Waiting for the broker set-up, which nothing here can signal: checked again, less often over time.
+      await new Promise((resolve) => setTimeout(resolve, Math.min(pauseMs, deadline - Date.now())));
+      pauseMs = Math.min(pauseMs * 2, 5_000);
+    }
+  }
+
+  /** The exchanges of `names` that do not exist: a passive declare each, on a channel of its own. */
+  private async missingExchanges(names: readonly string[]): Promise<string[]> {
+    const connection = this.manager.connection;
+    if (!connection) throw new Error('not connected to RabbitMQ');
+    const missing: string[] = [];
+    for (const name of names) {
+      const channel = await connection.createChannel();
+      channel.on('error', () => undefined); // a missing exchange closes this channel: that is the answer
+      try {
+        await channel.checkExchange(name);
+        await channel.close().catch(() => undefined);
+      } catch (error) {
+        if ((error as { code?: unknown }).code !== 404) throw error;
+        missing.push(name);
+      }
+    }
+    return missing;
   }
 
   /**

@@ -18,7 +18,7 @@ import { inMessageScope, messageMetrics, noteEnvelope, routingKeyOf } from './me
 import type { MessagePublisher } from './message-publisher';
 import type { PublisherCheck } from './publisher-check';
 import { RabbitMqContext } from './rabbitmq.context';
-import type { RabbitConnection } from './rabbitmq.connection';
+import { MissingExchangesError, type RabbitConnection } from './rabbitmq.connection';
 import {
   attemptNumber,
   decideOnFailure,
@@ -98,9 +98,21 @@ export class RabbitMqServer extends Server implements CustomTransportStrategy {
       json: false,
       setup: (channel: ConfirmChannel) => this.setup(channel),
     });
+    // Started once set up; or not, when the shared exchanges never came (the wait is bounded): said so.
+    let answered = false;
+    const answer = (error?: unknown) => {
+      if (answered) return;
+      answered = true;
+      this.channel?.off('error', onSetupError);
+      callback(error);
+    };
+    const onSetupError = (error: unknown) => {
+      if (error instanceof MissingExchangesError) answer(error);
+    };
+    this.channel.on('error', onSetupError);
     this.channel.waitForConnect().then(
-      () => callback(),
-      (error: unknown) => callback(error),
+      () => answer(),
+      (error: unknown) => answer(error),
     );
   }
 
@@ -130,6 +142,7 @@ export class RabbitMqServer extends Server implements CustomTransportStrategy {
   }
 
   private async setup(channel: ConfirmChannel): Promise<void> {
+    await this.connection.waitForExchanges();
     const withLimit = await this.connection.declaresQueueWith(
       this.options.queue,
       mainQueueArguments(this.options),

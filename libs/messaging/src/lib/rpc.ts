@@ -6,7 +6,7 @@ import { injectTraceContext, inSpan, SpanKind } from '@connector/observability';
 import { withCorrelation } from './message-observer';
 import { BROKER_SERVICES } from './broker-permissions';
 import type { RabbitConnection } from './rabbitmq.connection';
-import { declareExchanges, replyQueueName, replyQueuePattern } from './topology';
+import { replyQueueName, replyQueuePattern } from './topology';
 
 /** What a request handler's answer looks like on the wire. */
 export type RpcReply<T = unknown> =
@@ -64,7 +64,7 @@ export class RpcClient {
       json: false,
       confirm: false,
       setup: async (channel: Channel) => {
-        await declareExchanges(channel);
+        await this.connection.waitForExchanges();
         channel.on('return', (message: ConsumeMessage) =>
           this.settle(String(message.properties.correlationId), {
             ok: false,

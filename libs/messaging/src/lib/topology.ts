@@ -55,8 +55,13 @@ export function replyQueuePattern(service: string): string {
   return `${service.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\.reply\\.[0-9a-f-]{36}`;
 }
 
-/** The shared exchanges are durable topic exchanges, declared by whoever touches them first. */
-export async function declareExchanges(channel: Channel): Promise<void> {
+/**
+ * The shared exchanges are durable topic exchanges that the broker set-up creates (the definitions,
+ * `npm run broker-users -- --apply`, `npm start`, the tests' vhosts), as an administrator. Our services only
+ * check that they exist (`RabbitConnection.waitForExchanges`): their users may not declare them, so none can
+ * delete them or re-declare them with other arguments.
+ */
+export async function declareSharedExchanges(channel: Channel): Promise<void> {
   for (const name of Object.values(Exchange)) {
     await channel.assertExchange(name, 'topic', { durable: true });
   }
@@ -64,7 +69,8 @@ export async function declareExchanges(channel: Channel): Promise<void> {
 
 /**
  * The main queue (quorum: replicated, durable, with a delivery limit), one retry queue per delay and a
- * dead-letter queue. Retries are queues with a fixed TTL instead of per-message expiry, so a long delay
+ * dead-letter queue, bound to exchanges that exist already (binding needs only write on the queue and read
+ * on the exchange). Retries are queues with a fixed TTL instead of per-message expiry, so a long delay
  * never holds up a short one behind it.
  */
 export async function declareConsumerTopology(
@@ -75,7 +81,6 @@ export async function declareConsumerTopology(
   /** Delays whose retry queue was declared before `retryQueueArguments` (classic): kept as it is. */
   olderRetryDelaysMs: readonly number[] = [],
 ): Promise<void> {
-  await declareExchanges(channel);
   const { queue } = topology;
   const own = queueExchangeName(queue);
   await channel.assertExchange(own, 'direct', { durable: true });

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { DynamicModule, INestApplication, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { register } from 'prom-client';
-import { type BrokerService, startRabbitMqConsumer } from '@connector/messaging';
+import { type BrokerService, MissingExchangesError, startRabbitMqConsumer } from '@connector/messaging';
 import { startTracing, type TracingHandle } from '@connector/observability';
 import { httpObserver } from './http-observer';
 import { createPinoLogger, JsonLogger } from './json-logger';
@@ -63,7 +63,15 @@ export async function runService<C extends ServiceConfig>(
   if (metricsPort) app.use('/metrics', notFound);
   await options.configure?.(app, config);
   if (options.consumes) {
-    await startRabbitMqConsumer(app);
+    try {
+      await startRabbitMqConsumer(app);
+    } catch (error) {
+      // The broker set-up never created the shared exchanges: one clear line, not a stack trace.
+      if (!(error instanceof MissingExchangesError)) throw error;
+      logger.error(`${options.name} cannot start: ${error.message}`, undefined, 'Bootstrap');
+      await app.close().catch(() => undefined);
+      process.exit(1);
+    }
   }
   await app.listen(config.PORT, config.HOST);
   const address = app.getHttpServer().address() as { port: number };
