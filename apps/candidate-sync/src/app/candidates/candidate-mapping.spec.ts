@@ -112,6 +112,7 @@ describe('candidate mapping', () => {
   it('turns YYYY-MM into ATS-B epoch ms (first of the month, UTC) for work history and education', () => {
     expect(yearMonthToEpochMs('2024-02')).toBe(Date.UTC(2024, 1, 1));
     expect(() => yearMonthToEpochMs('2024-2')).toThrow(RangeError);
+    expect(() => yearMonthToEpochMs('1987-3')).toThrow(/^(?!.*1987).*YYYY-MM/); // names no candidate's value
     expect(toAtsBWorkHistory(full.workHistory![0])).toEqual({
       companyName: 'Analytical Engines',
       title: 'Programmer',
