@@ -135,7 +135,7 @@ export function toAtsBEducation(entry: EducationDto): AtsBEducationFields {
 /** ATS-B dates are epoch ms; the platform's YYYY-MM becomes the first day of that month, UTC. */
 export function yearMonthToEpochMs(yearMonth: string): number {
   const match = /^(\d{4})-(\d{2})$/.exec(yearMonth);
-  // The value is the candidate's (a job's dates): not quoted, as a failure's reason reaches operation.failed.
-  if (!match) throw new RangeError('a work history date is not YYYY-MM');
+  // The value is the candidate's (work history, education): not quoted, as a failure's reason reaches operation.failed.
+  if (!match) throw new RangeError('a work history or education date is not YYYY-MM');
   return Date.UTC(Number(match[1]), Number(match[2]) - 1, 1);
 }
