@@ -9,8 +9,8 @@ import { type HeadRun, SyncRunRepository } from './sync-run.repository';
 /**
  * Runs connectors' runs in the background of this process. Driving a connector means taking its lease (one
  * process per connector at a time), then executing its oldest open run, then the next, until none may go on
- * now (none left, or the head run is parked until a rate-limit reset); the last run's end gives the lease back. Messages only enqueue runs, so no
- * consumer is held for the length of a run.
+ * now (none left, or the head run is parked until a rate-limit reset); the last run's end gives the lease
+ * back. Messages only enqueue runs, so no consumer is held for the length of a run.
  */
 @Injectable()
 export class RunDriver implements BeforeApplicationShutdown {

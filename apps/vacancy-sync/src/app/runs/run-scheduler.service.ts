@@ -17,9 +17,8 @@ const MAX_ROUNDS = 10;
  * Keeps this process's run slots full, in every process: on each tick (and when a run ends while due
  * connectors wait for a slot), it first drives connectors with a run that may go on (an asked-for Run first;
  * then runs resumed after a rate-limit reset or a retry delay, or left by a process that stopped or died), then
- * claims due connectors for the slots still free
- * (first syncs first, the longest overdue next, a cap per customer system; claimed in Postgres with the
- * connector's lease, so one process runs it). The decisions are `pickDue` and `nextSlot` (run-schedule.ts).
+ * claims due connectors for the slots still free (first syncs first, the longest overdue next, a cap per
+ * customer system; claimed in Postgres with the connector's lease, so one process runs it). The decisions are `pickDue` and `nextSlot` (run-schedule.ts).
  * The connectors are those vacancy-sync has been told of (`connector.status_changed`) or asked to run.
  */
 @Injectable()
