@@ -47,6 +47,11 @@ export function textColumn(row: SqlRow, column: string): string {
   return value;
 }
 
+/** A text column that may be null (or absent): undefined then. */
+export function optionalTextColumn(row: SqlRow, column: string): string | undefined {
+  return row[column] === null || row[column] === undefined ? undefined : textColumn(row, column);
+}
+
 export function booleanColumn(row: SqlRow, column: string): boolean {
   const value = row[column];
   if (typeof value !== 'boolean') throw new TypeError(`column ${column} is not a boolean: ${String(value)}`);
@@ -79,4 +84,9 @@ export function entitiesOf<T extends ObjectLiteral>(repository: Repository<T>, r
     }
     return entity;
   });
+}
+
+/** A timestamp column that may be null (or absent): undefined then. */
+export function optionalDateColumn(row: SqlRow, column: string): Date | undefined {
+  return row[column] === null || row[column] === undefined ? undefined : dateColumn(row, column);
 }

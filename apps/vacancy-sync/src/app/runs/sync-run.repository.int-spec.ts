@@ -145,11 +145,16 @@ describe(SyncRunRepository.name, () => {
 
     const finished = await sut.finish(started, lease, 'succeeded', undefined, 3, 120, async () => undefined);
     expect(finished.run).toMatchObject({ status: 'succeeded', apiCalls: 8, resumeAt: undefined });
-    expect(await sut.connector(connectorId)).toEqual({
-      connectorId,
-      accountId: 'acct',
-      lastSuccessStartedAt: started.startedAt,
-      lastFullStartedAt: started.startedAt,
+    const [marks] = (await dataSource.query(
+      `SELECT connector_id, account_id, last_success_started_at, last_full_started_at
+       FROM sync_connector WHERE connector_id = $1`,
+      [connectorId],
+    )) as Array<Record<string, unknown>>;
+    expect(marks).toEqual({
+      connector_id: connectorId,
+      account_id: 'acct',
+      last_success_started_at: started.startedAt,
+      last_full_started_at: started.startedAt,
     });
     // A new interval (120 s instead of the 900 s kept) starts at the connector's slot, a tenth of it on at least.
     expect(await secondsToNextRun(connectorId)).toBeGreaterThanOrEqual(11);

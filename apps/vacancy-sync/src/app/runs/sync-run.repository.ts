@@ -17,7 +17,6 @@ import { type DueConnector, nextSlot, pickDue } from './run-schedule';
 import type { RunPhase, RunTrigger, SyncConnector, SyncRun, SyncRunStatus } from './sync-run';
 import {
   COMMIT_STEP,
-  CONNECTOR,
   DEACTIVATE,
   END,
   END_SCHEDULE,
@@ -142,17 +141,6 @@ export class SyncRunRepository {
       correlationId: run.correlationId ?? null,
     });
     return inserted.length > 0;
-  }
-
-  async connector(connectorId: string): Promise<SyncConnector | undefined> {
-    const [row] = await CONNECTOR.rows(this.sql, { connectorId });
-    return row
-      ? {
-          connectorId: textColumn(row, 'connector_id'),
-          accountId: textColumn(row, 'account_id'),
-          ...lastSuccessesOf(row),
-        }
-      : undefined;
   }
 
   /** Takes (or keeps) the connector's lease; false when another process holds a live one. */

@@ -9,6 +9,8 @@ import {
   booleanColumn,
   dateColumn,
   numberColumn,
+  optionalDateColumn,
+  optionalTextColumn,
   type Placeholders,
   type SqlRow,
   sqlStatement,
@@ -83,12 +85,6 @@ export const ENQUEUE = sqlStatement<{
   VALUES (${p.runId}, ${p.connectorId}, ${p.accountId}, ${p.trigger}, ${p.requestedMode}, 'queued', ${p.correlationId})
   ON CONFLICT (run_id) DO NOTHING
   RETURNING run_id`,
-);
-
-export const CONNECTOR = sqlStatement<{ connectorId: string }>(
-  (p) => `
-  SELECT connector_id, account_id, last_success_started_at, last_full_started_at
-  FROM sync_connector WHERE connector_id = ${p.connectorId}`,
 );
 
 type ConnectorLease = LeaseCheck & { connectorId: string };
@@ -291,9 +287,9 @@ export function runOf(row: SqlRow): SyncRun {
     connectorId: textColumn(row, 'connector_id'),
     accountId: textColumn(row, 'account_id'),
     trigger: textColumn(row, 'trigger') as RunTrigger,
-    requestedMode: optionalText(row, 'requested_mode') as RunMode | undefined,
-    mode: optionalText(row, 'mode') as RunMode | undefined,
-    since: optionalDate(row, 'since'),
+    requestedMode: optionalTextColumn(row, 'requested_mode') as RunMode | undefined,
+    mode: optionalTextColumn(row, 'mode') as RunMode | undefined,
+    since: optionalDateColumn(row, 'since'),
     status: textColumn(row, 'status') as SyncRunStatus,
     phase: textColumn(row, 'phase') as RunPhase,
     after: numberColumn(row, 'after_position'),
@@ -307,10 +303,10 @@ export function runOf(row: SqlRow): SyncRun {
     warnings: Array.isArray(row['warnings']) ? (row['warnings'] as SyncRun['warnings']) : [],
     apiCalls: numberColumn(row, 'api_calls'),
     attempts: numberColumn(row, 'attempts'),
-    resumeAt: optionalDate(row, 'resume_at'),
-    correlationId: optionalText(row, 'correlation_id'),
+    resumeAt: optionalDateColumn(row, 'resume_at'),
+    correlationId: optionalTextColumn(row, 'correlation_id'),
     createdAt: dateColumn(row, 'created_at'),
-    startedAt: optionalDate(row, 'started_at'),
+    startedAt: optionalDateColumn(row, 'started_at'),
   };
 }
 
@@ -319,20 +315,12 @@ export function lastSuccessesOf(
   row: SqlRow,
 ): Pick<SyncConnector, 'lastSuccessStartedAt' | 'lastFullStartedAt'> {
   return {
-    lastSuccessStartedAt: optionalDate(row, 'last_success_started_at'),
-    lastFullStartedAt: optionalDate(row, 'last_full_started_at'),
+    lastSuccessStartedAt: optionalDateColumn(row, 'last_success_started_at'),
+    lastFullStartedAt: optionalDateColumn(row, 'last_full_started_at'),
   };
 }
 
 /** `held` of a step's answer. */
 export function heldOf(row: SqlRow | undefined): boolean {
   return row !== undefined && booleanColumn(row, 'held');
-}
-
-function optionalText(row: SqlRow, column: string): string | undefined {
-  return row[column] === null || row[column] === undefined ? undefined : textColumn(row, column);
-}
-
-function optionalDate(row: SqlRow, column: string): Date | undefined {
-  return row[column] === null || row[column] === undefined ? undefined : dateColumn(row, column);
 }
