@@ -22,7 +22,11 @@ export class AppModule {
         bindings: [
           {
             exchange: Exchange.Internal,
-            routingKeys: [RoutingKey.RunRequested, RoutingKey.VacancyPreviewRequested],
+            routingKeys: [
+              RoutingKey.RunRequested,
+              RoutingKey.VacancyPreviewRequested,
+              RoutingKey.VacancyEventFeedRequested,
+            ],
           },
           // A connector joins the schedule when it becomes usable and leaves it when it stops being so.
           { exchange: Exchange.ConnectorEvents, routingKeys: [RoutingKey.ConnectorStatusChanged] },

@@ -57,6 +57,30 @@ export class VacancyPreviewRequestedDto {
   @IsInt() @Min(1) @Max(20) limit!: number;
 }
 
+/** connector-registry → vacancy-sync request (reply: `VacancyEventFeedStatus`): how a connector learns of changes. */
+export class VacancyEventFeedRequestedDto {
+  @IsString() @IsNotEmpty() connectorId!: string;
+}
+
+/**
+ * Whether a connector hears of its ATS's changes from the ATS's event subscription (`events`) or only from its
+ * scheduled runs (`polling`: the subscription is lost, expired or failing; `reason` says why in plain words),
+ * or has no event feed at all (`off`: the ATS has none, or the connector is not active). Times are ISO 8601.
+ */
+export interface VacancyEventFeedStatus {
+  connectorId: string;
+  mode: 'events' | 'polling' | 'off';
+  /** How often the subscription is read (the connector's `eventPollSeconds`). */
+  pollSeconds?: number;
+  /** When a batch was last read from the ATS (empty batches too). */
+  lastReadAt?: string;
+  /** The ATS's time of the newest event read. */
+  lastEventAt?: string;
+  /** Since when the connector is in this mode. */
+  since?: string;
+  reason?: string;
+}
+
 /**
  * connector-registry → every worker process (a broadcast): a connector's options, config, mapping or status
  * changed, or it was deleted. Workers drop what they cached of it; `version` is the snapshot version now.

@@ -31,6 +31,7 @@ export const MESSAGE_EXCHANGE = {
   [RoutingKey.AuthAuthorizationComplete]: Exchange.Internal,
   [RoutingKey.AuthCredentialsErase]: Exchange.Internal,
   [RoutingKey.VacancyPreviewRequested]: Exchange.Internal,
+  [RoutingKey.VacancyEventFeedRequested]: Exchange.Internal,
   [RoutingKey.ConnectorLookup]: Exchange.Internal,
   [RoutingKey.ConnectorsByAccount]: Exchange.Internal,
   [RoutingKey.ConnectorChanged]: Exchange.Internal,
@@ -50,6 +51,7 @@ export const REQUEST_TYPES: ReadonlySet<string> = new Set<MessageType>([
   RoutingKey.AuthAuthorizationComplete,
   RoutingKey.AuthCredentialsErase,
   RoutingKey.VacancyPreviewRequested,
+  RoutingKey.VacancyEventFeedRequested,
   RoutingKey.ConnectorLookup,
   RoutingKey.ConnectorsByAccount,
 ]);

@@ -27,6 +27,7 @@ import {
   RunProgressDto,
   RunRequestedDto,
   VacancyPreviewRequestedDto,
+  VacancyEventFeedRequestedDto,
 } from './internal-commands';
 import { ApplicationDataDto, CandidateDataDto, CandidateErasedDto, DocumentDataDto } from './platform-events';
 import { RoutingKey } from './topology';
@@ -58,6 +59,7 @@ export const MESSAGE_DATA = {
   [RoutingKey.AuthAuthorizationComplete]: AuthorizationCompleteRequestDto,
   [RoutingKey.AuthCredentialsErase]: CredentialsEraseRequestDto,
   [RoutingKey.VacancyPreviewRequested]: VacancyPreviewRequestedDto,
+  [RoutingKey.VacancyEventFeedRequested]: VacancyEventFeedRequestedDto,
   [RoutingKey.ConnectorLookup]: ConnectorLookupDto,
   [RoutingKey.ConnectorsByAccount]: ConnectorsByAccountDto,
   [RoutingKey.ConnectorChanged]: ConnectorChangedDto,

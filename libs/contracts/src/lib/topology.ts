@@ -41,6 +41,7 @@ export const RoutingKey = {
   AuthAuthorizationComplete: 'auth.authorization.complete',
   AuthCredentialsErase: 'auth.credentials.erase',
   VacancyPreviewRequested: 'vacancy.preview.requested',
+  VacancyEventFeedRequested: 'vacancy.event-feed.requested',
   ConnectorLookup: 'connector.lookup.requested',
   ConnectorsByAccount: 'connectors.by-account.requested',
   ConnectorChanged: 'connector.changed',

@@ -64,6 +64,7 @@ export const MESSAGE_PUBLISHERS = {
   [RoutingKey.AuthAuthorizationComplete]: ['connector-registry'],
   [RoutingKey.AuthCredentialsErase]: ['connector-registry'],
   [RoutingKey.VacancyPreviewRequested]: ['connector-registry'],
+  [RoutingKey.VacancyEventFeedRequested]: ['connector-registry'],
   [RoutingKey.ConnectorLookup]: WORKERS,
   [RoutingKey.ConnectorsByAccount]: WORKERS,
   [RoutingKey.ConnectorChanged]: ['connector-registry'],
@@ -110,6 +111,7 @@ export const SERVICE_CONSUMES: Record<BrokerService, { queue: QueueName; types: 
     types: [
       RoutingKey.RunRequested,
       RoutingKey.VacancyPreviewRequested,
+      RoutingKey.VacancyEventFeedRequested,
       RoutingKey.ConnectorStatusChanged,
       RoutingKey.ConnectorChanged,
     ],
