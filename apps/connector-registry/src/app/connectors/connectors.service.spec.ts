@@ -174,7 +174,12 @@ describe(ConnectorsService.name, () => {
         config: { routine: 'api-oauth', sendSmartCv: true },
       });
       expect(view).toMatchObject({ status: 'pending_authorization', config: { routine: 'api-oauth' } });
-      expect(view.options).toEqual({ sendSmartCv: true, syncIntervalMinutes: 15, fullSyncEveryHours: 24 });
+      expect(view.options).toEqual({
+        sendSmartCv: true,
+        syncIntervalMinutes: 15,
+        fullSyncEveryHours: 24,
+        eventPollSeconds: 60,
+      });
       expect(gateway.saveCredentials).not.toHaveBeenCalled();
     });
 
@@ -263,6 +268,27 @@ describe(ConnectorsService.name, () => {
         fullSyncEveryHours: 24,
       });
       expect(budget.limitChanged).not.toHaveBeenCalled();
+    });
+
+    it('merges an ATS-B eventPollSeconds and refuses one outside 5…3600 or not whole, naming it', async () => {
+      const current = connector();
+      connectors.findOwned.mockResolvedValue(current);
+      connectors.updateLocked.mockImplementation(async (_id, change) => ({
+        before: current,
+        after: change(connector()),
+      }));
+      for (const bad of [4, 3601, 1.5, '60', null]) {
+        await expect(
+          sut.update(admin, current.id, { options: { eventPollSeconds: bad } }),
+        ).rejects.toMatchObject({
+          code: RegistryErrorCode.ValidationFailed,
+          details: { fields: [{ field: 'options.eventPollSeconds' }] },
+        });
+      }
+      expect(connectors.updateLocked).not.toHaveBeenCalled();
+      await sut.update(admin, current.id, { options: { eventPollSeconds: 5 } });
+      const change = connectors.updateLocked.mock.calls[0][1];
+      expect(change(connector())!.options).toMatchObject({ sendSmartCv: true, eventPollSeconds: 5 });
     });
 
     it('tells the daily-quota plan at once when an operator changes the daily limit', async () => {

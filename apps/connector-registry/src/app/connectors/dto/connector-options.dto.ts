@@ -71,4 +71,17 @@ export class AtsBOptionsDto extends CommonOptionsDto {
   @OptionalNotNull()
   @IsBoolean()
   sendSmartCv?: boolean;
+
+  /** How often the ATS's event subscription is read (the connector hears of changes between its runs). */
+  @ApiPropertyOptional({
+    default: 60,
+    minimum: 5,
+    maximum: 3600,
+    description: 'seconds between two reads of the ATS-B event subscription (changed job orders)',
+  })
+  @OptionalNotNull()
+  @IsInt()
+  @Min(5)
+  @Max(3600)
+  eventPollSeconds?: number;
 }

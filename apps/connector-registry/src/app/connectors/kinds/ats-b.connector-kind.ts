@@ -12,7 +12,7 @@ export class AtsBConnectorKind implements ConnectorKind {
   readonly authorizedByLogin = true;
 
   defaultOptions(): Record<string, unknown> {
-    return { sendSmartCv: false, syncIntervalMinutes: 15, fullSyncEveryHours: 24 };
+    return { sendSmartCv: false, syncIntervalMinutes: 15, fullSyncEveryHours: 24, eventPollSeconds: 60 };
   }
 
   async test(): Promise<ConnectionTestResult> {
