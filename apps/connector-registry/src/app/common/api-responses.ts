@@ -9,6 +9,7 @@ import {
 } from '@connector/contracts';
 import type { ActivityDayView, ActivityView } from '../activity/activity.view';
 import type { ConnectorView } from '../connectors/connector.view';
+import { EVENT_FEED_MODES, type EventFeedView } from '../connectors/event-feed.view';
 import type { FailureView } from '../failures/failures.service';
 import { JobMappingDto } from '../mapping/dto/mapping-requests.dto';
 import type { MappingView } from '../mapping/mapping.service';
@@ -101,6 +102,27 @@ export class ConnectorResponse {
 
 export class ConnectorListResponse {
   @ApiProperty({ type: [ConnectorResponse] }) connectors!: ConnectorResponse[];
+}
+
+export class EventFeedResponse {
+  @ApiProperty() connectorId!: string;
+  @ApiProperty({
+    enum: EVENT_FEED_MODES,
+    description:
+      "events: changes come from the ATS's event subscription (runs go on as the safety net); polling: only " +
+      'from the scheduled runs (the subscription is lost, expired or failing; see reason); off: the ATS has ' +
+      'no event feed, or the connector is not active',
+  })
+  mode!: EventFeedView['mode'];
+  @ApiPropertyOptional({ minimum: 1, description: 'how often the subscription is read (eventPollSeconds)' })
+  pollSeconds?: number;
+  @ApiPropertyOptional({ format: 'date-time', description: 'when a batch was last read (empty ones too)' })
+  lastReadAt?: string;
+  @ApiPropertyOptional({ format: 'date-time', description: "the ATS's time of the newest event read" })
+  lastEventAt?: string;
+  @ApiPropertyOptional({ format: 'date-time', description: 'since when the connector is in this mode' })
+  since?: string;
+  @ApiPropertyOptional({ description: 'why it polls, in plain words' }) reason?: string;
 }
 
 export class ConnectionTestErrorResponse {
@@ -198,6 +220,7 @@ export class ErrorResponse {
 const _run: SameKeys<RunView, RunResponse> = true;
 const _counts: SameKeys<RunCounts, RunCountsResponse> = true;
 const _connector: SameKeys<ConnectorView, ConnectorResponse> = true;
+const _eventFeed: SameKeys<EventFeedView, EventFeedResponse> = true;
 const _mapping: SameKeys<MappingView, MappingResponse> = true;
 const _failure: SameKeys<FailureView, FailureResponse> = true;
 const _error: SameKeys<ErrorBody, ErrorResponse> = true;

@@ -5,6 +5,8 @@ import type { AdminIdentity } from '../auth/api-keys';
 import { ApiController } from '../common/api';
 import type { ConnectorView } from './connector.view';
 import { ConnectorsService } from './connectors.service';
+import { EventFeedService } from './event-feed.service';
+import type { EventFeedView } from './event-feed.view';
 import { CreateConnectorDto, TestConnectionDto, UpdateConnectorDto } from './dto/connector-requests.dto';
 import type { ConnectionTestResult } from './kinds/connector-kind';
 import {
@@ -12,11 +14,15 @@ import {
   ConnectorListResponse,
   ConnectorResponse,
   ErrorResponse,
+  EventFeedResponse,
 } from '../common/api-responses';
 
 @ApiController('connectors', 'connectors')
 export class ConnectorsController {
-  constructor(private readonly connectors: ConnectorsService) {}
+  constructor(
+    private readonly connectors: ConnectorsService,
+    private readonly eventFeeds: EventFeedService,
+  ) {}
 
   @Post('test')
   @HttpCode(200)
@@ -64,6 +70,28 @@ export class ConnectorsController {
   })
   get(@Admin() admin: AdminIdentity, @Param('id') id: string): Promise<ConnectorView> {
     return this.connectors.get(admin, id);
+  }
+
+  @Get(':id/event-feed')
+  @ApiOperation({
+    summary: "Whether the connector hears of its ATS's changes from events or by polling",
+    description:
+      "vacancy-sync's view: on the ATS's event subscription (read every pollSeconds; lastReadAt is the last " +
+      'batch read), polling (with the reason), or off (no event feed: ATS-A, or a connector not active)',
+  })
+  @ApiResponse({ status: 200, description: 'the event feed status', type: EventFeedResponse })
+  @ApiResponse({
+    status: 404,
+    description: 'NOT_FOUND (also for another account’s connector)',
+    type: ErrorResponse,
+  })
+  @ApiResponse({
+    status: 503,
+    description: 'DEPENDENCY_UNAVAILABLE: vacancy-sync did not answer in time',
+    type: ErrorResponse,
+  })
+  eventFeed(@Admin() admin: AdminIdentity, @Param('id') id: string): Promise<EventFeedView> {
+    return this.eventFeeds.get(admin, id);
   }
 
   @Patch(':id')

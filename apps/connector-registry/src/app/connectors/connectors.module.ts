@@ -5,6 +5,7 @@ import { ConnectorStatusChangedHandler } from './connector-status-changed.handle
 import { ConnectorsByAccountHandler } from './connectors-by-account.handler';
 import { ConnectorsController } from './connectors.controller';
 import { ConnectorsService } from './connectors.service';
+import { EventFeedService } from './event-feed.service';
 import { ConnectorKinds } from './kinds/connector-kinds';
 import { AuthModule } from '../auth/auth.module';
 import { RepositoriesModule } from '../repositories/repositories.module';
@@ -18,7 +19,7 @@ import { ClientsModule } from '../clients/clients.module';
     ConnectorLookupHandler,
     ConnectorsByAccountHandler,
   ],
-  providers: [ConnectorsService, ConnectorKinds],
+  providers: [ConnectorsService, EventFeedService, ConnectorKinds],
   exports: [ConnectorsService, ConnectorKinds],
 })
 export class ConnectorsModule {}

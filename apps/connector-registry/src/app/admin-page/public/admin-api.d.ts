@@ -117,6 +117,22 @@ export interface ConnectorListResponse {
   connectors: ConnectorResponse[];
 }
 
+export interface EventFeedResponse {
+  connectorId: string;
+  /** events: changes come from the ATS's event subscription (runs go on as the safety net); polling: only from the scheduled runs (the subscription is lost, expired or failing; see reason); off: the ATS has no event feed, or the connector is not active */
+  mode: 'events' | 'polling' | 'off';
+  /** how often the subscription is read (eventPollSeconds) */
+  pollSeconds?: number;
+  /** when a batch was last read (empty ones too) */
+  lastReadAt?: string;
+  /** the ATS's time of the newest event read */
+  lastEventAt?: string;
+  /** since when the connector is in this mode */
+  since?: string;
+  /** why it polls, in plain words */
+  reason?: string;
+}
+
 export interface UpdateConnectorDto {
   name?: string;
   /** merged into the current options; see AtsAOptionsDto / AtsBOptionsDto */
