@@ -291,7 +291,7 @@ describe('connector-registry admin API', () => {
         type: 'ats-b',
         name: 'Boston office',
         status: 'pending_authorization',
-        options: { sendSmartCv: true, syncIntervalMinutes: 15, fullSyncEveryHours: 24 },
+        options: { sendSmartCv: true, syncIntervalMinutes: 15, fullSyncEveryHours: 24, eventPollSeconds: 60 },
         config: { routine: 'api-oauth' },
         createdAt: expect.any(String),
         updatedAt: expect.any(String),
@@ -541,6 +541,87 @@ describe('connector-registry admin API', () => {
       expect(invalid.body).toMatchObject({ code: 'INVALID_MAPPING' });
       const tooMany = await api('POST', `/api/v1/connectors/${id}/mapping/preview`, { body: { limit: 21 } });
       expect(tooMany.body).toMatchObject({ code: 'VALIDATION_FAILED' });
+    });
+  });
+
+  describe('event feed (vacancy-sync answers)', () => {
+    it('answers 503 quickly when vacancy-sync does not answer, 404 for another account', async () => {
+      const { id } = await createAtsB('feed-unanswered');
+      const started = Date.now();
+      const unanswered = await api('GET', `/api/v1/connectors/${id}/event-feed`);
+      expect(unanswered.status).toBe(503);
+      expect(unanswered.body).toMatchObject({
+        code: 'DEPENDENCY_UNAVAILABLE',
+        message: 'vacancy-sync did not answer in time; try again in a moment',
+      });
+      expect(Date.now() - started).toBeLessThan(5_000);
+      expect((await api('GET', `/api/v1/connectors/${id}/event-feed`, { key: KEY_B })).status).toBe(404);
+    });
+
+    it("answers vacancy-sync's status of the connector, asked over the broker", async () => {
+      const { id } = await createAtsB('feed');
+      // A fake vacancy-sync: takes the request from connector.internal and answers into the reply queue.
+      const asked: Array<{ accountId: string; data: { connectorId: string } }> = [];
+      const { queue } = await broker.channel.assertQueue('', { exclusive: true, autoDelete: true });
+      await broker.channel.bindQueue(queue, Exchange.Internal, RoutingKey.VacancyEventFeedRequested);
+      const { consumerTag } = await broker.channel.consume(
+        queue,
+        (message) => {
+          if (!message) return;
+          const request = JSON.parse(message.content.toString()) as (typeof asked)[number];
+          asked.push(request);
+          const reply = {
+            ok: true,
+            data: {
+              connectorId: request.data.connectorId,
+              mode: 'events',
+              pollSeconds: 60,
+              lastReadAt: '2026-11-28T04:00:00.000Z',
+            },
+          };
+          broker.channel.publish(
+            Exchange.Replies,
+            String(message.properties.replyTo),
+            Buffer.from(JSON.stringify(reply)),
+            { correlationId: message.properties.correlationId as string, contentType: 'application/json' },
+          );
+        },
+        { noAck: true },
+      );
+      try {
+        const feed = await api('GET', `/api/v1/connectors/${id}/event-feed`);
+        expect(feed.status).toBe(200);
+        expect(feed.body).toEqual({
+          connectorId: id,
+          mode: 'events',
+          pollSeconds: 60,
+          lastReadAt: '2026-11-28T04:00:00.000Z',
+        });
+        expect(asked).toEqual([expect.objectContaining({ accountId: 'acct_a', data: { connectorId: id } })]);
+      } finally {
+        await broker.channel.cancel(consumerTag);
+        await broker.channel.deleteQueue(queue);
+      }
+    });
+
+    it('refuses an eventPollSeconds outside 5…3600, naming it', async () => {
+      const { id } = await createAtsB('feed-option');
+      const tooOften = await api('PATCH', `/api/v1/connectors/${id}`, {
+        body: { options: { eventPollSeconds: 4 } },
+      });
+      expect(tooOften.status).toBe(400);
+      expect(tooOften.body).toMatchObject({
+        code: 'VALIDATION_FAILED',
+        details: {
+          fields: [
+            { field: 'options.eventPollSeconds', problems: ['eventPollSeconds must not be less than 5'] },
+          ],
+        },
+      });
+      const patched = await api('PATCH', `/api/v1/connectors/${id}`, {
+        body: { options: { eventPollSeconds: 10 } },
+      });
+      expect(patched.body).toMatchObject({ options: { eventPollSeconds: 10, sendSmartCv: true } });
     });
   });
 

@@ -2,6 +2,7 @@
 // "Run": start a vacancy run (changes only, or a full listing) and watch the newest run's progress.
 import { useState } from 'preact/hooks';
 import { api } from './api.js';
+import { EventFeedLine } from './event-feed.js';
 import { COUNT_LABELS } from './runs-table.js';
 import {
   connectorPath,
@@ -63,6 +64,7 @@ export function RunCard({ connector, latest, loadRuns, clearConfirmation }) {
   return view`<section class="card" aria-labelledby="run-title">
       <h2 id="run-title">Run</h2>
       <p>Fetch the live vacancies from ${connector.type === 'ats-a' ? 'ATS-A' : 'ATS-B'} now. Runs also happen on their own every ${connector.options && connector.options.syncIntervalMinutes ? connector.options.syncIntervalMinutes : 15} minutes.</p>
+      <${EventFeedLine} connector=${connector} />
       <form class="inline" onSubmit=${start}>
         <div class="field">
           <label for="run-mode">What to fetch</label>
