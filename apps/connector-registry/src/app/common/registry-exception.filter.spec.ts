@@ -8,7 +8,7 @@ import { ValidationPipe } from '@nestjs/common';
 import { IsInt, IsString } from 'class-validator';
 import { RegistryExceptionFilter } from './registry-exception.filter';
 import { httpStatusOf, RegistryErrorCode, RegistryException } from './registry.exception';
-import { AtsBOptionsDto } from '../connectors/dto/connector-options.dto';
+import { AtsBOptionsDto } from '@connector/ats-b';
 import { createValidationPipe, validateAs } from './validation';
 
 class Body {

@@ -1,6 +1,6 @@
-import { applyDecorators, type ArgumentMetadata, ValidationPipe, type ValidationError } from '@nestjs/common';
+import { type ArgumentMetadata, ValidationPipe, type ValidationError } from '@nestjs/common';
 import { type ClassConstructor, plainToInstance } from 'class-transformer';
-import { IsDefined, ValidateIf, validateSync } from 'class-validator';
+import { validateSync } from 'class-validator';
 import { RegistryErrorCode, RegistryException } from './registry.exception';
 
 /** One problem of a request body: where (`config.baseUrl`) and what. */
@@ -97,18 +97,5 @@ export function validateAs<T extends object>(cls: ClassConstructor<T>, plain: un
   return instance;
 }
 
-/** A DTO's fields that were given (class fields the body left out exist as `undefined`). */
-export function definedOnly(dto: object): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(dto).filter(([, value]) => value !== undefined));
-}
-
-/**
- * An optional field that, when given, must have a value: left out it keeps the current one, `null` is refused
- * (400 naming the field) rather than stored. `@IsOptional()` would let `null` through.
- */
-export function OptionalNotNull(): PropertyDecorator {
-  return applyDecorators(
-    ValidateIf((_object: object, value: unknown) => value !== undefined),
-    IsDefined({ message: '$property must not be null' }),
-  );
-}
+// Shared with the adapters' connector kinds, whose options classes use them.
+export { definedOnly, OptionalNotNull } from '@connector/ats-core';

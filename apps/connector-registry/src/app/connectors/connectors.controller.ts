@@ -8,7 +8,7 @@ import { ConnectorsService } from './connectors.service';
 import { EventFeedService } from './event-feed.service';
 import type { EventFeedView } from './event-feed.view';
 import { CreateConnectorDto, TestConnectionDto, UpdateConnectorDto } from './dto/connector-requests.dto';
-import type { ConnectionTestResult } from './kinds/connector-kind';
+import type { ConnectionTestResult } from '@connector/ats-core';
 import {
   ConnectionTestResponse,
   ConnectorListResponse,

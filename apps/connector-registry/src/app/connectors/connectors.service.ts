@@ -24,7 +24,7 @@ import { ConnectorEntity } from './connector.entity';
 import { applyReportedStatus, changeStatusByAdmin, type StatusState } from './connector-status';
 import { type ConnectorView, snapshotVersion, toConnectorView, toSnapshot } from './connector.view';
 import type { CreateConnectorDto, TestConnectionDto, UpdateConnectorDto } from './dto/connector-requests.dto';
-import type { ConnectionTestResult, ConnectorKind } from './kinds/connector-kind';
+import type { ConnectionTestResult, ConnectorKind } from '@connector/ats-core';
 import { ConnectorKinds } from './kinds/connector-kinds';
 
 /** Connector set-up, configuration and status: the admin API's connectors and the workers' lookups. */

@@ -1,5 +1,6 @@
 import type { AtsAdapter } from '@connector/ats-core';
 import { atsAAccessOf } from './ats-a-access';
+import { atsAConnectorKind } from './ats-a.connector-kind';
 import { ATS_A_SOURCE_PATHS } from './ats-a-vacancy-fields';
 
 /** ATS-A (/work/shared/ats-a.md): client credentials, a shared daily call budget, every capability. */
@@ -30,5 +31,6 @@ export const atsAAdapter = {
     },
   },
   accessOf: atsAAccessOf,
+  connectorKind: atsAConnectorKind,
   callTokenOf: (access) => atsAAccessOf(access).accessToken,
 } satisfies AtsAdapter;

@@ -1,5 +1,6 @@
 import type { AtsAdapter } from '@connector/ats-core';
 import { atsBAccessOf } from './ats-b-access';
+import { atsBConnectorKind } from './ats-b.connector-kind';
 import { ATS_B_SOURCE_PATHS } from './ats-b-vacancy-fields';
 
 /** ATS-B (/work/shared/ats-b.md): an interactive OAuth login; no applications. */
@@ -24,5 +25,6 @@ export const atsBAdapter = {
     },
   },
   accessOf: atsBAccessOf,
+  connectorKind: atsBConnectorKind,
   callTokenOf: (access) => atsBAccessOf(access).bhRestToken,
 } satisfies AtsAdapter;

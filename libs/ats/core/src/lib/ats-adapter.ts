@@ -1,5 +1,6 @@
 import type { AtsAccess } from '@connector/contracts';
 import type { MappingVocabulary } from '@connector/job-mapping';
+import type { ConnectorKindFactory } from './connector-kind';
 
 /**
  * What a connector service may ask of an ATS. A service that needs a capability the connector's ATS does not
@@ -36,4 +37,9 @@ export interface AtsAdapter {
    * names it (fingerprinted) when the ATS refuses it. Throws when the access is not this ATS's.
    */
   callTokenOf(access: AtsAccess): string;
+  /**
+   * Its connectors in the admin API: config, options, set-up flow and form (connector-registry makes it with
+   * what it hands a kind). Every product ATS has one (the registry's connector-kinds spec names any without).
+   */
+  readonly connectorKind?: ConnectorKindFactory;
 }

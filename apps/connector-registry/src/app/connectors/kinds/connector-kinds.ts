@@ -1,36 +1,50 @@
 import { Injectable } from '@nestjs/common';
-import { AtsParts } from '@connector/ats-core';
+import { type ConnectorKind, type ConnectorKindContext, MissingAtsPartError } from '@connector/ats-core';
 import { atsRegistry } from '@connector/ats-registry';
 import { AuthGatewayClient } from '../../clients/auth-gateway.client';
-import { AtsAConnectorKind } from './ats-a.connector-kind';
-import { AtsBConnectorKind } from './ats-b.connector-kind';
-import type { ConnectorKind } from './connector-kind';
+import { validateAs } from '../../common/validation';
+import { GatewayCredentials } from './gateway-credentials';
 
-/** One connector kind per registered ATS: the registry's part of each adapter. */
-export const CONNECTOR_KINDS: readonly (new (gateway: AuthGatewayClient) => ConnectorKind)[] = [
-  AtsAConnectorKind,
-  AtsBConnectorKind,
-];
+const PART = 'connector kind';
 
-/** The ConnectorKind of each ATS type, looked up by the type each kind names (no case per ATS). */
+/**
+ * The ConnectorKind of each ATS type, asked of its adapter (`connectorKind`): nothing to list here for a new
+ * ATS, no case per ATS. Made once per type, at its first use (an adapter registered later is found too).
+ */
 @Injectable()
 export class ConnectorKinds {
-  private readonly kinds: AtsParts<ConnectorKind>;
+  private readonly context: ConnectorKindContext;
+  private readonly kinds = new Map<string, ConnectorKind>();
 
   constructor(gateway: AuthGatewayClient) {
-    this.kinds = new AtsParts(
-      'connector kind',
-      atsRegistry,
-      CONNECTOR_KINDS.map((Kind) => new Kind(gateway)),
-    );
+    this.context = { validate: validateAs, credentials: new GatewayCredentials(gateway) };
   }
 
+  /** `UnknownAtsTypeError` for an unregistered name, `MissingAtsPartError` for an adapter without a kind. */
   of(type: string): ConnectorKind {
-    return this.kinds.get(type);
+    const known = this.kinds.get(type);
+    if (known) return known;
+    const make = atsRegistry.get(type).connectorKind;
+    if (!make) throw new MissingAtsPartError(type, PART);
+    const kind = make(this.context);
+    if (kind.atsType !== type) throw new Error(`the ${PART} of ${type} names ${kind.atsType}`);
+    this.kinds.set(type, kind);
+    return kind;
   }
 
-  /** Registered ATSs without a connector kind here (a test keeps it empty). */
+  /** Every registered ATS that has a kind, in registration order (the admin form's choices). */
+  all(): ConnectorKind[] {
+    return atsRegistry
+      .all()
+      .filter((adapter) => adapter.connectorKind)
+      .map((adapter) => this.of(adapter.type));
+  }
+
+  /** Registered ATSs without a connector kind (a test keeps it empty). */
   missing(): string[] {
-    return this.kinds.missing();
+    return atsRegistry
+      .all()
+      .filter((adapter) => !adapter.connectorKind)
+      .map((adapter) => adapter.type);
   }
 }
