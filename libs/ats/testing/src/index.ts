@@ -4,3 +4,4 @@
  */
 export * from './lib/connector-snapshot';
 export * from './lib/fake-ats/fake-ats.adapter';
+export * from './lib/fake-ats/fake-ats.connector-kind';

@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ATS_CAPABILITIES, SETUP_FIELD_KINDS, SETUP_FLOWS } from '@connector/ats-core';
 import { atsRegistry } from '@connector/ats-registry';
 import {
   CONNECTOR_STATUSES,
@@ -8,6 +9,7 @@ import {
   VacancyUpsertedDto,
 } from '@connector/contracts';
 import type { ActivityDayView, ActivityView } from '../activity/activity.view';
+import type { ConnectorTypeView, SetupFieldView } from '../connectors/connector-type.view';
 import type { ConnectorView } from '../connectors/connector.view';
 import { EVENT_FEED_MODES, type EventFeedView } from '../connectors/event-feed.view';
 import type { FailureView } from '../failures/failures.service';
@@ -125,6 +127,60 @@ export class EventFeedResponse {
   @ApiPropertyOptional({ description: 'why it polls, in plain words' }) reason?: string;
 }
 
+export class SetupChoiceResponse {
+  @ApiProperty({ example: 'api-oauth' }) value!: string;
+  @ApiProperty({ example: 'API (OAuth)' }) label!: string;
+  @ApiPropertyOptional() help?: string;
+}
+
+export class SetupFieldResponse {
+  @ApiProperty({ example: 'baseUrl', description: 'its name in the create request, under `in`' })
+  name!: string;
+  @ApiProperty({ enum: ['config', 'options'] }) in!: SetupFieldView['in'];
+  @ApiProperty({ example: 'Base API URL' }) label!: string;
+  @ApiProperty({
+    enum: SETUP_FIELD_KINDS,
+    description: 'secret: typed, never shown again; choice: one of `choices`; list: several texts',
+  })
+  kind!: SetupFieldView['kind'];
+  @ApiProperty() required!: boolean;
+  @ApiPropertyOptional({ description: 'one line under the field' }) help?: string;
+  @ApiPropertyOptional() placeholder?: string;
+  @ApiPropertyOptional({
+    oneOf: [
+      { type: 'string' },
+      { type: 'number' },
+      { type: 'boolean' },
+      { type: 'array', items: { type: 'string' } },
+    ],
+  })
+  default?: SetupFieldView['default'];
+  @ApiPropertyOptional({ type: [SetupChoiceResponse] }) choices?: SetupChoiceResponse[];
+  @ApiPropertyOptional({ example: '/api', description: 'a url must not end with it (the form says so)' })
+  forbiddenSuffix?: string;
+}
+
+export class ConnectorTypeResponse {
+  @ApiProperty({ enum: atsRegistry.types(), description: 'the connector `type` to create' }) type!: string;
+  @ApiProperty({ example: 'ATS-A', description: 'its name for people' }) label!: string;
+  @ApiProperty({ enum: ATS_CAPABILITIES, isArray: true }) capabilities!: string[];
+  @ApiProperty({
+    enum: SETUP_FLOWS,
+    description:
+      'client-credentials: the fields are tested (POST /connectors/test) and saved; interactive-login: saved, ' +
+      'then authorized by logging in to the ATS (POST /connectors/{id}/authorize)',
+  })
+  flow!: ConnectorTypeView['flow'];
+  @ApiProperty({ description: 'one line where the admin chooses the ATS' }) summary!: string;
+  @ApiProperty({ description: "the set-up form's first paragraph" }) intro!: string;
+  @ApiProperty({ type: [SetupFieldResponse], description: 'what the form asks, in order' })
+  fields!: SetupFieldResponse[];
+}
+
+export class ConnectorTypeListResponse {
+  @ApiProperty({ type: [ConnectorTypeResponse] }) types!: ConnectorTypeResponse[];
+}
+
 export class ConnectionTestErrorResponse {
   @ApiProperty({ example: 'AUTH_FAILED' }) code!: string;
   @ApiProperty() message!: string;
@@ -221,6 +277,8 @@ const _run: SameKeys<RunView, RunResponse> = true;
 const _counts: SameKeys<RunCounts, RunCountsResponse> = true;
 const _connector: SameKeys<ConnectorView, ConnectorResponse> = true;
 const _eventFeed: SameKeys<EventFeedView, EventFeedResponse> = true;
+const _connectorType: SameKeys<ConnectorTypeView, ConnectorTypeResponse> = true;
+const _setupField: SameKeys<SetupFieldView, SetupFieldResponse> = true;
 const _mapping: SameKeys<MappingView, MappingResponse> = true;
 const _failure: SameKeys<FailureView, FailureResponse> = true;
 const _error: SameKeys<ErrorBody, ErrorResponse> = true;

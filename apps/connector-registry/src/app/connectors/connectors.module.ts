@@ -3,6 +3,7 @@ import { BudgetModule } from '../budget/budget.module';
 import { ConnectorLookupHandler } from './connector-lookup.handler';
 import { ConnectorStatusChangedHandler } from './connector-status-changed.handler';
 import { ConnectorsByAccountHandler } from './connectors-by-account.handler';
+import { ConnectorTypesController } from './connector-types.controller';
 import { ConnectorsController } from './connectors.controller';
 import { ConnectorsService } from './connectors.service';
 import { EventFeedService } from './event-feed.service';
@@ -15,6 +16,7 @@ import { ClientsModule } from '../clients/clients.module';
   imports: [BudgetModule, AuthModule, RepositoriesModule, ClientsModule],
   controllers: [
     ConnectorsController,
+    ConnectorTypesController,
     ConnectorStatusChangedHandler,
     ConnectorLookupHandler,
     ConnectorsByAccountHandler,

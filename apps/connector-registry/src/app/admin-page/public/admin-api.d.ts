@@ -143,6 +143,56 @@ export interface UpdateConnectorDto {
   status?: 'disabled' | 'connected';
 }
 
+export interface SetupChoiceResponse {
+  value: string;
+  label: string;
+  help?: string;
+}
+
+export interface SetupFieldResponse {
+  /** its name in the create request, under `in` */
+  name: string;
+  in: 'config' | 'options';
+  label: string;
+  /** secret: typed, never shown again; choice: one of `choices`; list: several texts */
+  kind: 'text' | 'secret' | 'url' | 'number' | 'list' | 'boolean' | 'choice';
+  required: boolean;
+  /** one line under the field */
+  help?: string;
+  placeholder?: string;
+  default?: string | number | boolean | string[];
+  choices?: SetupChoiceResponse[];
+  /** a url must not end with it (the form says so) */
+  forbiddenSuffix?: string;
+}
+
+export interface ConnectorTypeResponse {
+  /** the connector `type` to create */
+  type: 'ats-a' | 'ats-b';
+  /** its name for people */
+  label: string;
+  capabilities: (
+    | 'vacancies'
+    | 'candidates'
+    | 'applications'
+    | 'documents'
+    | 'daily-budget'
+    | 'client-credentials'
+    | 'interactive-login')[];
+  /** client-credentials: the fields are tested (POST /connectors/test) and saved; interactive-login: saved, then authorized by logging in to the ATS (POST /connectors/{id}/authorize) */
+  flow: 'client-credentials' | 'interactive-login';
+  /** one line where the admin chooses the ATS */
+  summary: string;
+  /** the set-up form's first paragraph */
+  intro: string;
+  /** what the form asks, in order */
+  fields: SetupFieldResponse[];
+}
+
+export interface ConnectorTypeListResponse {
+  types: ConnectorTypeResponse[];
+}
+
 export interface JobMappingDto {
   /** target → source; title, location, description, requirements and status are required. A source is {from: "<dotted path in the ATS record>", default?: string} or {constant: string} */
   fields: {
