@@ -6,9 +6,19 @@ import { BASE, forgetKey, onUnauthorized, storedKey } from './api.js';
 import { AUTHORIZED_MESSAGE } from './authorize.js';
 import { ConnectorPage, TABS } from './connector-page.js';
 import { ConnectorsList } from './connectors.js';
-import { ChooseType, NewAtsA, NewAtsB } from './new-connector.js';
+import { api } from './api.js';
+import { ChooseType, NewConnector } from './new-connector.js';
 import { SignIn } from './sign-in.js';
-import { AppContext, view, Link, PageTitle } from './ui.js';
+import {
+  AppContext,
+  connectorType,
+  Link,
+  PageTitle,
+  Problem,
+  setConnectorTypes,
+  typeLabel,
+  view,
+} from './ui.js';
 
 const appRoot = () => /** @type {HTMLElement} */ (document.getElementById('app'));
 const currentPath = () => location.pathname.slice(BASE.length).replace(/\/+$/, '') || '/';
@@ -16,14 +26,14 @@ const currentPath = () => location.pathname.slice(BASE.length).replace(/\/+$/, '
 /**
  * The screen a path shows.
  * @param {string} path
- * @returns {{ screen: 'list' | 'new' | 'new-ats-a' | 'new-ats-b' | 'not-found' }
+ * @returns {{ screen: 'list' | 'new' | 'not-found' } | { screen: 'new-type', type: string }
  *   | { screen: 'connector', id: string, tab: string }}
  */
 function route(path) {
   if (path === '/') return { screen: 'list' };
   if (path === '/connectors/new') return { screen: 'new' };
-  if (path === '/connectors/new/ats-a') return { screen: 'new-ats-a' };
-  if (path === '/connectors/new/ats-b') return { screen: 'new-ats-b' };
+  const newType = /^\/connectors\/new\/([^/]+)$/.exec(path);
+  if (newType) return { screen: 'new-type', type: decodeURIComponent(newType[1]) };
   const match = /^\/connectors\/([^/]+)(?:(\/[^/]+))?$/.exec(path);
   const tab = match && TABS.find((t) => t.suffix === (match[2] || ''));
   if (match && tab) return { screen: 'connector', id: decodeURIComponent(match[1]), tab: tab.key };
@@ -35,8 +45,13 @@ function App() {
   const [path, setPath] = useState(currentPath());
   const [announcement, setAnnouncement] = useState('');
   const [notice, setNotice] = useState(/** @type {string | null} */ (null));
-  // A confirmation carried to the next screen (e.g. "Connected to ATS-A" after Save); shown once.
+  // A confirmation carried to the next screen (e.g. "… is connected" after Save); shown once.
   const [flash, setFlash] = useState(/** @type {import('./admin-page').Flash | null} */ (null));
+  // The ATSs a connector can be made for (labels, set-up forms), loaded once signed in: null while loading.
+  const [types, setTypes] = useState(
+    /** @type {import('./admin-api').ConnectorTypeResponse[] | null} */ (null),
+  );
+  const [typesError, setTypesError] = useState(/** @type {import('./api.js').ApiError | null} */ (null));
 
   const navigate = useCallback(
     (/** @type {string} */ to, /** @type {{ replace?: boolean }} */ options = {}) => {
@@ -69,19 +84,31 @@ function App() {
     return () => window.removeEventListener('popstate', onPop);
   }, []);
 
+  useEffect(() => {
+    if (!signedIn || types) return;
+    setTypesError(null);
+    api('GET', '/connector-types')
+      .then((body) => {
+        const loaded = /** @type {{ types: import('./admin-api').ConnectorTypeResponse[] }} */ (body).types;
+        setConnectorTypes(loaded);
+        setTypes(loaded);
+        setTypesError(null);
+      })
+      .catch((/** @type {import('./api.js').ApiError} */ failure) => setTypesError(failure));
+  }, [signedIn, types]);
+
   const current = route(path);
   useEffect(() => {
     /** @type {Record<string, string>} */
     const titles = {
       list: 'Connectors',
       new: 'Add a connector',
-      'new-ats-a': 'Connect ATS-A',
-      'new-ats-b': 'Connect ATS-B',
+      'new-type': `Connect ${current.screen === 'new-type' ? typeLabel(current.type) : ''}`,
       connector: 'Connector',
       'not-found': 'Not found',
     };
     document.title = `${signedIn ? titles[current.screen] : 'Sign in'} · ATS connector admin`;
-  }, [path, signedIn]);
+  }, [path, signedIn, types]);
 
   const context = useMemo(
     /** @returns {import('./admin-page').AppContextValue} */
@@ -96,10 +123,14 @@ function App() {
       setNotice(null);
       announce('Signed in.');
     }} />`;
+  } else if (!types) {
+    screen = typesError
+      ? view`<main id="main"><${Problem} title="Could not load the connector types" error=${typesError} /></main>`
+      : view`<main id="main"><p role="status">Loading…</p></main>`;
   } else if (current.screen === 'list') screen = view`<${ConnectorsList} />`;
   else if (current.screen === 'new') screen = view`<${ChooseType} />`;
-  else if (current.screen === 'new-ats-a') screen = view`<${NewAtsA} />`;
-  else if (current.screen === 'new-ats-b') screen = view`<${NewAtsB} />`;
+  else if (current.screen === 'new-type' && connectorType(current.type))
+    screen = view`<${NewConnector} key=${current.type} type=${connectorType(current.type)} />`;
   else if (current.screen === 'connector')
     screen = view`<${ConnectorPage} key=${current.id} id=${current.id} tab=${current.tab} />`;
   else
@@ -122,7 +153,7 @@ function App() {
   <//>`;
 }
 
-/** In the ATS-B login popup, the callback lands here: tell the page that opened it, then close. */
+/** In the ATS's login popup (interactive login), the callback lands here: tell the page that opened it, then close. */
 function finishPopupLogin() {
   const params = new URLSearchParams(location.search);
   if (params.get('authorized') !== '1' || !window.opener || window.opener === window) return false;
@@ -136,7 +167,7 @@ function finishPopupLogin() {
     return false;
   }
   render(
-    view`<main id="main" class="narrow"><h1>Connected to ATS-B</h1>
+    view`<main id="main" class="narrow"><h1>Access granted</h1>
       <p role="status">The login worked. This window closes by itself; if it does not, close it.</p></main>`,
     appRoot(),
   );

@@ -3,7 +3,7 @@
 import { useState } from 'preact/hooks';
 import { api } from './api.js';
 import { setupProblem } from './setup-problem.js';
-import { checkedOf, connectorPath, Field, Problem, useApp, valueOf, view } from './ui.js';
+import { checkedOf, connectorPath, connectorType, Field, Problem, useApp, valueOf, view } from './ui.js';
 
 /** @typedef {import('./api.js').ApiError} ApiError */
 
@@ -104,7 +104,8 @@ function CredentialsSection({ connector, patching }) {
     clientSecret: '',
   });
   const { problem } = patching;
-  const credentialProblem = problem && problem.where === 'config' ? setupProblem(problem.error) : null;
+  const credentialProblem =
+    problem && problem.where === 'config' ? setupProblem(problem.error, connectorType(connector.type)) : null;
   const submit = (/** @type {Event} */ e) => {
     e.preventDefault();
     void patching

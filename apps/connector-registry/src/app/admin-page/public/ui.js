@@ -45,9 +45,18 @@ export function PageTitle({ children }) {
   return view`<h1 tabindex="-1" ref=${ref}>${children}</h1>`;
 }
 
-/** @type {Record<string, string>} */
-const ATS_LABELS = { 'ats-a': 'ATS-A', 'ats-b': 'ATS-B' };
-export const typeLabel = (/** @type {string} */ type) => ATS_LABELS[type] || type;
+/** @typedef {import('./admin-api').ConnectorTypeResponse} ConnectorType */
+
+/** The ATSs a connector can be made for, as the admin API's `GET /connector-types` says (app.js loads them). */
+let connectorTypes = /** @type {ConnectorType[]} */ ([]);
+export const setConnectorTypes = (/** @type {ConnectorType[]} */ types) => {
+  connectorTypes = types;
+};
+export const allConnectorTypes = () => connectorTypes;
+export const connectorType = (/** @type {string} */ type) => connectorTypes.find((t) => t.type === type);
+export const typeLabel = (/** @type {string} */ type) => connectorType(type)?.label || type;
+/** "Client ID" → "client ID": a label inside a sentence. */
+export const lowerFirst = (/** @type {string} */ text) => text.charAt(0).toLowerCase() + text.slice(1);
 
 /** @type {Record<string, string>} */
 const STATUS_LABELS = {
