@@ -1,11 +1,11 @@
 // @ts-check
-// ATS-B's "Authorize": the ATS login opens in a popup; its callback page tells this page when it is done.
+// "Authorize" (an ATS whose set-up flow is an interactive login): the ATS login opens in a popup; its callback page tells this page when it is done.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api } from './api.js';
 
 /** @typedef {import('./api.js').ApiError} ApiError */
 
-export const AUTHORIZED_MESSAGE = 'ats-b-authorized';
+export const AUTHORIZED_MESSAGE = 'ats-login-authorized';
 
 /**
  * Returns {start, busy, error, waiting}. `start` opens the window at once (still in the click, so no popup
@@ -50,11 +50,11 @@ export function useAuthorize(connectorId, onFinished) {
   const start = async () => {
     setError(null);
     setBusy(true);
-    const popup = window.open('', 'ats-b-login', 'popup,width=560,height=720');
+    const popup = window.open('', 'ats-login', 'popup,width=560,height=720');
     if (popup) {
       try {
-        popup.document.title = 'ATS-B login';
-        popup.document.body.textContent = 'Opening the ATS-B login…';
+        popup.document.title = 'ATS login';
+        popup.document.body.textContent = 'Opening the ATS login…';
       } catch {
         /* a window of that name already shows another site */
       }

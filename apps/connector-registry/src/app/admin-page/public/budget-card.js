@@ -1,5 +1,5 @@
 // @ts-check
-// ATS-A's daily call budget of the connector's customer system: used today (ours and everyone's), the limit,
+// The daily call budget (an ATS with the 'daily-budget' capability) of the connector's customer system: used today (ours and everyone's), the limit,
 // the reset, where the current rate leads, work waiting for budget; the operator can change the limit.
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import { api } from './api.js';

@@ -61,7 +61,7 @@ export function ConnectorPage({ id, tab }) {
 
   useEffect(() => {
     setFlash(null);
-    // Back from the ATS-B login in this same window (no popup): confirm once the connector says so.
+    // Back from the ATS's login in this same window (no popup): confirm once the connector says so.
     const params = new URLSearchParams(location.search);
     void load().then((c) => {
       if (params.get('authorized') === '1') {
@@ -72,7 +72,7 @@ export function ConnectorPage({ id, tab }) {
   }, [id]);
 
   const onAuthorized = (/** @type {Connector} */ c) => {
-    const text = `Connection successful: “${c.name}” is connected to ATS-B.`;
+    const text = `Connection successful: “${c.name}” is connected to ${typeLabel(c.type)}.`;
     setConfirmation({ kind: 'authorized', text });
   };
 

@@ -7,11 +7,13 @@ import {
   formatTime,
   view,
   Link,
+  logsIn,
   PageTitle,
   Problem,
   runStatusLabel,
   StatusBadge,
   typeLabel,
+  typesCredentials,
   useApp,
 } from './ui.js';
 
@@ -23,20 +25,20 @@ import {
 function RowAction({ connector, onChanged }) {
   const { announce } = useApp();
   const authorize = useAuthorize(connector.id, (ok) => {
-    if (ok) announce(`Connected to ATS-B: ${connector.name}.`);
+    if (ok) announce(`Connected to ${typeLabel(connector.type)}: ${connector.name}.`);
     onChanged();
   });
   if (
-    connector.type === 'ats-b' &&
+    logsIn(connector.type) &&
     (connector.status === 'auth_failed' || connector.status === 'pending_authorization')
   ) {
     const label = connector.status === 'auth_failed' ? 'Re-authorize' : 'Authorize';
     return view`<button type="button" class=${connector.status === 'auth_failed' ? 'primary' : ''}
       onClick=${authorize.start} disabled=${authorize.busy}
       aria-label=${`${label} ${connector.name}`}>${authorize.waiting ? 'Waiting for login…' : label}</button>
-      ${authorize.error ? view`<${Problem} title="Could not start the ATS-B login" error=${authorize.error} />` : null}`;
+      ${authorize.error ? view`<${Problem} title=${`Could not start the ${typeLabel(connector.type)} login`} error=${authorize.error} />` : null}`;
   }
-  if (connector.type === 'ats-a' && connector.status === 'auth_failed') {
+  if (typesCredentials(connector.type) && connector.status === 'auth_failed') {
     return view`<${Link} class="button primary" to=${`/connectors/${connector.id}/settings`}
       aria-label=${`Update the credentials of ${connector.name}`}>Update credentials<//>`;
   }
@@ -78,7 +80,7 @@ export function ConnectorsList() {
     ${
       connectors && connectors.length === 0
         ? view`<div class="card empty"><p>No connectors yet.</p>
-          <p>Choose <strong>+</strong> (Add a connector) to link your ATS-A or ATS-B account.</p></div>`
+          <p>Choose <strong>+</strong> (Add a connector) to link your ATS account.</p></div>`
         : null
     }
     ${

@@ -4,7 +4,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { api, BASE } from './api.js';
 import { MappingPreview } from './mapping-preview.js';
 import { FIELD_LABELS, FIRST_ADDED_KEY, localProblems, REQUIRED, toMapping, toRows } from './mapping-rows.js';
-import { connectorPath, formatTime, view, Problem, useApp, valueOf } from './ui.js';
+import { connectorPath, formatTime, view, Problem, typeLabel, useApp, valueOf } from './ui.js';
 
 /** @typedef {import('./api.js').ApiError} ApiError */
 
@@ -134,7 +134,7 @@ export function MappingTab({ connector }) {
     ((errors && errors.lines) || []).filter(
       (line) => line.startsWith(`fields.${target}.`) || line.startsWith(`fields.${target}:`),
     );
-  const atsName = connector.type === 'ats-a' ? 'ATS-A' : 'ATS-B';
+  const atsName = typeLabel(connector.type);
   return view`<section class="card" aria-labelledby="mapping-title">
     <h2 id="mapping-title">Job mapping</h2>
     <p>Each vacancy field on the platform is taken from a field of the ${atsName} job, or set to a fixed text.

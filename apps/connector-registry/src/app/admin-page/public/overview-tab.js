@@ -8,7 +8,7 @@ import { BudgetCard } from './budget-card.js';
 import { FailuresCard } from './failures-card.js';
 import { RunCard } from './run-card.js';
 import { RunsTable } from './runs-table.js';
-import { connectorPath, Problem, runIsActive, runStatusLabel, useApp, view } from './ui.js';
+import { connectorPath, Problem, runIsActive, runStatusLabel, supports, useApp, view } from './ui.js';
 
 /** @typedef {import('./api.js').ApiError} ApiError */
 
@@ -85,7 +85,7 @@ export function OverviewTab({ connector, reload, onAuthorized, clearConfirmation
 
   return view`
     <${AccessCard} connector=${connector} reload=${reload} onAuthorized=${onAuthorized} />
-    ${connector.type === 'ats-a' ? view`<${BudgetCard} connector=${connector} />` : null}
+    ${supports(connector.type, 'daily-budget') ? view`<${BudgetCard} connector=${connector} />` : null}
     <${ActivityCard} connector=${connector} refreshKey=${latest && latest.finishedAt} />
     <${RunCard} connector=${connector} latest=${latest} loadRuns=${loadRuns} clearConfirmation=${clearConfirmation} />
     <section class="card" aria-labelledby="runs-title">

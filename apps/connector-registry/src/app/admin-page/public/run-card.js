@@ -10,6 +10,7 @@ import {
   Problem,
   runIsActive,
   runStatusLabel,
+  typeLabel,
   useApp,
   valueOf,
   view,
@@ -63,7 +64,7 @@ export function RunCard({ connector, latest, loadRuns, clearConfirmation }) {
   const canRun = connector.status === 'connected';
   return view`<section class="card" aria-labelledby="run-title">
       <h2 id="run-title">Run</h2>
-      <p>Fetch the live vacancies from ${connector.type === 'ats-a' ? 'ATS-A' : 'ATS-B'} now. Runs also happen on their own every ${connector.options && connector.options.syncIntervalMinutes ? connector.options.syncIntervalMinutes : 15} minutes.</p>
+      <p>Fetch the live vacancies from ${typeLabel(connector.type)} now. Runs also happen on their own every ${connector.options && connector.options.syncIntervalMinutes ? connector.options.syncIntervalMinutes : 15} minutes.</p>
       <${EventFeedLine} connector=${connector} />
       <form class="inline" onSubmit=${start}>
         <div class="field">

@@ -1,9 +1,22 @@
 // @ts-check
-// The connector's Settings tab: its name and options, ATS-A credentials, and disable, enable or remove.
+// The connector's Settings tab: its name and options, its credentials (when typed here), and disable, enable or
+// remove.
 import { useState } from 'preact/hooks';
 import { api } from './api.js';
 import { setupProblem } from './setup-problem.js';
-import { checkedOf, connectorPath, connectorType, Field, Problem, useApp, valueOf, view } from './ui.js';
+import {
+  checkedOf,
+  connectorPath,
+  connectorType,
+  Field,
+  lowerFirst,
+  Problem,
+  typeLabel,
+  typesCredentials,
+  useApp,
+  valueOf,
+  view,
+} from './ui.js';
 
 /** @typedef {import('./api.js').ApiError} ApiError */
 
@@ -45,7 +58,7 @@ export function SettingsTab({ connector, reload }) {
   return view`
     ${saved ? view`<p class="success" role="status">${saved}</p>` : null}
     <${GeneralSection} connector=${connector} patching=${patching} />
-    ${connector.type === 'ats-a' ? view`<${CredentialsSection} connector=${connector} patching=${patching} />` : null}
+    ${typesCredentials(connector.type) ? view`<${CredentialsSection} connector=${connector} patching=${patching} />` : null}
     <${StateSection} connector=${connector} patching=${patching} />`;
 }
 
@@ -58,15 +71,29 @@ export function SettingsTab({ connector, reload }) {
 const problemFor = (problem, where, title) =>
   problem && problem.where === where ? view`<${Problem} title=${title} error=${problem.error} />` : null;
 
+/**
+ * The set-up form's yes/no fields the connector keeps among its options (e.g. sending Smart CVs): changed here.
+ * @param {Connector} connector
+ */
+const optionSwitches = (connector) =>
+  (connectorType(connector.type)?.fields || []).filter(
+    (f) => f.kind === 'boolean' && connector.options && typeof connector.options[f.name] === 'boolean',
+  );
+
 /** @param {{ connector: Connector, patching: Patching }} props */
 function GeneralSection({ connector, patching }) {
   const [name, setName] = useState(connector.name);
-  const [sendSmartCv, setSendSmartCv] = useState(Boolean(connector.options && connector.options.sendSmartCv));
+  const switches = optionSwitches(connector);
+  const [options, setOptions] = useState(
+    /** @type {Record<string, boolean>} */ (
+      Object.fromEntries(switches.map((f) => [f.name, connector.options[f.name] === true]))
+    ),
+  );
   const submit = (/** @type {Event} */ e) => {
     e.preventDefault();
-    /** @type {{ name: string, options?: { sendSmartCv: boolean } }} */
+    /** @type {{ name: string, options?: Record<string, boolean> }} */
     const body = { name: name.trim() };
-    if (connector.type === 'ats-b') body.options = { sendSmartCv };
+    if (switches.length) body.options = options;
     void patching.patch(body, 'Settings saved.');
   };
   return view`<section class="card" aria-labelledby="general-title">
@@ -75,72 +102,79 @@ function GeneralSection({ connector, patching }) {
         <${Field} id="settings-name" label="Connector name">
           ${(/** @type {FieldInputProps} */ p) => view`<input ...${p} type="text" value=${name} onInput=${(/** @type {Event} */ e) => setName(valueOf(e))} required />`}
         <//>
-        ${
-          connector.type === 'ats-b'
-            ? view`<div class="choice">
-              <input type="checkbox" id="settings-smart-cv" checked=${sendSmartCv} onChange=${(/** @type {Event} */ e) => setSendSmartCv(checkedOf(e))} />
-              <label for="settings-smart-cv">Send Smart CV</label>
-            </div>`
-            : null
-        }
+        ${switches.map(
+          (f) => view`<div class="choice">
+              <input type="checkbox" id=${`settings-${f.name}`} checked=${options[f.name]}
+                onChange=${(/** @type {Event} */ e) => setOptions({ ...options, [f.name]: checkedOf(e) })} />
+              <label for=${`settings-${f.name}`}>${f.label}</label>
+            </div>`,
+        )}
         ${problemFor(patching.problem, 'name', 'The settings were not saved')}
         <div class="actions"><button type="submit" class="primary" disabled=${patching.busy}>Save settings</button></div>
       </form>
     </section>`;
 }
 
-/** @type {Array<['baseUrl' | 'clientId' | 'clientSecret', string, string, string]>} */
-const CREDENTIAL_FIELDS = [
-  ['baseUrl', 'Base API URL', 'url', 'Without “/api”.'],
-  ['clientId', 'Client ID', 'text', 'In ATS-A: Settings → API keys.'],
-  ['clientSecret', 'Client secret', 'password', 'Required to save any change.'],
-];
+/**
+ * The credentials the set-up form asked (its address, text and secret fields under `config`).
+ * @param {Connector} connector
+ */
+const credentialFields = (connector) =>
+  (connectorType(connector.type)?.fields || []).filter(
+    (f) => f.in === 'config' && (f.kind === 'url' || f.kind === 'text' || f.kind === 'secret'),
+  );
+
+/** @param {import('./admin-api').SetupFieldResponse} field */
+const settingsHint = (field) =>
+  field.kind === 'secret'
+    ? 'Required to save any change.'
+    : field.forbiddenSuffix
+      ? `Without “${field.forbiddenSuffix}”.`
+      : field.help;
 
 /** @param {{ connector: Connector, patching: Patching }} props */
 function CredentialsSection({ connector, patching }) {
-  const [credentials, setCredentials] = useState({
-    baseUrl: String(connector.config.baseUrl || ''),
-    clientId: String(connector.config.clientId || ''),
-    clientSecret: '',
-  });
+  const fields = credentialFields(connector);
+  const secrets = fields.filter((f) => f.kind === 'secret');
+  const [credentials, setCredentials] = useState(
+    /** @type {Record<string, string>} */ (
+      Object.fromEntries(
+        fields.map((f) => [f.name, f.kind === 'secret' ? '' : String(connector.config[f.name] || '')]),
+      )
+    ),
+  );
   const { problem } = patching;
   const credentialProblem =
     problem && problem.where === 'config' ? setupProblem(problem.error, connectorType(connector.type)) : null;
+  const blankSecrets = () =>
+    setCredentials({ ...credentials, ...Object.fromEntries(secrets.map((f) => [f.name, ''])) });
   const submit = (/** @type {Event} */ e) => {
     e.preventDefault();
-    void patching
-      .patch(
-        {
-          config: {
-            ...credentials,
-            baseUrl: credentials.baseUrl.trim(),
-            clientId: credentials.clientId.trim(),
-          },
-        },
-        'Credentials tested and saved.',
-      )
-      .then((ok) => ok && setCredentials({ ...credentials, clientSecret: '' }));
+    const config = Object.fromEntries(
+      fields.map((f) => [f.name, f.kind === 'secret' ? credentials[f.name] : credentials[f.name].trim()]),
+    );
+    void patching.patch({ config }, 'Credentials tested and saved.').then((ok) => ok && blankSecrets());
   };
+  const ats = typeLabel(connector.type);
+  const secretNames = secrets.map((f) => lowerFirst(f.label)).join(' and ');
   return view`<section class="card" aria-labelledby="credentials-title">
           <h2 id="credentials-title">Credentials</h2>
-          <p>Enter the client secret again to change any of them; they are tested with ATS-A before they are saved.</p>
+          <p>Enter the ${secretNames} again to change any of them; they are tested with ${ats} before they are saved.</p>
           <form onSubmit=${submit} novalidate>
-            ${CREDENTIAL_FIELDS.map(
-              ([
+            ${fields.map(
+              (
                 field,
-                label,
-                type,
-                hint,
-              ]) => view`<${Field} id=${`settings-${field}`} label=${label} hint=${hint}
-                invalid=${Boolean(credentialProblem && credentialProblem.fields.includes(field))} problemId="credentials-problem">
+              ) => view`<${Field} id=${`settings-${field.name}`} label=${field.label} hint=${settingsHint(field)}
+                invalid=${Boolean(credentialProblem && credentialProblem.fields.includes(field.name))} problemId="credentials-problem">
                 ${(
                   /** @type {FieldInputProps} */ p,
-                ) => view`<input ...${p} type=${type} autocomplete=${type === 'password' ? 'new-password' : 'off'} value=${credentials[field]}
-                  onInput=${(/** @type {Event} */ e) => setCredentials({ ...credentials, [field]: valueOf(e) })} />`}
+                ) => view`<input ...${p} type=${field.kind === 'secret' ? 'password' : field.kind === 'url' ? 'url' : 'text'}
+                  autocomplete=${field.kind === 'secret' ? 'new-password' : 'off'} value=${credentials[field.name]}
+                  onInput=${(/** @type {Event} */ e) => setCredentials({ ...credentials, [field.name]: valueOf(e) })} />`}
               <//>`,
             )}
             ${credentialProblem && problem ? view`<${Problem} id="credentials-problem" title=${credentialProblem.title} error=${problem.error} advice=${credentialProblem.advice} />` : null}
-            <div class="actions"><button type="submit" class="primary" disabled=${patching.busy || !credentials.clientSecret}>Test and save credentials</button></div>
+            <div class="actions"><button type="submit" class="primary" disabled=${patching.busy || secrets.some((f) => !credentials[f.name])}>Test and save credentials</button></div>
           </form>
         </section>`;
 }

@@ -55,6 +55,14 @@ export const setConnectorTypes = (/** @type {ConnectorType[]} */ types) => {
 export const allConnectorTypes = () => connectorTypes;
 export const connectorType = (/** @type {string} */ type) => connectorTypes.find((t) => t.type === type);
 export const typeLabel = (/** @type {string} */ type) => connectorType(type)?.label || type;
+/** Whether connectors of `type` get their access by a login in the ATS's window (Authorize). */
+export const logsIn = (/** @type {string} */ type) => connectorType(type)?.flow === 'interactive-login';
+/** Whether connectors of `type` get their access from credentials typed here. */
+export const typesCredentials = (/** @type {string} */ type) =>
+  connectorType(type)?.flow === 'client-credentials';
+/** Whether the ATS of `type` declares a capability (e.g. 'daily-budget'). */
+export const supports = (/** @type {string} */ type, /** @type {string} */ capability) =>
+  /** @type {string[]} */ (connectorType(type)?.capabilities || []).includes(capability);
 /** "Client ID" → "client ID": a label inside a sentence. */
 export const lowerFirst = (/** @type {string} */ text) => text.charAt(0).toLowerCase() + text.slice(1);
 
