@@ -1,3 +1,4 @@
+import { EventFeedService } from '../events/event-feed.service';
 import { DataSource } from 'typeorm';
 import { type ConnectorStatus, type ConnectorStatusChangedDto, createEvent } from '@connector/contracts';
 import { dataSourceOptions, runMigrations } from '@connector/persistence';
@@ -45,6 +46,7 @@ describe(ConnectorStatusChangedHandler.name, () => {
         new AtsAVacancySource(undefined as never, undefined as never),
         new AtsBVacancySource(undefined as never),
       ),
+      { connected: async () => undefined, ended: async () => undefined } as unknown as EventFeedService,
     );
   });
 
