@@ -2,6 +2,8 @@
  * The event feed's statements (hand SQL, prepared: a fleet's pollers run them every few seconds). The claim
  * takes due feeds with FOR UPDATE SKIP LOCKED and moves them ahead in the same statement, so processes share
  * the feeds and never read one twice at once; a crashed poller's claim lapses when that time comes.
+ * A statement that reads a feed's values before changing them (`before`) reads them from its snapshot, without
+ * FOR UPDATE: a row locked in one CTE and updated in another of the same statement is skipped by the lock.
  */
 import { sqlStatement } from '@connector/persistence';
 import { OPEN_STATUSES } from '../runs/sync-run.sql';
@@ -145,8 +147,8 @@ export const APPLY_BATCH = sqlStatement<ApplyValues>(
 export const READ_EMPTY = sqlStatement<{ connectorId: string; pollSeconds: number }>(
   (p) => `
   UPDATE vacancy_event_feed
-  SET pending_request_id = NULL, last_read_at = clock_timestamp(), failures = 0, poll_seconds = ${p.pollSeconds},
-      next_read_at = clock_timestamp() + make_interval(secs => ${p.pollSeconds}::float8)
+  SET pending_request_id = NULL, last_read_at = clock_timestamp(), failures = 0, poll_seconds = ${p.pollSeconds}::int,
+      next_read_at = clock_timestamp() + make_interval(secs => ${p.pollSeconds}::int)
   WHERE connector_id = ${p.connectorId}`,
 );
 
@@ -166,7 +168,7 @@ export const READ_FAILED = sqlStatement<{ connectorId: string; inSeconds: number
  */
 export const FALL_BACK = sqlStatement<{ connectorId: string; reason: string; retrySeconds: number }>(
   (p) => `
-  WITH before AS (SELECT mode FROM vacancy_event_feed WHERE connector_id = ${p.connectorId} FOR UPDATE),
+  WITH before AS (SELECT mode FROM vacancy_event_feed WHERE connector_id = ${p.connectorId}),
   fell AS (
     UPDATE vacancy_event_feed
     SET since = CASE WHEN mode = 'polling' THEN since ELSE clock_timestamp() END,
@@ -201,13 +203,13 @@ export const SUBSCRIBE_FAILED = sqlStatement<{ connectorId: string; reason: stri
 export const SUBSCRIBED = sqlStatement<{ connectorId: string; pollSeconds: number; runId: string }>(
   (p) => `
   WITH before AS (
-    SELECT catch_up, account_id FROM vacancy_event_feed WHERE connector_id = ${p.connectorId} FOR UPDATE
+    SELECT catch_up, account_id FROM vacancy_event_feed WHERE connector_id = ${p.connectorId}
   ),
   healthy AS (
     UPDATE vacancy_event_feed
     SET mode = 'events', reason = NULL, failures = 0, catch_up = false, since = clock_timestamp(),
-        pending_request_id = NULL, poll_seconds = ${p.pollSeconds},
-        next_read_at = clock_timestamp() + make_interval(secs => ${p.pollSeconds}::float8)
+        pending_request_id = NULL, poll_seconds = ${p.pollSeconds}::int,
+        next_read_at = clock_timestamp() + make_interval(secs => ${p.pollSeconds}::int)
     WHERE connector_id = ${p.connectorId}
     RETURNING connector_id
   ),
