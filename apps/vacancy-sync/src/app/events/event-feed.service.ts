@@ -65,10 +65,15 @@ export class EventFeedService {
 
   /** The connector's feed, made (to be subscribed at once) when its ATS has events and it has none yet. */
   async ensure(
-    connector: Pick<ConnectorSnapshot, 'id' | 'accountId' | 'type'>,
+    connector: Pick<ConnectorSnapshot, 'id' | 'accountId' | 'type' | 'options'>,
   ): Promise<EventFeed | undefined> {
     if (!this.sources.find(connector.type)) return undefined;
-    return this.feeds.ensure(connector.id, connector.accountId, subscriptionIdOf(connector.id));
+    return this.feeds.ensure(
+      connector.id,
+      connector.accountId,
+      subscriptionIdOf(connector.id),
+      eventPollSecondsOf(connector.options, this.config.EVENT_POLL_MIN_SECONDS),
+    );
   }
 
   /** A connector became connected: its feed is made (the poller subscribes it at once); else at its first run. */

@@ -71,8 +71,13 @@ export class VacancyEventFeedRepository {
     this.sql = preparedStatements(db);
   }
 
-  async ensure(connectorId: string, accountId: string, subscriptionId: string): Promise<EventFeed> {
-    const [row] = await ENSURE_FEED.rows(this.sql, { connectorId, accountId, subscriptionId });
+  async ensure(
+    connectorId: string,
+    accountId: string,
+    subscriptionId: string,
+    pollSeconds: number,
+  ): Promise<EventFeed> {
+    const [row] = await ENSURE_FEED.rows(this.sql, { connectorId, accountId, subscriptionId, pollSeconds });
     return feedOf(row as SqlRow);
   }
 

@@ -16,12 +16,18 @@ export const FEED_COLUMNS = `connector_id, account_id, subscription_id, mode, pe
  * A connector's feed, made if it has none (to be subscribed at once: `polling` until the ATS says yes).
  * Answers the feed either way, one row.
  */
-export const ENSURE_FEED = sqlStatement<{ connectorId: string; accountId: string; subscriptionId: string }>(
+export const ENSURE_FEED = sqlStatement<{
+  connectorId: string;
+  accountId: string;
+  subscriptionId: string;
+  pollSeconds: number;
+}>(
   (p) => `
   WITH made AS (
-    INSERT INTO vacancy_event_feed (connector_id, account_id, subscription_id, mode, next_read_at, reason)
+    INSERT INTO vacancy_event_feed
+      (connector_id, account_id, subscription_id, mode, next_read_at, reason, poll_seconds)
     VALUES (${p.connectorId}, ${p.accountId}, ${p.subscriptionId}, 'polling', clock_timestamp(),
-            'The event subscription is being made')
+            'The event subscription is being made', ${p.pollSeconds})
     ON CONFLICT (connector_id) DO NOTHING
     RETURNING ${FEED_COLUMNS}
   )
