@@ -57,10 +57,11 @@ export const CLAIM_DUE_FEEDS = sqlStatement<{ limit: number; claimSeconds: numbe
     LIMIT ${p.limit}
     FOR UPDATE SKIP LOCKED
   )
-  UPDATE vacancy_event_feed f
+  UPDATE vacancy_event_feed
   SET next_read_at = clock_timestamp() + make_interval(secs => ${p.claimSeconds}::float8)
-  FROM due WHERE f.connector_id = due.connector_id
-  RETURNING ${FEED_COLUMNS.replace(/(\w+)/g, 'f.$1')}`,
+  -- By key (an array, not a join: a join would read every feed).
+  WHERE connector_id = ANY(ARRAY(SELECT connector_id FROM due))
+  RETURNING ${FEED_COLUMNS}`,
 );
 
 /**
