@@ -283,8 +283,23 @@ describe('vacancy-sync on ATS-B event subscriptions', () => {
       TWO_POLLS_MS + 5_000,
       `vacancy.upserted of job ${id} through the re-made subscription`,
     );
+    // The catch-up run, on events again: no warning, and the safety-net runs come hourly now.
+    const caughtUp = await eventually(
+      () =>
+        completedRuns()
+          .slice(before)
+          .find((r) => !r.warnings?.some((w) => w.code === 'EVENTS_UNAVAILABLE')),
+      30_000,
+      'the changes-only run that catches up once the subscription is made again',
+    );
+    expect(caughtUp.status).toBe('succeeded');
     const later = completedRuns().slice(after);
     expect(later.every((r) => !r.warnings?.some((w) => w.code === 'EVENTS_UNAVAILABLE'))).toBe(true);
+    const { rows } = await db.query<{ interval_seconds: number }>(
+      `SELECT interval_seconds FROM sync_connector WHERE connector_id = $1`,
+      [connectorId],
+    );
+    expect(rows[0]?.interval_seconds).toBe(3_600); // syncIntervalMinutes 15, lengthened while events are healthy
   });
 
   /** A job the first sync published and nothing in this test touched since (each call takes another). */
