@@ -257,6 +257,27 @@ describe(`${EventFeedService.name} (ATS-B subscriptions)`, () => {
     expect(sandbox.state.events.list().map((s) => s.subscriptionId)).toEqual([subscriptionIdOf(connectorId)]);
   });
 
+  it('waits out an ATS 429 without counting it against the feed', async () => {
+    // The catch-up run asked for above ran (a connector with an open run is not polled).
+    await dataSource.query(`UPDATE sync_run SET status = 'succeeded' WHERE connector_id = $1`, [connectorId]);
+    sandbox.state.setFaults({ force429: 1 });
+    await due();
+    calls.length = 0;
+    await tickBoth();
+    expect(calls).toEqual(['GET event/subscription']); // read, and answered 429
+    const waited = await feed();
+    expect(waited).toMatchObject({ mode: 'events', failures: 0 });
+    expect(waited.nextReadAt.getTime()).toBeGreaterThan(Date.now());
+    sandbox.state.clearFaults();
+  });
+
+  it('answers off while the connector is not active (disabled, waiting for authorization)', async () => {
+    await dataSource.query(`UPDATE sync_connector SET active = false WHERE connector_id = $1`, [connectorId]);
+    expect(await one.status(ACCOUNT, connectorId)).toEqual({ connectorId, mode: 'off' });
+    await dataSource.query(`UPDATE sync_connector SET active = true WHERE connector_id = $1`, [connectorId]);
+    expect(await one.status(ACCOUNT, connectorId)).toMatchObject({ connectorId, mode: 'events' });
+  });
+
   it('answers off for a connector without a feed, and ends the subscription when the connector is disabled', async () => {
     expect(await one.status(ACCOUNT, 'no-such-connector')).toEqual({
       connectorId: 'no-such-connector',

@@ -13,6 +13,7 @@ import {
 } from '@connector/contracts';
 import { type JobMapping, validateJobMapping } from '@connector/job-mapping';
 import { MessagePublisher, RpcError } from '@connector/messaging';
+import { decideRunFailure } from '../runs/run-failure';
 import { decidePage } from '../vacancies/page-decision';
 import { VacancyStateRepository } from '../vacancies/vacancy-state.repository';
 import { VacancySyncConfig } from '../vacancy-sync.config';
@@ -109,7 +110,8 @@ export class EventFeedService {
   /** What the registry's admin page shows (`vacancy.event-feed.requested`). */
   async status(accountId: string, connectorId: string): Promise<VacancyEventFeedStatus> {
     const feed = await this.feeds.feed(connectorId);
-    if (!feed || feed.accountId !== accountId) return { connectorId, mode: 'off' };
+    // No feed, another account's, or a connector not active (disabled, waiting for authorization): off.
+    if (!feed || feed.accountId !== accountId || !feed.active) return { connectorId, mode: 'off' };
     return {
       connectorId,
       mode: feed.mode,
@@ -308,6 +310,19 @@ export class EventFeedService {
     pollSeconds: number,
     error: unknown,
   ): Promise<void> {
+    // Waiting for budget (ours or the ATS's 429) is not a failure of the feed: read again after the reset.
+    const now = new Date();
+    const decision = decideRunFailure(error, {
+      connectorId: connector.id,
+      attempts: 0,
+      now,
+      inlineWaitMaxMs: 0,
+    });
+    if (decision.action === 'wait') {
+      const inSeconds = Math.max(1, Math.ceil((decision.until.getTime() - now.getTime()) / 1000));
+      await this.feeds.reschedule(connector.id, inSeconds, pollSeconds);
+      return;
+    }
     const failures = await this.feeds.readFailed(
       connector.id,
       resubscribeBackoffSeconds(feed.failures + 1, pollSeconds),

@@ -81,9 +81,10 @@ export class VacancyEventFeedRepository {
     return feedOf(row as SqlRow);
   }
 
-  async feed(connectorId: string): Promise<EventFeed | undefined> {
+  /** The feed, and whether its connector is active (not disabled, not waiting for authorization). */
+  async feed(connectorId: string): Promise<(EventFeed & { active: boolean }) | undefined> {
     const [row] = await FEED.rows(this.sql, { connectorId });
-    return row ? feedOf(row) : undefined;
+    return row ? { ...feedOf(row), active: booleanColumn(row, 'active') } : undefined;
   }
 
   async remove(connectorId: string): Promise<EventFeed | undefined> {

@@ -36,8 +36,12 @@ export const ENSURE_FEED = sqlStatement<{
   SELECT ${FEED_COLUMNS} FROM vacancy_event_feed WHERE connector_id = ${p.connectorId}`,
 );
 
+/** A connector's feed, and whether the connector is active (scheduled) at all. */
 export const FEED = sqlStatement<{ connectorId: string }>(
-  (p) => `SELECT ${FEED_COLUMNS} FROM vacancy_event_feed WHERE connector_id = ${p.connectorId}`,
+  (p) => `
+  SELECT ${FEED_COLUMNS.replace(/(\w+)/g, 'f.$1')}, coalesce(c.active, false) AS active
+  FROM vacancy_event_feed f LEFT JOIN sync_connector c ON c.connector_id = f.connector_id
+  WHERE f.connector_id = ${p.connectorId}`,
 );
 
 export const DELETE_FEED = sqlStatement<{ connectorId: string }>(
