@@ -49,9 +49,11 @@ export class ConnectorStatusChangedHandler {
       case 'pending_authorization':
         // A deletion is final, however late it arrives: the connector leaves the schedule, and its runs and
         // vacancy state go after the retention period.
-        if (!(await apply(false)) && event.data.reason === 'deleted') await this.runs.deactivate(connectorId);
+        const applied = await apply(false);
+        if (!applied && event.data.reason === 'deleted') await this.runs.deactivate(connectorId);
         // Disabled or deleted: its event subscription ends (a connector waiting for authorization keeps it).
-        if (status === 'disabled') await this.events.ended(connectorId, event.accountId);
+        if (status === 'disabled' && (applied || event.data.reason === 'deleted'))
+          await this.events.ended(connectorId, event.accountId);
         await this.deletions.record(event);
         return;
     }
