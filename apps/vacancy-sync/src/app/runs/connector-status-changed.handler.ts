@@ -46,7 +46,7 @@ export class ConnectorStatusChangedHandler {
         return;
       case 'disabled':
       case 'auth_failed':
-      case 'pending_authorization':
+      case 'pending_authorization': {
         // A deletion is final, however late it arrives: the connector leaves the schedule, and its runs and
         // vacancy state go after the retention period.
         const applied = await apply(false);
@@ -56,6 +56,7 @@ export class ConnectorStatusChangedHandler {
           await this.events.ended(connectorId, event.accountId);
         await this.deletions.record(event);
         return;
+      }
     }
   }
 
