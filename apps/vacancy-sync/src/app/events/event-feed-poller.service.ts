@@ -44,11 +44,6 @@ export class EventFeedPoller implements OnApplicationBootstrap, BeforeApplicatio
     return this.ticking;
   }
 
-  /** Polls going on in this process. */
-  get active(): number {
-    return this.polls.size;
-  }
-
   private async claim(): Promise<void> {
     if (this.stopping) return;
     try {
