@@ -102,3 +102,12 @@ export {
   ATS_B_JOB_ORDER_FIELDS,
 } from './lib/ats-b/ats-b.protocol';
 export type * from './lib/ats-b/ats-b.types';
+export {
+  ATS_B_MAX_EVENTS_PER_READ,
+  ATS_B_SUBSCRIPTION_ID,
+  AtsBSubscriptionGoneError,
+  readEventBatch,
+  type AtsBEntityEvent,
+  type AtsBEntityEventType,
+  type AtsBEventBatch,
+} from './lib/ats-b/ats-b-events';

@@ -36,7 +36,7 @@ export class AppModule {
       retention: [
         runHistoryRetention(config),
         closedVacancyRetention(config.CLOSED_VACANCY_RETENTION_DAYS),
-        ...['vacancy_state', 'sync_run', 'sync_connector'].map((table) =>
+        ...['vacancy_state', 'sync_run', 'sync_connector', 'vacancy_event_feed'].map((table) =>
           deletedConnectorRetention(table, config.DELETED_CONNECTOR_RETENTION_DAYS),
         ),
       ],

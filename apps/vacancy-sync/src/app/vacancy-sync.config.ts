@@ -26,6 +26,17 @@ export class VacancySyncConfig extends ServiceConfig {
   @Type(() => Number) @IsInt() @Min(20) @Max(100_000) RUN_HISTORY_PER_CONNECTOR = 500;
   /** How long a closed vacancy's state stays (should it come back live, it is published again as new). */
   @Type(() => Number) @IsInt() @Min(1) @Max(3_650) CLOSED_VACANCY_RETENTION_DAYS = 30;
+  /** How often this process claims due event feeds (ATS-B subscriptions) to read. */
+  @Type(() => Number) @IsInt() @Min(100) @Max(60_000) EVENT_FEED_TICK_MS = 1_000;
+  /** Event feeds one tick claims at most, and feeds this process reads at once. */
+  @Type(() => Number) @IsInt() @Min(1) @Max(1_000) EVENT_FEED_CONCURRENCY = 100;
+  /** The floor of a connector's `eventPollSeconds` (the vendor's sense: 5; tests may go lower). */
+  @Type(() => Number) @IsInt() @Min(1) @Max(3_600) EVENT_POLL_MIN_SECONDS = 5;
+  /**
+   * Test hook: `exit` ends the process right after a batch's requestId is stored and before anything is acted
+   * on (a crash at the worst moment, for the e2e). Empty in production.
+   */
+  @IsIn(['', 'exit']) EVENT_FEED_CRASH_AFTER_STORE: '' | 'exit' = '';
   /** Non-public addresses (and plain http) its ATS calls may reach: `none` unless local mode or tests say. */
   @IsIn(ADDRESS_ALLOWANCES) ALLOW_PRIVATE_ADDRESSES: AddressAllowance = 'none';
 }

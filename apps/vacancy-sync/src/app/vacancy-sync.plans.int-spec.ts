@@ -10,6 +10,7 @@ import {
 } from '@connector/testing';
 import { runHistoryRetention } from './runs/run-history-retention';
 import { SyncRunRepository } from './runs/sync-run.repository';
+import { VacancyEventFeedRepository } from './events/vacancy-event-feed.repository';
 import { closedVacancyRetention } from './vacancies/closed-vacancy-retention';
 import { VacancyStateRepository } from './vacancies/vacancy-state.repository';
 import { SERVICE_NAME } from './vacancy-sync.config';
@@ -65,6 +66,14 @@ describe('vacancy-sync query plans at fleet size', () => {
          FROM generate_series(1, $1::int) c, generate_series(1, $2::int) k`,
       [CONNECTORS, RUNS_PER_CONNECTOR],
     );
+    // Every connector on events (as if the whole fleet were ATS-B), read every minute at its own second.
+    await db.query(
+      `INSERT INTO vacancy_event_feed (connector_id, account_id, subscription_id, mode, next_read_at, last_read_at)
+       SELECT 'c-' || lpad(n::text, 5, '0'), 'acct-' || (n % 2500), 'vs-c-' || n, 'events',
+              now() + make_interval(secs => n % 60), now() - make_interval(secs => 60 - n % 60)
+         FROM generate_series(1, $1::int) n`,
+      [CONNECTORS],
+    );
     await db.query(`ANALYZE`);
 
     const states = new VacancyStateRepository(db);
@@ -113,6 +122,33 @@ describe('vacancy-sync query plans at fleet size', () => {
     await record("deleted connectors' vacancy states", () =>
       purge(db, deletedConnectorRetention('vacancy_state', 30), new Date()),
     );
+    const feeds = new VacancyEventFeedRepository(db);
+    await record('event feeds: due feeds claimed', () => feeds.claimDue(100, 60));
+    await record("event feed: a connector's feed made or read", () =>
+      feeds.ensure(connector, 'acct', 'vs-c', 60),
+    );
+    await record('event feed: the run lease for a poll', () =>
+      feeds.tryLease(connector, 'plans-events', 60_000),
+    );
+    await record('event feed: a batch stored', () => feeds.storeRequest(connector, 7));
+    await record('event feed: a batch applied', () =>
+      feeds.apply(
+        connector,
+        { owner: 'plans-events', ttlMs: 60_000 },
+        {
+          seen: [{ externalId: 'v-001', contentHash: 'h-events' }],
+          liveUntil: new Map(),
+          closed: ['v-003'],
+          lastEventAt: new Date(),
+          nextInSeconds: 60,
+          pollSeconds: 60,
+        },
+      ),
+    );
+    await record('event feed: an empty read', () => feeds.readEmpty(connector, 60));
+    await record('event feed: fallen back to polling', () => feeds.fallBack(connector, 'plans', 60));
+    await record('event feed: subscribed again, a catch-up run asked', () => feeds.subscribed(connector, 60));
+    await record('event feed: removed', () => feeds.remove(connector));
     session = new Client({ connectionString: database.url });
     await session.connect();
   }, 120_000);
@@ -124,7 +160,7 @@ describe('vacancy-sync query plans at fleet size', () => {
   });
 
   it('recorded the statements of every piece it checks', () => {
-    expect(new Set(statements.map((s) => s.name.replace(/ #\d+$/, ''))).size).toBe(16);
+    expect(new Set(statements.map((s) => s.name.replace(/ #\d+$/, ''))).size).toBe(25);
   });
 
   it('sees a statement that reads a whole table (the check itself)', async () => {
@@ -136,9 +172,14 @@ describe('vacancy-sync query plans at fleet size', () => {
     expect(findings).toEqual([expect.stringMatching(/^by content: Seq Scan on vacancy_state\n/)]);
   });
 
-  it('reaches vacancy_state, sync_run and sync_connector through their indexes only', async () => {
+  it('reaches vacancy_state, sync_run, sync_connector and vacancy_event_feed through their indexes only', async () => {
     expect(
-      await wholeTableScans(session, statements, ['vacancy_state', 'sync_run', 'sync_connector']),
+      await wholeTableScans(session, statements, [
+        'vacancy_state',
+        'sync_run',
+        'sync_connector',
+        'vacancy_event_feed',
+      ]),
     ).toEqual([]);
   });
 });

@@ -7,13 +7,15 @@ import { VacancyLiveUntil1763700000302 } from './migrations/1763700000302-vacanc
 import { SyncConnectorStatusAt1763700000303 } from './migrations/1763700000303-sync-connector-status-at';
 import { SyncSchedule1763700000310 } from './migrations/1763700000310-sync-schedule';
 import { SyncRunHistory1763700000320 } from './migrations/1763700000320-sync-run-history';
+import { VacancyEventFeed1763700000330 } from './migrations/1763700000330-vacancy-event-feed';
+import { VacancyEventFeedEntity } from './events/vacancy-event-feed.entity';
 import { SyncConnectorEntity } from './runs/sync-connector.entity';
 import { SyncRunEntity } from './runs/sync-run.entity';
 import { VacancyStateEntity } from './vacancies/vacancy-state.entity';
 
 /** vacancy-sync's tables (entities and the migrations that build them) and the libs' tables it uses. */
 export const VACANCY_SYNC_SCHEMA = {
-  entities: [VacancyStateEntity, SyncConnectorEntity, SyncRunEntity],
+  entities: [VacancyStateEntity, SyncConnectorEntity, SyncRunEntity, VacancyEventFeedEntity],
   migrations: [
     VacancySyncTables1763700000300,
     SyncRunWarnings1763700000301,
@@ -21,6 +23,7 @@ export const VACANCY_SYNC_SCHEMA = {
     SyncConnectorStatusAt1763700000303,
     SyncSchedule1763700000310,
     SyncRunHistory1763700000320,
+    VacancyEventFeed1763700000330,
   ],
   shared: [...ATS_ACCESS_SCHEMAS, DELETED_CONNECTOR_SCHEMA],
 } satisfies Pick<ServiceCoreOptions, 'entities' | 'migrations' | 'shared'>;

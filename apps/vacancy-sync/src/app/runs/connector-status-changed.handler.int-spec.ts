@@ -6,6 +6,7 @@ import { createTestDatabase, type TestDatabase } from '@connector/testing';
 import { SERVICE_NAME } from '../vacancy-sync.config';
 import { VACANCY_SYNC_SCHEMA } from '../vacancy-sync.schema';
 import type { ConnectorDirectory } from '@connector/ats-access';
+import type { EventFeedService } from '../events/event-feed.service';
 import { AtsAVacancySource } from '../sources/ats-a-vacancy.source';
 import { AtsBVacancySource } from '../sources/ats-b-vacancy.source';
 import { VacancySources } from '../sources/vacancy-sources';
@@ -17,6 +18,8 @@ describe(ConnectorStatusChangedHandler.name, () => {
   let dataSource: DataSource;
   let sut: ConnectorStatusChangedHandler;
   const recorded: string[] = [];
+  /** What the handler told the event feeds: `connected:<id>` / `ended:<id>`. */
+  const feeds: string[] = [];
 
   beforeAll(async () => {
     database = await createTestDatabase('status_changed');
@@ -45,6 +48,10 @@ describe(ConnectorStatusChangedHandler.name, () => {
         new AtsAVacancySource(undefined as never, undefined as never),
         new AtsBVacancySource(undefined as never),
       ),
+      {
+        connected: async (connectorId: string) => void feeds.push(`connected:${connectorId}`),
+        ended: async (connectorId: string) => void feeds.push(`ended:${connectorId}`),
+      } as unknown as EventFeedService,
     );
   });
 
@@ -110,5 +117,25 @@ describe(ConnectorStatusChangedHandler.name, () => {
     await sut.handle(event('c-deleted', 'disabled', t(6), 'deleted'));
     expect(recorded).toEqual(['c-deleted']);
     expect(await active('c-deleted')).toBe(false);
+  });
+
+  it('makes the event feed of a connected connector and ends it when the connector is disabled or deleted', async () => {
+    feeds.length = 0;
+    await sut.handle(event('c-feed', 'connected', t(10)));
+    await sut.handle(event('c-feed', 'auth_failed', t(11)));
+    await sut.handle(event('c-feed', 'connected', t(12)));
+    await sut.handle(event('c-feed', 'disabled', t(13)));
+    await sut.handle(event('c-feed-deleted', 'disabled', t(13), 'deleted'));
+    // Waiting for authorization keeps the subscription (the connector comes back to it); an older event does nothing.
+    await sut.handle(event('c-feed', 'connected', t(9)));
+    await sut.handle(event('c-feed-kept', 'connected', t(20)));
+    await sut.handle(event('c-feed-kept', 'disabled', t(19)));
+    expect(feeds).toEqual([
+      'connected:c-feed',
+      'connected:c-feed',
+      'ended:c-feed',
+      'ended:c-feed-deleted',
+      'connected:c-feed-kept',
+    ]);
   });
 });

@@ -3,6 +3,7 @@ import { EventPattern, Payload } from '@nestjs/microservices';
 import { ConnectorDirectory } from '@connector/ats-access';
 import { type ConnectorStatusChangedDto, type EventEnvelope, RoutingKey } from '@connector/contracts';
 import { ConnectorDeletions } from '@connector/service-kit';
+import { EventFeedService } from '../events/event-feed.service';
 import { VacancySources } from '../sources/vacancy-sources';
 import { SyncRunRepository } from './sync-run.repository';
 
@@ -20,6 +21,7 @@ export class ConnectorStatusChangedHandler {
     private readonly deletions: ConnectorDeletions,
     private readonly directory: ConnectorDirectory,
     private readonly sources: VacancySources,
+    private readonly events: EventFeedService,
   ) {}
 
   @EventPattern(RoutingKey.ConnectorStatusChanged)
@@ -39,16 +41,22 @@ export class ConnectorStatusChangedHandler {
       case 'connected':
         if (await apply(true, await this.systemOf(connectorId, event.accountId))) {
           this.logger.log(`connector ${connectorId} is connected: scheduled`);
+          await this.events.connected(connectorId, event.accountId);
         }
         return;
       case 'disabled':
       case 'auth_failed':
-      case 'pending_authorization':
+      case 'pending_authorization': {
         // A deletion is final, however late it arrives: the connector leaves the schedule, and its runs and
         // vacancy state go after the retention period.
-        if (!(await apply(false)) && event.data.reason === 'deleted') await this.runs.deactivate(connectorId);
+        const applied = await apply(false);
+        if (!applied && event.data.reason === 'deleted') await this.runs.deactivate(connectorId);
+        // Disabled or deleted: its event subscription ends (a connector waiting for authorization keeps it).
+        if (status === 'disabled' && (applied || event.data.reason === 'deleted'))
+          await this.events.ended(connectorId, event.accountId);
         await this.deletions.record(event);
         return;
+      }
     }
   }
 

@@ -1,6 +1,7 @@
 import { ConnectorStatusChangedHandler } from './connector-status-changed.handler';
 import { Module } from '@nestjs/common';
 import { ConnectorDeletions } from '@connector/service-kit';
+import { EventsModule } from '../events/events.module';
 import { SourcesModule } from '../sources/sources.module';
 import { VacancyStateRepository } from '../vacancies/vacancy-state.repository';
 import { RunDriver } from './run-driver.service';
@@ -10,7 +11,7 @@ import { SyncRunRepository } from './sync-run.repository';
 import { SyncRunService } from './sync-run.service';
 
 @Module({
-  imports: [SourcesModule],
+  imports: [SourcesModule, EventsModule],
   controllers: [RunRequestedHandler, ConnectorStatusChangedHandler],
   providers: [
     VacancyStateRepository,

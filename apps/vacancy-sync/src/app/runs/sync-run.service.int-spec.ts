@@ -8,6 +8,7 @@ import type { MessagePublisher } from '@connector/messaging';
 import { dataSourceOptions, runMigrations } from '@connector/persistence';
 import { connectorSnapshot } from '@connector/ats-testing';
 import { createTestDatabase, type TestDatabase } from '@connector/testing';
+import { EventFeedService } from '../events/event-feed.service';
 import { AtsAOpenStatuses } from '../sources/ats-a-open-statuses';
 import { AtsAVacancySource } from '../sources/ats-a-vacancy.source';
 import { AtsBVacancySource } from '../sources/ats-b-vacancy.source';
@@ -80,6 +81,8 @@ describe(`${SyncRunService.name} (ATS-A full run)`, () => {
       directory,
       publisher,
       config,
+      // ATS-A has no event feed.
+      { ensure: async () => undefined } as unknown as EventFeedService,
     );
     await runs.registerConnector(connectorId, ACCOUNT);
   });

@@ -13,11 +13,14 @@ import { atsRegistry } from '@connector/ats-registry';
 import { type JobMapping, validateJobMapping } from '@connector/job-mapping';
 import { MessagePublisher, RpcError } from '@connector/messaging';
 import { inSpan, withLogContext } from '@connector/observability';
+import { runIntervalMinutes, eventsUnavailableWarning } from '../events/event-feed';
+import { EventFeedService, feedDown } from '../events/event-feed.service';
+import type { EventFeed } from '../events/vacancy-event-feed.repository';
 import { EnrichmentCache } from '../sources/enrichment-cache';
 import { type SourcePage, SourceRefusedError } from '../sources/vacancy-source';
 import { VacancySources } from '../sources/vacancy-sources';
-import { buildVacancyUpsert, type VacancyUpsert } from '../vacancies/vacancy-content';
-import { diffPage, expiryCheckDue, mayClose } from '../vacancies/vacancy-diff';
+import { decidePage } from '../vacancies/page-decision';
+import { expiryCheckDue, mayClose } from '../vacancies/vacancy-diff';
 import { VacancyStateRepository } from '../vacancies/vacancy-state.repository';
 import { VacancySyncConfig } from '../vacancy-sync.config';
 import { CallCounter } from './call-counter';
@@ -58,6 +61,8 @@ interface RunScope {
   lastSuccesses: Pick<HeadRun, 'lastSuccessStartedAt' | 'lastFullStartedAt'>;
   mapping: JobMapping;
   options: SyncOptions;
+  /** The connector's event feed when its ATS has one (made here if missing): the run's interval and warning. */
+  feed?: EventFeed;
   calls: CallCounter;
   caches: Map<string, EnrichmentCache<unknown>>;
   shouldStop: () => boolean;
@@ -85,6 +90,7 @@ export class SyncRunService {
     private readonly directory: ConnectorDirectory,
     private readonly publisher: MessagePublisher,
     @Inject(VacancySyncConfig) private readonly config: VacancySyncConfig,
+    private readonly events: EventFeedService,
   ) {}
 
   /** Its log lines carry the run's ids (and the correlation id of the request that started it). */
@@ -137,7 +143,9 @@ export class SyncRunService {
         if (!scope) {
           const connector = await this.connectorOf(run);
           await this.learnSystem(connector);
+          const feed = await this.events.ensure(connector);
           scope = {
+            ...(feed ? { feed } : {}),
             lease,
             connector,
             lastSuccesses: head,
@@ -153,7 +161,7 @@ export class SyncRunService {
         if (run.status !== 'running' || !run.mode) run = await this.start(run, scope);
         if (run.phase === 'listing') run = await this.list(run, scope);
         if (run.phase === 'closing') run = await this.close(run, scope);
-        const leaseKept = await this.complete(run, lease, 'succeeded', undefined, calls, scope.options);
+        const leaseKept = await this.complete(run, lease, 'succeeded', undefined, calls, scope);
         runMetrics.ended(scope.connector.type, 'succeeded', run.startedAt);
         return leaseKept ? 'finished' : 'done';
       } catch (error) {
@@ -194,14 +202,7 @@ export class SyncRunService {
             return 'parked';
           case 'fail': {
             this.logger.error(`${run.runId}: failed: ${decision.reason}`);
-            const leaseKept = await this.complete(
-              run,
-              lease,
-              'failed',
-              decision.reason,
-              calls,
-              scope?.options,
-            );
+            const leaseKept = await this.complete(run, lease, 'failed', decision.reason, calls, scope);
             runMetrics.ended(scope?.connector.type, 'failed', run.startedAt);
             return leaseKept ? 'finished' : 'done';
           }
@@ -312,22 +313,13 @@ export class SyncRunService {
     cursor: { after?: number },
   ): Promise<SyncRun> {
     const { connector, calls } = scope;
-    const built = page.vacancies.map((v) => ({
-      externalId: v.externalId,
-      upsert: buildVacancyUpsert(connector.id, connector.type, scope.mapping, v),
-    }));
-    const vacancies = built.map((b) => b.upsert).filter((v): v is VacancyUpsert => v !== undefined);
-    const liveUntil = new Map(
-      page.vacancies.flatMap((v) => (v.liveUntil ? [[v.externalId, v.liveUntil] as const] : [])),
+    const { upserts, unchanged, closing, liveUntil } = await decidePage(
+      connector,
+      scope.mapping,
+      page,
+      (ids) => this.states.published(connector.id, ids),
     );
-    // Not live by the ATS's fields, or left out by the mapping's publish lists: closed if published.
-    const liveIds = new Set(vacancies.map((v) => v.externalId));
-    const notLive = [
-      ...new Set([...page.closed, ...built.filter((b) => !b.upsert).map((b) => b.externalId)]),
-    ].filter((id) => !liveIds.has(id));
-    const published = await this.states.published(connector.id, [...liveIds, ...notLive]);
-    const diff = diffPage(vacancies, published);
-    const closing = notLive.filter((id) => published.get(id)?.live === true);
+    const diff = { upserts, unchanged };
     await Promise.all([
       ...diff.upserts.map((data) =>
         this.publish(Exchange.ConnectorEvents, current, RoutingKey.VacancyUpserted, data),
@@ -434,13 +426,16 @@ export class SyncRunService {
     status: 'succeeded' | 'failed',
     error: string | undefined,
     calls: CallCounter,
-    options: SyncOptions | undefined,
+    scope: Pick<RunScope, 'options' | 'feed'> | undefined,
   ): Promise<boolean> {
+    const options = scope?.options;
+    // The event feed down: the run is the only way changes arrive now, and the admin is told so.
+    const feedWarnings = feedDown(scope?.feed) ? [eventsUnavailableWarning(scope?.feed?.reason)] : [];
     // A failed run says why in the same words an admin reads warnings in (run.completed has no error field).
     const warnings =
       status === 'succeeded'
-        ? runWarnings(run)
-        : [...run.warnings, { code: 'RUN_FAILED', message: error ?? 'the run failed' }];
+        ? [...runWarnings(run), ...feedWarnings]
+        : [...run.warnings, ...feedWarnings, { code: 'RUN_FAILED', message: error ?? 'the run failed' }];
     const data: RunCompletedDto = {
       connectorId: run.connectorId,
       runId: run.runId,
@@ -457,7 +452,10 @@ export class SyncRunService {
       status,
       error,
       pending,
-      options ? Math.round(options.syncIntervalMinutes * 60) : undefined,
+      // While the event feed is healthy the run is the safety net: it may come less often.
+      options
+        ? Math.round(runIntervalMinutes(options.syncIntervalMinutes, scope?.feed?.mode) * 60)
+        : undefined,
       (nextRunAt) =>
         this.publish(Exchange.ConnectorEvents, run, RoutingKey.RunCompleted, {
           ...data,

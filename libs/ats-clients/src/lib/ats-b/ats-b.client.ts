@@ -11,6 +11,13 @@ import {
 } from '../http/ats-http';
 import { readId, readInt, readObject, readText } from '../read/tolerant-read';
 import {
+  ATS_B_MAX_EVENTS_PER_READ,
+  ATS_B_SUBSCRIPTION_ID,
+  type AtsBEventBatch,
+  AtsBSubscriptionGoneError,
+  readEventBatch,
+} from './ats-b-events';
+import {
   ATS_B_ASSOCIATION_COUNT,
   ATS_B_DEFAULT_RETRY_AFTER_MS,
   ATS_B_INDEX_LAG_MS,
@@ -158,6 +165,66 @@ export class AtsBClient {
       );
     }
     return out;
+  }
+
+  /**
+   * `PUT event/subscription/{id}?type=entity&names=JobOrder&eventTypes=INSERTED,UPDATED,DELETED`: creates the
+   * subscription, or re-creates it under the same id (the vendor keeps what it queued).
+   */
+  async subscribeJobOrderEvents(subscriptionId: string): Promise<void> {
+    const query = new URLSearchParams({
+      type: 'entity',
+      names: 'JobOrder',
+      eventTypes: 'INSERTED,UPDATED,DELETED',
+    });
+    await this.call({
+      endpoint: 'PUT event/subscription',
+      method: 'PUT',
+      path: `event/subscription/${subscriptionPath(subscriptionId)}?${query.toString()}`,
+      write: false,
+    });
+  }
+
+  /**
+   * `GET event/subscription/{id}?maxEvents=N` (reading removes the events), or with `requestId` the last batch
+   * again. An unknown subscription is `AtsBSubscriptionGoneError`.
+   */
+  async readEvents(
+    subscriptionId: string,
+    read: { maxEvents?: number; requestId?: number } = {},
+  ): Promise<AtsBEventBatch> {
+    const query =
+      read.requestId !== undefined
+        ? new URLSearchParams({ requestId: String(read.requestId) })
+        : new URLSearchParams({
+            maxEvents: String(
+              Math.min(read.maxEvents ?? ATS_B_MAX_EVENTS_PER_READ, ATS_B_MAX_EVENTS_PER_READ),
+            ),
+          });
+    try {
+      const { response } = await this.call({
+        endpoint: 'GET event/subscription',
+        method: 'GET',
+        path: `event/subscription/${subscriptionPath(subscriptionId)}?${query.toString()}`,
+        write: false,
+      });
+      return readEventBatch(response.body);
+    } catch (error) {
+      if (error instanceof AtsError && error.kind === 'not_found')
+        throw new AtsBSubscriptionGoneError(subscriptionId);
+      throw error;
+    }
+  }
+
+  /** `DELETE event/subscription/{id}`: false when the ATS did not know it. */
+  async unsubscribeEvents(subscriptionId: string): Promise<boolean> {
+    const { response } = await this.call({
+      endpoint: 'DELETE event/subscription',
+      method: 'DELETE',
+      path: `event/subscription/${subscriptionPath(subscriptionId)}`,
+      write: false,
+    });
+    return !(isRecord(response.body) && response.body['result'] === false);
   }
 
   /** `PUT entity/Candidate`. */
@@ -445,6 +512,16 @@ function idRows(http: AtsHttp, request: AtsRequest, response: AtsResponse): AtsB
     count: readInt(body['count']) ?? data.length,
     data,
   };
+}
+
+function subscriptionPath(id: string): string {
+  if (!ATS_B_SUBSCRIPTION_ID.test(id)) {
+    throw new AtsError(`${ATS_B_NAME}: '${id}' is not a subscription name`, {
+      kind: 'permanent',
+      endpoint: 'client',
+    });
+  }
+  return id;
 }
 
 function encodeId(id: number): string {

@@ -7,7 +7,7 @@ import { ATS_B_SOURCE_PATHS } from './ats-b-vacancy-fields';
 export const atsBAdapter = {
   type: 'ats-b' as const,
   label: 'ATS-B',
-  capabilities: ['vacancies', 'candidates', 'documents', 'interactive-login'],
+  capabilities: ['vacancies', 'candidates', 'documents', 'interactive-login', 'vacancy-events'],
   mapping: {
     atsType: 'ats-b',
     sourcePaths: new Set(ATS_B_SOURCE_PATHS),

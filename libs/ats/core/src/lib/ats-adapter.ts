@@ -15,6 +15,8 @@ export const ATS_CAPABILITIES = [
   'daily-budget',
   'client-credentials',
   'interactive-login',
+  /** The ATS pushes (or queues) vacancy changes: an event feed beside the scheduled runs (ATS-B subscriptions). */
+  'vacancy-events',
 ] as const;
 export type AtsCapability = (typeof ATS_CAPABILITIES)[number];
 

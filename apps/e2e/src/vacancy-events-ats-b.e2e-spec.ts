@@ -1,0 +1,318 @@
+import { randomUUID } from 'node:crypto';
+import { Client } from 'pg';
+import { startAtsBSandbox, type RunningAtsBSandbox } from '@connector/ats-b-sandbox';
+import {
+  type ConnectorSnapshot,
+  createEvent,
+  Exchange,
+  Queue,
+  RoutingKey,
+  type RunCompletedDto,
+  type VacancyClosedDto,
+  type VacancyEventFeedStatus,
+  type VacancyUpsertedDto,
+} from '@connector/contracts';
+import { RabbitConnection, RpcClient } from '@connector/messaging';
+import { connectorSnapshot } from '@connector/ats-testing';
+import {
+  createSuiteInfrastructure,
+  eventually,
+  parseEvent,
+  rabbitUrl,
+  startService,
+  type ServiceProcess,
+  TestBroker,
+  type SuiteInfrastructure,
+  tapVacancyRuns,
+  type VacancyRunTaps,
+} from '@connector/testing';
+import {
+  authorizeAtsB,
+  type ConnectorDirectoryStub,
+  startAuthGateway,
+  startConnectorDirectoryStub,
+} from '@connector/service-stubs';
+
+const ACCOUNT = 'acct_vacancy_events';
+/** The connector's `eventPollSeconds` in this test (the floor is lowered to 1 for it). */
+const POLL_SECONDS = 3;
+/** "Within two poll periods", and a claim tick. */
+const TWO_POLLS_MS = 2 * POLL_SECONDS * 1_000 + 500;
+
+const snapshots = new Map<string, ConnectorSnapshot>();
+
+/**
+ * ATS-B's event subscriptions end to end: vacancy-sync (a real process) subscribes a connected connector at the
+ * sandbox, reads it every few seconds and publishes each change once; a crash between reading a batch and
+ * publishing reads the batch again; a dropped subscription falls back to polling (runs say EVENTS_UNAVAILABLE)
+ * and comes back.
+ */
+describe('vacancy-sync on ATS-B event subscriptions', () => {
+  let infra: SuiteInfrastructure;
+  let atsB: RunningAtsBSandbox;
+  let gateway: ServiceProcess;
+  let worker: ServiceProcess;
+  let registryStub: ConnectorDirectoryStub;
+  let connection: RabbitConnection;
+  let rpc: RpcClient;
+  let broker: TestBroker;
+  let taps: VacancyRunTaps;
+  let db: Client;
+  const connectorId = randomUUID();
+  let env: Record<string, string>;
+
+  const startWorker = (extra: Record<string, string> = {}) =>
+    startService('vacancy-sync', {
+      ...env,
+      SCHEDULER_TICK_MS: '500',
+      EVENT_FEED_TICK_MS: '200',
+      EVENT_POLL_MIN_SECONDS: '1',
+      // A crashed process's lease and claim lapse within seconds.
+      RUN_LEASE_TTL_MS: '5000',
+      ...extra,
+    });
+
+  /** What vacancy-sync published for the feed (events carry no run's correlation id). */
+  const feedUpserts = (externalId: string, from = 0) =>
+    taps.upserted
+      .slice(from)
+      .map((m) => parseEvent<VacancyUpsertedDto>(m))
+      .filter((e) => e.data.connectorId === connectorId && e.data.externalId === externalId)
+      .map((e) => e.data);
+  const feedClosures = (externalId: string) =>
+    taps.closed
+      .map((m) => parseEvent<VacancyClosedDto>(m))
+      .filter((e) => e.data.connectorId === connectorId && e.data.externalId === externalId);
+  const completedRuns = () =>
+    taps.completed
+      .map((m) => parseEvent<RunCompletedDto>(m).data)
+      .filter((r) => r.connectorId === connectorId);
+  const subscriptions = () => atsB.state.events.list().map((s) => s.subscriptionId);
+  const feedStatus = () =>
+    rpc.request<VacancyEventFeedStatus>(
+      createEvent(RoutingKey.VacancyEventFeedRequested, ACCOUNT, { connectorId }),
+    );
+  const sandboxAdmin = (method: string, path: string, json?: unknown) =>
+    fetch(`${atsB.url}/__sandbox${path}`, {
+      method,
+      headers: json === undefined ? {} : { 'content-type': 'application/json' },
+      body: json === undefined ? undefined : JSON.stringify(json),
+    });
+
+  /** Waits until the feed has read the connector's subscription with nothing left in it and nothing pending. */
+  const feedSettled = () =>
+    eventually(
+      async () => {
+        const { rows } = await db.query<{ pending: number | null }>(
+          `SELECT pending_request_id AS pending FROM vacancy_event_feed WHERE connector_id = $1 AND mode = 'events'`,
+          [connectorId],
+        );
+        const queued = atsB.state.events.list().find((s) => s.subscriptionId)?.queued;
+        return rows[0] && rows[0].pending === null && queued === 0 ? true : undefined;
+      },
+      TWO_POLLS_MS * 2,
+      'the event feed read everything (nothing queued at the ATS, no batch pending)',
+    );
+
+  beforeAll(async () => {
+    infra = await createSuiteInfrastructure('e2e_vacancy_events_ats_b');
+    atsB = await startAtsBSandbox({ seed: { jobs: 30, seed: 5 } });
+    broker = await TestBroker.connect();
+    await broker.deleteQueuesIfPresent([Queue.ConnectorRegistry, Queue.VacancySync, Queue.AuthGateway]);
+    taps = await tapVacancyRuns(broker);
+    registryStub = await startConnectorDirectoryStub(snapshots);
+    env = { DATABASE_URL: infra.database.url, RABBITMQ_URL: rabbitUrl() };
+    gateway = await startAuthGateway(atsB, env);
+    worker = await startWorker();
+    connection = new RabbitConnection({ url: rabbitUrl(), name: 'e2e-vacancy-events' });
+    rpc = new RpcClient(connection, 'connector-registry');
+    db = new Client({ connectionString: infra.database.url });
+    await db.connect();
+
+    await authorizeAtsB(rpc, ACCOUNT, connectorId);
+    snapshots.set(
+      connectorId,
+      connectorSnapshot({
+        id: connectorId,
+        accountId: ACCOUNT,
+        type: 'ats-b',
+        config: { routine: 'api-oauth' },
+        options: { eventPollSeconds: POLL_SECONDS },
+        ownDailyLimit: false,
+      }),
+    );
+    broker.publish(
+      Exchange.ConnectorEvents,
+      RoutingKey.ConnectorStatusChanged,
+      createEvent(RoutingKey.ConnectorStatusChanged, ACCOUNT, { connectorId, status: 'connected' }),
+    );
+    // Connected: the first (full) sync runs at once and the subscription is made.
+    await eventually(
+      () => completedRuns().find((r) => r.status === 'succeeded'),
+      60_000,
+      'the first sync of the connected connector',
+    );
+    await eventually(
+      () => (subscriptions().length === 1 ? true : undefined),
+      30_000,
+      'the subscription made',
+    );
+    await eventually(
+      async () => ((await feedStatus()).mode === 'events' ? true : undefined),
+      30_000,
+      'feed on events',
+    );
+  }, 180_000);
+
+  afterAll(async () => {
+    await db?.end();
+    await rpc?.close();
+    await connection?.close();
+    await worker?.stop();
+    await gateway?.stop();
+    await registryStub?.close();
+    await broker?.close();
+    await atsB?.close();
+    await infra?.drop();
+  }, 60_000);
+
+  it('tells the registry the connector is on events, read every few seconds', async () => {
+    const status = await eventually(
+      async () => {
+        const s = await feedStatus();
+        return s.lastReadAt ? s : undefined;
+      },
+      TWO_POLLS_MS,
+      'the feed status with the time of its last read',
+    );
+    expect(status).toMatchObject({ connectorId, mode: 'events', pollSeconds: POLL_SECONDS });
+    expect(Date.parse(status.lastReadAt!)).toBeGreaterThan(Date.parse(status.since!) - 1);
+  });
+
+  it('brings a job order created, retitled, closed and deleted in the ATS within two poll periods, once each', async () => {
+    const created = await (await sandboxAdmin('POST', '/jobs', { title: 'Event-driven engineer' })).json();
+    const id = String((created as { id: number }).id);
+    await eventually(() => feedUpserts(id)[0], TWO_POLLS_MS, `vacancy.upserted of the created job ${id}`);
+
+    await sandboxAdmin('PATCH', `/jobs/${id}`, { title: 'Senior event-driven engineer' });
+    await eventually(
+      () => feedUpserts(id).find((u) => u.title === 'Senior event-driven engineer'),
+      TWO_POLLS_MS,
+      `vacancy.upserted of the retitled job ${id}`,
+    );
+
+    await sandboxAdmin('POST', `/jobs/${id}/close`);
+    await eventually(() => feedClosures(id)[0], TWO_POLLS_MS, `vacancy.closed of the closed job ${id}`);
+
+    // A live job from the first sync, deleted for good in the ATS.
+    const deleted = liveSeededJob();
+    await sandboxAdmin('DELETE', `/jobs/${deleted}`);
+    await eventually(
+      () => feedClosures(deleted)[0],
+      TWO_POLLS_MS,
+      `vacancy.closed of the deleted job ${deleted}`,
+    );
+
+    await feedSettled();
+    expect(feedUpserts(id).map((u) => u.title)).toEqual([
+      'Event-driven engineer',
+      'Senior event-driven engineer',
+    ]);
+    expect(feedClosures(id)).toHaveLength(1);
+    expect(feedClosures(deleted)).toHaveLength(1);
+  });
+
+  it('reads a batch again after the process dies between reading it and publishing: nothing lost or doubled', async () => {
+    await worker.stop();
+    const crashing = await startWorker({ EVENT_FEED_CRASH_AFTER_STORE: 'exit' });
+    const id = liveSeededJob();
+    const mark = taps.upserted.length;
+    await sandboxAdmin('PATCH', `/jobs/${id}`, { title: 'Retitled before a crash' });
+    const code = await Promise.race([
+      crashing.exited,
+      new Promise<'alive'>((resolve) => setTimeout(() => resolve('alive'), 30_000).unref()),
+    ]);
+    if (code === 'alive') await crashing.stop();
+    expect(code).not.toBe('alive'); // it read the batch, stored its requestId and died
+    // It died with the batch's requestId stored (its log line may not have been flushed before the kill).
+    const { rows } = await db.query<{ pending: number | null }>(
+      `SELECT pending_request_id AS pending FROM vacancy_event_feed WHERE connector_id = $1`,
+      [connectorId],
+    );
+    expect(rows[0]?.pending).toEqual(expect.any(Number));
+    expect(feedUpserts(id, mark)).toEqual([]);
+
+    worker = await startWorker();
+    await eventually(
+      () => feedUpserts(id, mark).find((u) => u.title === 'Retitled before a crash'),
+      30_000,
+      `vacancy.upserted of job ${id} after the restart (the batch read again by its requestId)`,
+    );
+    await feedSettled();
+    expect(feedUpserts(id, mark).map((u) => u.title)).toEqual(['Retitled before a crash']);
+  });
+
+  it('falls back to polling with EVENTS_UNAVAILABLE when the ATS drops the subscription, then is on events again', async () => {
+    const [subscriptionId] = subscriptions();
+    const before = completedRuns().length;
+    expect((await sandboxAdmin('DELETE', `/event-subscriptions/${subscriptionId}`)).status).toBe(200);
+
+    const warned = await eventually(
+      () =>
+        completedRuns()
+          .slice(before)
+          .find((r) => r.warnings?.some((w) => w.code === 'EVENTS_UNAVAILABLE')),
+      30_000,
+      'a run of the connector warning EVENTS_UNAVAILABLE (the feed fell back to polling)',
+    );
+    expect(warned.status).toBe('succeeded');
+
+    // Made again: on events, and a changes-only run catches up on what the lost subscription missed.
+    await eventually(
+      async () => ((await feedStatus()).mode === 'events' ? true : undefined),
+      30_000,
+      'feed on events again',
+    );
+    expect(subscriptions()).toEqual([subscriptionId]);
+    const after = completedRuns().length;
+    const mark = taps.upserted.length;
+    const id = liveSeededJob();
+    await sandboxAdmin('PATCH', `/jobs/${id}`, { title: 'Heard of again' });
+    await eventually(
+      () => feedUpserts(id, mark).find((u) => u.title === 'Heard of again'),
+      TWO_POLLS_MS + 5_000,
+      `vacancy.upserted of job ${id} through the re-made subscription`,
+    );
+    // The catch-up run, on events again: no warning, and the safety-net runs come hourly now.
+    const caughtUp = await eventually(
+      () =>
+        completedRuns()
+          .slice(before)
+          .find((r) => !r.warnings?.some((w) => w.code === 'EVENTS_UNAVAILABLE')),
+      30_000,
+      'the changes-only run that catches up once the subscription is made again',
+    );
+    expect(caughtUp.status).toBe('succeeded');
+    const later = completedRuns().slice(after);
+    expect(later.every((r) => !r.warnings?.some((w) => w.code === 'EVENTS_UNAVAILABLE'))).toBe(true);
+    const { rows } = await db.query<{ interval_seconds: number }>(
+      `SELECT interval_seconds FROM sync_connector WHERE connector_id = $1`,
+      [connectorId],
+    );
+    expect(rows[0]?.interval_seconds).toBe(3_600); // syncIntervalMinutes 15, lengthened while events are healthy
+  });
+
+  /** A job the first sync published and nothing in this test touched since (each call takes another). */
+  const used = new Set<string>();
+  function liveSeededJob(): string {
+    for (let n = 1; n <= atsB.state.jobs.size; n++) {
+      const job = atsB.state.job(n);
+      const id = String(n);
+      if (job && job.isOpen && job.isPublic === 1 && !job.isDeleted && !used.has(id)) {
+        used.add(id);
+        return id;
+      }
+    }
+    throw new Error('no live seeded job left');
+  }
+});

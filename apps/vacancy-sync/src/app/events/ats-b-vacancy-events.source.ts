@@ -1,0 +1,79 @@
+import { Injectable } from '@nestjs/common';
+import { AtsClientFactory, type ClientOptions } from '@connector/ats-access';
+import { atsBAdapter } from '@connector/ats-b';
+import { AtsBSubscriptionGoneError, ATS_B_MAX_EVENTS_PER_READ, readId } from '@connector/ats-clients';
+import type { ConnectorSnapshot } from '@connector/contracts';
+import { ATS_B_JOB_FIELDS, atsBPage } from '../sources/ats-b-vacancy.source';
+import type { SourcePage } from '../sources/vacancy-source';
+import { eventActions } from './event-feed';
+import {
+  SubscriptionGoneError,
+  type VacancyEvent,
+  type VacancyEventBatch,
+  type VacancyEventSource,
+} from './vacancy-event-source';
+
+/**
+ * ATS-B's JobOrder event subscription (ats-b.md, "Event subscriptions"): PUT to make it, GET to read (and
+ * remove) up to 100 events or a batch again by requestId, DELETE to end it. Changed job orders are read again
+ * with the listing's field list and judged as a changes-only listing judges them (`atsBPage`); a hard-deleted
+ * one, or one the ATS does not return any more, is closed.
+ */
+@Injectable()
+export class AtsBVacancyEventSource implements VacancyEventSource {
+  readonly atsType = atsBAdapter.type;
+
+  constructor(private readonly clients: AtsClientFactory) {}
+
+  async subscribe(
+    connector: ConnectorSnapshot,
+    subscriptionId: string,
+    client: ClientOptions,
+  ): Promise<void> {
+    await this.clients.atsB(connector, client).subscribeJobOrderEvents(subscriptionId);
+  }
+
+  async read(
+    connector: ConnectorSnapshot,
+    subscriptionId: string,
+    read: { requestId?: number; maxEvents: number },
+    client: ClientOptions,
+  ): Promise<VacancyEventBatch> {
+    try {
+      return await this.clients.atsB(connector, client).readEvents(subscriptionId, {
+        ...(read.requestId !== undefined
+          ? { requestId: read.requestId }
+          : { maxEvents: Math.min(read.maxEvents, ATS_B_MAX_EVENTS_PER_READ) }),
+      });
+    } catch (error) {
+      if (error instanceof AtsBSubscriptionGoneError) throw new SubscriptionGoneError(subscriptionId);
+      throw error;
+    }
+  }
+
+  async unsubscribe(
+    connector: ConnectorSnapshot,
+    subscriptionId: string,
+    client: ClientOptions,
+  ): Promise<void> {
+    await this.clients.atsB(connector, client).unsubscribeEvents(subscriptionId);
+  }
+
+  async changed(
+    connector: ConnectorSnapshot,
+    events: readonly VacancyEvent[],
+    options: { now: Date },
+    client: ClientOptions,
+  ): Promise<Omit<SourcePage, 'after'>> {
+    const { reread, deleted } = eventActions(events);
+    const jobs =
+      reread.length > 0
+        ? await this.clients.atsB(connector, client).getJobOrders(reread, ATS_B_JOB_FIELDS)
+        : [];
+    const page = atsBPage(jobs, { listedOpen: false, now: options.now });
+    // Asked for and not returned: the ATS has no such job order any more (a hard delete not yet told).
+    const returned = new Set(jobs.map((job) => readId(job.id)));
+    const gone = reread.map(String).filter((id) => !returned.has(id));
+    return { ...page, closed: [...page.closed, ...deleted.map(String), ...gone] };
+  }
+}

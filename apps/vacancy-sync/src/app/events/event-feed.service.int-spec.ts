@@ -1,0 +1,290 @@
+import { randomUUID } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import { driveLoginForm, startAtsBSandbox, type RunningAtsBSandbox } from '@connector/ats-b-sandbox';
+import type { AtsClientFactory, ClientOptions, ConnectorDirectory } from '@connector/ats-access';
+import { AtsBClient, AtsBOAuthClient, type AtsBSession, outboundGuard } from '@connector/ats-clients';
+import { connectorSnapshot } from '@connector/ats-testing';
+import {
+  type EventEnvelope,
+  RoutingKey,
+  type VacancyClosedDto,
+  type VacancyUpsertedDto,
+} from '@connector/contracts';
+import type { MessagePublisher } from '@connector/messaging';
+import { dataSourceOptions, runMigrations } from '@connector/persistence';
+import { createTestDatabase, type TestDatabase } from '@connector/testing';
+import { SyncRunRepository } from '../runs/sync-run.repository';
+import { VacancyStateRepository } from '../vacancies/vacancy-state.repository';
+import { SERVICE_NAME, type VacancySyncConfig } from '../vacancy-sync.config';
+import { VACANCY_SYNC_SCHEMA } from '../vacancy-sync.schema';
+import { AtsBVacancyEventSource } from './ats-b-vacancy-events.source';
+import { subscriptionIdOf } from './event-feed';
+import { EventFeedService } from './event-feed.service';
+import { VacancyEventFeedRepository } from './vacancy-event-feed.repository';
+import { VacancyEventSources } from './vacancy-event-source';
+
+const ACCOUNT = 'acct_events';
+const SANDBOX = outboundGuard('loopback');
+
+/**
+ * The event feed of one ATS-B connector against the sandbox over HTTP and a real database, with two feed
+ * services standing for two processes and the published events captured instead of sent.
+ */
+describe(`${EventFeedService.name} (ATS-B subscriptions)`, () => {
+  let database: TestDatabase;
+  let dataSource: DataSource;
+  let sandbox: RunningAtsBSandbox;
+  let repository: VacancyEventFeedRepository;
+  let one: EventFeedService;
+  let two: EventFeedService;
+  const published: EventEnvelope[] = [];
+  const calls: string[] = [];
+  /** Set to make the next publish fail: a crash between storing a batch's requestId and acting on it. */
+  let failNextPublish = false;
+  const connectorId = randomUUID();
+  const snapshot = () =>
+    connectorSnapshot({
+      id: connectorId,
+      accountId: ACCOUNT,
+      type: 'ats-b',
+      config: { routine: 'api-oauth' },
+      options: { eventPollSeconds: 1 },
+    });
+
+  const upserts = () =>
+    published.filter((e) => e.type === RoutingKey.VacancyUpserted).map((e) => e.data as VacancyUpsertedDto);
+  const closures = () =>
+    published
+      .filter((e) => e.type === RoutingKey.VacancyClosed)
+      .map((e) => (e.data as VacancyClosedDto).externalId);
+  const feed = async () => (await repository.feed(connectorId))!;
+  /** Makes the feed due now (the test does not wait for its poll period). */
+  const due = () =>
+    dataSource.query(
+      `UPDATE vacancy_event_feed SET next_read_at = now() - interval '1 second' WHERE connector_id = $1`,
+      [connectorId],
+    );
+  /** What a process's poller does on a tick: claims due feeds and reads them. */
+  async function tickBoth(): Promise<{ one: number; two: number }> {
+    const [a, b] = await Promise.all([one.claimDue(10), two.claimDue(10)]);
+    await Promise.all([...a.map((f) => one.poll(f)), ...b.map((f) => two.poll(f))]);
+    return { one: a.length, two: b.length };
+  }
+
+  beforeAll(async () => {
+    database = await createTestDatabase('vacancy_events');
+    dataSource = await new DataSource(
+      dataSourceOptions({ url: database.url, service: SERVICE_NAME, ...VACANCY_SYNC_SCHEMA }),
+    ).initialize();
+    await runMigrations(dataSource, VACANCY_SYNC_SCHEMA.shared);
+    sandbox = await startAtsBSandbox({ seed: { jobs: 20, seed: 7 } });
+
+    const oauth = new AtsBOAuthClient(
+      {
+        clientId: 'platform-client',
+        clientSecret: 'platform-secret',
+        redirectUri: 'http://127.0.0.1:9/oauth/ats-b/callback',
+        oauthUrl: sandbox.oauthUrl,
+        restLoginUrl: sandbox.restLoginUrl,
+      },
+      { guard: SANDBOX },
+    );
+    const code = new URL(
+      await driveLoginForm(oauth.authorizeUrl('s'), { username: 'recruiter', password: 'recruiter-pass' }),
+    ).searchParams.get('code')!;
+    let tokens = await oauth.exchangeCode(code);
+    let session: AtsBSession | undefined;
+    const sessionOf = async ({ rejected }: { rejected?: string }) => {
+      if (!session || session.bhRestToken === rejected) {
+        if (session) tokens = await oauth.refresh(tokens.refreshToken);
+        session = await oauth.login(tokens.accessToken);
+      }
+      return session;
+    };
+    const clients = {
+      atsB: (_connector: unknown, options: ClientOptions) =>
+        new AtsBClient({
+          guard: SANDBOX,
+          session: sessionOf,
+          hooks: {
+            afterCall: ({ endpoint, status }) => {
+              calls.push(endpoint);
+              options.onCall?.(endpoint, status);
+            },
+          },
+        }),
+    } as unknown as AtsClientFactory;
+    const directory = { get: async () => snapshot() } as unknown as ConnectorDirectory;
+    const publisher = {
+      publish: async (_exchange: string, event: EventEnvelope) => {
+        if (failNextPublish) {
+          failNextPublish = false;
+          throw new Error('the process died before publishing');
+        }
+        published.push(event);
+      },
+    } as unknown as MessagePublisher;
+    const config = {
+      RUN_LEASE_TTL_MS: 60_000,
+      EVENT_POLL_MIN_SECONDS: 1,
+      EVENT_FEED_CRASH_AFTER_STORE: '',
+    } as VacancySyncConfig;
+    repository = new VacancyEventFeedRepository(dataSource);
+    const service = () =>
+      new EventFeedService(
+        repository,
+        new VacancyEventSources(new AtsBVacancyEventSource(clients)),
+        new VacancyStateRepository(dataSource),
+        directory,
+        publisher,
+        config,
+      );
+    one = service();
+    two = service();
+    await new SyncRunRepository(dataSource).registerConnector(connectorId, ACCOUNT, 3_600);
+  });
+
+  afterAll(async () => {
+    await sandbox?.close();
+    await dataSource?.destroy();
+    await database?.drop();
+  });
+
+  it('subscribes a connected connector under a name derived from it, read by one process at a time', async () => {
+    await one.connected(connectorId, ACCOUNT);
+    expect(await feed()).toMatchObject({ mode: 'polling', subscriptionId: subscriptionIdOf(connectorId) });
+    const claimed = await tickBoth();
+    expect(claimed.one + claimed.two).toBe(1); // claimed by one of the two processes
+    expect(await feed()).toMatchObject({ mode: 'events', failures: 0 });
+    expect(sandbox.state.events.list().map((s) => s.subscriptionId)).toEqual([subscriptionIdOf(connectorId)]);
+    // Made again after a restart (the same name), the subscription is the same one.
+    expect((await one.ensure(snapshot()))?.subscriptionId).toBe(subscriptionIdOf(connectorId));
+  });
+
+  it('reads an empty subscription with exactly one ATS call', async () => {
+    await due();
+    calls.length = 0;
+    const claimed = await tickBoth();
+    expect(claimed.one + claimed.two).toBe(1);
+    expect(calls).toEqual(['GET event/subscription']);
+    expect((await feed()).lastReadAt).toBeDefined();
+  });
+
+  it('publishes a created, retitled, closed and hard-deleted job order once each, claimed by one process', async () => {
+    const created = sandbox.state.addJob({ title: 'Events engineer' });
+    await due();
+    let claimed = await tickBoth();
+    expect(claimed.one + claimed.two).toBe(1);
+    expect(upserts().map((u) => [u.externalId, u.title])).toEqual([[String(created.id), 'Events engineer']]);
+
+    const doomed = sandbox.state.addJob({ title: 'Short-lived' });
+    sandbox.state.updateJob(created.id, { title: 'Senior events engineer' });
+    await due();
+    claimed = await tickBoth();
+    expect(claimed.one + claimed.two).toBe(1);
+    expect(upserts().map((u) => [u.externalId, u.title])).toEqual([
+      [String(created.id), 'Events engineer'],
+      [String(created.id), 'Senior events engineer'],
+      [String(doomed.id), 'Short-lived'],
+    ]);
+
+    sandbox.state.closeJob(created.id);
+    sandbox.state.removeJob(doomed.id);
+    await due();
+    await tickBoth();
+    expect(closures().sort()).toEqual([String(created.id), String(doomed.id)].sort());
+    expect(upserts()).toHaveLength(3);
+    const f = await feed();
+    expect(f.pendingRequestId).toBeUndefined();
+    expect(f.lastEventAt).toBeDefined();
+  });
+
+  it('reads a batch again after a crash between storing its requestId and publishing: nothing lost or doubled', async () => {
+    published.length = 0;
+    const job = sandbox.state.addJob({ title: 'Survives a crash' });
+    failNextPublish = true;
+    await due();
+    await tickBoth();
+    expect(published).toEqual([]);
+    const stored = await feed();
+    expect(stored.pendingRequestId).toEqual(expect.any(Number));
+    expect(sandbox.state.events.list()[0]?.queued).toBe(0); // read (removed) at the ATS: only the requestId has it
+
+    calls.length = 0;
+    await due();
+    await tickBoth();
+    expect(calls[0]).toBe('GET event/subscription');
+    expect(upserts().map((u) => u.externalId)).toEqual([String(job.id)]);
+    expect(await feed()).toMatchObject({ failures: 0, mode: 'events' });
+    expect((await feed()).pendingRequestId).toBeUndefined();
+
+    // Applied once more (the same change read again) it publishes nothing: the hash is unchanged.
+    sandbox.state.updateJob(job.id, { title: 'Survives a crash' });
+    await due();
+    await tickBoth();
+    expect(upserts()).toHaveLength(1);
+  });
+
+  it('falls back to polling when the ATS drops the subscription, then makes it again and asks for a catch-up run', async () => {
+    sandbox.state.dropSubscription(subscriptionIdOf(connectorId));
+    await dataSource.query(
+      `UPDATE sync_connector SET next_run_at = now() + interval '1 hour' WHERE connector_id = $1`,
+      [connectorId],
+    );
+    await due();
+    await tickBoth();
+    const fallen = await feed();
+    expect(fallen).toMatchObject({
+      mode: 'polling',
+      catchUp: true,
+      reason: expect.stringContaining('no longer has'),
+    });
+    expect(await one.status(ACCOUNT, connectorId)).toMatchObject({ mode: 'polling', reason: fallen.reason });
+    const [{ late }] = await dataSource.query(
+      `SELECT next_run_at <= now() AS late FROM sync_connector WHERE connector_id = $1`,
+      [connectorId],
+    );
+    expect(late).toBe(true); // the connector's next run comes now, not in an hour
+
+    await due();
+    await tickBoth();
+    expect(await feed()).toMatchObject({ mode: 'events', catchUp: false, failures: 0 });
+    const asked = await dataSource.query(
+      `SELECT requested_mode, status FROM sync_run WHERE connector_id = $1`,
+      [connectorId],
+    );
+    expect(asked).toEqual([{ requested_mode: 'incremental', status: 'queued' }]);
+    expect(sandbox.state.events.list().map((s) => s.subscriptionId)).toEqual([subscriptionIdOf(connectorId)]);
+  });
+
+  it('waits out an ATS 429 without counting it against the feed', async () => {
+    // The catch-up run asked for above ran (a connector with an open run is not polled).
+    await dataSource.query(`UPDATE sync_run SET status = 'succeeded' WHERE connector_id = $1`, [connectorId]);
+    sandbox.state.setFaults({ force429: 1 });
+    await due();
+    calls.length = 0;
+    await tickBoth();
+    expect(calls).toEqual(['GET event/subscription']); // read, and answered 429
+    const waited = await feed();
+    expect(waited).toMatchObject({ mode: 'events', failures: 0 });
+    expect(waited.nextReadAt.getTime()).toBeGreaterThan(Date.now());
+    sandbox.state.clearFaults();
+  });
+
+  it('answers off while the connector is not active (disabled, waiting for authorization)', async () => {
+    await dataSource.query(`UPDATE sync_connector SET active = false WHERE connector_id = $1`, [connectorId]);
+    expect(await one.status(ACCOUNT, connectorId)).toEqual({ connectorId, mode: 'off' });
+    await dataSource.query(`UPDATE sync_connector SET active = true WHERE connector_id = $1`, [connectorId]);
+    expect(await one.status(ACCOUNT, connectorId)).toMatchObject({ connectorId, mode: 'events' });
+  });
+
+  it('answers off for a connector without a feed, and ends the subscription when the connector is disabled', async () => {
+    expect(await one.status(ACCOUNT, 'no-such-connector')).toEqual({
+      connectorId: 'no-such-connector',
+      mode: 'off',
+    });
+    await one.ended(connectorId, ACCOUNT);
+    expect(await repository.feed(connectorId)).toBeUndefined();
+    expect(sandbox.state.events.list()).toEqual([]);
+  });
+});
