@@ -1,4 +1,5 @@
-import { normalizeAtsABaseUrl, retryAtOf } from '@connector/ats-clients';
+import { retryAtOf } from '@connector/ats-clients';
+import { normalizeAtsABaseUrl } from '@connector/ats-a';
 import type { ConnectorSnapshot } from '@connector/contracts';
 import {
   type BucketConfig,

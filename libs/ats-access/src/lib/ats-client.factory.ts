@@ -1,5 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { AtsAClient, AtsBClient, OutboundGuard, retryAtOf } from '@connector/ats-clients';
+import { OutboundGuard, retryAtOf } from '@connector/ats-clients';
+import { AtsAClient } from '@connector/ats-a';
+import { AtsBClient } from '@connector/ats-b';
 import { AuthErrorCode, type ConnectorSnapshot, credentialFingerprint } from '@connector/contracts';
 import { RpcError } from '@connector/messaging';
 import {

@@ -1,13 +1,8 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { atsAAdapter } from '@connector/ats-a';
 import { type AtsAccess, credentialFingerprint } from '@connector/contracts';
-import {
-  ATS_A_TOKEN_CALLS_COUNT,
-  AtsError,
-  type AtsCallHooks,
-  OutboundGuard,
-  requestAtsAToken,
-} from '@connector/ats-clients';
+import { AtsError, type AtsCallHooks, OutboundGuard } from '@connector/ats-clients';
+import { ATS_A_TOKEN_CALLS_COUNT, requestAtsAToken } from '@connector/ats-a';
 import { AtsACallsInFlight, atsABudgetHooks, atsAQuota } from '@connector/ats-access';
 import { PostgresDailyQuota } from '@connector/rate-limiter';
 import type {

@@ -1,7 +1,7 @@
 import type { ClientOptions, AtsClientFactory } from '@connector/ats-access';
 import { atsAAdapter } from '@connector/ats-a';
 import type { AtsPart } from '@connector/ats-core';
-import type { AtsAClient, AtsAQuestion } from '@connector/ats-clients';
+import type { AtsAClient, AtsAQuestion } from '@connector/ats-a';
 import type { ConnectorSnapshot } from '@connector/contracts';
 import { PermanentMessageError } from '@connector/messaging';
 

@@ -1,5 +1,5 @@
 import { atsAAdapter } from '@connector/ats-a';
-import type { AtsAClient } from '@connector/ats-clients';
+import type { AtsAClient } from '@connector/ats-a';
 import type { CandidateDataDto } from '@connector/contracts';
 import type { CandidateSink, CandidateSinkPart, CreatedCandidate, SentState } from './candidate-sink';
 import { toAtsACandidate } from './candidate-mapping';

@@ -1,5 +1,5 @@
 import { atsAAdapter } from '@connector/ats-a';
-import type { AtsAClient } from '@connector/ats-clients';
+import type { AtsAClient } from '@connector/ats-a';
 import type { DocumentDataDto } from '@connector/contracts';
 import { CANNOT_TELL, type DocumentPlan, type DocumentSink, type DocumentSinkPart } from './document-sink';
 import { claimedFileType, DOCUMENT_FILE_TYPES, type FileTypeName } from './file-types';

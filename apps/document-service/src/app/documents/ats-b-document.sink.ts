@@ -1,5 +1,5 @@
 import { atsBAdapter } from '@connector/ats-b';
-import type { AtsBClient } from '@connector/ats-clients';
+import type { AtsBClient } from '@connector/ats-b';
 import type { DocumentDataDto } from '@connector/contracts';
 import { PermanentMessageError } from '@connector/messaging';
 import type { DocumentPlan, DocumentSink, DocumentSinkPart } from './document-sink';

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ATS_A_VACANCY_BLOCKS, atsAAdapter } from '@connector/ats-a';
 import { AtsClientFactory, type ClientOptions } from '@connector/ats-access';
+import { readId, readInt, readObject } from '@connector/ats-clients';
 import {
   atsAAdvertisedUntil,
   type AtsAClient,
@@ -9,10 +10,7 @@ import {
   describeMissingAtsAStatuses,
   normalizeAtsABaseUrl,
   readAtsAPickList,
-  readId,
-  readInt,
-  readObject,
-} from '@connector/ats-clients';
+} from '@connector/ats-a';
 import type { ConnectorSnapshot, RunWarningDto } from '@connector/contracts';
 import type { SourceVacancy } from '../vacancies/vacancy-content';
 import { atsACompany, atsAContact, atsADate } from './ats-a-records';

@@ -1,10 +1,6 @@
 import fc from 'fast-check';
 import type { AtsClientFactory } from '@connector/ats-access';
-import {
-  ATS_B_JOB_ORDER_FIELDS,
-  type AtsBJobOrder,
-  type AtsBJobOrderIdPagesOptions,
-} from '@connector/ats-clients';
+import { ATS_B_JOB_ORDER_FIELDS, type AtsBJobOrder, type AtsBJobOrderIdPagesOptions } from '@connector/ats-b';
 import type { ConnectorSnapshot } from '@connector/contracts';
 import { defaultJobMapping, knownSourcePaths } from '@connector/ats-registry';
 import { buildVacancyUpsert } from '../vacancies/vacancy-content';

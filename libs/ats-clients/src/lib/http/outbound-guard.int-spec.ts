@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:net';
 import { AtsError } from '../ats-error';
-import { requestAtsAToken } from '../ats-a/ats-a-token';
+import { requestAtsAToken } from '@connector/ats-a';
 import { checkAtsUrlPolicy, type HostResolver } from '../url-policy';
 import { OutboundGuard } from './outbound-guard';
 

@@ -1,4 +1,4 @@
-import { AtsError, parseAtsErrorBody } from '../ats-error';
+import { AtsError, parseAtsErrorBody } from '@connector/ats-clients';
 import {
   AtsHttp,
   isRecord,
@@ -8,8 +8,8 @@ import {
   type AtsResponse,
   type AtsWriteOptions,
   type HttpMethod,
-} from '../http/ats-http';
-import { readId, readInt, readObject, readText } from '../read/tolerant-read';
+} from '@connector/ats-clients';
+import { readId, readInt, readObject, readText } from '@connector/ats-clients';
 import {
   ATS_B_ASSOCIATION_COUNT,
   ATS_B_DEFAULT_RETRY_AFTER_MS,
