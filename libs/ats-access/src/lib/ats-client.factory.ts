@@ -13,13 +13,11 @@ import {
   RateLimitExceededError,
   type WaiterKind,
 } from '@connector/rate-limiter';
-import { AtsACallsInFlight, atsABudgetHooks } from './ats-a-budget-hooks';
-import { atsAAccessOf } from '@connector/ats-a';
+import { AtsACallsInFlight, atsAAccessOf, atsABudgetHooks, atsAQuota, atsBBudget } from '@connector/ats-a';
 import { atsBAccessOf } from '@connector/ats-b';
 import { atsRegistry } from '@connector/ats-registry';
 import { AtsAccessProvider } from './ats-access.provider';
-import { atsAQuota, atsBBudget } from './ats-budget';
-import { meteredAcquire } from './budget-metrics';
+import { meteredAcquire } from '@connector/ats-core';
 
 export const RATE_LIMITER = Symbol('RATE_LIMITER');
 export const DAILY_QUOTA = Symbol('DAILY_QUOTA');

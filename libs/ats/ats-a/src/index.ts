@@ -32,3 +32,11 @@ export {
   ATS_A_TOKEN_CALLS_COUNT,
 } from './lib/client/ats-a.protocol';
 export type * from './lib/client/ats-a.types';
+export {
+  DEFAULT_ATS_A_DAILY_CALL_LIMIT,
+  atsAQuota,
+  atsAQuotaKey,
+  atsBBudget,
+  quotaHeadersOf,
+} from './lib/budget/ats-a-budget';
+export { AtsACallsInFlight, atsABudgetHooks, type AtsABudgetOptions } from './lib/budget/ats-a-budget-hooks';

@@ -7,3 +7,4 @@ export * from './lib/ats-adapter';
 export * from './lib/ats-registry';
 export * from './lib/ats-access-of';
 export * from './lib/ats-parts';
+export { meteredAcquire } from './lib/budget-metrics';

@@ -2,8 +2,13 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { atsAAdapter } from '@connector/ats-a';
 import { type AtsAccess, credentialFingerprint } from '@connector/contracts';
 import { AtsError, type AtsCallHooks, OutboundGuard } from '@connector/ats-clients';
-import { ATS_A_TOKEN_CALLS_COUNT, requestAtsAToken } from '@connector/ats-a';
-import { AtsACallsInFlight, atsABudgetHooks, atsAQuota } from '@connector/ats-access';
+import {
+  ATS_A_TOKEN_CALLS_COUNT,
+  AtsACallsInFlight,
+  atsABudgetHooks,
+  atsAQuota,
+  requestAtsAToken,
+} from '@connector/ats-a';
 import { PostgresDailyQuota } from '@connector/rate-limiter';
 import type {
   CredentialInput,

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { atsAQuota } from '@connector/ats-access';
+import { atsAQuota } from '@connector/ats-a';
 import type { PostgresDailyQuota } from '@connector/rate-limiter';
 import type { AdminIdentity } from '../auth/api-keys';
 import { RegistryErrorCode, RegistryException } from '../common/registry.exception';

@@ -1,5 +1,5 @@
 import { retryAtOf } from '@connector/ats-clients';
-import { normalizeAtsABaseUrl } from '@connector/ats-a';
+import { normalizeAtsABaseUrl } from '../client/ats-a-base-url';
 import type { ConnectorSnapshot } from '@connector/contracts';
 import {
   type BucketConfig,
