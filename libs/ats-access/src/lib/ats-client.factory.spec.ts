@@ -1,3 +1,4 @@
+import { atsAAdapter } from '@connector/ats-a';
 import { outboundGuard } from '@connector/ats-clients';
 import { AuthErrorCode, type ConnectorSnapshot } from '@connector/contracts';
 import { DeferredMessageError, RpcError } from '@connector/messaging';
@@ -54,7 +55,7 @@ describe(AtsClientFactory.name, () => {
         text: JSON.stringify([{ Id: 1, Description: 'Open' }]),
       };
     });
-    const client = new AtsClientFactory(access, limiter, quota, guard).atsA(connector, {
+    const client = new AtsClientFactory(access, limiter, quota, guard).client(atsAAdapter, connector, {
       priority: 'sync',
     });
     await client.getVacancyStatuses();
@@ -73,7 +74,7 @@ describe(AtsClientFactory.name, () => {
     const guard = outboundGuard();
     const fetched = jest.spyOn(globalThis, 'fetch');
     const requested = jest.spyOn(guard.dispatcher, 'request');
-    const client = new AtsClientFactory(access, limiter, quota, guard).atsA(connector, {
+    const client = new AtsClientFactory(access, limiter, quota, guard).client(atsAAdapter, connector, {
       priority: 'sync',
     });
     await expect(client.getVacancyStatuses()).rejects.toMatchObject({
@@ -99,10 +100,14 @@ describe(AtsClientFactory.name, () => {
         throw new RpcError(AuthErrorCode.RateLimited, 'POST /api/token answered 429');
       }),
     } as unknown as AtsAccessProvider;
-    const client = new AtsClientFactory(access, limiter, pausedQuota, outboundGuard()).atsA(connector, {
-      priority: 'push',
-      waiter: { id: 'message-1', kind: 'message' },
-    });
+    const client = new AtsClientFactory(access, limiter, pausedQuota, outboundGuard()).client(
+      atsAAdapter,
+      connector,
+      {
+        priority: 'push',
+        waiter: { id: 'message-1', kind: 'message' },
+      },
+    );
     const error = await client.getVacancyStatuses().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RateLimitExceededError);
     expect((error as RateLimitExceededError).retryAt.getTime()).toBe(pausedUntil);

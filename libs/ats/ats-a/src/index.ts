@@ -1,6 +1,7 @@
 /** @connector/ats-a: the ATS-A adapter (docs/adding-an-ats.md, /work/shared/ats-a.md). */
 export { type AtsAAccess, atsAAccessOf } from './lib/ats-a-access';
 export { atsAAdapter } from './lib/ats-a.adapter';
+export { makeAtsAClients } from './lib/ats-a-clients';
 export { ATS_A_VACANCY_BLOCKS, ATS_A_SOURCE_PATHS } from './lib/ats-a-vacancy-fields';
 export { normalizeAtsABaseUrl } from './lib/client/ats-a-base-url';
 export { requestAtsAToken, type AtsAToken, type AtsATokenOptions } from './lib/client/ats-a-token';
@@ -36,7 +37,6 @@ export {
   DEFAULT_ATS_A_DAILY_CALL_LIMIT,
   atsAQuota,
   atsAQuotaKey,
-  atsBBudget,
   quotaHeadersOf,
 } from './lib/budget/ats-a-budget';
 export { AtsACallsInFlight, atsABudgetHooks, type AtsABudgetOptions } from './lib/budget/ats-a-budget-hooks';

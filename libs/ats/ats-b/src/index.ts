@@ -1,6 +1,8 @@
 /** @connector/ats-b: the ATS-B adapter (docs/adding-an-ats.md, /work/shared/ats-b.md). */
 export { type AtsBAccess, atsBAccessOf } from './lib/ats-b-access';
 export { atsBAdapter } from './lib/ats-b.adapter';
+export { makeAtsBClients } from './lib/ats-b-clients';
+export { atsBBudget } from './lib/budget/ats-b-budget';
 export { ATS_B_SOURCE_PATHS } from './lib/ats-b-vacancy-fields';
 export { AtsBOAuthClient } from './lib/client/ats-b-oauth.client';
 export {

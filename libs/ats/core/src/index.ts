@@ -7,4 +7,5 @@ export * from './lib/ats-adapter';
 export * from './lib/ats-registry';
 export * from './lib/ats-access-of';
 export * from './lib/ats-parts';
+export * from './lib/ats-clients';
 export { meteredAcquire } from './lib/budget-metrics';

@@ -87,5 +87,5 @@ export class AtsAApplicationSink implements ApplicationSink {
 export const atsAApplicationSinkPart: ApplicationSinkPart = {
   atsType: atsAAdapter.type,
   create: (connector, { clients, options }) =>
-    new AtsAApplicationSink(clients.atsA(connector, options), connector.id),
+    new AtsAApplicationSink(clients.client(atsAAdapter, connector, options), connector.id),
 };

@@ -60,5 +60,5 @@ export class AtsACandidateSink implements CandidateSink {
 export const atsACandidateSinkPart: CandidateSinkPart = {
   atsType: atsAAdapter.type,
   create: (connector, { clients, hasher, options }) =>
-    new AtsACandidateSink(clients.atsA(connector, options), hasher),
+    new AtsACandidateSink(clients.client(atsAAdapter, connector, options), hasher),
 };

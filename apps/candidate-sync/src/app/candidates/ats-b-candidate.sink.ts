@@ -223,5 +223,5 @@ export function rekeyLegacyChild(
 export const atsBCandidateSinkPart: CandidateSinkPart = {
   atsType: atsBAdapter.type,
   create: (connector, { clients, hasher, options }) =>
-    new AtsBCandidateSink(clients.atsB(connector, options), hasher),
+    new AtsBCandidateSink(clients.client(atsBAdapter, connector, options), hasher),
 };

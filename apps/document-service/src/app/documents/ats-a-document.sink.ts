@@ -54,5 +54,5 @@ export class AtsADocumentSink implements DocumentSink {
 export const atsADocumentSinkPart: DocumentSinkPart = {
   atsType: atsAAdapter.type,
   create: (connector, { clients, options }) =>
-    new AtsADocumentSink(clients.atsA(connector, options), connector.id),
+    new AtsADocumentSink(clients.client(atsAAdapter, connector, options), connector.id),
 };

@@ -89,7 +89,7 @@ export const atsBDocumentSinkPart: DocumentSinkPart = {
   atsType: atsBAdapter.type,
   create: (connector, { clients, options }) =>
     new AtsBDocumentSink(
-      clients.atsB(connector, options),
+      clients.client(atsBAdapter, connector, options),
       connector.id,
       connector.options['sendSmartCv'] === true,
     ),

@@ -56,7 +56,7 @@ describe(`${SyncRunService.name} (ATS-A full run)`, () => {
 
     let token: string | undefined;
     const clients = {
-      atsA: (_connector: unknown, options: ClientOptions) =>
+      client: (_adapter: unknown, _connector: unknown, options: ClientOptions) =>
         new AtsAClient({
           baseUrl: sandbox.url,
           guard: outboundGuard('loopback'),

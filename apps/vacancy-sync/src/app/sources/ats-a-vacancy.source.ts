@@ -61,7 +61,7 @@ export class AtsAVacancySource implements VacancySource {
     options: ListingOptions,
     clientOptions: ClientOptions,
   ): AsyncGenerator<SourcePage, void, undefined> {
-    const client = this.clients.atsA(connector, clientOptions);
+    const client = this.clients.client(atsAAdapter, connector, clientOptions);
     const resolved = await this.statuses.resolve(connector.id, client, options.openStatuses);
     if (resolved.ids.length === 0) {
       throw new SourceRefusedError(describeMissingAtsAStatuses(resolved.missing, resolved.offered));
@@ -132,7 +132,7 @@ export class AtsAVacancySource implements VacancySource {
     options: Pick<ListingOptions, 'openStatuses' | 'now' | 'caches'>,
     clientOptions: ClientOptions,
   ): Promise<Omit<SourcePage, 'after'>> {
-    const client = this.clients.atsA(connector, clientOptions);
+    const client = this.clients.client(atsAAdapter, connector, clientOptions);
     const resolved = await this.statuses.resolve(connector.id, client, options.openStatuses);
     if (resolved.ids.length === 0) {
       throw new SourceRefusedError(describeMissingAtsAStatuses(resolved.missing, resolved.offered));

@@ -139,7 +139,7 @@ describe(AtsBVacancySource.name, () => {
         return ids.map((id) => byId.get(id)).filter((j): j is AtsBJobOrder => j !== undefined);
       },
     };
-    const factory = { atsB: () => client } as unknown as AtsClientFactory;
+    const factory = { client: () => client } as unknown as AtsClientFactory;
     return { source: new AtsBVacancySource(factory), asked, fieldsAsked };
   }
 

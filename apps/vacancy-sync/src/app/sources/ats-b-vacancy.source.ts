@@ -37,7 +37,7 @@ export class AtsBVacancySource implements VacancySource {
     options: ListingOptions,
     clientOptions: ClientOptions,
   ): AsyncGenerator<SourcePage, void, undefined> {
-    const client = this.clients.atsB(connector, clientOptions);
+    const client = this.clients.client(atsBAdapter, connector, clientOptions);
     const changesOnly = options.since !== undefined;
     const pages = client.jobOrderIdPages({
       pageSize: options.pageSize ?? ATS_B_MAX_SEARCH_COUNT,

@@ -1,6 +1,8 @@
 import type { AtsAdapter } from '@connector/ats-core';
 import { atsAAccessOf } from './ats-a-access';
+import { makeAtsAClients } from './ats-a-clients';
 import { ATS_A_SOURCE_PATHS } from './ats-a-vacancy-fields';
+import { atsAQuota } from './budget/ats-a-budget';
 
 /** ATS-A (/work/shared/ats-a.md): client credentials, a shared daily call budget, every capability. */
 export const atsAAdapter = {
@@ -31,4 +33,6 @@ export const atsAAdapter = {
   },
   accessOf: atsAAccessOf,
   callTokenOf: (access) => atsAAccessOf(access).accessToken,
+  budget: (connector) => ({ kind: 'daily-quota', ...atsAQuota(connector) }),
+  makeClients: makeAtsAClients,
 } satisfies AtsAdapter;
