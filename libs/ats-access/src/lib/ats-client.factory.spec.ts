@@ -1,6 +1,8 @@
 import { atsAAdapter } from '@connector/ats-a';
 import { outboundGuard } from '@connector/ats-clients';
-import { AuthErrorCode, type ConnectorSnapshot } from '@connector/contracts';
+import { atsRegistry } from '@connector/ats-registry';
+import { FAKE_ATS, FakeAtsClient, fakeAtsAdapter } from '@connector/ats-testing';
+import { AuthErrorCode, type ConnectorSnapshot, credentialFingerprint } from '@connector/contracts';
 import { DeferredMessageError, RpcError } from '@connector/messaging';
 import { type PostgresDailyQuota, type RateLimiter, RateLimitExceededError } from '@connector/rate-limiter';
 import type { AtsAccessProvider } from './ats-access.provider';
@@ -115,5 +117,22 @@ describe(AtsClientFactory.name, () => {
     const decision = toMessageError(error, connector.id);
     expect(decision).toBeInstanceOf(DeferredMessageError);
     expect((decision as DeferredMessageError).until.getTime()).toBe(pausedUntil);
+  });
+
+  it("builds a third ATS's client from its adapter alone, with its access and its budget", async () => {
+    atsRegistry.register(fakeAtsAdapter);
+    const access = {
+      access: jest.fn(async () => ({ type: FAKE_ATS, expiresAt: '2030-01-01T00:00:00Z', apiKey: 'key-2' })),
+    } as unknown as AtsAccessProvider;
+    const configure = jest.spyOn(limiter, 'configure');
+    const factory = new AtsClientFactory(access, limiter, quota, outboundGuard());
+
+    const client = factory.for({ ...connector, id: 'c3', type: FAKE_ATS }, { priority: 'sync' });
+
+    expect(client).toBeInstanceOf(FakeAtsClient);
+    await expect((client as FakeAtsClient).callKey('key-1')).resolves.toBe('key-2');
+    expect(access.access).toHaveBeenCalledWith('c3', 'acct_1', credentialFingerprint('key-1'));
+    expect(await factory.pushBudgetWait({ ...connector, type: FAKE_ATS })).toBeUndefined();
+    expect(configure).not.toHaveBeenCalled(); // the fake's client takes no budget: the adapter decides
   });
 });
