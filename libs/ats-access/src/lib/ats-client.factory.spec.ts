@@ -1,7 +1,7 @@
 import { atsAAdapter } from '@connector/ats-a';
 import { outboundGuard } from '@connector/ats-clients';
 import { atsRegistry } from '@connector/ats-registry';
-import { FAKE_ATS, FakeAtsClient, fakeAtsAdapter } from '@connector/ats-testing';
+import type { AtsAdapter, AtsClientRequest } from '@connector/ats-core';
 import { AuthErrorCode, type ConnectorSnapshot, credentialFingerprint } from '@connector/contracts';
 import { DeferredMessageError, RpcError } from '@connector/messaging';
 import { type PostgresDailyQuota, type RateLimiter, RateLimitExceededError } from '@connector/rate-limiter';
@@ -120,19 +120,34 @@ describe(AtsClientFactory.name, () => {
   });
 
   it("builds a third ATS's client from its adapter alone, with its access and its budget", async () => {
-    atsRegistry.register(fakeAtsAdapter);
+    // A third ATS, registered here only (ats-testing's fake imports this lib, which may not import it back).
+    class ThirdClient {
+      constructor(readonly request: AtsClientRequest) {}
+      callKey = async (rejected?: string) => (await this.request.access(rejected))['apiKey'];
+    }
+    const third: AtsAdapter = {
+      ...atsRegistry.get('ats-b'),
+      type: 'third',
+      label: 'Third',
+      capabilities: ['candidates'],
+      budget: () => ({
+        kind: 'token-bucket',
+        key: 'third',
+        bucket: { capacity: 1, refillPerSecond: 1, reserve: 0 },
+      }),
+      makeClients: () => (request) => new ThirdClient(request),
+    };
+    atsRegistry.register(third);
     const access = {
-      access: jest.fn(async () => ({ type: FAKE_ATS, expiresAt: '2030-01-01T00:00:00Z', apiKey: 'key-2' })),
+      access: jest.fn(async () => ({ type: 'third', expiresAt: '2030-01-01T00:00:00Z', apiKey: 'key-2' })),
     } as unknown as AtsAccessProvider;
-    const configure = jest.spyOn(limiter, 'configure');
     const factory = new AtsClientFactory(access, limiter, quota, outboundGuard());
 
-    const client = factory.for({ ...connector, id: 'c3', type: FAKE_ATS }, { priority: 'sync' });
+    const client = factory.for({ ...connector, id: 'c3', type: 'third' }, { priority: 'sync' });
 
-    expect(client).toBeInstanceOf(FakeAtsClient);
-    await expect((client as FakeAtsClient).callKey('key-1')).resolves.toBe('key-2');
+    expect(client).toBeInstanceOf(ThirdClient);
+    await expect((client as ThirdClient).callKey('key-1')).resolves.toBe('key-2');
     expect(access.access).toHaveBeenCalledWith('c3', 'acct_1', credentialFingerprint('key-1'));
-    expect(await factory.pushBudgetWait({ ...connector, type: FAKE_ATS })).toBeUndefined();
-    expect(configure).not.toHaveBeenCalled(); // the fake's client takes no budget: the adapter decides
+    expect(await factory.pushBudgetWait({ ...connector, type: 'third' })).toBeUndefined();
   });
 });

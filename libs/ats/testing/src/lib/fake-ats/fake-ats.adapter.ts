@@ -8,7 +8,7 @@ import type { AtsAccess } from '@connector/contracts';
 export const FAKE_ATS = 'fake-ats';
 
 /** The fake ATS's client: it calls nothing, it hands out the key each call would send. */
-export class FakeAtsClient {
+class FakeAtsClient {
   constructor(private readonly request: AtsClientRequest) {}
 
   get connectorId(): string {
