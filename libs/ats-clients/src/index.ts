@@ -1,8 +1,10 @@
 /**
- * @connector/ats-clients: HTTP clients for ATS-A and ATS-B (/work/shared/ats-a.md, ats-b.md), with one error
- * classification (AtsError.kind) for both. Tokens, sessions, rate limiting and counting stay with the caller:
+ * @connector/ats-clients: the generic ATS HTTP layer (AtsHttp, the OutboundGuard, the URL policy, tolerant
+ * reads) with one error classification (AtsError.kind) for every ATS. The ATS clients built on it live in
+ * their adapters (@connector/ats-a, @connector/ats-b). Tokens, sessions, rate limiting and counting stay
+ * with the caller:
  *
- *   const client = new AtsAClient({
+ *   const client = new AtsAClient({       // @connector/ats-a
  *     baseUrl, token: ({ rejected }) => tokens.get(connectorId, { rejected }),
  *     hooks: { beforeCall: () => limiter.acquire(key, 1, { maxWaitMs: 0 }).then(() => undefined),
  *              afterCall: ({ endpoint, status, headers }) => metrics.count(endpoint, status, headers) },
