@@ -31,7 +31,8 @@ const probes = {
     text: "import { ErasedCandidates } from '@connector/service-kit';\nexport const probe = ErasedCandidates;\n",
   },
   infraImportsVendor: {
-    dir: 'libs/persistence/src/lib',
+    // Not persistence: the adapters' budgets use it (through rate-limiter), so lint would name the cycle first.
+    dir: 'libs/messaging/src/lib',
     text: "import { AtsAClient } from '@connector/ats-a';\nexport const probe = AtsAClient;\n",
   },
   httpLayerImportsVendor: {
