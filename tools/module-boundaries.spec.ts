@@ -31,19 +31,28 @@ const probes = {
     text: "import { ErasedCandidates } from '@connector/service-kit';\nexport const probe = ErasedCandidates;\n",
   },
   infraImportsVendor: {
-    dir: 'libs/persistence/src/lib',
-    text: "import { AtsError } from '@connector/ats-clients';\nexport const probe = AtsError;\n",
+    // Not persistence: the adapters' budgets use it (through rate-limiter), so lint would name the cycle first.
+    dir: 'libs/messaging/src/lib',
+    text: "import { AtsAClient } from '@connector/ats-a';\nexport const probe = AtsAClient;\n",
+  },
+  httpLayerImportsVendor: {
+    dir: 'libs/ats-clients/src/lib',
+    text: "import { AtsAClient } from '@connector/ats-a';\nexport const probe = AtsAClient;\n",
+  },
+  vendorImportsHttpLayer: {
+    dir: 'libs/ats/ats-a/src/lib',
+    text: "import { AtsHttp } from '@connector/ats-clients';\nexport const probe = AtsHttp;\n",
   },
   serviceLayerImportsVendor: {
     dir: 'libs/exactly-once/src/lib',
-    text: "import { AtsError } from '@connector/ats-clients';\nexport const probe = AtsError;\n",
+    text: "import { AtsAClient } from '@connector/ats-a';\nexport const probe = AtsAClient;\n",
   },
   sandboxImportsProduct: {
     dir: 'libs/ats-a-sandbox/src/lib',
     text: "import { Exchange } from '@connector/contracts';\nexport const probe = Exchange;\n",
   },
   vendorSpecStartsSandbox: {
-    dir: 'libs/ats-clients/src/lib',
+    dir: 'libs/ats/ats-a/src/lib/client',
     spec: true,
     text: "import { startAtsASandbox } from '@connector/ats-a-sandbox';\nexport const probe = startAtsASandbox;\n",
   },
@@ -142,6 +151,19 @@ describe('module boundaries', () => {
         /tagged with "layer:infra" can only depend on libs tagged with "layer:base", "layer:infra"$/,
       ),
     ]);
+  });
+
+  it('fails lint when the generic HTTP layer imports a vendor adapter (it sits below them)', () => {
+    // The adapters import the HTTP layer: the rule names the cycle such an import makes before the layers.
+    expect(messages.get('httpLayerImportsVendor')).toEqual([
+      expect.stringMatching(
+        /^Circular dependency between "ats-clients" and "ats-a"|tagged with "layer:infra" can only depend on libs tagged with "layer:base", "layer:infra"$/,
+      ),
+    ]);
+  });
+
+  it('lets a vendor adapter import the generic HTTP layer', () => {
+    expect(messages.get('vendorImportsHttpLayer')).toEqual([]);
   });
 
   it('lets a service-layer lib import a vendor adapter', () => {

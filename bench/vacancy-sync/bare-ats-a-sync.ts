@@ -1,4 +1,4 @@
-import { isLiveAtsAVacancy, resolveAtsAStatuses, type AtsAVacancy } from '@connector/ats-clients';
+import { isLiveAtsAVacancy, resolveAtsAStatuses, type AtsAVacancy } from '@connector/ats-a';
 
 /**
  * The baseline: the same minimal ATS-A calls vacancy-sync makes for a full listing (token, the status list

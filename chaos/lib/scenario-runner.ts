@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { VACANCY_STATUSES } from '@connector/ats-a-sandbox';
-import { isLiveAtsAVacancy } from '@connector/ats-clients';
+import { isLiveAtsAVacancy } from '@connector/ats-a';
 import { RoutingKey } from '@connector/contracts';
 import type { BurstPublisher, OutgoingMessage } from './burst-publisher';
 import { CHAOS_LOG_ROOT, ChaosStack, WORKERS, type WorkerName } from './chaos-stack';

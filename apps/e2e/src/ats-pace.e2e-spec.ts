@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { ConsumeMessage } from 'amqplib';
 import { startAtsASandbox, type RunningAtsASandbox } from '@connector/ats-a-sandbox';
 import { startAtsBSandbox, type RunningAtsBSandbox } from '@connector/ats-b-sandbox';
-import { atsAQuotaKey } from '@connector/ats-access';
+import { atsAQuotaKey } from '@connector/ats-a';
 import { Pool } from 'pg';
 import {
   type AtsAccess,

@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { ConsumeMessage } from 'amqplib';
 import { Pool } from 'pg';
 import { startAtsASandbox, type RunningAtsASandbox } from '@connector/ats-a-sandbox';
-import { atsAQuotaKey } from '@connector/ats-access';
+import { atsAQuotaKey } from '@connector/ats-a';
 import { type ConnectorSnapshot, createEvent, Exchange, Queue, RoutingKey } from '@connector/contracts';
 import { deadLetterQueueName, RabbitConnection, RpcClient } from '@connector/messaging';
 import { connectorSnapshot } from '@connector/ats-testing';

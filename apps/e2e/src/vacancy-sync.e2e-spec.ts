@@ -3,7 +3,7 @@ import type { ConsumeMessage } from 'amqplib';
 import { Client } from 'pg';
 import { startAtsASandbox, type RunningAtsASandbox, VACANCY_STATUSES } from '@connector/ats-a-sandbox';
 import { startAtsBSandbox, type RunningAtsBSandbox } from '@connector/ats-b-sandbox';
-import { type AtsAVacancy, isLiveAtsAVacancy } from '@connector/ats-clients';
+import { type AtsAVacancy, isLiveAtsAVacancy } from '@connector/ats-a';
 import {
   type ConnectorSnapshot,
   createEvent,

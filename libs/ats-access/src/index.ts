@@ -1,7 +1,5 @@
 export * from './lib/connector-directory';
 export * from './lib/ats-access.provider';
-export * from './lib/ats-budget';
-export { AtsACallsInFlight, atsABudgetHooks } from './lib/ats-a-budget-hooks';
 export * from './lib/ats-client.factory';
 export * from './lib/to-message-error';
 export * from './lib/ats-access.module';

@@ -1,5 +1,8 @@
+import { atsAAdapter } from '@connector/ats-a';
 import { outboundGuard } from '@connector/ats-clients';
-import { AuthErrorCode, type ConnectorSnapshot } from '@connector/contracts';
+import { atsRegistry } from '@connector/ats-registry';
+import type { AtsAdapter, AtsClientRequest } from '@connector/ats-core';
+import { AuthErrorCode, type ConnectorSnapshot, credentialFingerprint } from '@connector/contracts';
 import { DeferredMessageError, RpcError } from '@connector/messaging';
 import { type PostgresDailyQuota, type RateLimiter, RateLimitExceededError } from '@connector/rate-limiter';
 import type { AtsAccessProvider } from './ats-access.provider';
@@ -54,7 +57,7 @@ describe(AtsClientFactory.name, () => {
         text: JSON.stringify([{ Id: 1, Description: 'Open' }]),
       };
     });
-    const client = new AtsClientFactory(access, limiter, quota, guard).atsA(connector, {
+    const client = new AtsClientFactory(access, limiter, quota, guard).client(atsAAdapter, connector, {
       priority: 'sync',
     });
     await client.getVacancyStatuses();
@@ -73,7 +76,7 @@ describe(AtsClientFactory.name, () => {
     const guard = outboundGuard();
     const fetched = jest.spyOn(globalThis, 'fetch');
     const requested = jest.spyOn(guard.dispatcher, 'request');
-    const client = new AtsClientFactory(access, limiter, quota, guard).atsA(connector, {
+    const client = new AtsClientFactory(access, limiter, quota, guard).client(atsAAdapter, connector, {
       priority: 'sync',
     });
     await expect(client.getVacancyStatuses()).rejects.toMatchObject({
@@ -99,10 +102,14 @@ describe(AtsClientFactory.name, () => {
         throw new RpcError(AuthErrorCode.RateLimited, 'POST /api/token answered 429');
       }),
     } as unknown as AtsAccessProvider;
-    const client = new AtsClientFactory(access, limiter, pausedQuota, outboundGuard()).atsA(connector, {
-      priority: 'push',
-      waiter: { id: 'message-1', kind: 'message' },
-    });
+    const client = new AtsClientFactory(access, limiter, pausedQuota, outboundGuard()).client(
+      atsAAdapter,
+      connector,
+      {
+        priority: 'push',
+        waiter: { id: 'message-1', kind: 'message' },
+      },
+    );
     const error = await client.getVacancyStatuses().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RateLimitExceededError);
     expect((error as RateLimitExceededError).retryAt.getTime()).toBe(pausedUntil);
@@ -110,5 +117,37 @@ describe(AtsClientFactory.name, () => {
     const decision = toMessageError(error, connector.id);
     expect(decision).toBeInstanceOf(DeferredMessageError);
     expect((decision as DeferredMessageError).until.getTime()).toBe(pausedUntil);
+  });
+
+  it("builds a third ATS's client from its adapter alone, with its access and its budget", async () => {
+    // A third ATS, registered here only (ats-testing's fake imports this lib, which may not import it back).
+    class ThirdClient {
+      constructor(readonly request: AtsClientRequest) {}
+      callKey = async (rejected?: string) => (await this.request.access(rejected))['apiKey'];
+    }
+    const third: AtsAdapter = {
+      ...atsRegistry.get('ats-b'),
+      type: 'third',
+      label: 'Third',
+      capabilities: ['candidates'],
+      budget: () => ({
+        kind: 'token-bucket',
+        key: 'third',
+        bucket: { capacity: 1, refillPerSecond: 1, reserve: 0 },
+      }),
+      makeClients: () => (request) => new ThirdClient(request),
+    };
+    atsRegistry.register(third);
+    const access = {
+      access: jest.fn(async () => ({ type: 'third', expiresAt: '2030-01-01T00:00:00Z', apiKey: 'key-2' })),
+    } as unknown as AtsAccessProvider;
+    const factory = new AtsClientFactory(access, limiter, quota, outboundGuard());
+
+    const client = factory.for({ ...connector, id: 'c3', type: 'third' }, { priority: 'sync' });
+
+    expect(client).toBeInstanceOf(ThirdClient);
+    await expect((client as ThirdClient).callKey('key-1')).resolves.toBe('key-2');
+    expect(access.access).toHaveBeenCalledWith('c3', 'acct_1', credentialFingerprint('key-1'));
+    expect(await factory.pushBudgetWait({ ...connector, type: 'third' })).toBeUndefined();
   });
 });

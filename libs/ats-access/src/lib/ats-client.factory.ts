@@ -1,43 +1,36 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { AtsAClient, AtsBClient, OutboundGuard, retryAtOf } from '@connector/ats-clients';
-import { AuthErrorCode, type ConnectorSnapshot, credentialFingerprint } from '@connector/contracts';
+import { OutboundGuard } from '@connector/ats-clients';
+import {
+  type AtsAdapter,
+  type AtsClientDeps,
+  type AtsClientMaker,
+  type AtsClientOf,
+  type ClientOptions,
+  MissingAtsPartError,
+} from '@connector/ats-core';
+import { atsRegistry } from '@connector/ats-registry';
+import {
+  type AtsAccess,
+  AuthErrorCode,
+  type ConnectorSnapshot,
+  credentialFingerprint,
+} from '@connector/contracts';
 import { RpcError } from '@connector/messaging';
 import {
-  type BucketConfig,
   PostgresDailyQuota,
   type QuotaConfig,
   type RateLimiter,
   RateLimiterErrorCode,
   RateLimitExceededError,
-  type WaiterKind,
 } from '@connector/rate-limiter';
-import { AtsACallsInFlight, atsABudgetHooks } from './ats-a-budget-hooks';
-import { atsAAccessOf } from '@connector/ats-a';
-import { atsBAccessOf } from '@connector/ats-b';
-import { atsRegistry } from '@connector/ats-registry';
 import { AtsAccessProvider } from './ats-access.provider';
-import { atsAQuota, atsBBudget } from './ats-budget';
-import { meteredAcquire } from './budget-metrics';
+
+export type { CallPriority, ClientOptions } from '@connector/ats-core';
 
 export const RATE_LIMITER = Symbol('RATE_LIMITER');
 export const DAILY_QUOTA = Symbol('DAILY_QUOTA');
 /** A token refused for budget while the shared plan already has some again: ask again this soon. */
 const TOKEN_RETRY_FALLBACK_MS = 5_000;
-
-/** Pushes (candidates, applications, documents) may use the reserve; syncs may not. */
-export type CallPriority = 'push' | 'sync';
-
-export interface ClientOptions {
-  priority: CallPriority;
-  /** How long a call may wait for the budget before failing with RateLimitExceededError. */
-  maxWaitMs?: number;
-  /** Told about every answered call (to count a run's API calls). */
-  onCall?: (endpoint: string, status: number) => void;
-  /** Per ATS request (default the client's 30 s); shorter in tests of timeouts. */
-  timeoutMs?: number;
-  /** The work these calls are for (a message id, `run:<id>`): counted as waiting while it has no budget. */
-  waiter?: { id: string; kind: WaiterKind };
-}
 
 /** What a push for one message asks of its clients: the reserve, the service's waits, the message as waiter. */
 export function pushClientOptions(
@@ -53,53 +46,74 @@ export function pushClientOptions(
 }
 
 /**
- * Builds ATS clients for a connector, wired to auth-gateway for tokens and sessions and to the budgets:
- * ATS-A calls take from the customer system's daily quota (the planner, which also reads every answer's
- * X-RateLimit-* headers), ATS-B calls from its per-minute token bucket; a 429 pauses the budget for every
- * worker until the ATS's reset.
+ * Builds ATS clients for a connector, wired to auth-gateway for tokens and sessions and to the shared
+ * budgets: which client, and which budget its calls take from (a daily quota, a token bucket), is the
+ * adapter's (`makeClients`, `budget`), looked up in the registry. No ATS is named here.
  */
 @Injectable()
 export class AtsClientFactory {
   private readonly logger = new Logger(AtsClientFactory.name);
-  private readonly callsInFlight = new AtsACallsInFlight();
+  private readonly deps: AtsClientDeps;
+  /** Each adapter's client maker, made once: it may keep state for the process (ATS-A's calls in flight). */
+  private readonly makers = new Map<AtsAdapter, AtsClientMaker<unknown>>();
 
   constructor(
     private readonly access: AtsAccessProvider,
-    @Inject(RATE_LIMITER) private readonly limiter: RateLimiter,
+    @Inject(RATE_LIMITER) limiter: RateLimiter,
     @Inject(DAILY_QUOTA) private readonly quota: PostgresDailyQuota,
     /** Every call's addresses are checked again here, whatever auth-gateway checked at set-up. */
-    private readonly guard: OutboundGuard,
-  ) {}
+    guard: OutboundGuard,
+  ) {
+    this.deps = { guard, limiter, quota, logger: this.logger };
+  }
 
-  atsA(connector: ConnectorSnapshot, options: ClientOptions): AtsAClient {
-    const { key, config } = atsAQuota(connector);
-    const { waiter } = options;
-    return new AtsAClient({
-      guard: this.guard,
-      // No baseUrl from the connector's config: the address comes with the access, from auth-gateway,
-      // which verified it (URL policy) when the credentials were saved. One copy, never two that disagree.
-      token: async ({ rejected }) => {
-        const access = await this.access
-          .access(connector.id, connector.accountId, rejected ? credentialFingerprint(rejected) : undefined)
-          .catch(async (error: unknown) => {
-            if (!(error instanceof RpcError && error.code === AuthErrorCode.RateLimited)) throw error;
-            throw await this.tokenWait(key, config, waiter);
-          });
-        const { accessToken, baseUrl } = atsAAccessOf(access);
-        return { accessToken, baseUrl };
-      },
-      hooks: atsABudgetHooks(
-        { quota: this.quota, calls: this.callsInFlight, logger: this.logger },
-        { key, config },
-        {
-          priority: options.priority,
-          maxWaitMs: options.maxWaitMs ?? 0,
-          ...(waiter ? { waiter } : {}),
-          ...(options.onCall ? { onCall: options.onCall } : {}),
-        },
-      ),
-      ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+  /** The connector's client as `adapter` makes it, typed: `clients.client(atsAAdapter, connector, options)`. */
+  client<A extends AtsAdapter & Required<Pick<AtsAdapter, 'makeClients'>>>(
+    adapter: A,
+    connector: ConnectorSnapshot,
+    options: ClientOptions,
+  ): AtsClientOf<A> {
+    return this.make(adapter, connector, options) as AtsClientOf<A>;
+  }
+
+  /** The client of the connector's ATS, whichever it is (the registry's adapter for its type). */
+  for(connector: ConnectorSnapshot, options: ClientOptions): unknown {
+    return this.make(atsRegistry.get(connector.type), connector, options);
+  }
+
+  private make(adapter: AtsAdapter, connector: ConnectorSnapshot, options: ClientOptions): unknown {
+    let maker = this.makers.get(adapter);
+    if (!maker) {
+      if (!adapter.makeClients) throw new MissingAtsPartError(adapter.type, 'client (makeClients)');
+      maker = adapter.makeClients(this.deps);
+      this.makers.set(adapter, maker);
+    }
+    return maker({
+      connector,
+      options,
+      access: (rejected) => this.accessOf(adapter, connector, options, rejected),
     });
+  }
+
+  /** The connector's access; a token refused for budget waits as the connector's daily quota says. */
+  private async accessOf(
+    adapter: AtsAdapter,
+    connector: ConnectorSnapshot,
+    options: ClientOptions,
+    rejected: string | undefined,
+  ): Promise<AtsAccess> {
+    try {
+      return await this.access.access(
+        connector.id,
+        connector.accountId,
+        rejected ? credentialFingerprint(rejected) : undefined,
+      );
+    } catch (error) {
+      if (!(error instanceof RpcError && error.code === AuthErrorCode.RateLimited)) throw error;
+      const budget = adapter.budget?.(connector);
+      if (budget?.kind !== 'daily-quota') throw error;
+      throw await this.tokenWait(budget.key, budget.config, options.waiter);
+    }
   }
 
   /**
@@ -130,50 +144,12 @@ export class AtsClientFactory {
    */
   async pushBudgetWait(connector: ConnectorSnapshot): Promise<Date | undefined> {
     if (!atsRegistry.supports(connector.type, 'daily-budget')) return undefined;
-    const { key, config } = atsAQuota(connector);
+    const budget = atsRegistry.get(connector.type).budget?.(connector);
+    if (budget?.kind !== 'daily-quota') return undefined;
+    const { key, config } = budget;
     const plan = await this.quota.snapshot(key, config);
     const paused = plan.pausedUntil !== null;
     if (!paused && plan.remaining - plan.syncShare >= 1) return undefined;
     return new Date(plan.pausedUntil ?? plan.resumesAt ?? plan.resetAt);
-  }
-
-  atsB(connector: ConnectorSnapshot, options: ClientOptions): AtsBClient {
-    const budget = atsBBudget(connector);
-    return new AtsBClient({
-      guard: this.guard,
-      session: async ({ rejected }) => {
-        const access = await this.access.access(
-          connector.id,
-          connector.accountId,
-          rejected ? credentialFingerprint(rejected) : undefined,
-        );
-        const { bhRestToken, restUrl } = atsBAccessOf(access);
-        return { bhRestToken, restUrl };
-      },
-      hooks: this.bucketHooks(budget, options),
-      ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
-    });
-  }
-
-  private bucketHooks(budget: { key: string; bucket: BucketConfig }, options: ClientOptions) {
-    this.limiter.configure(budget.key, budget.bucket);
-    return {
-      beforeCall: async () => {
-        await meteredAcquire('ats-b', options.priority, () =>
-          this.limiter.acquire(budget.key, 1, {
-            priority: options.priority === 'push' ? 'high' : 'normal',
-            maxWaitMs: options.maxWaitMs ?? 0,
-          }),
-        );
-      },
-      afterCall: ({ endpoint, status, headers }: { endpoint: string; status: number; headers: Headers }) => {
-        options.onCall?.(endpoint, status);
-        if (status === 429) {
-          void this.limiter
-            .pauseUntil(budget.key, retryAtOf(headers, new Date(), 60_000))
-            .catch(() => undefined);
-        }
-      },
-    };
   }
 }

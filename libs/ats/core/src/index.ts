@@ -9,3 +9,5 @@ export * from './lib/ats-access-of';
 export * from './lib/ats-parts';
 export * from './lib/connector-kind';
 export * from './lib/connector-options';
+export * from './lib/ats-clients';
+export { meteredAcquire } from './lib/budget-metrics';

@@ -1,17 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { type AtsAConfigDto, AuthErrorCode, type ConnectionTestReply } from '@connector/contracts';
+import { AtsError, checkAtsUrlPolicy, OutboundGuard, UrlPolicyError } from '@connector/ats-clients';
 import {
   AtsAClient,
-  AtsError,
-  checkAtsUrlPolicy,
   DEFAULT_ATS_A_OPEN_STATUSES,
   describeMissingAtsAStatuses,
   resolveAtsAStatuses,
   normalizeAtsABaseUrl,
-  OutboundGuard,
   requestAtsAToken,
-  UrlPolicyError,
-} from '@connector/ats-clients';
+} from '@connector/ats-a';
 import { AuthGatewayConfig } from '../auth-gateway.config';
 import { GatewayError } from './gateway.error';
 

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { register } from 'prom-client';
-import { AtsError, type AtsBOAuthClient, type AtsBTokenSet, outboundGuard } from '@connector/ats-clients';
+import { AtsError, outboundGuard } from '@connector/ats-clients';
+import { type AtsBOAuthClient, type AtsBTokenSet } from '@connector/ats-b';
 import type { EventEnvelope } from '@connector/contracts';
 import type { OutboxMessage, OutboxRelay } from '@connector/persistence';
 import { RateLimiterErrorCode, RateLimitExceededError } from '@connector/rate-limiter';

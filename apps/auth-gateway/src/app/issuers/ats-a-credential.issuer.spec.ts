@@ -1,4 +1,4 @@
-import { atsAQuotaKey } from '@connector/ats-access';
+import { atsAQuotaKey } from '@connector/ats-a';
 import { OutboundGuard } from '@connector/ats-clients';
 import type { PostgresDailyQuota } from '@connector/rate-limiter';
 import { AtsACredentialIssuer } from './ats-a-credential.issuer';

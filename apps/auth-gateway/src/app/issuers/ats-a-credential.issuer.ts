@@ -1,14 +1,14 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { atsAAdapter } from '@connector/ats-a';
 import { type AtsAccess, credentialFingerprint } from '@connector/contracts';
+import { AtsError, type AtsCallHooks, OutboundGuard } from '@connector/ats-clients';
 import {
   ATS_A_TOKEN_CALLS_COUNT,
-  AtsError,
-  type AtsCallHooks,
-  OutboundGuard,
+  AtsACallsInFlight,
+  atsABudgetHooks,
+  atsAQuota,
   requestAtsAToken,
-} from '@connector/ats-clients';
-import { AtsACallsInFlight, atsABudgetHooks, atsAQuota } from '@connector/ats-access';
+} from '@connector/ats-a';
 import { PostgresDailyQuota } from '@connector/rate-limiter';
 import type {
   CredentialInput,

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { atsBAdapter } from '@connector/ats-b';
 import { type AtsAccess, credentialFingerprint } from '@connector/contracts';
-import { AtsBClient, AtsBOAuthClient, AtsError, OutboundGuard } from '@connector/ats-clients';
+import { AtsError, OutboundGuard } from '@connector/ats-clients';
+import { AtsBClient, AtsBOAuthClient } from '@connector/ats-b';
 import type {
   CredentialInput,
   CredentialIssuer,

@@ -5,7 +5,7 @@ import OAuth2Strategy, {
   type StateStoreStoreCallback,
   type StateStoreVerifyCallback,
 } from 'passport-oauth2';
-import type { AtsBOAuthClient, AtsBTokenSet } from '@connector/ats-clients';
+import type { AtsBOAuthClient, AtsBTokenSet } from '@connector/ats-b';
 import type { OAuthContext, OAuthStateStore } from './oauth-state.store';
 import type { OAuthStateEntity } from './oauth-state.entity';
 

@@ -1,4 +1,4 @@
-import type { AtsAQuestion } from '@connector/ats-clients';
+import type { AtsAQuestion } from '@connector/ats-a';
 import type { ApplicationAnswerDto } from '@connector/contracts';
 import type { FieldHasher } from '../candidates/field-diff';
 

@@ -1,7 +1,7 @@
 import type { ClientOptions, AtsClientFactory } from '@connector/ats-access';
 import { atsAAdapter } from '@connector/ats-a';
 import type { AtsPart } from '@connector/ats-core';
-import type { AtsAClient, AtsAQuestion } from '@connector/ats-clients';
+import type { AtsAClient, AtsAQuestion } from '@connector/ats-a';
 import type { ConnectorSnapshot } from '@connector/contracts';
 import { PermanentMessageError } from '@connector/messaging';
 
@@ -87,5 +87,5 @@ export class AtsAApplicationSink implements ApplicationSink {
 export const atsAApplicationSinkPart: ApplicationSinkPart = {
   atsType: atsAAdapter.type,
   create: (connector, { clients, options }) =>
-    new AtsAApplicationSink(clients.atsA(connector, options), connector.id),
+    new AtsAApplicationSink(clients.client(atsAAdapter, connector, options), connector.id),
 };

@@ -5,9 +5,9 @@ import type { CandidateSyncConfig } from '../candidate-sync.config';
 import { ApplicationSinks } from './application-sinks';
 
 describe(ApplicationSinks.name, () => {
-  const atsA = jest.fn(() => ({}));
+  const client = jest.fn(() => ({}));
   const sut = new ApplicationSinks(
-    { atsA } as unknown as AtsClientFactory,
+    { client } as unknown as AtsClientFactory,
     { BUDGET_WAIT_MS: 0, ATS_TIMEOUT_MS: 1_000 } as CandidateSyncConfig,
   );
   const connector = (type: string) => ({
@@ -19,7 +19,7 @@ describe(ApplicationSinks.name, () => {
 
   it('has a sink for an ATS whose capabilities have applications', () => {
     expect(sut.for(connector('ats-a'))).toBeDefined();
-    expect(atsA).toHaveBeenCalledTimes(1);
+    expect(client).toHaveBeenCalledTimes(1);
   });
 
   it('has a sink for every registered ATS whose capabilities declare applications', () => {

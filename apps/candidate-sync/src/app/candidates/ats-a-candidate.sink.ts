@@ -1,5 +1,5 @@
 import { atsAAdapter } from '@connector/ats-a';
-import type { AtsAClient } from '@connector/ats-clients';
+import type { AtsAClient } from '@connector/ats-a';
 import type { CandidateDataDto } from '@connector/contracts';
 import type { CandidateSink, CandidateSinkPart, CreatedCandidate, SentState } from './candidate-sink';
 import { toAtsACandidate } from './candidate-mapping';
@@ -60,5 +60,5 @@ export class AtsACandidateSink implements CandidateSink {
 export const atsACandidateSinkPart: CandidateSinkPart = {
   atsType: atsAAdapter.type,
   create: (connector, { clients, hasher, options }) =>
-    new AtsACandidateSink(clients.atsA(connector, options), hasher),
+    new AtsACandidateSink(clients.client(atsAAdapter, connector, options), hasher),
 };

@@ -1,4 +1,5 @@
-import { AtsError, type AtsBClient } from '@connector/ats-clients';
+import { AtsError } from '@connector/ats-clients';
+import { type AtsBClient } from '@connector/ats-b';
 import type { CandidateDataDto } from '@connector/contracts';
 import { toMessageError } from '@connector/ats-access';
 import { PermanentMessageError } from '@connector/messaging';

@@ -1,5 +1,6 @@
 import { atsBAdapter } from '@connector/ats-b';
-import { AtsError, type AtsBChangeResult, type AtsBClient } from '@connector/ats-clients';
+import { AtsError } from '@connector/ats-clients';
+import { type AtsBChangeResult, type AtsBClient } from '@connector/ats-b';
 import type { CandidateDataDto } from '@connector/contracts';
 import type { CandidateSink, CandidateSinkPart, CreatedCandidate, SentState } from './candidate-sink';
 import {
@@ -222,5 +223,5 @@ export function rekeyLegacyChild(
 export const atsBCandidateSinkPart: CandidateSinkPart = {
   atsType: atsBAdapter.type,
   create: (connector, { clients, hasher, options }) =>
-    new AtsBCandidateSink(clients.atsB(connector, options), hasher),
+    new AtsBCandidateSink(clients.client(atsBAdapter, connector, options), hasher),
 };

@@ -1,12 +1,10 @@
+import type { AtsACandidateInput, AtsAEducation, AtsAEmploymentHistory } from '@connector/ats-a';
 import type {
-  AtsACandidateInput,
-  AtsAEducation,
-  AtsAEmploymentHistory,
   AtsBAddress,
   AtsBCandidateInput,
   AtsBEducationInput,
   AtsBWorkHistoryInput,
-} from '@connector/ats-clients';
+} from '@connector/ats-b';
 import type { AddressDto, CandidateDataDto, EducationDto, WorkHistoryDto } from '@connector/contracts';
 
 /**

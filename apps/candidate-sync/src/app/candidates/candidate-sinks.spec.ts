@@ -1,3 +1,4 @@
+import { atsAAdapter } from '@connector/ats-a';
 import type { AtsClientFactory } from '@connector/ats-access';
 import { MissingAtsPartError } from '@connector/ats-core';
 import { atsRegistry } from '@connector/ats-registry';
@@ -9,7 +10,7 @@ import { CandidateSinks } from './candidate-sinks';
 import { FieldHasher } from './field-diff';
 
 describe(CandidateSinks.name, () => {
-  const clients = { atsA: jest.fn(() => ({})), atsB: jest.fn(() => ({})) };
+  const clients = { client: jest.fn(() => ({})) };
   const sut = new CandidateSinks(
     clients as unknown as AtsClientFactory,
     { BUDGET_WAIT_MS: 5, ATS_TIMEOUT_MS: 1_000 } as CandidateSyncConfig,
@@ -27,7 +28,7 @@ describe(CandidateSinks.name, () => {
   it("makes the connector's ATS's sink with the push options of the message", () => {
     expect(sut.for(connector('ats-a'), 'm1')).toBeInstanceOf(AtsACandidateSink);
     expect(sut.for(connector('ats-b'))).toBeInstanceOf(AtsBCandidateSink);
-    expect(clients.atsA).toHaveBeenCalledWith(expect.objectContaining({ id: 'c1' }), {
+    expect(clients.client).toHaveBeenCalledWith(atsAAdapter, expect.objectContaining({ id: 'c1' }), {
       priority: 'push',
       maxWaitMs: 5,
       timeoutMs: 1_000,

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { atsAQuota } from '@connector/ats-access';
+import { atsRegistry } from '@connector/ats-registry';
 import type { PostgresDailyQuota } from '@connector/rate-limiter';
 import type { AdminIdentity } from '../auth/api-keys';
 import { RegistryErrorCode, RegistryException } from '../common/registry.exception';
@@ -20,13 +20,14 @@ export class BudgetService {
   async get(admin: AdminIdentity, id: string): Promise<BudgetView> {
     const connector = await this.connectors.findOwned(admin.accountId, id);
     if (!connector) throw RegistryException.notFound();
-    if (connector.type !== 'ats-a') {
+    const budget = dailyQuotaOf(connector);
+    if (!budget) {
       throw new RegistryException(
         RegistryErrorCode.NotAtsA,
         'only ATS-A connectors have a daily call budget (ATS-B limits calls per minute)',
       );
     }
-    const { key, config } = atsAQuota(connector);
+    const { key, config } = budget;
     return toBudgetView(
       connector.id,
       String(connector.config['baseUrl']),
@@ -36,8 +37,15 @@ export class BudgetService {
 
   /** An operator changed the daily limit: the plan of every worker follows at once. */
   async limitChanged(connector: ConnectorEntity): Promise<void> {
-    if (connector.type !== 'ats-a') return;
-    const { key, config } = atsAQuota(connector);
-    await this.quota.setLimit(key, config.limit);
+    const budget = dailyQuotaOf(connector);
+    if (budget) await this.quota.setLimit(budget.key, budget.config.limit);
   }
+}
+
+/** The connector's daily quota when its ATS's budget is one (ATS-A's), as its adapter keys and sizes it. */
+function dailyQuotaOf(connector: ConnectorEntity) {
+  const budget = atsRegistry.has(connector.type)
+    ? atsRegistry.get(connector.type).budget?.(connector)
+    : undefined;
+  return budget?.kind === 'daily-quota' ? budget : undefined;
 }

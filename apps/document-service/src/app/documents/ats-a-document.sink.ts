@@ -1,5 +1,5 @@
 import { atsAAdapter } from '@connector/ats-a';
-import type { AtsAClient } from '@connector/ats-clients';
+import type { AtsAClient } from '@connector/ats-a';
 import type { DocumentDataDto } from '@connector/contracts';
 import { CANNOT_TELL, type DocumentPlan, type DocumentSink, type DocumentSinkPart } from './document-sink';
 import { claimedFileType, DOCUMENT_FILE_TYPES, type FileTypeName } from './file-types';
@@ -54,5 +54,5 @@ export class AtsADocumentSink implements DocumentSink {
 export const atsADocumentSinkPart: DocumentSinkPart = {
   atsType: atsAAdapter.type,
   create: (connector, { clients, options }) =>
-    new AtsADocumentSink(clients.atsA(connector, options), connector.id),
+    new AtsADocumentSink(clients.client(atsAAdapter, connector, options), connector.id),
 };

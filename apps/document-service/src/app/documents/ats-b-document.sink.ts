@@ -1,5 +1,5 @@
 import { atsBAdapter } from '@connector/ats-b';
-import type { AtsBClient } from '@connector/ats-clients';
+import type { AtsBClient } from '@connector/ats-b';
 import type { DocumentDataDto } from '@connector/contracts';
 import { PermanentMessageError } from '@connector/messaging';
 import type { DocumentPlan, DocumentSink, DocumentSinkPart } from './document-sink';
@@ -89,7 +89,7 @@ export const atsBDocumentSinkPart: DocumentSinkPart = {
   atsType: atsBAdapter.type,
   create: (connector, { clients, options }) =>
     new AtsBDocumentSink(
-      clients.atsB(connector, options),
+      clients.client(atsBAdapter, connector, options),
       connector.id,
       connector.options['sendSmartCv'] === true,
     ),

@@ -1,4 +1,4 @@
-import type { AtsAClient } from '@connector/ats-clients';
+import type { AtsAClient } from '@connector/ats-a';
 import type { DocumentDataDto } from '@connector/contracts';
 import { PermanentMessageError } from '@connector/messaging';
 import { AtsADocumentSink } from './ats-a-document.sink';

@@ -1,3 +1,4 @@
+import { atsAAdapter } from '@connector/ats-a';
 import type { AtsClientFactory } from '@connector/ats-access';
 import type { AtsAdapter } from '@connector/ats-core';
 import { MissingAtsPartError } from '@connector/ats-core';
@@ -9,7 +10,7 @@ import { AtsBDocumentSink } from './ats-b-document.sink';
 import { DocumentSinks } from './document-sinks';
 
 describe(DocumentSinks.name, () => {
-  const clients = { atsA: jest.fn(() => ({})), atsB: jest.fn(() => ({})) };
+  const clients = { client: jest.fn(() => ({})) };
   const sut = new DocumentSinks(
     clients as unknown as AtsClientFactory,
     { BUDGET_WAIT_MS: 5, ATS_TIMEOUT_MS: 1_000 } as DocumentServiceConfig,
@@ -33,7 +34,7 @@ describe(DocumentSinks.name, () => {
     ).toEqual({
       action: 'upload',
     });
-    expect(clients.atsA).toHaveBeenCalledWith(expect.objectContaining({ id: 'c1' }), {
+    expect(clients.client).toHaveBeenCalledWith(atsAAdapter, expect.objectContaining({ id: 'c1' }), {
       priority: 'push',
       maxWaitMs: 5,
       timeoutMs: 1_000,

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AtsClientFactory, type ClientOptions } from '@connector/ats-access';
-import { atsBAdapter } from '@connector/ats-b';
-import { AtsBSubscriptionGoneError, ATS_B_MAX_EVENTS_PER_READ, readId } from '@connector/ats-clients';
+import { atsBAdapter, AtsBSubscriptionGoneError, ATS_B_MAX_EVENTS_PER_READ } from '@connector/ats-b';
+import { readId } from '@connector/ats-clients';
 import type { ConnectorSnapshot } from '@connector/contracts';
 import { ATS_B_JOB_FIELDS, atsBPage } from '../sources/ats-b-vacancy.source';
 import type { SourcePage } from '../sources/vacancy-source';
@@ -30,7 +30,7 @@ export class AtsBVacancyEventSource implements VacancyEventSource {
     subscriptionId: string,
     client: ClientOptions,
   ): Promise<void> {
-    await this.clients.atsB(connector, client).subscribeJobOrderEvents(subscriptionId);
+    await this.clients.client(atsBAdapter, connector, client).subscribeJobOrderEvents(subscriptionId);
   }
 
   async read(
@@ -40,7 +40,7 @@ export class AtsBVacancyEventSource implements VacancyEventSource {
     client: ClientOptions,
   ): Promise<VacancyEventBatch> {
     try {
-      return await this.clients.atsB(connector, client).readEvents(subscriptionId, {
+      return await this.clients.client(atsBAdapter, connector, client).readEvents(subscriptionId, {
         ...(read.requestId !== undefined
           ? { requestId: read.requestId }
           : { maxEvents: Math.min(read.maxEvents, ATS_B_MAX_EVENTS_PER_READ) }),
@@ -56,7 +56,7 @@ export class AtsBVacancyEventSource implements VacancyEventSource {
     subscriptionId: string,
     client: ClientOptions,
   ): Promise<void> {
-    await this.clients.atsB(connector, client).unsubscribeEvents(subscriptionId);
+    await this.clients.client(atsBAdapter, connector, client).unsubscribeEvents(subscriptionId);
   }
 
   async changed(
@@ -68,7 +68,7 @@ export class AtsBVacancyEventSource implements VacancyEventSource {
     const { reread, deleted } = eventActions(events);
     const jobs =
       reread.length > 0
-        ? await this.clients.atsB(connector, client).getJobOrders(reread, ATS_B_JOB_FIELDS)
+        ? await this.clients.client(atsBAdapter, connector, client).getJobOrders(reread, ATS_B_JOB_FIELDS)
         : [];
     const page = atsBPage(jobs, { listedOpen: false, now: options.now });
     // Asked for and not returned: the ATS has no such job order any more (a hard delete not yet told).

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { driveLoginForm, startAtsBSandbox, type RunningAtsBSandbox } from '@connector/ats-b-sandbox';
 import type { AtsClientFactory, ClientOptions, ConnectorDirectory } from '@connector/ats-access';
-import { AtsBClient, AtsBOAuthClient, type AtsBSession, outboundGuard } from '@connector/ats-clients';
+import { AtsBClient, AtsBOAuthClient, type AtsBSession } from '@connector/ats-b';
+import { outboundGuard } from '@connector/ats-clients';
 import { connectorSnapshot } from '@connector/ats-testing';
 import {
   type EventEnvelope,
@@ -102,7 +103,7 @@ describe(`${EventFeedService.name} (ATS-B subscriptions)`, () => {
       return session;
     };
     const clients = {
-      atsB: (_connector: unknown, options: ClientOptions) =>
+      client: (_adapter: unknown, _connector: unknown, options: ClientOptions) =>
         new AtsBClient({
           guard: SANDBOX,
           session: sessionOf,

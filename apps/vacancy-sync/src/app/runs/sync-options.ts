@@ -1,4 +1,4 @@
-import { DEFAULT_ATS_A_OPEN_STATUSES } from '@connector/ats-clients';
+import { DEFAULT_ATS_A_OPEN_STATUSES } from '@connector/ats-a';
 
 const DEFAULT_SYNC_INTERVAL_MINUTES = 15;
 const DEFAULT_FULL_SYNC_EVERY_HOURS = 24;

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { startAtsASandbox, type RunningAtsASandbox, VACANCY_STATUSES } from '@connector/ats-a-sandbox';
 import type { AtsClientFactory, ClientOptions, ConnectorDirectory } from '@connector/ats-access';
-import { AtsAClient, isLiveAtsAVacancy, outboundGuard } from '@connector/ats-clients';
+import { outboundGuard } from '@connector/ats-clients';
+import { AtsAClient, isLiveAtsAVacancy } from '@connector/ats-a';
 import { type EventEnvelope, RoutingKey } from '@connector/contracts';
 import type { MessagePublisher } from '@connector/messaging';
 import { dataSourceOptions, runMigrations } from '@connector/persistence';
@@ -56,7 +57,7 @@ describe(`${SyncRunService.name} (ATS-A full run)`, () => {
 
     let token: string | undefined;
     const clients = {
-      atsA: (_connector: unknown, options: ClientOptions) =>
+      client: (_adapter: unknown, _connector: unknown, options: ClientOptions) =>
         new AtsAClient({
           baseUrl: sandbox.url,
           guard: outboundGuard('loopback'),

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { type AtsAClient, type AtsAStatusResolution, resolveAtsAStatuses } from '@connector/ats-clients';
+import { type AtsAClient, type AtsAStatusResolution, resolveAtsAStatuses } from '@connector/ats-a';
 
 /** The vacancy status list changes rarely: read it again after a day, or at once when a name is not in it. */
 export const ATS_A_STATUS_LIST_TTL_MS = 24 * 60 * 60 * 1000;

@@ -82,7 +82,7 @@ describe('ATS-A listing', () => {
       },
     };
     const source = new AtsAVacancySource(
-      { atsA: () => client } as unknown as AtsClientFactory,
+      { client: () => client } as unknown as AtsClientFactory,
       { resolve: async () => ({ ids: [1], missing: [], offered: ['Open'] }) } as unknown as AtsAOpenStatuses,
     );
     const pages = source.listLive(

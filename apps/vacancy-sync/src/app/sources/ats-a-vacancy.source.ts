@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ATS_A_VACANCY_BLOCKS, atsAAdapter } from '@connector/ats-a';
 import { AtsClientFactory, type ClientOptions } from '@connector/ats-access';
+import { readId, readInt, readObject } from '@connector/ats-clients';
 import {
   atsAAdvertisedUntil,
   type AtsAClient,
@@ -9,10 +10,7 @@ import {
   describeMissingAtsAStatuses,
   normalizeAtsABaseUrl,
   readAtsAPickList,
-  readId,
-  readInt,
-  readObject,
-} from '@connector/ats-clients';
+} from '@connector/ats-a';
 import type { ConnectorSnapshot, RunWarningDto } from '@connector/contracts';
 import type { SourceVacancy } from '../vacancies/vacancy-content';
 import { atsACompany, atsAContact, atsADate } from './ats-a-records';
@@ -63,7 +61,7 @@ export class AtsAVacancySource implements VacancySource {
     options: ListingOptions,
     clientOptions: ClientOptions,
   ): AsyncGenerator<SourcePage, void, undefined> {
-    const client = this.clients.atsA(connector, clientOptions);
+    const client = this.clients.client(atsAAdapter, connector, clientOptions);
     const resolved = await this.statuses.resolve(connector.id, client, options.openStatuses);
     if (resolved.ids.length === 0) {
       throw new SourceRefusedError(describeMissingAtsAStatuses(resolved.missing, resolved.offered));
@@ -134,7 +132,7 @@ export class AtsAVacancySource implements VacancySource {
     options: Pick<ListingOptions, 'openStatuses' | 'now' | 'caches'>,
     clientOptions: ClientOptions,
   ): Promise<Omit<SourcePage, 'after'>> {
-    const client = this.clients.atsA(connector, clientOptions);
+    const client = this.clients.client(atsAAdapter, connector, clientOptions);
     const resolved = await this.statuses.resolve(connector.id, client, options.openStatuses);
     if (resolved.ids.length === 0) {
       throw new SourceRefusedError(describeMissingAtsAStatuses(resolved.missing, resolved.offered));

@@ -1,10 +1,6 @@
 import fc from 'fast-check';
 import type { AtsClientFactory } from '@connector/ats-access';
-import {
-  ATS_B_JOB_ORDER_FIELDS,
-  type AtsBJobOrder,
-  type AtsBJobOrderIdPagesOptions,
-} from '@connector/ats-clients';
+import { ATS_B_JOB_ORDER_FIELDS, type AtsBJobOrder, type AtsBJobOrderIdPagesOptions } from '@connector/ats-b';
 import type { ConnectorSnapshot } from '@connector/contracts';
 import { defaultJobMapping, knownSourcePaths } from '@connector/ats-registry';
 import { buildVacancyUpsert } from '../vacancies/vacancy-content';
@@ -143,7 +139,7 @@ describe(AtsBVacancySource.name, () => {
         return ids.map((id) => byId.get(id)).filter((j): j is AtsBJobOrder => j !== undefined);
       },
     };
-    const factory = { atsB: () => client } as unknown as AtsClientFactory;
+    const factory = { client: () => client } as unknown as AtsClientFactory;
     return { source: new AtsBVacancySource(factory), asked, fieldsAsked };
   }
 

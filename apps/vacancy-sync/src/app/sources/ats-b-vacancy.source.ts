@@ -1,18 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { atsBAdapter } from '@connector/ats-b';
 import { AtsClientFactory, type ClientOptions } from '@connector/ats-access';
+import { readBoolean, readDate, readId, readInt, readObject, readText } from '@connector/ats-clients';
 import {
   ATS_B_JOB_ORDER_FIELDS,
   ATS_B_MAX_IDS_PER_GET,
   ATS_B_MAX_SEARCH_COUNT,
   type AtsBJobOrder,
-  readBoolean,
-  readDate,
-  readId,
-  readInt,
-  readObject,
-  readText,
-} from '@connector/ats-clients';
+} from '@connector/ats-b';
 import type { ConnectorSnapshot, VacancyCompanyDto, VacancyContactDto } from '@connector/contracts';
 import type { SourceVacancy } from '../vacancies/vacancy-content';
 import type { ListingOptions, SourcePage, VacancySource } from './vacancy-source';
@@ -42,7 +37,7 @@ export class AtsBVacancySource implements VacancySource {
     options: ListingOptions,
     clientOptions: ClientOptions,
   ): AsyncGenerator<SourcePage, void, undefined> {
-    const client = this.clients.atsB(connector, clientOptions);
+    const client = this.clients.client(atsBAdapter, connector, clientOptions);
     const changesOnly = options.since !== undefined;
     const pages = client.jobOrderIdPages({
       pageSize: options.pageSize ?? ATS_B_MAX_SEARCH_COUNT,

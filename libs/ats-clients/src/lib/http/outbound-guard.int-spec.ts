@@ -1,8 +1,20 @@
 import { createServer, type Server } from 'node:net';
 import { AtsError } from '../ats-error';
-import { requestAtsAToken } from '../ats-a/ats-a-token';
 import { checkAtsUrlPolicy, type HostResolver } from '../url-policy';
+import { AtsHttp, type AtsHttpOptions } from './ats-http';
 import { OutboundGuard } from './outbound-guard';
+
+/** A token request as an ATS client sends one (a JSON POST, not a write): the guard sees what it would. */
+function requestToken(baseUrl: string, options: AtsHttpOptions) {
+  return new AtsHttp('ATS', options, 60_000).send({
+    endpoint: 'POST /api/token',
+    method: 'POST',
+    url: `${baseUrl}/api/token`,
+    json: { grant_type: 'client_credentials', client_id: 'client', client_secret: 'secret' },
+    write: false,
+    secrets: ['secret'],
+  });
+}
 
 /**
  * Real sockets, no broker: a server on 127.0.0.1 stands for what an attacker wants to reach (an admin port,
@@ -60,9 +72,7 @@ describe(OutboundGuard.name, () => {
     const baseUrl = `https://ats.rebinding.test:${port}`;
     await expect(checkAtsUrlPolicy(baseUrl, 'none', resolve)).resolves.toBeUndefined();
 
-    const error = await caught(
-      requestAtsAToken(baseUrl, 'client', 'secret', { guard: guard({ allowance: 'none', resolve }) }),
-    );
+    const error = await caught(requestToken(baseUrl, { guard: guard({ allowance: 'none', resolve }) }));
 
     expect(resolve.answers).toEqual(['93.184.216.34', '127.0.0.1']);
     expect(error).toMatchObject({ kind: 'permanent', code: 'blocked_address', ambiguous: false });
@@ -74,7 +84,7 @@ describe(OutboundGuard.name, () => {
     const resolve = rebinding();
     await resolve('ats.rebinding.test'); // the set-up check's answer
     const error = await caught(
-      requestAtsAToken(`https://ats.rebinding.test:${port}`, 'client', 'secret', {
+      requestToken(`https://ats.rebinding.test:${port}`, {
         guard: guard({ allowance: 'loopback', resolve }),
         quickRetry: false, // one try: the point is where it connects, not how often
       }),
@@ -86,7 +96,7 @@ describe(OutboundGuard.name, () => {
   it('refuses a host when any one of its addresses is refused', async () => {
     const resolve: HostResolver = async () => [{ address: '93.184.216.34' }, { address: '127.0.0.1' }];
     const error = await caught(
-      requestAtsAToken(`https://ats.mixed.test:${port}`, 'client', 'secret', {
+      requestToken(`https://ats.mixed.test:${port}`, {
         guard: guard({ allowance: 'none', resolve }),
       }),
     );

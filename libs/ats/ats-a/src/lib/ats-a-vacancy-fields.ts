@@ -1,4 +1,4 @@
-import type { AtsAVacancy } from '@connector/ats-clients';
+import type { AtsAVacancy } from './client/ats-a.types';
 
 /**
  * The one list of the vacancy record's fields vacancy-sync reads (`ResponseBlocks` of `vacancies/search`).

@@ -1,7 +1,9 @@
 import type { AtsAdapter } from '@connector/ats-core';
 import { atsAAccessOf } from './ats-a-access';
 import { atsAConnectorKind } from './ats-a.connector-kind';
+import { makeAtsAClients } from './ats-a-clients';
 import { ATS_A_SOURCE_PATHS } from './ats-a-vacancy-fields';
+import { atsAQuota } from './budget/ats-a-budget';
 
 /** ATS-A (/work/shared/ats-a.md): client credentials, a shared daily call budget, every capability. */
 export const atsAAdapter = {
@@ -33,4 +35,6 @@ export const atsAAdapter = {
   accessOf: atsAAccessOf,
   connectorKind: atsAConnectorKind,
   callTokenOf: (access) => atsAAccessOf(access).accessToken,
+  budget: (connector) => ({ kind: 'daily-quota', ...atsAQuota(connector) }),
+  makeClients: makeAtsAClients,
 } satisfies AtsAdapter;

@@ -2,7 +2,7 @@ import {
   ATS_B_CLIENT_CONTACT_FIELDS,
   ATS_B_CLIENT_CORPORATION_FIELDS,
   ATS_B_JOB_ORDER_SCALAR_FIELDS,
-} from '@connector/ats-clients';
+} from './client/ats-b.protocol';
 
 const ADDRESS = ['address1', 'address2', 'city', 'state', 'zip', 'countryID'];
 /** Read to filter the listing, never worth mapping: a deleted job order is not listed. */

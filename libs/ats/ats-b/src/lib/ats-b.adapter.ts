@@ -1,7 +1,9 @@
 import type { AtsAdapter } from '@connector/ats-core';
 import { atsBAccessOf } from './ats-b-access';
 import { atsBConnectorKind } from './ats-b.connector-kind';
+import { makeAtsBClients } from './ats-b-clients';
 import { ATS_B_SOURCE_PATHS } from './ats-b-vacancy-fields';
+import { atsBBudget } from './budget/ats-b-budget';
 
 /** ATS-B (/work/shared/ats-b.md): an interactive OAuth login; no applications. */
 export const atsBAdapter = {
@@ -27,4 +29,6 @@ export const atsBAdapter = {
   accessOf: atsBAccessOf,
   connectorKind: atsBConnectorKind,
   callTokenOf: (access) => atsBAccessOf(access).bhRestToken,
+  budget: (connector) => ({ kind: 'token-bucket', ...atsBBudget(connector) }),
+  makeClients: makeAtsBClients,
 } satisfies AtsAdapter;

@@ -1,6 +1,7 @@
 import type { AtsAccess } from '@connector/contracts';
 import type { MappingVocabulary } from '@connector/job-mapping';
 import type { ConnectorKindFactory } from './connector-kind';
+import type { AtsBudget, AtsClientDeps, AtsClientMaker, BudgetConnector } from './ats-clients';
 
 /**
  * What a connector service may ask of an ATS. A service that needs a capability the connector's ATS does not
@@ -44,4 +45,11 @@ export interface AtsAdapter {
    * what it hands a kind). Every product ATS has one (the registry's connector-kinds spec names any without).
    */
   readonly connectorKind?: ConnectorKindFactory;
+  /** What the connector's calls take budget from (auth-gateway's token requests included). */
+  budget?(connector: BudgetConnector): AtsBudget;
+  /**
+   * How this ATS's clients are built from what the process shares (budgets, guard), once per process:
+   * `AtsClientFactory` asks it for every connector of this ATS. An ATS with a data capability has one.
+   */
+  makeClients?(deps: AtsClientDeps): AtsClientMaker<unknown>;
 }

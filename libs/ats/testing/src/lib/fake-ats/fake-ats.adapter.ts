@@ -1,4 +1,4 @@
-import type { AtsAdapter } from '@connector/ats-core';
+import type { AtsAdapter, AtsClientRequest } from '@connector/ats-core';
 import type { AtsAccess } from '@connector/contracts';
 
 /**
@@ -6,6 +6,20 @@ import type { AtsAccess } from '@connector/contracts';
  * test that needs it (`atsRegistry.register(fakeAtsAdapter)`), never by the product.
  */
 export const FAKE_ATS = 'fake-ats';
+
+/** The fake ATS's client: it calls nothing, it hands out the key each call would send. */
+class FakeAtsClient {
+  constructor(private readonly request: AtsClientRequest) {}
+
+  get connectorId(): string {
+    return this.request.connector.id;
+  }
+
+  /** The key a call would send; `rejected`: the one the fake ATS refused, for a new one. */
+  async callKey(rejected?: string): Promise<string> {
+    return fakeAtsAdapter.callTokenOf(await this.request.access(rejected));
+  }
+}
 
 export const fakeAtsAdapter: AtsAdapter = {
   type: FAKE_ATS,
@@ -30,4 +44,10 @@ export const fakeAtsAdapter: AtsAdapter = {
     return access;
   },
   callTokenOf: (access: AtsAccess) => fakeAtsAdapter.accessOf(access)['apiKey'] as string,
+  budget: (connector) => ({
+    kind: 'token-bucket',
+    key: `${FAKE_ATS}:${connector.id}`,
+    bucket: { capacity: 10, refillPerSecond: 1, reserve: 0 },
+  }),
+  makeClients: () => (request) => new FakeAtsClient(request),
 };

@@ -7,8 +7,8 @@ import {
   RateLimitExceededError,
   type WaiterKind,
 } from '@connector/rate-limiter';
-import { quotaHeadersOf } from './ats-budget';
-import { meteredAcquire } from './budget-metrics';
+import { quotaHeadersOf } from './ats-a-budget';
+import { meteredAcquire } from '@connector/ats-core';
 
 /**
  * This process's ATS-A calls per customer system that got budget and no answer yet, and whether the ATS has

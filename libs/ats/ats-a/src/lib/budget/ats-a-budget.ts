@@ -1,11 +1,7 @@
-import { normalizeAtsABaseUrl, retryAtOf } from '@connector/ats-clients';
+import { retryAtOf } from '@connector/ats-clients';
+import { normalizeAtsABaseUrl } from '../client/ats-a-base-url';
 import type { ConnectorSnapshot } from '@connector/contracts';
-import {
-  type BucketConfig,
-  parseResetTime,
-  type QuotaConfig,
-  type QuotaHeaders,
-} from '@connector/rate-limiter';
+import { parseResetTime, type QuotaConfig, type QuotaHeaders } from '@connector/rate-limiter';
 
 export const DEFAULT_ATS_A_DAILY_CALL_LIMIT = 10_000;
 
@@ -62,9 +58,4 @@ export function quotaHeadersOf(headers: Headers, now: Date, inFlight = 0): Quota
     remaining: remaining === null ? null : Math.max(0, remaining - inFlight),
     resetAt: namesReset ? retryAtOf(headers, now, 0).getTime() : null,
   };
-}
-
-/** ATS-B allows 1 500 requests a minute per customer: 25 a second, bursts of 100, 20 kept for pushes. */
-export function atsBBudget(connector: ConnectorSnapshot): { key: string; bucket: BucketConfig } {
-  return { key: `ats-b:${connector.id}`, bucket: { capacity: 100, refillPerSecond: 25, reserve: 20 } };
 }

@@ -1,4 +1,4 @@
-import { UrlPolicyError } from '../url-policy';
+import { UrlPolicyError } from '@connector/ats-clients';
 import { normalizeAtsABaseUrl } from './ats-a-base-url';
 
 describe(normalizeAtsABaseUrl.name, () => {

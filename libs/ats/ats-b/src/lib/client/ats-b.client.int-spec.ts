@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { driveLoginForm, startAtsBSandbox, type RunningAtsBSandbox } from '@connector/ats-b-sandbox';
-import { AtsError } from '../ats-error';
-import { outboundGuard } from '../http/outbound-guard';
+import { AtsError } from '@connector/ats-clients';
+import { outboundGuard } from '@connector/ats-clients';
 import { AtsBOAuthClient } from './ats-b-oauth.client';
 import { AtsBClient, type AtsBClientConfig } from './ats-b.client';
 import type { AtsBSession, AtsBTokenSet } from './ats-b.types';

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { createServer } from 'node:net';
 import { startAtsASandbox, type RunningAtsASandbox } from '@connector/ats-a-sandbox';
-import { AtsError } from '../ats-error';
-import { outboundGuard } from '../http/outbound-guard';
+import { AtsError } from '@connector/ats-clients';
+import { outboundGuard } from '@connector/ats-clients';
 import { AtsAClient, type AtsAClientConfig } from './ats-a.client';
 import { requestAtsAToken } from './ats-a-token';
 import type { AtsAContact, AtsAVacancy } from './ats-a.types';

@@ -1,5 +1,4 @@
-import { readDate, readInt, readText } from '../read/tolerant-read';
-import { isRecord } from '../http/ats-http';
+import { isRecord, readDate, readInt, readText } from '@connector/ats-clients';
 
 /** The vendor's cap on events per read (REST-API-Event-Subscriptions guide). */
 export const ATS_B_MAX_EVENTS_PER_READ = 100;

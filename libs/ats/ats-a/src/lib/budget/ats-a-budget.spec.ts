@@ -1,4 +1,4 @@
-import { atsAQuota, atsAQuotaKey } from './ats-budget';
+import { atsAQuota, atsAQuotaKey } from './ats-a-budget';
 
 describe(atsAQuotaKey.name, () => {
   const on = (accountId: string, baseUrl: string, id = 'c1') => ({ id, accountId, config: { baseUrl } });
