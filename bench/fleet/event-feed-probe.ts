@@ -36,7 +36,7 @@ interface Change {
 }
 
 /** Taps `vacancy.upserted` on the row's vhost. */
-export async function tapUpserts(
+async function tapUpserts(
   rabbitUrl: string,
   onUpsert: (data: { connectorId: string; externalId: string; title: string }, at: number) => void,
 ): Promise<{ close(): Promise<void> }> {
