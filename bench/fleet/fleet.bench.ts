@@ -14,6 +14,10 @@
  * ATS-B system), FLEET_CONNECT_CONCURRENCY (16), FLEET_VACANCY_SYNC_ENV (`K=V K=V`, e.g. `RUN_CONCURRENCY=64`),
  * FLEET_RETENTION (1; 0 skips the simulated day), FLEET_HISTORY_DAYS (1), FLEET_RETENTION_ENV (`K=V …`, given
  * to the registry and vacancy-sync of the retention step, e.g. `RUN_HISTORY_DAYS=1`).
+ * Event feed (issue 28): FLEET_EVENTS (0; 1 puts the ATS-B connectors on the vendor's event subscriptions,
+ * read every FLEET_EVENT_POLL_SECONDS, 60), FLEET_EVENT_CHANGES (300 job orders changed during the window in
+ * half of the ATS-B systems; the other half stay quiet): the report adds change → `vacancy.upserted` lag and
+ * the quiet connectors' ATS calls per poll (`event-feed-probe.ts`).
  * Needs Postgres and RabbitMQ (DATABASE_URL, RABBITMQ_URL as for the tests); a database and a vhost per row.
  * All traffic stays on 127.0.0.1; every wait is bounded.
  */
@@ -32,6 +36,7 @@ import {
 } from '@connector/testing';
 import { cpuMsOfCommand, procStat, rssMiB } from '../proc-stats';
 import { type ConnectedAt, type RunStart, type ScheduleStats, scheduleStats } from './fleet-stats';
+import { type EventFeedResult, type EventFeedTenant, probeEventFeed } from './event-feed-probe';
 import { type RetentionResult, simulatedDayOfRetention } from './retention-hook';
 
 const envNumber = (name: string, fallback: number): number => {
@@ -68,6 +73,9 @@ const VACANCY_SYNC_ENV = envPairs('FLEET_VACANCY_SYNC_ENV');
 const RETENTION = envNumber('FLEET_RETENTION', 1) > 0;
 const HISTORY_DAYS = envNumber('FLEET_HISTORY_DAYS', 1);
 const RETENTION_ENV = envPairs('FLEET_RETENTION_ENV');
+const EVENTS = envNumber('FLEET_EVENTS', 0) > 0;
+const EVENT_POLL_SECONDS = envNumber('FLEET_EVENT_POLL_SECONDS', 60);
+const EVENT_CHANGES = envNumber('FLEET_EVENT_CHANGES', 300);
 if (PROCESSES.some((p) => !Number.isInteger(p) || p < 1)) throw new Error('FLEET_PROCESSES: e.g. 1,2');
 if (!(ATS_A + ATS_B > 0 && MINUTES > 0 && INTERVAL_MINUTES >= 1)) {
   throw new Error('FLEET_ATS_A + FLEET_ATS_B, FLEET_MINUTES and FLEET_INTERVAL_MINUTES (≥ 1) must be set');
@@ -130,6 +138,8 @@ type Kind = AtsType;
 
 interface Connected extends ConnectedAt {
   kind: Kind;
+  /** The sandbox tenant (customer system) it is connected to. */
+  tenant: string;
 }
 
 interface Row {
@@ -140,6 +150,7 @@ interface Row {
   byKind: Array<{ kind: Kind; schedule: ScheduleStats }>;
   cost: Cost;
   tables: TableSize[];
+  events?: EventFeedResult;
 }
 
 /** Every service process started and not yet stopped: stopped on a signal, a failed start or the deadline. */
@@ -239,12 +250,17 @@ async function connectAll(fleet: Fleet): Promise<Connected[]> {
       name,
       await api('POST', '/connectors', { body: { type: 'ats-a', name, config, options } }),
     );
-    return { connectorId: id, at: Date.now(), kind: 'ats-a' };
+    return { connectorId: id, at: Date.now(), kind: 'ats-a', tenant: `a-${i}` };
   };
   // ATS-B: create, Authorize, the customer's user logs in on the vendor's page, the registry's callback.
   const atsB = (i: number) => async (): Promise<Connected> => {
     const name = `fleet b-${i}`;
-    const body = { type: 'ats-b', name, config: { routine: 'api-oauth', sendSmartCv: false }, options };
+    const body = {
+      type: 'ats-b',
+      name,
+      config: { routine: 'api-oauth', sendSmartCv: false },
+      options: EVENTS ? { ...options, eventPollSeconds: EVENT_POLL_SECONDS } : options,
+    };
     const id = created(name, await api('POST', '/connectors', { body }));
     const started = await api('POST', `/connectors/${id}/authorize`);
     const cookie = (started.headers.get('set-cookie') ?? '').split(';')[0];
@@ -254,7 +270,7 @@ async function connectAll(fleet: Fleet): Promise<Connected[]> {
     });
     const landed = await fetch(redirect, { headers: { cookie }, redirect: 'manual' });
     if (landed.status !== 302) throw new Error(`${name}: the callback answered ${landed.status}`);
-    return { connectorId: id, at: Date.now(), kind: 'ats-b' };
+    return { connectorId: id, at: Date.now(), kind: 'ats-b', tenant: `b-${i}` };
   };
   // Both kinds interleaved, so neither waits for the other to be connected.
   const jobs: Array<() => Promise<Connected>> = [];
@@ -335,6 +351,9 @@ async function fleetRow(
     );
     const cpuBefore = await cpuNow(fleet);
     const callsBefore = atsCalls(fleet);
+    const events = EVENTS ? probeEvents(fleet, connected) : undefined;
+    // Awaited after the window; until then a failure must not end the process as unhandled.
+    events?.catch(() => undefined);
     const peakRss = new Map<number, number>();
     const sampleRss = () => {
       for (const p of [...fleet.workers, fleet.registry, fleet.gateway]) {
@@ -352,6 +371,7 @@ async function fleetRow(
     const to = Date.now();
     sampleRss();
     const cpuAfter = await cpuNow(fleet);
+    const eventFeed = await events;
     const calls = atsCalls(fleet) - callsBefore;
     const runs = await runStarts(fleet.db);
     const schedule = scheduleStats(connected, runs, { from, to }, INTERVAL_MS);
@@ -404,6 +424,7 @@ async function fleetRow(
       byKind,
       cost,
       tables: await tableSizes(fleet.db),
+      ...(eventFeed ? { events: eventFeed } : {}),
     };
     if (!retention) return { row };
     process.stdout.write(`  a simulated day of run history (${HISTORY_DAYS} d), then the retention job…\n`);
@@ -423,6 +444,26 @@ async function fleetRow(
   } finally {
     await stopFleet(fleet);
   }
+}
+
+/** The event-feed probe over the window: changes in every other ATS-B system, the rest quiet. */
+function probeEvents(fleet: Fleet, connected: Connected[]): Promise<EventFeedResult> {
+  const atsB: EventFeedTenant[] = connected
+    .filter((c) => c.kind === 'ats-b')
+    .map((c) => ({ tenant: c.tenant, connectorId: c.connectorId }));
+  const pollMs = EVENT_POLL_SECONDS * 1000;
+  return probeEventFeed({
+    sandbox: fleet.atsB,
+    rabbitUrl: fleet.infra.env.RABBITMQ_URL,
+    busy: atsB.filter((_, i) => i % 2 === 0),
+    quiet: atsB.filter((_, i) => i % 2 === 1),
+    changes: EVENT_CHANGES,
+    // Changes stop two and a half polls before the window's end, so each has time to arrive within it.
+    spreadMs: Math.max(1_000, WINDOW_MS - 2.5 * pollMs),
+    windowMs: WINDOW_MS,
+    pollSeconds: EVENT_POLL_SECONDS,
+    graceMs: 3 * pollMs,
+  });
 }
 
 const f0 = (n: number) => (Number.isFinite(n) ? n.toFixed(0) : '–');
@@ -471,6 +512,23 @@ function report(rows: Row[], retention: RetentionResult | undefined): string {
       return t ? `${t.rows} | ${f1(t.mib)}` : '– | –';
     });
     lines.push(`| ${table} | ${cells.join(' | ')} |`);
+  }
+  const withEvents = rows.filter((r) => r.events);
+  if (withEvents.length > 0) {
+    lines.push(
+      '',
+      `Event feed: ATS-B connectors read their subscription every ${EVENT_POLL_SECONDS} s; job orders changed in half of the systems, the other half quiet.`,
+      '',
+      '| vacancy-sync | changes | change → vacancy.upserted p50 s | p95 s | max s | not published | quiet connectors | polls due | ATS calls per quiet poll | event reads per quiet poll |',
+      '|---|---|---|---|---|---|---|---|---|---|',
+    );
+    for (const r of withEvents) {
+      const e = r.events as EventFeedResult;
+      const perPoll = (n: number) => f2(n / Math.max(1, e.quietPollsDue));
+      lines.push(
+        `| × ${r.processes} | ${e.changes} | ${f1(e.lag.p50)} | ${f1(e.lag.p95)} | ${f1(e.lag.max)} | ${e.unseen} | ${e.quietConnectors} | ${e.quietPollsDue} | ${perPoll(e.quietCalls)} | ${perPoll(e.quietEventReads)} |`,
+      );
+    }
   }
   if (retention) {
     lines.push(
