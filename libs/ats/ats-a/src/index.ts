@@ -2,6 +2,7 @@
 export { type AtsAAccess, atsAAccessOf } from './lib/ats-a-access';
 export { atsAAdapter } from './lib/ats-a.adapter';
 export { makeAtsAClients } from './lib/ats-a-clients';
+export { AtsACredentialIssuer, atsACredentialIssuer } from './lib/credentials/ats-a-credential.issuer';
 export { ATS_A_VACANCY_BLOCKS, ATS_A_SOURCE_PATHS } from './lib/ats-a-vacancy-fields';
 export { normalizeAtsABaseUrl } from './lib/client/ats-a-base-url';
 export { requestAtsAToken, type AtsAToken, type AtsATokenOptions } from './lib/client/ats-a-token';

@@ -2,6 +2,7 @@
 export { type AtsBAccess, atsBAccessOf } from './lib/ats-b-access';
 export { atsBAdapter } from './lib/ats-b.adapter';
 export { makeAtsBClients } from './lib/ats-b-clients';
+export { AtsBCredentialIssuer, atsBCredentialIssuer } from './lib/credentials/ats-b-credential.issuer';
 export { atsBBudget } from './lib/budget/ats-b-budget';
 export { ATS_B_SOURCE_PATHS } from './lib/ats-b-vacancy-fields';
 export { AtsBOptionsDto } from './lib/ats-b-connector.dto';

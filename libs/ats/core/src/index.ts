@@ -10,4 +10,5 @@ export * from './lib/ats-parts';
 export * from './lib/connector-kind';
 export * from './lib/connector-options';
 export * from './lib/ats-clients';
+export * from './lib/credential-issuer';
 export { meteredAcquire } from './lib/budget-metrics';

@@ -1,60 +1,10 @@
-import type { AtsPart } from '@connector/ats-core';
-import type { AtsAccess } from '@connector/contracts';
-
-/** The access auth-gateway keeps sealed for a connector. */
-export interface StoredAccess {
-  accessToken: string;
-  accessTokenExpiresAt: string;
-  /** ATS-B: the REST session. */
-  bhRestToken?: string;
-  restUrl?: string;
-}
-
-export interface CredentialInput {
-  connectorId: string;
-  /** Whose connector: an ATS-A quota plan is the account's own (ats-budget.ts). */
-  accountId: string;
-  baseUrl: string | null;
-  clientId: string | null;
-  /** ATS-A clientSecret or ATS-B refresh token, opened. */
-  secret: string;
-  current?: StoredAccess;
-}
-
-export interface IssuedAccess {
-  access: StoredAccess;
-  /** Until when workers may use it without asking again. */
-  expiresAt: Date;
-}
-
 /**
- * How one ATS type turns a stored secret into access. One implementation per ATS: adding an ATS means
- * adding an issuer, not branching on the type elsewhere.
+ * The issuers themselves are each adapter's part (`credentialIssuer`, libs/ats/<name>/src/lib/credentials),
+ * their types in `@connector/ats-core` (credential-issuer.ts).
  */
-export interface CredentialIssuer extends AtsPart {
-  /**
-   * Fresh access. A secret that rotates on the way (ATS-B refresh tokens are single use) is announced with
-   * `hooks.beforeSpend` and handed to `hooks.persistSecret` before the new access is used for anything.
-   */
-  renew(input: CredentialInput, hooks: RenewalHooks): Promise<IssuedAccess>;
-  /** A cheap check that `current` still works: a later expiry, or undefined when it must be renewed. */
-  revalidate(input: CredentialInput & { current: StoredAccess }): Promise<Date | undefined>;
-  /** What a worker gets. */
-  toAtsAccess(input: { baseUrl: string | null }, access: StoredAccess, expiresAt: Date): AtsAccess;
-  /** The token a worker would report back when the ATS refuses it. */
-  fingerprintOf(access: StoredAccess): string;
-}
-
-/** What an issuer tells the service around spending a single-use secret. */
-export interface RenewalHooks {
-  /** Called (and awaited) right before a single-use secret is sent: records the in-flight marker. */
-  beforeSpend(): Promise<void>;
-  /**
-   * Stores the rotated secret durably (with the access token it came with, so a failed login that follows
-   * does not spend another refresh). Resolves only once it is stored; retries on its own.
-   */
-  persistSecret(secret: string, access?: StoredAccess): Promise<void>;
-}
 
 /** Every credential issuer auth-gateway is built with, one per registered ATS (credentials.module.ts). */
 export const CREDENTIAL_ISSUERS = Symbol('CREDENTIAL_ISSUERS');
+
+/** The daily quota the gateway's token requests take from (the workers' table, one row per account and system). */
+export const TOKEN_QUOTA = Symbol('TOKEN_QUOTA');

@@ -1,24 +1,39 @@
-import { AtsParts } from '@connector/ats-core';
+import { AtsBOAuthClient } from '@connector/ats-b';
+import { OutboundGuard } from '@connector/ats-clients';
+import { AtsParts, AtsRegistry } from '@connector/ats-core';
 import { atsRegistry } from '@connector/ats-registry';
 import { FAKE_ATS, fakeAtsAdapter } from '@connector/ats-testing';
-import type { CredentialIssuer } from './credential-issuer';
-import { CREDENTIAL_ISSUER_CLASSES } from './credentials.module';
+import type { PostgresDailyQuota } from '@connector/rate-limiter';
+import { credentialIssuers } from './credentials.module';
 
 describe('credential issuers', () => {
-  // The module's issuers, built without their dependencies: only their `atsType` is read here.
-  const issuers = new AtsParts(
-    'credential issuer',
-    atsRegistry,
-    CREDENTIAL_ISSUER_CLASSES.map((Issuer) => new (Issuer as new (...deps: unknown[]) => CredentialIssuer)()),
-  );
+  const guard = new OutboundGuard({ allowance: 'none' });
+  afterAll(() => guard.close());
+  // What the module hands each adapter, none of it called here: only the issuers' `atsType` is read.
+  const atsBOAuth = new AtsBOAuthClient({
+    clientId: 'id',
+    clientSecret: 'secret',
+    redirectUri: 'https://platform.example.com/callback',
+    oauthUrl: 'https://auth.example.com/oauth',
+    restLoginUrl: 'https://rest.example.com/login',
+  });
+  const deps = {
+    guard,
+    quota: {} as PostgresDailyQuota,
+    logger: { warn: () => undefined },
+    oauthClientOf: (type: string) => (type === 'ats-b' ? atsBOAuth : undefined),
+  };
 
-  it('are one for every registered ATS', () => {
+  it('are one for every registered ATS, each built by its adapter', () => {
+    const issuers = new AtsParts('credential issuer', atsRegistry, credentialIssuers(deps));
     expect(issuers.missing()).toEqual([]);
     for (const type of atsRegistry.types()) expect(issuers.get(type).atsType).toBe(type);
   });
 
-  it('name a registered ATS without an issuer (the check above can fail)', () => {
-    atsRegistry.register(fakeAtsAdapter);
+  it('name a registered ATS whose adapter has no credential issuer (the check above can fail)', () => {
+    const registry = new AtsRegistry(atsRegistry.all());
+    registry.register(fakeAtsAdapter);
+    const issuers = new AtsParts('credential issuer', registry, credentialIssuers(deps, registry));
     expect(issuers.missing()).toEqual([FAKE_ATS]);
   });
 });

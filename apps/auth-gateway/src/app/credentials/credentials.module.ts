@@ -1,22 +1,22 @@
-import { Module } from '@nestjs/common';
+import { Logger, Module } from '@nestjs/common';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { preparedStatements } from '@connector/persistence';
 import { PostgresDailyQuota } from '@connector/rate-limiter';
 import { OutboundGuard, outboundGuard } from '@connector/ats-clients';
-import { AtsBOAuthClient } from '@connector/ats-b';
+import { AtsBOAuthClient, atsBAdapter } from '@connector/ats-b';
+import type { AtsRegistry, CredentialIssuer, CredentialIssuerDeps } from '@connector/ats-core';
+import { atsRegistry } from '@connector/ats-registry';
 import { outboxRelayProvider } from '@connector/service-kit';
 import { AuthGatewayConfig, SERVICE_NAME } from '../auth-gateway.config';
 import { SecretBox } from '../crypto/secret-box';
-import { AtsACredentialIssuer, TOKEN_QUOTA } from '../issuers/ats-a-credential.issuer';
-import { AtsBCredentialIssuer } from '../issuers/ats-b-credential.issuer';
 import { AtsBOAuthStrategy } from '../oauth/ats-b-oauth.strategy';
 import { AuthorizationCompleteHandler } from '../oauth/authorization-complete.handler';
 import { AuthorizationStartHandler } from '../oauth/authorization-start.handler';
 import { OAuthStateStore } from '../oauth/oauth-state.store';
 import { OAuthService } from '../oauth/oauth.service';
 import { AtsASetupService } from './ats-a-setup.service';
-import { CREDENTIAL_ISSUERS, type CredentialIssuer } from './credential-issuer';
+import { CREDENTIAL_ISSUERS, TOKEN_QUOTA } from './credential-issuer';
 import { CredentialRecheckJob } from './credential-recheck.job';
 import { ConnectionTestHandler } from './connection-test.handler';
 import { ConnectorStatusChangedHandler } from './connector-status-changed.handler';
@@ -28,8 +28,18 @@ import { CredentialsService } from './credentials.service';
 import { OperatorAlerts } from './operator-alerts';
 import { ResealService } from './reseal.service';
 
-/** One credential issuer per registered ATS: auth-gateway's part of each adapter. */
-export const CREDENTIAL_ISSUER_CLASSES = [AtsACredentialIssuer, AtsBCredentialIssuer];
+/**
+ * One credential issuer per registered ATS: auth-gateway's part of each adapter, which builds it
+ * (`credentialIssuer`) from what the gateway hands over. Nothing to list here for a new ATS.
+ */
+export function credentialIssuers(
+  deps: CredentialIssuerDeps,
+  registry: AtsRegistry = atsRegistry,
+): CredentialIssuer[] {
+  return registry
+    .all()
+    .flatMap((adapter) => (adapter.credentialIssuer ? [adapter.credentialIssuer(deps)] : []));
+}
 
 @Module({
   // One handler per message type auth-gateway consumes.
@@ -92,11 +102,17 @@ export const CREDENTIAL_ISSUER_CLASSES = [AtsACredentialIssuer, AtsBCredentialIs
       inject: [getDataSourceToken()],
       useFactory: (dataSource: DataSource) => new PostgresDailyQuota(preparedStatements(dataSource)),
     },
-    ...CREDENTIAL_ISSUER_CLASSES,
     {
       provide: CREDENTIAL_ISSUERS,
-      inject: CREDENTIAL_ISSUER_CLASSES,
-      useFactory: (...issuers: CredentialIssuer[]) => issuers,
+      inject: [OutboundGuard, TOKEN_QUOTA, AtsBOAuthClient],
+      useFactory: (guard: OutboundGuard, quota: PostgresDailyQuota, atsBOAuth: AtsBOAuthClient) =>
+        credentialIssuers({
+          guard,
+          quota,
+          logger: new Logger('CredentialIssuer'),
+          // The OAuth client the gateway builds from its ATS_B_* settings (above).
+          oauthClientOf: (type) => (type === atsBAdapter.type ? atsBOAuth : undefined),
+        }),
     },
     OAuthStateStore,
     CredentialsRepository,

@@ -6,7 +6,7 @@ import { createTestDatabase, type TestDatabase } from '@connector/testing';
 import { SERVICE_NAME } from '../auth-gateway.config';
 import { AUTH_GATEWAY_SCHEMA } from '../auth-gateway.schema';
 import { SecretBox } from '../crypto/secret-box';
-import type { CredentialIssuer } from './credential-issuer';
+import type { CredentialIssuer } from '@connector/ats-core';
 import { CredentialsRepository } from './credentials.repository';
 import { CredentialsService } from './credentials.service';
 import { OperatorAlerts } from './operator-alerts';

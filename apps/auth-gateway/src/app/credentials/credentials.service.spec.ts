@@ -1,14 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { register } from 'prom-client';
 import { AtsError, outboundGuard } from '@connector/ats-clients';
-import { type AtsBOAuthClient, type AtsBTokenSet } from '@connector/ats-b';
+import { AtsBCredentialIssuer, type AtsBOAuthClient, type AtsBTokenSet } from '@connector/ats-b';
+import type { CredentialIssuer, IssuedAccess } from '@connector/ats-core';
 import type { EventEnvelope } from '@connector/contracts';
 import type { OutboxMessage, OutboxRelay } from '@connector/persistence';
 import { RateLimiterErrorCode, RateLimitExceededError } from '@connector/rate-limiter';
 import { SecretBox } from '../crypto/secret-box';
-import { AtsBCredentialIssuer } from '../issuers/ats-b-credential.issuer';
 import type { ConnectorCredentialEntity } from './connector-credential.entity';
-import type { CredentialIssuer, IssuedAccess } from './credential-issuer';
 import type { CredentialsRepository, LockedCredential } from './credentials.repository';
 import { CredentialsService, REFRESH_IN_FLIGHT_MS } from './credentials.service';
 import { OperatorAlert, OperatorAlerts } from './operator-alerts';

@@ -1,7 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { type AtsAccess, AuthErrorCode, createEvent, Exchange, RoutingKey } from '@connector/contracts';
-import { AtsParts } from '@connector/ats-core';
+import {
+  AtsParts,
+  type CredentialInput,
+  type CredentialIssuer,
+  type StoredAccess,
+} from '@connector/ats-core';
 import { AtsError, DEFAULT_TIMEOUT_MS } from '@connector/ats-clients';
 import { atsRegistry } from '@connector/ats-registry';
 import { type OutboxMessage, OutboxRelay } from '@connector/persistence';
@@ -9,12 +14,7 @@ import { RateLimitExceededError } from '@connector/rate-limiter';
 import { AuthGatewayConfig } from '../auth-gateway.config';
 import { SecretBox } from '../crypto/secret-box';
 import type { ConnectorCredentialEntity } from './connector-credential.entity';
-import {
-  CREDENTIAL_ISSUERS,
-  type CredentialIssuer,
-  type CredentialInput,
-  type StoredAccess,
-} from './credential-issuer';
+import { CREDENTIAL_ISSUERS } from './credential-issuer';
 import {
   CredentialsReplacedError,
   CredentialsRepository,

@@ -1,7 +1,6 @@
 import { AtsError } from '@connector/ats-clients';
 import type { CredentialsService } from '../credentials/credentials.service';
 import { OperatorAlert, OperatorAlerts } from '../credentials/operator-alerts';
-import type { AtsBCredentialIssuer } from '../issuers/ats-b-credential.issuer';
 import type { AtsBOAuthStrategy, StrategyOutcome } from './ats-b-oauth.strategy';
 import { OAuthService } from './oauth.service';
 
@@ -10,7 +9,7 @@ describe(OAuthService.name, () => {
     new OAuthService(
       { run: async () => outcome } as unknown as AtsBOAuthStrategy,
       {} as CredentialsService,
-      {} as AtsBCredentialIssuer,
+      [],
       alerts,
     );
 

@@ -1,14 +1,15 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import {
   AuthErrorCode,
   type AuthorizationCompleteReply,
   type AuthorizationStartReply,
 } from '@connector/contracts';
 import { AtsError } from '@connector/ats-clients';
+import type { CredentialIssuer, IssuedAccess } from '@connector/ats-core';
 import { CredentialsService } from '../credentials/credentials.service';
 import { GatewayError } from '../credentials/gateway.error';
 import { OperatorAlert, OperatorAlerts } from '../credentials/operator-alerts';
-import { AtsBCredentialIssuer } from '../issuers/ats-b-credential.issuer';
+import { CREDENTIAL_ISSUERS } from '../credentials/credential-issuer';
 import { AtsBOAuthStrategy } from './ats-b-oauth.strategy';
 import type { OAuthContext } from './oauth-state.store';
 
@@ -20,7 +21,7 @@ export class OAuthService {
   constructor(
     private readonly strategy: AtsBOAuthStrategy,
     private readonly credentials: CredentialsService,
-    private readonly issuer: AtsBCredentialIssuer,
+    @Inject(CREDENTIAL_ISSUERS) private readonly issuers: readonly CredentialIssuer[],
     private readonly alerts: OperatorAlerts,
   ) {}
 
@@ -38,14 +39,14 @@ export class OAuthService {
     switch (outcome.kind) {
       case 'success': {
         const { tokens, state: context } = outcome.login;
-        const session = await this.issuer
-          .firstSession(tokens.accessToken, tokens.expiresInSeconds)
-          .catch((error: Error) => {
+        const session = await this.firstSession(tokens.accessToken, tokens.expiresInSeconds).catch(
+          (error: Error) => {
             throw new GatewayError(
               AuthErrorCode.AuthFailed,
               `ATS-B accepted the login but refused the session: ${error.message}`,
             );
-          });
+          },
+        );
         await this.credentials.store({
           connectorId: context.connectorId,
           accountId: context.accountId,
@@ -76,5 +77,13 @@ export class OAuthService {
       case 'redirect':
         throw new GatewayError(AuthErrorCode.InvalidState, 'the callback carried no code');
     }
+  }
+
+  /** The ATS-B issuer (its adapter's part, built in credentials.module.ts) opens the first session. */
+  private firstSession(accessToken: string, expiresInSeconds: number): Promise<IssuedAccess> {
+    const issuer = this.issuers.find((candidate) => candidate.atsType === 'ats-b');
+    if (!issuer?.firstSession)
+      throw new Error('auth-gateway has no ATS-B credential issuer with a first session');
+    return issuer.firstSession(accessToken, expiresInSeconds);
   }
 }

@@ -1,6 +1,7 @@
 import type { AtsAdapter } from '@connector/ats-core';
 import { atsAAccessOf } from './ats-a-access';
 import { atsAConnectorKind } from './ats-a.connector-kind';
+import { atsACredentialIssuer } from './credentials/ats-a-credential.issuer';
 import { makeAtsAClients } from './ats-a-clients';
 import { ATS_A_SOURCE_PATHS } from './ats-a-vacancy-fields';
 import { atsAQuota } from './budget/ats-a-budget';
@@ -37,4 +38,5 @@ export const atsAAdapter = {
   callTokenOf: (access) => atsAAccessOf(access).accessToken,
   budget: (connector) => ({ kind: 'daily-quota', ...atsAQuota(connector) }),
   makeClients: makeAtsAClients,
+  credentialIssuer: atsACredentialIssuer,
 } satisfies AtsAdapter;

@@ -1,6 +1,7 @@
 import type { AtsAdapter } from '@connector/ats-core';
 import { atsBAccessOf } from './ats-b-access';
 import { atsBConnectorKind } from './ats-b.connector-kind';
+import { atsBCredentialIssuer } from './credentials/ats-b-credential.issuer';
 import { makeAtsBClients } from './ats-b-clients';
 import { ATS_B_SOURCE_PATHS } from './ats-b-vacancy-fields';
 import { atsBBudget } from './budget/ats-b-budget';
@@ -31,4 +32,5 @@ export const atsBAdapter = {
   callTokenOf: (access) => atsBAccessOf(access).bhRestToken,
   budget: (connector) => ({ kind: 'token-bucket', ...atsBBudget(connector) }),
   makeClients: makeAtsBClients,
+  credentialIssuer: atsBCredentialIssuer,
 } satisfies AtsAdapter;

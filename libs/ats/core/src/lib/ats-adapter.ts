@@ -1,6 +1,7 @@
 import type { AtsAccess } from '@connector/contracts';
 import type { MappingVocabulary } from '@connector/job-mapping';
 import type { ConnectorKindFactory } from './connector-kind';
+import type { CredentialIssuerFactory } from './credential-issuer';
 import type { AtsBudget, AtsClientDeps, AtsClientMaker, BudgetConnector } from './ats-clients';
 
 /**
@@ -52,4 +53,6 @@ export interface AtsAdapter {
    * `AtsClientFactory` asks it for every connector of this ATS. An ATS with a data capability has one.
    */
   makeClients?(deps: AtsClientDeps): AtsClientMaker<unknown>;
+  /** auth-gateway's part: how a stored secret becomes access (every product ATS has one; its spec names any without). */
+  readonly credentialIssuer?: CredentialIssuerFactory;
 }

@@ -1,6 +1,6 @@
-import { atsAQuotaKey } from '@connector/ats-a';
 import { OutboundGuard } from '@connector/ats-clients';
 import type { PostgresDailyQuota } from '@connector/rate-limiter';
+import { atsAQuotaKey } from '../budget/ats-a-budget';
 import { AtsACredentialIssuer } from './ats-a-credential.issuer';
 
 describe(AtsACredentialIssuer.name, () => {

@@ -1,15 +1,15 @@
-import { Injectable } from '@nestjs/common';
-import { atsBAdapter } from '@connector/ats-b';
-import { type AtsAccess, credentialFingerprint } from '@connector/contracts';
-import { AtsError, OutboundGuard } from '@connector/ats-clients';
-import { AtsBClient, AtsBOAuthClient } from '@connector/ats-b';
 import type {
   CredentialInput,
   CredentialIssuer,
+  CredentialIssuerDeps,
   IssuedAccess,
   RenewalHooks,
   StoredAccess,
-} from '../credentials/credential-issuer';
+} from '@connector/ats-core';
+import { type AtsAccess, credentialFingerprint } from '@connector/contracts';
+import { AtsError, type OutboundGuard } from '@connector/ats-clients';
+import { AtsBClient } from '../client/ats-b.client';
+import { AtsBOAuthClient } from '../client/ats-b-oauth.client';
 
 /** Workers come back for a session at least this often, so an idle-expired one is noticed by a ping. */
 const SESSION_RECHECK_MS = 5 * 60_000;
@@ -19,9 +19,8 @@ const ACCESS_TOKEN_MARGIN_MS = 60_000;
  * ATS-B: a REST session (BhRestToken + restUrl) from an OAuth access token, which comes from a single-use
  * refresh token. The rotated refresh token is persisted before anything uses the new access token.
  */
-@Injectable()
 export class AtsBCredentialIssuer implements CredentialIssuer {
-  readonly atsType = atsBAdapter.type;
+  readonly atsType = 'ats-b';
 
   constructor(
     private readonly oauth: AtsBOAuthClient,
@@ -108,3 +107,16 @@ export class AtsBCredentialIssuer implements CredentialIssuer {
     };
   }
 }
+
+/**
+ * The adapter's `credentialIssuer`: auth-gateway builds it with its guard and the ATS-B OAuth client it makes
+ * from its ATS_B_* settings (`oauthClientOf('ats-b')`).
+ */
+export const atsBCredentialIssuer = (deps: CredentialIssuerDeps): AtsBCredentialIssuer => {
+  const oauth = deps.oauthClientOf('ats-b');
+  if (!(oauth instanceof AtsBOAuthClient))
+    throw new Error(
+      'ATS-B credential issuer: the gateway handed over no AtsBOAuthClient (its ATS_B_* settings)',
+    );
+  return new AtsBCredentialIssuer(oauth, deps.guard);
+};

@@ -1,38 +1,31 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
-import { atsAAdapter } from '@connector/ats-a';
-import { type AtsAccess, credentialFingerprint } from '@connector/contracts';
-import { AtsError, type AtsCallHooks, OutboundGuard } from '@connector/ats-clients';
-import {
-  ATS_A_TOKEN_CALLS_COUNT,
-  AtsACallsInFlight,
-  atsABudgetHooks,
-  atsAQuota,
-  requestAtsAToken,
-} from '@connector/ats-a';
-import { PostgresDailyQuota } from '@connector/rate-limiter';
 import type {
   CredentialInput,
   CredentialIssuer,
+  CredentialIssuerDeps,
   IssuedAccess,
   StoredAccess,
-} from '../credentials/credential-issuer';
+} from '@connector/ats-core';
+import { type AtsAccess, credentialFingerprint } from '@connector/contracts';
+import { AtsError, type AtsCallHooks, type OutboundGuard } from '@connector/ats-clients';
+import type { PostgresDailyQuota } from '@connector/rate-limiter';
+import { atsABudgetHooks, AtsACallsInFlight } from '../budget/ats-a-budget-hooks';
+import { atsAQuota } from '../budget/ats-a-budget';
+import { ATS_A_TOKEN_CALLS_COUNT } from '../client/ats-a.protocol';
+import { requestAtsAToken } from '../client/ats-a-token';
 
 /** Stop handing out an ATS-A token this long before the ATS says it expires, or a quarter of a short life. */
 const TOKEN_MARGIN_MS = 60_000;
 
-/** The daily quota the gateway's token requests take from (the workers' table, one row per account and system). */
-export const TOKEN_QUOTA = Symbol('TOKEN_QUOTA');
-
 /** ATS-A: OAuth 2.0 client credentials. No refresh token: a new token is asked for with the secret. */
-@Injectable()
 export class AtsACredentialIssuer implements CredentialIssuer {
-  readonly atsType = atsAAdapter.type;
-  private readonly logger = new Logger(AtsACredentialIssuer.name);
+  readonly atsType = 'ats-a';
   private readonly calls = new AtsACallsInFlight();
 
   constructor(
     private readonly guard: OutboundGuard,
-    @Inject(TOKEN_QUOTA) private readonly quota: PostgresDailyQuota,
+    /** The daily quota the gateway's token requests take from (the workers' table, one row per account and system). */
+    private readonly quota: PostgresDailyQuota,
+    private readonly logger: CredentialIssuerDeps['logger'] = { warn: () => undefined },
   ) {}
 
   async renew(input: CredentialInput): Promise<IssuedAccess> {
@@ -98,3 +91,7 @@ export class AtsACredentialIssuer implements CredentialIssuer {
     return credentialFingerprint(access.accessToken);
   }
 }
+
+/** The adapter's `credentialIssuer`: auth-gateway builds it with its guard, its quota table and its logger. */
+export const atsACredentialIssuer = (deps: CredentialIssuerDeps): AtsACredentialIssuer =>
+  new AtsACredentialIssuer(deps.guard, deps.quota, deps.logger);
