@@ -31,3 +31,13 @@ export {
   type AtsBEntityEventType,
   type AtsBEventBatch,
 } from './lib/client/ats-b-events';
+export {
+  ATS_B_JOB_FIELDS,
+  AtsBVacancySource,
+  atsBJobState,
+  atsBPage,
+  isLiveAtsBJob,
+  toAtsBSourceVacancy,
+  type AtsBJobState,
+} from './lib/vacancies/ats-b-vacancy.source';
+export { AtsBVacancyEventSource } from './lib/vacancies/ats-b-vacancy-events.source';

@@ -1,9 +1,11 @@
-import type { AtsAdapter } from '@connector/ats-core';
+import type { AtsAdapter, VacancyPartDeps } from '@connector/ats-core';
 import { atsAAccessOf } from './ats-a-access';
 import { atsAConnectorKind } from './ats-a.connector-kind';
 import { makeAtsAClients } from './ats-a-clients';
 import { ATS_A_SOURCE_PATHS } from './ats-a-vacancy-fields';
 import { atsAQuota } from './budget/ats-a-budget';
+import type { AtsAClient } from './client/ats-a.client';
+import { AtsAVacancySource } from './vacancies/ats-a-vacancy.source';
 
 /** ATS-A (/work/shared/ats-a.md): client credentials, a shared daily call budget, every capability. */
 export const atsAAdapter = {
@@ -37,4 +39,5 @@ export const atsAAdapter = {
   callTokenOf: (access) => atsAAccessOf(access).accessToken,
   budget: (connector) => ({ kind: 'daily-quota', ...atsAQuota(connector) }),
   makeClients: makeAtsAClients,
+  vacancySource: (deps: VacancyPartDeps<AtsAClient>) => new AtsAVacancySource(deps),
 } satisfies AtsAdapter;

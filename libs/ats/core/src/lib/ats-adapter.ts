@@ -2,6 +2,8 @@ import type { AtsAccess } from '@connector/contracts';
 import type { MappingVocabulary } from '@connector/job-mapping';
 import type { ConnectorKindFactory } from './connector-kind';
 import type { AtsBudget, AtsClientDeps, AtsClientMaker, BudgetConnector } from './ats-clients';
+import type { VacancyEventSource } from './vacancy-event-source';
+import type { VacancyPartDeps, VacancySource } from './vacancy-source';
 
 /**
  * What a connector service may ask of an ATS. A service that needs a capability the connector's ATS does not
@@ -52,4 +54,8 @@ export interface AtsAdapter {
    * `AtsClientFactory` asks it for every connector of this ATS. An ATS with a data capability has one.
    */
   makeClients?(deps: AtsClientDeps): AtsClientMaker<unknown>;
+  /** vacancy-sync's reading of its vacancies, page by page (capability `vacancies`), built once per process. */
+  vacancySource?(deps: VacancyPartDeps): VacancySource;
+  /** vacancy-sync's event feed of its vacancy changes (capability `vacancy-events`), built once per process. */
+  vacancyEventSource?(deps: VacancyPartDeps): VacancyEventSource;
 }
