@@ -40,11 +40,4 @@ export {
   quotaHeadersOf,
 } from './lib/budget/ats-a-budget';
 export { AtsACallsInFlight, atsABudgetHooks, type AtsABudgetOptions } from './lib/budget/ats-a-budget-hooks';
-export {
-  AtsAVacancySource,
-  listingFilters,
-  splitByLiveness,
-  toSourceVacancy,
-} from './lib/vacancies/ats-a-vacancy.source';
-export { ATS_A_STATUS_LIST_TTL_MS, AtsAOpenStatuses } from './lib/vacancies/ats-a-open-statuses';
-export { atsACompany, atsAContact, atsADate } from './lib/vacancies/ats-a-records';
+export { AtsAVacancySource, splitByLiveness, toSourceVacancy } from './lib/vacancies/ats-a-vacancy.source';

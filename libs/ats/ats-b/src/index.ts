@@ -38,6 +38,5 @@ export {
   atsBPage,
   isLiveAtsBJob,
   toAtsBSourceVacancy,
-  type AtsBJobState,
 } from './lib/vacancies/ats-b-vacancy.source';
 export { AtsBVacancyEventSource } from './lib/vacancies/ats-b-vacancy-events.source';
