@@ -41,3 +41,4 @@ export {
   quotaHeadersOf,
 } from './lib/budget/ats-a-budget';
 export { AtsACallsInFlight, atsABudgetHooks, type AtsABudgetOptions } from './lib/budget/ats-a-budget-hooks';
+export { AtsAVacancySource, splitByLiveness, toSourceVacancy } from './lib/vacancies/ats-a-vacancy.source';

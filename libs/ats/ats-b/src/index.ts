@@ -32,3 +32,12 @@ export {
   type AtsBEntityEventType,
   type AtsBEventBatch,
 } from './lib/client/ats-b-events';
+export {
+  ATS_B_JOB_FIELDS,
+  AtsBVacancySource,
+  atsBJobState,
+  atsBPage,
+  isLiveAtsBJob,
+  toAtsBSourceVacancy,
+} from './lib/vacancies/ats-b-vacancy.source';
+export { AtsBVacancyEventSource } from './lib/vacancies/ats-b-vacancy-events.source';

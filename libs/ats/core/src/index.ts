@@ -12,3 +12,6 @@ export * from './lib/connector-options';
 export * from './lib/ats-clients';
 export * from './lib/credential-issuer';
 export { meteredAcquire } from './lib/budget-metrics';
+export * from './lib/vacancy-source';
+export * from './lib/vacancy-event-source';
+export { EnrichmentCache, idsToFetch } from './lib/enrichment-cache';

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { driveLoginForm, startAtsBSandbox, type RunningAtsBSandbox } from '@connector/ats-b-sandbox';
-import type { AtsClientFactory, ClientOptions, ConnectorDirectory } from '@connector/ats-access';
-import { AtsBClient, AtsBOAuthClient, type AtsBSession } from '@connector/ats-b';
+import type { ClientOptions, ConnectorDirectory } from '@connector/ats-access';
+import type { VacancyPartDeps } from '@connector/ats-core';
+import { AtsBClient, AtsBOAuthClient, type AtsBSession, AtsBVacancyEventSource } from '@connector/ats-b';
 import { outboundGuard } from '@connector/ats-clients';
 import { connectorSnapshot } from '@connector/ats-testing';
 import {
@@ -18,11 +19,10 @@ import { SyncRunRepository } from '../runs/sync-run.repository';
 import { VacancyStateRepository } from '../vacancies/vacancy-state.repository';
 import { SERVICE_NAME, type VacancySyncConfig } from '../vacancy-sync.config';
 import { VACANCY_SYNC_SCHEMA } from '../vacancy-sync.schema';
-import { AtsBVacancyEventSource } from './ats-b-vacancy-events.source';
 import { subscriptionIdOf } from './event-feed';
 import { EventFeedService } from './event-feed.service';
 import { VacancyEventFeedRepository } from './vacancy-event-feed.repository';
-import { VacancyEventSources } from './vacancy-event-source';
+import { VacancyEventSources } from './vacancy-event-sources';
 
 const ACCOUNT = 'acct_events';
 const SANDBOX = outboundGuard('loopback');
@@ -103,7 +103,7 @@ describe(`${EventFeedService.name} (ATS-B subscriptions)`, () => {
       return session;
     };
     const clients = {
-      client: (_adapter: unknown, _connector: unknown, options: ClientOptions) =>
+      client: (_connector: unknown, options: ClientOptions) =>
         new AtsBClient({
           guard: SANDBOX,
           session: sessionOf,
@@ -114,7 +114,7 @@ describe(`${EventFeedService.name} (ATS-B subscriptions)`, () => {
             },
           },
         }),
-    } as unknown as AtsClientFactory;
+    } as unknown as VacancyPartDeps<AtsBClient>;
     const directory = { get: async () => snapshot() } as unknown as ConnectorDirectory;
     const publisher = {
       publish: async (_exchange: string, event: EventEnvelope) => {

@@ -3,6 +3,7 @@ import { hostname } from 'node:os';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { type ClientOptions, ConnectorDirectory } from '@connector/ats-access';
 import { AtsError } from '@connector/ats-clients';
+import { SubscriptionGoneError, type VacancyEventBatch, type VacancyEventSource } from '@connector/ats-core';
 import { atsRegistry } from '@connector/ats-registry';
 import {
   type ConnectorSnapshot,
@@ -26,12 +27,7 @@ import {
 } from './event-feed';
 import { eventFeedMetrics } from './event-feed-metrics';
 import { type EventFeed, VacancyEventFeedRepository } from './vacancy-event-feed.repository';
-import {
-  SubscriptionGoneError,
-  type VacancyEventBatch,
-  type VacancyEventSource,
-  VacancyEventSources,
-} from './vacancy-event-source';
+import { VacancyEventSources } from './vacancy-event-sources';
 
 /** Events asked for per read (the vendor's cap); a full batch is followed by the next read at once. */
 const MAX_EVENTS = 100;

@@ -1,6 +1,6 @@
+import { eventActions } from '@connector/ats-core';
 import {
   afterReadFailure,
-  eventActions,
   eventPollSecondsOf,
   eventsUnavailableWarning,
   MAX_RESUBSCRIBE_BACKOFF_SECONDS,

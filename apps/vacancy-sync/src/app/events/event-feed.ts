@@ -1,6 +1,6 @@
 /**
- * The event feed's decisions, pure: the subscription's name, how often it is read, what a batch of events asks
- * for, and how long to wait before making a lost subscription again.
+ * The event feed's decisions, pure: the subscription's name, how often it is read, and how long to wait
+ * before making a lost subscription again (what a batch asks for: `eventActions`, @connector/ats-core).
  */
 
 export const DEFAULT_EVENT_POLL_SECONDS = 60;
@@ -37,29 +37,6 @@ export function eventPollSecondsOf(
   if (typeof n !== 'number' || !Number.isFinite(n) || n <= 0)
     return Math.max(DEFAULT_EVENT_POLL_SECONDS, minSeconds);
   return Math.max(Math.round(n), minSeconds);
-}
-
-/** What a batch of events asks for: job orders to read again by id, and those the ATS deleted for good. */
-export interface EventActions {
-  reread: number[];
-  deleted: number[];
-}
-
-/**
- * One action per job order, whatever the batch's order or how many events it has for one: a hard delete closes
- * (the record is gone); any other change is read again by id (the events carry no values).
- */
-export function eventActions(events: ReadonlyArray<{ entityId: number; type: string }>): EventActions {
-  const deleted = new Set<number>();
-  const changed = new Set<number>();
-  for (const event of events) {
-    if (event.type === 'DELETED') deleted.add(event.entityId);
-    else changed.add(event.entityId);
-  }
-  return {
-    reread: [...changed].filter((id) => !deleted.has(id)).sort((a, b) => a - b),
-    deleted: [...deleted].sort((a, b) => a - b),
-  };
 }
 
 /** How long to wait before the `failures`-th attempt to make the subscription again: doubling, capped. */

@@ -1,24 +1,25 @@
 import { Module } from '@nestjs/common';
+import { AtsClientFactory } from '@connector/ats-access';
+import { atsRegistry } from '@connector/ats-registry';
 import { VacancyStateRepository } from '../vacancies/vacancy-state.repository';
-import { AtsBVacancyEventSource } from './ats-b-vacancy-events.source';
 import { EventFeedPoller } from './event-feed-poller.service';
 import { EventFeedService } from './event-feed.service';
 import { VacancyEventFeedHandler } from './vacancy-event-feed.handler';
 import { VacancyEventFeedRepository } from './vacancy-event-feed.repository';
-import { type VacancyEventSource, VacancyEventSources } from './vacancy-event-source';
-
-/** One event source per ATS that declares `vacancy-events`: the service's part of each adapter. */
-export const VACANCY_EVENT_SOURCES = [AtsBVacancyEventSource];
+import { VacancyEventSources } from './vacancy-event-sources';
 
 /** The connectors' event feeds beside the scheduled runs (ATS-B's subscriptions). */
 @Module({
   controllers: [VacancyEventFeedHandler],
   providers: [
-    ...VACANCY_EVENT_SOURCES,
     {
+      // The registered adapters' event sources (`vacancyEventSource`), built with this process's clients.
       provide: VacancyEventSources,
-      inject: VACANCY_EVENT_SOURCES,
-      useFactory: (...sources: VacancyEventSource[]) => new VacancyEventSources(...sources),
+      inject: [AtsClientFactory],
+      useFactory: (clients: AtsClientFactory) =>
+        VacancyEventSources.of(atsRegistry.all(), {
+          client: (connector, options) => clients.for(connector, options),
+        }),
     },
     VacancyStateRepository,
     VacancyEventFeedRepository,

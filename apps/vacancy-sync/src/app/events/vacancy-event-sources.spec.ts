@@ -1,16 +1,19 @@
-import { AtsBVacancyEventSource } from './ats-b-vacancy-events.source';
-import { VacancyEventSources } from './vacancy-event-source';
+import { AtsBVacancyEventSource } from '@connector/ats-b';
+import { atsRegistry } from '@connector/ats-registry';
+import { VacancyEventSources } from './vacancy-event-sources';
 
 describe(VacancyEventSources.name, () => {
+  // The adapters' event sources, built without clients: only their `atsType` is read here.
+  const sut = VacancyEventSources.of(atsRegistry.all(), { client: () => undefined });
+
   it('has an event source for every registered ATS that declares vacancy-events', () => {
-    expect(new VacancyEventSources(new AtsBVacancyEventSource(undefined as never)).missing()).toEqual([]);
+    expect(sut.missing()).toEqual([]);
     expect(new VacancyEventSources().missing()).toEqual(['ats-b']);
   });
 
   it('answers none for an ATS without events (its feed is off)', () => {
-    const sources = new VacancyEventSources(new AtsBVacancyEventSource(undefined as never));
-    expect(sources.find('ats-a')).toBeUndefined();
-    expect(sources.find('no-such-ats')).toBeUndefined();
-    expect(sources.find('ats-b')).toBeInstanceOf(AtsBVacancyEventSource);
+    expect(sut.find('ats-a')).toBeUndefined();
+    expect(sut.find('no-such-ats')).toBeUndefined();
+    expect(sut.find('ats-b')).toBeInstanceOf(AtsBVacancyEventSource);
   });
 });

@@ -6,9 +6,9 @@ import { createTestDatabase, type TestDatabase } from '@connector/testing';
 import { SERVICE_NAME } from '../vacancy-sync.config';
 import { VACANCY_SYNC_SCHEMA } from '../vacancy-sync.schema';
 import type { ConnectorDirectory } from '@connector/ats-access';
+import { AtsAVacancySource } from '@connector/ats-a';
+import { AtsBVacancySource } from '@connector/ats-b';
 import type { EventFeedService } from '../events/event-feed.service';
-import { AtsAVacancySource } from '../sources/ats-a-vacancy.source';
-import { AtsBVacancySource } from '../sources/ats-b-vacancy.source';
 import { VacancySources } from '../sources/vacancy-sources';
 import { ConnectorStatusChangedHandler } from './connector-status-changed.handler';
 import { SyncRunRepository } from './sync-run.repository';
@@ -45,7 +45,7 @@ describe(ConnectorStatusChangedHandler.name, () => {
       deletions as unknown as ConnectorDeletions,
       directory as unknown as ConnectorDirectory,
       new VacancySources(
-        new AtsAVacancySource(undefined as never, undefined as never),
+        new AtsAVacancySource(undefined as never),
         new AtsBVacancySource(undefined as never),
       ),
       {

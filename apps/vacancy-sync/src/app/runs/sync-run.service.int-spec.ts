@@ -1,18 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { startAtsASandbox, type RunningAtsASandbox, VACANCY_STATUSES } from '@connector/ats-a-sandbox';
-import type { AtsClientFactory, ClientOptions, ConnectorDirectory } from '@connector/ats-access';
+import type { ClientOptions, ConnectorDirectory } from '@connector/ats-access';
+import type { VacancyPartDeps } from '@connector/ats-core';
 import { outboundGuard } from '@connector/ats-clients';
-import { AtsAClient, isLiveAtsAVacancy } from '@connector/ats-a';
+import { AtsAClient, AtsAVacancySource, isLiveAtsAVacancy } from '@connector/ats-a';
+import { AtsBVacancySource } from '@connector/ats-b';
 import { type EventEnvelope, RoutingKey } from '@connector/contracts';
 import type { MessagePublisher } from '@connector/messaging';
 import { dataSourceOptions, runMigrations } from '@connector/persistence';
 import { connectorSnapshot } from '@connector/ats-testing';
 import { createTestDatabase, type TestDatabase } from '@connector/testing';
 import { EventFeedService } from '../events/event-feed.service';
-import { AtsAOpenStatuses } from '../sources/ats-a-open-statuses';
-import { AtsAVacancySource } from '../sources/ats-a-vacancy.source';
-import { AtsBVacancySource } from '../sources/ats-b-vacancy.source';
 import { VacancySources } from '../sources/vacancy-sources';
 import { VacancyStateRepository } from '../vacancies/vacancy-state.repository';
 import { SERVICE_NAME, type VacancySyncConfig } from '../vacancy-sync.config';
@@ -57,24 +56,21 @@ describe(`${SyncRunService.name} (ATS-A full run)`, () => {
 
     let token: string | undefined;
     const clients = {
-      client: (_adapter: unknown, _connector: unknown, options: ClientOptions) =>
+      client: (_connector: unknown, options: ClientOptions) =>
         new AtsAClient({
           baseUrl: sandbox.url,
           guard: outboundGuard('loopback'),
           hooks: { afterCall: ({ endpoint, status }) => options.onCall?.(endpoint, status) },
           token: async () => (token ??= await newToken(sandbox.url)),
         }),
-    } as unknown as AtsClientFactory;
+    } as unknown as VacancyPartDeps<never>;
     const directory = { get: async () => snapshot() } as unknown as ConnectorDirectory;
     const publisher = {
       publish: async (_exchange: string, event: EventEnvelope) => void events.push(event),
     } as unknown as MessagePublisher;
     const config = { RUN_LEASE_TTL_MS: 60_000, RUN_INLINE_WAIT_MAX_MS: 0 } as VacancySyncConfig;
     runs = new SyncRunRepository(dataSource);
-    const sources = new VacancySources(
-      new AtsAVacancySource(clients, new AtsAOpenStatuses()),
-      new AtsBVacancySource(clients),
-    );
+    const sources = new VacancySources(new AtsAVacancySource(clients), new AtsBVacancySource(clients));
     service = new SyncRunService(
       runs,
       new VacancyStateRepository(dataSource),

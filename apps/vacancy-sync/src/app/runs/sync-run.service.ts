@@ -9,6 +9,7 @@ import {
   type RunProgressDto,
   RoutingKey,
 } from '@connector/contracts';
+import { EnrichmentCache, type SourcePage, SourceRefusedError } from '@connector/ats-core';
 import { atsRegistry } from '@connector/ats-registry';
 import { type JobMapping, validateJobMapping } from '@connector/job-mapping';
 import { MessagePublisher, RpcError } from '@connector/messaging';
@@ -16,8 +17,6 @@ import { inSpan, withLogContext } from '@connector/observability';
 import { runIntervalMinutes, eventsUnavailableWarning } from '../events/event-feed';
 import { EventFeedService, feedDown } from '../events/event-feed.service';
 import type { EventFeed } from '../events/vacancy-event-feed.repository';
-import { EnrichmentCache } from '../sources/enrichment-cache';
-import { type SourcePage, SourceRefusedError } from '../sources/vacancy-source';
 import { VacancySources } from '../sources/vacancy-sources';
 import { decidePage } from '../vacancies/page-decision';
 import { expiryCheckDue, mayClose } from '../vacancies/vacancy-diff';

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { defaultJobMapping } from '@connector/ats-registry';
 import { buildVacancyUpsert } from '../vacancies/vacancy-content';
-import { EnrichmentCache } from './enrichment-cache';
-import { splitByLiveness, toSourceVacancy } from './ats-a-vacancy.source';
+import { splitByLiveness, toSourceVacancy } from '@connector/ats-a';
+import { EnrichmentCache } from '@connector/ats-core';
 
 /**
  * Vendor-shaped ATS-A records in every representation real instances use (ids as numbers or text, booleans as

@@ -1,18 +1,20 @@
 import fc from 'fast-check';
-import type { AtsClientFactory } from '@connector/ats-access';
-import { ATS_B_JOB_ORDER_FIELDS, type AtsBJobOrder, type AtsBJobOrderIdPagesOptions } from '@connector/ats-b';
-import type { ConnectorSnapshot } from '@connector/contracts';
-import { defaultJobMapping, knownSourcePaths } from '@connector/ats-registry';
-import { buildVacancyUpsert } from '../vacancies/vacancy-content';
 import {
   ATS_B_JOB_FIELDS,
+  ATS_B_JOB_ORDER_FIELDS,
+  type AtsBClient,
+  type AtsBJobOrder,
+  type AtsBJobOrderIdPagesOptions,
   AtsBVacancySource,
   atsBJobState,
   atsBPage,
   isLiveAtsBJob,
   toAtsBSourceVacancy,
-} from './ats-b-vacancy.source';
-import type { SourcePage } from './vacancy-source';
+} from '@connector/ats-b';
+import type { SourcePage, VacancyPartDeps } from '@connector/ats-core';
+import type { ConnectorSnapshot } from '@connector/contracts';
+import { defaultJobMapping, knownSourcePaths } from '@connector/ats-registry';
+import { buildVacancyUpsert } from '../vacancies/vacancy-content';
 
 const NOW = new Date('2026-11-21T10:00:00.000Z');
 const MODIFIED = Date.UTC(2026, 10, 20, 9, 30);
@@ -139,7 +141,7 @@ describe(AtsBVacancySource.name, () => {
         return ids.map((id) => byId.get(id)).filter((j): j is AtsBJobOrder => j !== undefined);
       },
     };
-    const factory = { client: () => client } as unknown as AtsClientFactory;
+    const factory = { client: () => client } as unknown as VacancyPartDeps<AtsBClient>;
     return { source: new AtsBVacancySource(factory), asked, fieldsAsked };
   }
 

@@ -1,21 +1,18 @@
 import { Module } from '@nestjs/common';
-import { AtsAOpenStatuses } from './ats-a-open-statuses';
-import { AtsAVacancySource } from './ats-a-vacancy.source';
-import { AtsBVacancySource } from './ats-b-vacancy.source';
-import type { VacancySource } from './vacancy-source';
+import { AtsClientFactory } from '@connector/ats-access';
+import { atsRegistry } from '@connector/ats-registry';
 import { VacancySources } from './vacancy-sources';
 
-/** One vacancy source per ATS that declares `vacancies`: the service's part of each adapter. */
-export const VACANCY_SOURCES = [AtsAVacancySource, AtsBVacancySource];
-
+/** The registered adapters' vacancy sources (`vacancySource`), built with this process's clients. */
 @Module({
   providers: [
-    AtsAOpenStatuses,
-    ...VACANCY_SOURCES,
     {
       provide: VacancySources,
-      inject: VACANCY_SOURCES,
-      useFactory: (...sources: VacancySource[]) => new VacancySources(...sources),
+      inject: [AtsClientFactory],
+      useFactory: (clients: AtsClientFactory) =>
+        VacancySources.of(atsRegistry.all(), {
+          client: (connector, options) => clients.for(connector, options),
+        }),
     },
   ],
   exports: [VacancySources],

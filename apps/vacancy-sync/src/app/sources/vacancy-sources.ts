@@ -1,10 +1,9 @@
-import { AtsParts } from '@connector/ats-core';
+import { type AtsAdapter, AtsParts, type VacancyPartDeps, type VacancySource } from '@connector/ats-core';
 import { atsRegistry } from '@connector/ats-registry';
-import type { VacancySource } from './vacancy-source';
 
 /**
- * The vacancy source of an ATS type, looked up by the type each source names: a third ATS adds its source to
- * the module's list (`VACANCY_SOURCES`), no case here. An ATS whose capabilities lack `vacancies` has none.
+ * The vacancy source of an ATS type: each registered adapter's `vacancySource`, built once with the service's
+ * clients, looked up by the connector's type (no case here). An ATS whose capabilities lack `vacancies` has none.
  */
 export class VacancySources {
   private readonly parts: AtsParts<VacancySource>;
@@ -13,11 +12,16 @@ export class VacancySources {
     this.parts = new AtsParts('vacancy source', atsRegistry, sources, 'vacancies');
   }
 
+  /** The sources the registered adapters have, each built with `deps`. */
+  static of(adapters: readonly AtsAdapter[], deps: VacancyPartDeps): VacancySources {
+    return new VacancySources(...adapters.flatMap((adapter) => adapter.vacancySource?.(deps) ?? []));
+  }
+
   for(type: string): VacancySource {
     return this.parts.get(type);
   }
 
-  /** Registered ATSs that declare vacancies and have no source here (a test keeps it empty). */
+  /** Registered ATSs that declare vacancies and whose adapter has no vacancy source (a test keeps it empty). */
   missing(): string[] {
     return this.parts.missing();
   }

@@ -1,6 +1,6 @@
 import type { ConnectorSnapshot } from '@connector/contracts';
 import type { JobMapping } from '@connector/job-mapping';
-import type { SourcePage } from '../sources/vacancy-source';
+import type { SourcePage } from '@connector/ats-core';
 import { buildVacancyUpsert, type VacancyUpsert } from './vacancy-content';
 import { diffPage, type PublishedState } from './vacancy-diff';
 

@@ -1,5 +1,6 @@
 import { defaultJobMapping } from '@connector/ats-registry';
-import { buildVacancyUpsert, canonicalJson, contentHash, type SourceVacancy } from './vacancy-content';
+import type { SourceVacancy } from '@connector/ats-core';
+import { buildVacancyUpsert, canonicalJson, contentHash } from './vacancy-content';
 
 describe(buildVacancyUpsert.name, () => {
   const vacancy: SourceVacancy = {

@@ -1,22 +1,7 @@
 import { createHash } from 'node:crypto';
-import type { VacancyCompanyDto, VacancyContactDto, VacancyUpsertedDto } from '@connector/contracts';
+import type { SourceVacancy } from '@connector/ats-core';
+import type { VacancyUpsertedDto } from '@connector/contracts';
 import { applyJobMapping, type JobMapping } from '@connector/job-mapping';
-
-/** A live vacancy as a source hands it over, before the connector's job mapping. */
-export interface SourceVacancy {
-  externalId: string;
-  /** What the job mapping reads (ATS-A: the vacancy with Company and Contact replaced by the enriched records). */
-  record: Record<string, unknown>;
-  contact?: VacancyContactDto;
-  company?: VacancyCompanyDto;
-  /** When the ATS last changed it (ISO 8601). */
-  updatedAt: string;
-  /**
-   * The last UTC day (YYYY-MM-DD) the ATS advertises it, when it says: any later run closes it then, even one
-   * that does not see it again (its record does not change when the day passes).
-   */
-  liveUntil?: string;
-}
 
 export type VacancyUpsert = VacancyUpsertedDto;
 

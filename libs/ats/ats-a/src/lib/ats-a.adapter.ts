@@ -1,10 +1,12 @@
-import type { AtsAdapter } from '@connector/ats-core';
+import type { AtsAdapter, VacancyPartDeps } from '@connector/ats-core';
 import { atsAAccessOf } from './ats-a-access';
 import { atsAConnectorKind } from './ats-a.connector-kind';
 import { atsACredentialIssuer } from './credentials/ats-a-credential.issuer';
 import { makeAtsAClients } from './ats-a-clients';
 import { ATS_A_SOURCE_PATHS } from './ats-a-vacancy-fields';
 import { atsAQuota } from './budget/ats-a-budget';
+import type { AtsAClient } from './client/ats-a.client';
+import { AtsAVacancySource } from './vacancies/ats-a-vacancy.source';
 
 /** ATS-A (/work/shared/ats-a.md): client credentials, a shared daily call budget, every capability. */
 export const atsAAdapter = {
@@ -39,4 +41,5 @@ export const atsAAdapter = {
   budget: (connector) => ({ kind: 'daily-quota', ...atsAQuota(connector) }),
   makeClients: makeAtsAClients,
   credentialIssuer: atsACredentialIssuer,
+  vacancySource: (deps: VacancyPartDeps<AtsAClient>) => new AtsAVacancySource(deps),
 } satisfies AtsAdapter;

@@ -1,10 +1,13 @@
-import type { AtsAdapter } from '@connector/ats-core';
+import type { AtsAdapter, VacancyPartDeps } from '@connector/ats-core';
 import { atsBAccessOf } from './ats-b-access';
 import { atsBConnectorKind } from './ats-b.connector-kind';
 import { atsBCredentialIssuer } from './credentials/ats-b-credential.issuer';
 import { makeAtsBClients } from './ats-b-clients';
 import { ATS_B_SOURCE_PATHS } from './ats-b-vacancy-fields';
 import { atsBBudget } from './budget/ats-b-budget';
+import type { AtsBClient } from './client/ats-b.client';
+import { AtsBVacancyEventSource } from './vacancies/ats-b-vacancy-events.source';
+import { AtsBVacancySource } from './vacancies/ats-b-vacancy.source';
 
 /** ATS-B (/work/shared/ats-b.md): an interactive OAuth login; no applications. */
 export const atsBAdapter = {
@@ -33,4 +36,6 @@ export const atsBAdapter = {
   budget: (connector) => ({ kind: 'token-bucket', ...atsBBudget(connector) }),
   makeClients: makeAtsBClients,
   credentialIssuer: atsBCredentialIssuer,
+  vacancySource: (deps: VacancyPartDeps<AtsBClient>) => new AtsBVacancySource(deps),
+  vacancyEventSource: (deps: VacancyPartDeps<AtsBClient>) => new AtsBVacancyEventSource(deps),
 } satisfies AtsAdapter;

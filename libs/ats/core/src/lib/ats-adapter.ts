@@ -3,6 +3,8 @@ import type { MappingVocabulary } from '@connector/job-mapping';
 import type { ConnectorKindFactory } from './connector-kind';
 import type { CredentialIssuerFactory } from './credential-issuer';
 import type { AtsBudget, AtsClientDeps, AtsClientMaker, BudgetConnector } from './ats-clients';
+import type { VacancyEventSource } from './vacancy-event-source';
+import type { VacancyPartDeps, VacancySource } from './vacancy-source';
 
 /**
  * What a connector service may ask of an ATS. A service that needs a capability the connector's ATS does not
@@ -55,4 +57,8 @@ export interface AtsAdapter {
   makeClients?(deps: AtsClientDeps): AtsClientMaker<unknown>;
   /** auth-gateway's part: how a stored secret becomes access (every product ATS has one; its spec names any without). */
   readonly credentialIssuer?: CredentialIssuerFactory;
+  /** vacancy-sync's reading of its vacancies, page by page (capability `vacancies`), built once per process. */
+  vacancySource?(deps: VacancyPartDeps): VacancySource;
+  /** vacancy-sync's event feed of its vacancy changes (capability `vacancy-events`), built once per process. */
+  vacancyEventSource?(deps: VacancyPartDeps): VacancyEventSource;
 }

@@ -1,27 +1,24 @@
-import { Injectable } from '@nestjs/common';
-import { ATS_A_VACANCY_BLOCKS, atsAAdapter } from '@connector/ats-a';
-import { AtsClientFactory, type ClientOptions } from '@connector/ats-access';
-import { readId, readInt, readObject } from '@connector/ats-clients';
 import {
-  atsAAdvertisedUntil,
-  type AtsAClient,
-  type AtsAFilter,
-  atsAVacancyLiveness,
-  describeMissingAtsAStatuses,
-  normalizeAtsABaseUrl,
-  readAtsAPickList,
-} from '@connector/ats-a';
-import type { ConnectorSnapshot, RunWarningDto } from '@connector/contracts';
-import type { SourceVacancy } from '../vacancies/vacancy-content';
-import { atsACompany, atsAContact, atsADate } from './ats-a-records';
-import { AtsAOpenStatuses } from './ats-a-open-statuses';
-import { EnrichmentCache, idsToFetch } from './enrichment-cache';
-import {
+  EnrichmentCache,
+  idsToFetch,
+  type ClientOptions,
   type ListingOptions,
   type SourcePage,
   SourceRefusedError,
+  type VacancyPartDeps,
   type VacancySource,
-} from './vacancy-source';
+  type SourceVacancy,
+} from '@connector/ats-core';
+import { readId, readInt, readObject } from '@connector/ats-clients';
+import type { ConnectorSnapshot, RunWarningDto } from '@connector/contracts';
+import { ATS_A_VACANCY_BLOCKS } from '../ats-a-vacancy-fields';
+import { normalizeAtsABaseUrl } from '../client/ats-a-base-url';
+import type { AtsAClient } from '../client/ats-a.client';
+import type { AtsAFilter } from '../client/ats-a.types';
+import { describeMissingAtsAStatuses, readAtsAPickList } from '../client/ats-a-statuses';
+import { atsAAdvertisedUntil, atsAVacancyLiveness } from '../client/ats-a-vacancy';
+import { atsACompany, atsAContact, atsADate } from './ats-a-records';
+import { AtsAOpenStatuses } from './ats-a-open-statuses';
 
 /** ats-a.md: 100 a page keeps each enrichment call to one page of ids. */
 const ATS_A_PAGE_SIZE = 100;
@@ -37,13 +34,13 @@ type AtsARecord = Record<string, unknown>;
  * which are not any more (closed status, hidden, advertising ended or not started). Live ones are enriched
  * with one `contacts/search` and one `companies/search` per page (`In` on ids the run has not fetched yet).
  */
-@Injectable()
 export class AtsAVacancySource implements VacancySource {
-  readonly atsType = atsAAdapter.type;
+  readonly atsType = 'ats-a';
 
   constructor(
-    private readonly clients: AtsClientFactory,
-    private readonly statuses: AtsAOpenStatuses,
+    private readonly deps: VacancyPartDeps<AtsAClient>,
+    /** The connectors' status lists, kept for the process (one call a day per connector). */
+    private readonly statuses = new AtsAOpenStatuses(),
   ) {}
 
   /** The customer's own system: its base address (several connectors may share one). */
@@ -61,7 +58,7 @@ export class AtsAVacancySource implements VacancySource {
     options: ListingOptions,
     clientOptions: ClientOptions,
   ): AsyncGenerator<SourcePage, void, undefined> {
-    const client = this.clients.client(atsAAdapter, connector, clientOptions);
+    const client = this.deps.client(connector, clientOptions);
     const resolved = await this.statuses.resolve(connector.id, client, options.openStatuses);
     if (resolved.ids.length === 0) {
       throw new SourceRefusedError(describeMissingAtsAStatuses(resolved.missing, resolved.offered));
@@ -132,7 +129,7 @@ export class AtsAVacancySource implements VacancySource {
     options: Pick<ListingOptions, 'openStatuses' | 'now' | 'caches'>,
     clientOptions: ClientOptions,
   ): Promise<Omit<SourcePage, 'after'>> {
-    const client = this.clients.client(atsAAdapter, connector, clientOptions);
+    const client = this.deps.client(connector, clientOptions);
     const resolved = await this.statuses.resolve(connector.id, client, options.openStatuses);
     if (resolved.ids.length === 0) {
       throw new SourceRefusedError(describeMissingAtsAStatuses(resolved.missing, resolved.offered));

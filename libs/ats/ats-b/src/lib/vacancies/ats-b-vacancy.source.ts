@@ -1,16 +1,20 @@
-import { Injectable } from '@nestjs/common';
-import { atsBAdapter } from '@connector/ats-b';
-import { AtsClientFactory, type ClientOptions } from '@connector/ats-access';
+import {
+  type ClientOptions,
+  type ListingOptions,
+  type SourcePage,
+  type SourceVacancy,
+  type VacancyPartDeps,
+  type VacancySource,
+} from '@connector/ats-core';
 import { readBoolean, readDate, readId, readInt, readObject, readText } from '@connector/ats-clients';
+import type { ConnectorSnapshot, VacancyCompanyDto, VacancyContactDto } from '@connector/contracts';
+import type { AtsBClient } from '../client/ats-b.client';
 import {
   ATS_B_JOB_ORDER_FIELDS,
   ATS_B_MAX_IDS_PER_GET,
   ATS_B_MAX_SEARCH_COUNT,
-  type AtsBJobOrder,
-} from '@connector/ats-b';
-import type { ConnectorSnapshot, VacancyCompanyDto, VacancyContactDto } from '@connector/contracts';
-import type { SourceVacancy } from '../vacancies/vacancy-content';
-import type { ListingOptions, SourcePage, VacancySource } from './vacancy-source';
+} from '../client/ats-b.protocol';
+import type { AtsBJobOrder } from '../client/ats-b.types';
 
 /** Every JobOrder field a mapping may read (libs/job-mapping source paths), plus what "live" needs. */
 export const ATS_B_JOB_FIELDS = ATS_B_JOB_ORDER_FIELDS;
@@ -21,11 +25,10 @@ export const ATS_B_JOB_FIELDS = ATS_B_JOB_ORDER_FIELDS;
  * asks for every job changed since the anchor whatever its state, and reports the ones that are no longer
  * live as `closed`, so a closed or deleted job leaves the platform in the next run, not the next full one.
  */
-@Injectable()
 export class AtsBVacancySource implements VacancySource {
-  readonly atsType = atsBAdapter.type;
+  readonly atsType = 'ats-b';
 
-  constructor(private readonly clients: AtsClientFactory) {}
+  constructor(private readonly deps: VacancyPartDeps<AtsBClient>) {}
 
   /** Each connector logs in to its own customer's data: the REST address comes with its session. */
   systemOf(connector: ConnectorSnapshot): string {
@@ -37,7 +40,7 @@ export class AtsBVacancySource implements VacancySource {
     options: ListingOptions,
     clientOptions: ClientOptions,
   ): AsyncGenerator<SourcePage, void, undefined> {
-    const client = this.clients.client(atsBAdapter, connector, clientOptions);
+    const client = this.deps.client(connector, clientOptions);
     const changesOnly = options.since !== undefined;
     const pages = client.jobOrderIdPages({
       pageSize: options.pageSize ?? ATS_B_MAX_SEARCH_COUNT,

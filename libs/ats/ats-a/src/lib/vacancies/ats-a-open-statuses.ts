@@ -1,5 +1,5 @@
-import { Injectable } from '@nestjs/common';
-import { type AtsAClient, type AtsAStatusResolution, resolveAtsAStatuses } from '@connector/ats-a';
+import type { AtsAClient } from '../client/ats-a.client';
+import { type AtsAStatusResolution, resolveAtsAStatuses } from '../client/ats-a-statuses';
 
 /** The vacancy status list changes rarely: read it again after a day, or at once when a name is not in it. */
 export const ATS_A_STATUS_LIST_TTL_MS = 24 * 60 * 60 * 1000;
@@ -8,7 +8,6 @@ export const ATS_A_STATUS_LIST_TTL_MS = 24 * 60 * 60 * 1000;
  * Per connector, ATS-A's vacancy statuses (`GET /api/options/dropdown/50`), so that status names in the
  * connector's options become the Ids the ATS filters by, at one call a day.
  */
-@Injectable()
 export class AtsAOpenStatuses {
   private readonly lists = new Map<string, { fetchedAt: number; items: unknown[] }>();
 

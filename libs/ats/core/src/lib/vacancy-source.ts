@@ -1,7 +1,42 @@
-import type { ConnectorSnapshot, RunWarningDto } from '@connector/contracts';
-import type { ClientOptions } from '@connector/ats-access';
-import type { SourceVacancy } from '../vacancies/vacancy-content';
+import type {
+  ConnectorSnapshot,
+  RunWarningDto,
+  VacancyCompanyDto,
+  VacancyContactDto,
+} from '@connector/contracts';
+import type { ClientOptions } from './ats-clients';
+import type { AtsPart } from './ats-parts';
 import type { EnrichmentCache } from './enrichment-cache';
+
+/**
+ * vacancy-sync's parts of an ATS (its vacancy source, its event source): how the service reads an ATS's
+ * vacancies. The parts live in the adapters' folders and are built with `VacancyPartDeps`.
+ */
+
+/** A live vacancy as a source hands it over, before the connector's job mapping. */
+export interface SourceVacancy {
+  externalId: string;
+  /** What the job mapping reads (ATS-A: the vacancy with Company and Contact replaced by the enriched records). */
+  record: Record<string, unknown>;
+  contact?: VacancyContactDto;
+  company?: VacancyCompanyDto;
+  /** When the ATS last changed it (ISO 8601). */
+  updatedAt: string;
+  /**
+   * The last UTC day (YYYY-MM-DD) the ATS advertises it, when it says: any later run closes it then, even one
+   * that does not see it again (its record does not change when the day passes).
+   */
+  liveUntil?: string;
+}
+
+/**
+ * What vacancy-sync builds an ATS's vacancy parts with (`AtsAdapter.vacancySource`, `vacancyEventSource`):
+ * `C` the client its adapter makes (`makeClients`), here made by the service's `AtsClientFactory` with the
+ * connector's access and budget.
+ */
+export interface VacancyPartDeps<C = unknown> {
+  client(connector: ConnectorSnapshot, options: ClientOptions): C;
+}
 
 export interface ListingOptions {
   /** Only vacancies modified after this (incremental run); none: the complete listing. */
@@ -48,8 +83,7 @@ export class SourceRefusedError extends Error {
  * How vacancy-sync reads one ATS: its live vacancies, page by page, each page already enriched. A page is
  * fetched only when the consumer asks for the next one, so a run can stop (pause) between pages.
  */
-export interface VacancySource {
-  readonly atsType: string;
+export interface VacancySource extends AtsPart {
   /** The customer system the connector's calls go to: connectors on one system share its run cap. */
   systemOf(connector: ConnectorSnapshot): string;
   listLive(

@@ -1,5 +1,6 @@
-import type { AtsClientFactory } from '@connector/ats-access';
+import type { VacancyPartDeps } from '@connector/ats-core';
 import type { ConnectorSnapshot } from '@connector/contracts';
+import type { AtsAClient } from '../client/ats-a.client';
 import type { AtsAOpenStatuses } from './ats-a-open-statuses';
 import { AtsAVacancySource, listingFilters } from './ats-a-vacancy.source';
 import { atsACompany, atsAContact, atsADate } from './ats-a-records';
@@ -82,7 +83,7 @@ describe('ATS-A listing', () => {
       },
     };
     const source = new AtsAVacancySource(
-      { client: () => client } as unknown as AtsClientFactory,
+      { client: () => client } as unknown as VacancyPartDeps<AtsAClient>,
       { resolve: async () => ({ ids: [1], missing: [], offered: ['Open'] }) } as unknown as AtsAOpenStatuses,
     );
     const pages = source.listLive(

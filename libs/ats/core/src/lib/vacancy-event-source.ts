@@ -1,8 +1,7 @@
-import type { ClientOptions } from '@connector/ats-access';
-import { type AtsPart, AtsParts } from '@connector/ats-core';
-import { atsRegistry } from '@connector/ats-registry';
 import type { ConnectorSnapshot } from '@connector/contracts';
-import type { SourcePage } from '../sources/vacancy-source';
+import type { ClientOptions } from './ats-clients';
+import type { AtsPart } from './ats-parts';
+import type { SourcePage } from './vacancy-source';
 
 /** One change the ATS reported: which record, what happened, and the ATS's time of it. */
 export interface VacancyEvent {
@@ -49,19 +48,25 @@ export interface VacancyEventSource extends AtsPart {
   ): Promise<Omit<SourcePage, 'after'>>;
 }
 
-/** The event source of an ATS type; an ATS without `vacancy-events` has none (its feed is `off`). */
-export class VacancyEventSources {
-  private readonly parts: AtsParts<VacancyEventSource>;
+/** What a batch of events asks for: job orders to read again by id, and those the ATS deleted for good. */
+export interface EventActions {
+  reread: number[];
+  deleted: number[];
+}
 
-  constructor(...sources: VacancyEventSource[]) {
-    this.parts = new AtsParts('vacancy event source', atsRegistry, sources, 'vacancy-events');
+/**
+ * One action per job order, whatever the batch's order or how many events it has for one: a hard delete closes
+ * (the record is gone); any other change is read again by id (the events carry no values).
+ */
+export function eventActions(events: ReadonlyArray<{ entityId: number; type: string }>): EventActions {
+  const deleted = new Set<number>();
+  const changed = new Set<number>();
+  for (const event of events) {
+    if (event.type === 'DELETED') deleted.add(event.entityId);
+    else changed.add(event.entityId);
   }
-
-  find(type: string): VacancyEventSource | undefined {
-    return atsRegistry.has(type) ? this.parts.find(type) : undefined;
-  }
-
-  missing(): string[] {
-    return this.parts.missing();
-  }
+  return {
+    reread: [...changed].filter((id) => !deleted.has(id)).sort((a, b) => a - b),
+    deleted: [...deleted].sort((a, b) => a - b),
+  };
 }

@@ -1,4 +1,4 @@
-import type { AtsAClient } from '@connector/ats-a';
+import type { AtsAClient } from '../client/ats-a.client';
 import { ATS_A_STATUS_LIST_TTL_MS, AtsAOpenStatuses } from './ats-a-open-statuses';
 
 describe(AtsAOpenStatuses.name, () => {

@@ -1,17 +1,18 @@
-import { Injectable } from '@nestjs/common';
-import { AtsClientFactory, type ClientOptions } from '@connector/ats-access';
-import { atsBAdapter, AtsBSubscriptionGoneError, ATS_B_MAX_EVENTS_PER_READ } from '@connector/ats-b';
-import { readId } from '@connector/ats-clients';
-import type { ConnectorSnapshot } from '@connector/contracts';
-import { ATS_B_JOB_FIELDS, atsBPage } from '../sources/ats-b-vacancy.source';
-import type { SourcePage } from '../sources/vacancy-source';
-import { eventActions } from './event-feed';
 import {
+  type ClientOptions,
+  eventActions,
+  type SourcePage,
   SubscriptionGoneError,
   type VacancyEvent,
   type VacancyEventBatch,
   type VacancyEventSource,
-} from './vacancy-event-source';
+  type VacancyPartDeps,
+} from '@connector/ats-core';
+import { readId } from '@connector/ats-clients';
+import type { ConnectorSnapshot } from '@connector/contracts';
+import type { AtsBClient } from '../client/ats-b.client';
+import { ATS_B_MAX_EVENTS_PER_READ, AtsBSubscriptionGoneError } from '../client/ats-b-events';
+import { ATS_B_JOB_FIELDS, atsBPage } from './ats-b-vacancy.source';
 
 /**
  * ATS-B's JobOrder event subscription (ats-b.md, "Event subscriptions"): PUT to make it, GET to read (and
@@ -19,18 +20,17 @@ import {
  * with the listing's field list and judged as a changes-only listing judges them (`atsBPage`); a hard-deleted
  * one, or one the ATS does not return any more, is closed.
  */
-@Injectable()
 export class AtsBVacancyEventSource implements VacancyEventSource {
-  readonly atsType = atsBAdapter.type;
+  readonly atsType = 'ats-b';
 
-  constructor(private readonly clients: AtsClientFactory) {}
+  constructor(private readonly deps: VacancyPartDeps<AtsBClient>) {}
 
   async subscribe(
     connector: ConnectorSnapshot,
     subscriptionId: string,
     client: ClientOptions,
   ): Promise<void> {
-    await this.clients.client(atsBAdapter, connector, client).subscribeJobOrderEvents(subscriptionId);
+    await this.deps.client(connector, client).subscribeJobOrderEvents(subscriptionId);
   }
 
   async read(
@@ -40,7 +40,7 @@ export class AtsBVacancyEventSource implements VacancyEventSource {
     client: ClientOptions,
   ): Promise<VacancyEventBatch> {
     try {
-      return await this.clients.client(atsBAdapter, connector, client).readEvents(subscriptionId, {
+      return await this.deps.client(connector, client).readEvents(subscriptionId, {
         ...(read.requestId !== undefined
           ? { requestId: read.requestId }
           : { maxEvents: Math.min(read.maxEvents, ATS_B_MAX_EVENTS_PER_READ) }),
@@ -56,7 +56,7 @@ export class AtsBVacancyEventSource implements VacancyEventSource {
     subscriptionId: string,
     client: ClientOptions,
   ): Promise<void> {
-    await this.clients.client(atsBAdapter, connector, client).unsubscribeEvents(subscriptionId);
+    await this.deps.client(connector, client).unsubscribeEvents(subscriptionId);
   }
 
   async changed(
@@ -68,7 +68,7 @@ export class AtsBVacancyEventSource implements VacancyEventSource {
     const { reread, deleted } = eventActions(events);
     const jobs =
       reread.length > 0
-        ? await this.clients.client(atsBAdapter, connector, client).getJobOrders(reread, ATS_B_JOB_FIELDS)
+        ? await this.deps.client(connector, client).getJobOrders(reread, ATS_B_JOB_FIELDS)
         : [];
     const page = atsBPage(jobs, { listedOpen: false, now: options.now });
     // Asked for and not returned: the ATS has no such job order any more (a hard delete not yet told).
