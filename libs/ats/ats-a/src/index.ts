@@ -40,3 +40,4 @@ export {
   quotaHeadersOf,
 } from './lib/budget/ats-a-budget';
 export { AtsACallsInFlight, atsABudgetHooks, type AtsABudgetOptions } from './lib/budget/ats-a-budget-hooks';
+export { AtsACandidateSink } from './lib/candidates/ats-a-candidate.sink';

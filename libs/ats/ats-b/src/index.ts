@@ -31,3 +31,4 @@ export {
   type AtsBEntityEventType,
   type AtsBEventBatch,
 } from './lib/client/ats-b-events';
+export { AtsBCandidateSink } from './lib/candidates/ats-b-candidate.sink';

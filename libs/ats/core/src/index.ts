@@ -10,4 +10,6 @@ export * from './lib/ats-parts';
 export * from './lib/connector-kind';
 export * from './lib/connector-options';
 export * from './lib/ats-clients';
+export * from './lib/candidate-sink';
+export * from './lib/field-diff';
 export { meteredAcquire } from './lib/budget-metrics';

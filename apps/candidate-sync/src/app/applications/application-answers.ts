@@ -1,6 +1,6 @@
 import type { AtsAQuestion } from '@connector/ats-a';
 import type { ApplicationAnswerDto } from '@connector/contracts';
-import type { FieldHasher } from '../candidates/field-diff';
+import type { FieldHasher } from '@connector/ats-core';
 
 /**
  * Answers as last sent to the ATS, by question text (ATS-A matches answers by question text): a keyed hash

@@ -9,7 +9,7 @@ import {
   PermanentMessageError,
 } from '@connector/messaging';
 import { withLogContext } from '@connector/observability';
-import { FieldHasher } from '../candidates/field-diff';
+import { FieldHasher } from '@connector/ats-core';
 import {
   CandidateLocks,
   recordLanded,

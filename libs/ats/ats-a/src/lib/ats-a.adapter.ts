@@ -1,5 +1,6 @@
 import type { AtsAdapter } from '@connector/ats-core';
 import { atsAAccessOf } from './ats-a-access';
+import { atsACandidateSink } from './candidates/ats-a-candidate.sink';
 import { atsAConnectorKind } from './ats-a.connector-kind';
 import { makeAtsAClients } from './ats-a-clients';
 import { ATS_A_SOURCE_PATHS } from './ats-a-vacancy-fields';
@@ -37,4 +38,5 @@ export const atsAAdapter = {
   callTokenOf: (access) => atsAAccessOf(access).accessToken,
   budget: (connector) => ({ kind: 'daily-quota', ...atsAQuota(connector) }),
   makeClients: makeAtsAClients,
+  candidateSink: atsACandidateSink,
 } satisfies AtsAdapter;

@@ -1,5 +1,6 @@
 import type { AtsAdapter } from '@connector/ats-core';
 import { atsBAccessOf } from './ats-b-access';
+import { atsBCandidateSink } from './candidates/ats-b-candidate.sink';
 import { atsBConnectorKind } from './ats-b.connector-kind';
 import { makeAtsBClients } from './ats-b-clients';
 import { ATS_B_SOURCE_PATHS } from './ats-b-vacancy-fields';
@@ -31,4 +32,5 @@ export const atsBAdapter = {
   callTokenOf: (access) => atsBAccessOf(access).bhRestToken,
   budget: (connector) => ({ kind: 'token-bucket', ...atsBBudget(connector) }),
   makeClients: makeAtsBClients,
+  candidateSink: atsBCandidateSink,
 } satisfies AtsAdapter;

@@ -1,5 +1,6 @@
 import type { AtsAccess } from '@connector/contracts';
 import type { MappingVocabulary } from '@connector/job-mapping';
+import type { CandidateSinkFactory } from './candidate-sink';
 import type { ConnectorKindFactory } from './connector-kind';
 import type { AtsBudget, AtsClientDeps, AtsClientMaker, BudgetConnector } from './ats-clients';
 
@@ -52,4 +53,6 @@ export interface AtsAdapter {
    * `AtsClientFactory` asks it for every connector of this ATS. An ATS with a data capability has one.
    */
   makeClients?(deps: AtsClientDeps): AtsClientMaker<unknown>;
+  /** candidate-sync's writer of candidates, made with this adapter's client (an ATS declaring `candidates` has one). */
+  readonly candidateSink?: CandidateSinkFactory;
 }
