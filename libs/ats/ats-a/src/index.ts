@@ -41,3 +41,4 @@ export {
 } from './lib/budget/ats-a-budget';
 export { AtsACallsInFlight, atsABudgetHooks, type AtsABudgetOptions } from './lib/budget/ats-a-budget-hooks';
 export { AtsACandidateSink } from './lib/candidates/ats-a-candidate.sink';
+export { AtsADocumentSink } from './lib/documents/ats-a-document.sink';

@@ -32,3 +32,4 @@ export {
   type AtsBEventBatch,
 } from './lib/client/ats-b-events';
 export { AtsBCandidateSink } from './lib/candidates/ats-b-candidate.sink';
+export { AtsBDocumentSink } from './lib/documents/ats-b-document.sink';

@@ -11,5 +11,7 @@ export * from './lib/connector-kind';
 export * from './lib/connector-options';
 export * from './lib/ats-clients';
 export * from './lib/candidate-sink';
+export * from './lib/document-sink';
+export * from './lib/file-types';
 export * from './lib/field-diff';
 export { meteredAcquire } from './lib/budget-metrics';

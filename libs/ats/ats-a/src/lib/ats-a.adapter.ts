@@ -1,6 +1,7 @@
 import type { AtsAdapter } from '@connector/ats-core';
 import { atsAAccessOf } from './ats-a-access';
 import { atsACandidateSink } from './candidates/ats-a-candidate.sink';
+import { atsADocumentSink } from './documents/ats-a-document.sink';
 import { atsAConnectorKind } from './ats-a.connector-kind';
 import { makeAtsAClients } from './ats-a-clients';
 import { ATS_A_SOURCE_PATHS } from './ats-a-vacancy-fields';
@@ -39,4 +40,5 @@ export const atsAAdapter = {
   budget: (connector) => ({ kind: 'daily-quota', ...atsAQuota(connector) }),
   makeClients: makeAtsAClients,
   candidateSink: atsACandidateSink,
+  documentSink: atsADocumentSink,
 } satisfies AtsAdapter;

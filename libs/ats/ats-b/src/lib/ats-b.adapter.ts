@@ -1,6 +1,7 @@
 import type { AtsAdapter } from '@connector/ats-core';
 import { atsBAccessOf } from './ats-b-access';
 import { atsBCandidateSink } from './candidates/ats-b-candidate.sink';
+import { atsBDocumentSink } from './documents/ats-b-document.sink';
 import { atsBConnectorKind } from './ats-b.connector-kind';
 import { makeAtsBClients } from './ats-b-clients';
 import { ATS_B_SOURCE_PATHS } from './ats-b-vacancy-fields';
@@ -33,4 +34,5 @@ export const atsBAdapter = {
   budget: (connector) => ({ kind: 'token-bucket', ...atsBBudget(connector) }),
   makeClients: makeAtsBClients,
   candidateSink: atsBCandidateSink,
+  documentSink: atsBDocumentSink,
 } satisfies AtsAdapter;

@@ -2,6 +2,7 @@ import type { AtsAccess } from '@connector/contracts';
 import type { MappingVocabulary } from '@connector/job-mapping';
 import type { CandidateSinkFactory } from './candidate-sink';
 import type { ConnectorKindFactory } from './connector-kind';
+import type { DocumentSinkFactory } from './document-sink';
 import type { AtsBudget, AtsClientDeps, AtsClientMaker, BudgetConnector } from './ats-clients';
 
 /**
@@ -55,4 +56,6 @@ export interface AtsAdapter {
   makeClients?(deps: AtsClientDeps): AtsClientMaker<unknown>;
   /** candidate-sync's writer of candidates, made with this adapter's client (an ATS declaring `candidates` has one). */
   readonly candidateSink?: CandidateSinkFactory;
+  /** document-service's uploader of documents, made with this adapter's client (an ATS declaring `documents` has one). */
+  readonly documentSink?: DocumentSinkFactory;
 }
