@@ -42,3 +42,4 @@ export {
 export { AtsACallsInFlight, atsABudgetHooks, type AtsABudgetOptions } from './lib/budget/ats-a-budget-hooks';
 export { AtsACandidateSink } from './lib/candidates/ats-a-candidate.sink';
 export { AtsADocumentSink } from './lib/documents/ats-a-document.sink';
+export { AtsAApplicationSink } from './lib/applications/ats-a-application.sink';

@@ -10,6 +10,7 @@ export * from './lib/ats-parts';
 export * from './lib/connector-kind';
 export * from './lib/connector-options';
 export * from './lib/ats-clients';
+export * from './lib/application-sink';
 export * from './lib/candidate-sink';
 export * from './lib/document-sink';
 export * from './lib/file-types';

@@ -19,7 +19,7 @@ interface CandidateSinkPart extends AtsPart {
 /** The sink that writes candidates to a connector's ATS, asked of its adapter (no case per ATS). */
 @Injectable()
 export class CandidateSinks {
-  private readonly parts = new AtsParts(
+  private readonly parts = new AtsParts<CandidateSinkPart>(
     'candidate sink',
     atsRegistry,
     atsRegistry
@@ -36,7 +36,7 @@ export class CandidateSinks {
 
   /** `messageId`: the event the calls are for, counted as waiting while it has no budget. */
   for(connector: ConnectorSnapshot, messageId?: string): CandidateSink {
-    const { make } = this.parts.get(connector.type) satisfies CandidateSinkPart;
+    const { make } = this.parts.get(connector.type);
     const client = this.clients.for(connector, pushClientOptions(this.config, messageId));
     // The client its adapter's own makeClients made: the one type its sink is written for.
     return make({ client: client as never, hasher: this.hasher });

@@ -13,7 +13,7 @@ interface DocumentSinkPart extends AtsPart {
 /** The sink that attaches documents in a connector's ATS, asked of its adapter (no case per ATS). */
 @Injectable()
 export class DocumentSinks {
-  private readonly parts = new AtsParts(
+  private readonly parts = new AtsParts<DocumentSinkPart>(
     'document sink',
     atsRegistry,
     atsRegistry
@@ -29,7 +29,7 @@ export class DocumentSinks {
 
   /** `messageId`: the event the calls are for, counted as waiting while it has no budget. */
   for(connector: ConnectorSnapshot, messageId?: string): DocumentSink {
-    const { make } = this.parts.get(connector.type) satisfies DocumentSinkPart;
+    const { make } = this.parts.get(connector.type);
     const client = this.clients.for(connector, pushClientOptions(this.config, messageId));
     // The client its adapter's own makeClients made: the one type its sink is written for.
     return make({ connector, client: client as never });

@@ -1,5 +1,6 @@
 import type { AtsAdapter } from '@connector/ats-core';
 import { atsAAccessOf } from './ats-a-access';
+import { atsAApplicationSink } from './applications/ats-a-application.sink';
 import { atsACandidateSink } from './candidates/ats-a-candidate.sink';
 import { atsADocumentSink } from './documents/ats-a-document.sink';
 import { atsAConnectorKind } from './ats-a.connector-kind';
@@ -41,4 +42,5 @@ export const atsAAdapter = {
   makeClients: makeAtsAClients,
   candidateSink: atsACandidateSink,
   documentSink: atsADocumentSink,
+  applicationSink: atsAApplicationSink,
 } satisfies AtsAdapter;

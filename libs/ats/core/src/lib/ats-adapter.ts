@@ -1,5 +1,6 @@
 import type { AtsAccess } from '@connector/contracts';
 import type { MappingVocabulary } from '@connector/job-mapping';
+import type { ApplicationSinkFactory } from './application-sink';
 import type { CandidateSinkFactory } from './candidate-sink';
 import type { ConnectorKindFactory } from './connector-kind';
 import type { DocumentSinkFactory } from './document-sink';
@@ -58,4 +59,6 @@ export interface AtsAdapter {
   readonly candidateSink?: CandidateSinkFactory;
   /** document-service's uploader of documents, made with this adapter's client (an ATS declaring `documents` has one). */
   readonly documentSink?: DocumentSinkFactory;
+  /** candidate-sync's writer of applications, made with this adapter's client (an ATS declaring `applications` has one). */
+  readonly applicationSink?: ApplicationSinkFactory;
 }
