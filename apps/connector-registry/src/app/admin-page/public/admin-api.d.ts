@@ -178,7 +178,8 @@ export interface ConnectorTypeResponse {
     | 'documents'
     | 'daily-budget'
     | 'client-credentials'
-    | 'interactive-login')[];
+    | 'interactive-login'
+    | 'vacancy-events')[];
   /** client-credentials: the fields are tested (POST /connectors/test) and saved; interactive-login: saved, then authorized by logging in to the ATS (POST /connectors/{id}/authorize) */
   flow: 'client-credentials' | 'interactive-login';
   /** one line where the admin chooses the ATS */
