@@ -42,3 +42,6 @@ export {
 } from './lib/budget/ats-a-budget';
 export { AtsACallsInFlight, atsABudgetHooks, type AtsABudgetOptions } from './lib/budget/ats-a-budget-hooks';
 export { AtsAVacancySource, splitByLiveness, toSourceVacancy } from './lib/vacancies/ats-a-vacancy.source';
+export { AtsACandidateSink } from './lib/candidates/ats-a-candidate.sink';
+export { AtsADocumentSink } from './lib/documents/ats-a-document.sink';
+export { AtsAApplicationSink } from './lib/applications/ats-a-application.sink';

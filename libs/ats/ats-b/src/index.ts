@@ -41,3 +41,5 @@ export {
   toAtsBSourceVacancy,
 } from './lib/vacancies/ats-b-vacancy.source';
 export { AtsBVacancyEventSource } from './lib/vacancies/ats-b-vacancy-events.source';
+export { AtsBCandidateSink } from './lib/candidates/ats-b-candidate.sink';
+export { AtsBDocumentSink } from './lib/documents/ats-b-document.sink';

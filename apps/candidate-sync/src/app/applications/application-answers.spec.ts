@@ -1,4 +1,4 @@
-import { FieldHasher } from '../candidates/field-diff';
+import { FieldHasher } from '@connector/ats-core';
 import { changedAnswers, sentAnswersOf, toQuestions } from './application-answers';
 
 const hasher = new FieldHasher('k'.repeat(32));

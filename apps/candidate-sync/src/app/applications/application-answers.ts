@@ -1,6 +1,5 @@
-import type { AtsAQuestion } from '@connector/ats-a';
 import type { ApplicationAnswerDto } from '@connector/contracts';
-import type { FieldHasher } from '../candidates/field-diff';
+import type { ApplicationQuestion, FieldHasher } from '@connector/ats-core';
 
 /**
  * Answers as last sent to the ATS, by question text (ATS-A matches answers by question text): a keyed hash
@@ -8,19 +7,19 @@ import type { FieldHasher } from '../candidates/field-diff';
  */
 export type SentAnswers = Record<string, string | null>;
 
-export function toQuestions(answers: readonly ApplicationAnswerDto[] | undefined): AtsAQuestion[] {
+export function toQuestions(answers: readonly ApplicationAnswerDto[] | undefined): ApplicationQuestion[] {
   return (answers ?? []).map((answer) => ({ Question: answer.question, Answer: answer.answer }));
 }
 
-export function sentAnswersOf(questions: readonly AtsAQuestion[], hasher: FieldHasher): SentAnswers {
+export function sentAnswersOf(questions: readonly ApplicationQuestion[], hasher: FieldHasher): SentAnswers {
   return Object.fromEntries(questions.map((question) => [question.Question, hasher.hash(question.Answer)]));
 }
 
 /** The questions whose answer is new or differs from what the ATS was sent. */
 export function changedAnswers(
-  questions: readonly AtsAQuestion[],
+  questions: readonly ApplicationQuestion[],
   sent: SentAnswers,
   hasher: FieldHasher,
-): AtsAQuestion[] {
+): ApplicationQuestion[] {
   return questions.filter((question) => sent[question.Question] !== hasher.hash(question.Answer));
 }

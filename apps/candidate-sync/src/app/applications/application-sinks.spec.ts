@@ -1,4 +1,5 @@
 import type { AtsClientFactory } from '@connector/ats-access';
+import { type AtsAdapter, MissingAtsPartError } from '@connector/ats-core';
 import { atsRegistry } from '@connector/ats-registry';
 import { connectorSnapshot, FAKE_ATS, fakeAtsAdapter } from '@connector/ats-testing';
 import type { CandidateSyncConfig } from '../candidate-sync.config';
@@ -7,7 +8,7 @@ import { ApplicationSinks } from './application-sinks';
 describe(ApplicationSinks.name, () => {
   const client = jest.fn(() => ({}));
   const sut = new ApplicationSinks(
-    { client } as unknown as AtsClientFactory,
+    { for: client } as unknown as AtsClientFactory,
     { BUDGET_WAIT_MS: 0, ATS_TIMEOUT_MS: 1_000 } as CandidateSyncConfig,
   );
   const connector = (type: string) => ({
@@ -30,5 +31,16 @@ describe(ApplicationSinks.name, () => {
     expect(atsRegistry.supports('ats-b', 'applications')).toBe(false);
     expect(sut.for(connector('ats-b'))).toBeUndefined();
     expect(sut.for(connector(FAKE_ATS))).toBeUndefined();
+  });
+
+  it('names a registered ATS that declares applications but whose adapter has no applicationSink (the check above can fail)', () => {
+    const withApplications: AtsAdapter = {
+      ...fakeAtsAdapter,
+      type: 'fake-apps',
+      capabilities: ['applications'],
+    };
+    atsRegistry.register(withApplications);
+    expect(sut.missing()).toEqual(['fake-apps']);
+    expect(() => sut.for(connector('fake-apps'))).toThrow(MissingAtsPartError);
   });
 });

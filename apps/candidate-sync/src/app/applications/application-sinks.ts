@@ -1,21 +1,31 @@
 import { Injectable } from '@nestjs/common';
 import { AtsClientFactory, pushClientOptions } from '@connector/ats-access';
-import { AtsParts } from '@connector/ats-core';
+import {
+  type ApplicationSink,
+  type ApplicationSinkFactory,
+  type AtsPart,
+  AtsParts,
+} from '@connector/ats-core';
 import { atsRegistry } from '@connector/ats-registry';
 import type { ConnectorSnapshot } from '@connector/contracts';
 import { CandidateSyncConfig } from '../candidate-sync.config';
-import { type ApplicationSink, type ApplicationSinkPart, atsAApplicationSinkPart } from './application-sink';
 
-/** One application sink per ATS that declares `applications`: the service's part of each adapter. */
-export const APPLICATION_SINK_PARTS: readonly ApplicationSinkPart[] = [atsAApplicationSinkPart];
+/** A registered adapter's `applicationSink`, under the ATS it is for. */
+interface ApplicationSinkPart extends AtsPart {
+  readonly make: ApplicationSinkFactory;
+}
 
 /** The sink that writes applications to a connector's ATS; none when its capabilities have no applications. */
 @Injectable()
 export class ApplicationSinks {
-  private readonly parts = new AtsParts(
+  private readonly parts = new AtsParts<ApplicationSinkPart>(
     'application sink',
     atsRegistry,
-    APPLICATION_SINK_PARTS,
+    atsRegistry
+      .all()
+      .flatMap(({ type, applicationSink }) =>
+        applicationSink ? [{ atsType: type, make: applicationSink }] : [],
+      ),
     'applications',
   );
 
@@ -26,13 +36,14 @@ export class ApplicationSinks {
 
   /** undefined: the ATS's capabilities have no applications (reported as unsupported). */
   for(connector: ConnectorSnapshot, messageId?: string): ApplicationSink | undefined {
-    return this.parts.find(connector.type)?.create(connector, {
-      clients: this.clients,
-      options: pushClientOptions(this.config, messageId),
-    });
+    const part = this.parts.find(connector.type);
+    if (!part) return undefined;
+    const client = this.clients.for(connector, pushClientOptions(this.config, messageId));
+    // The client its adapter's own makeClients made: the one type its sink is written for.
+    return part.make({ connector, client: client as never });
   }
 
-  /** Registered ATSs that declare applications and have no sink here (a test keeps it empty). */
+  /** Registered ATSs that declare applications and whose adapter has no `applicationSink` (a test keeps it empty). */
   missing(): string[] {
     return this.parts.missing();
   }

@@ -9,7 +9,7 @@ import {
   PermanentMessageError,
 } from '@connector/messaging';
 import { withLogContext } from '@connector/observability';
-import { FieldHasher } from '../candidates/field-diff';
+import { type ApplicationSink, FieldHasher } from '@connector/ats-core';
 import {
   CandidateLocks,
   recordLanded,
@@ -27,7 +27,6 @@ import {
   type ApplicationKey,
   ApplicationLinkRepository,
 } from './application-link.repository';
-import type { ApplicationSink } from './application-sink';
 import { ApplicationSinks } from './application-sinks';
 
 export type ApplicationEvent = EventEnvelope<string, ApplicationDataDto>;

@@ -1,6 +1,6 @@
 import { Check, Column, Entity, Index, PrimaryColumn } from 'typeorm';
 import { LINK_STATE_CHECK, OrderedLinkColumns } from '@connector/exactly-once';
-import type { SentState } from './candidate-sink';
+import type { SentState } from '@connector/ats-core';
 
 /** A platform candidate's ATS record per connector, the last event applied and what was sent. */
 @Entity('candidate_link')

@@ -12,7 +12,7 @@ import {
 } from '@connector/exactly-once';
 import { CANDIDATE_LINKS, type CandidateClaim, type CandidateKey } from './candidate-link.sql';
 import { CandidateLinkEntity } from './candidate-link.entity';
-import type { SentState } from './candidate-sink';
+import type { SentState } from '@connector/ats-core';
 
 export type { CandidateKey } from './candidate-link.sql';
 

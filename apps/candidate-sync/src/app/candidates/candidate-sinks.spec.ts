@@ -1,16 +1,14 @@
-import { atsAAdapter } from '@connector/ats-a';
+import { AtsACandidateSink } from '@connector/ats-a';
 import type { AtsClientFactory } from '@connector/ats-access';
-import { MissingAtsPartError } from '@connector/ats-core';
+import { AtsBCandidateSink } from '@connector/ats-b';
+import { FieldHasher, MissingAtsPartError } from '@connector/ats-core';
 import { atsRegistry } from '@connector/ats-registry';
 import { connectorSnapshot, FAKE_ATS, fakeAtsAdapter } from '@connector/ats-testing';
 import type { CandidateSyncConfig } from '../candidate-sync.config';
-import { AtsACandidateSink } from './ats-a-candidate.sink';
-import { AtsBCandidateSink } from './ats-b-candidate.sink';
 import { CandidateSinks } from './candidate-sinks';
-import { FieldHasher } from './field-diff';
 
 describe(CandidateSinks.name, () => {
-  const clients = { client: jest.fn(() => ({})) };
+  const clients = { for: jest.fn(() => ({})) };
   const sut = new CandidateSinks(
     clients as unknown as AtsClientFactory,
     { BUDGET_WAIT_MS: 5, ATS_TIMEOUT_MS: 1_000 } as CandidateSyncConfig,
@@ -28,7 +26,7 @@ describe(CandidateSinks.name, () => {
   it("makes the connector's ATS's sink with the push options of the message", () => {
     expect(sut.for(connector('ats-a'), 'm1')).toBeInstanceOf(AtsACandidateSink);
     expect(sut.for(connector('ats-b'))).toBeInstanceOf(AtsBCandidateSink);
-    expect(clients.client).toHaveBeenCalledWith(atsAAdapter, expect.objectContaining({ id: 'c1' }), {
+    expect(clients.for).toHaveBeenCalledWith(expect.objectContaining({ id: 'c1', type: 'ats-a' }), {
       priority: 'push',
       maxWaitMs: 5,
       timeoutMs: 1_000,
@@ -36,7 +34,7 @@ describe(CandidateSinks.name, () => {
     });
   });
 
-  it('names a registered ATS that declares candidates but has no sink (the check above can fail)', () => {
+  it('names a registered ATS that declares candidates but whose adapter has no candidateSink (the check above can fail)', () => {
     atsRegistry.register(fakeAtsAdapter);
     expect(sut.missing()).toEqual([FAKE_ATS]);
     expect(() => sut.for(connector(FAKE_ATS))).toThrow(MissingAtsPartError);

@@ -1,24 +1,32 @@
 import { Injectable } from '@nestjs/common';
 import { AtsClientFactory, pushClientOptions } from '@connector/ats-access';
-import { AtsParts } from '@connector/ats-core';
+import {
+  type AtsPart,
+  AtsParts,
+  type CandidateSink,
+  type CandidateSinkFactory,
+  FieldHasher,
+} from '@connector/ats-core';
 import { atsRegistry } from '@connector/ats-registry';
 import type { ConnectorSnapshot } from '@connector/contracts';
 import { CandidateSyncConfig } from '../candidate-sync.config';
-import { atsACandidateSinkPart } from './ats-a-candidate.sink';
-import { atsBCandidateSinkPart } from './ats-b-candidate.sink';
-import type { CandidateSink, CandidateSinkPart } from './candidate-sink';
-import { FieldHasher } from './field-diff';
 
-/** One candidate sink per ATS that declares `candidates`: the service's part of each adapter. */
-export const CANDIDATE_SINK_PARTS: readonly CandidateSinkPart[] = [
-  atsACandidateSinkPart,
-  atsBCandidateSinkPart,
-];
+/** A registered adapter's `candidateSink`, under the ATS it is for. */
+interface CandidateSinkPart extends AtsPart {
+  readonly make: CandidateSinkFactory;
+}
 
-/** The sink that writes candidates to a connector's ATS, looked up by its type (no case per ATS). */
+/** The sink that writes candidates to a connector's ATS, asked of its adapter (no case per ATS). */
 @Injectable()
 export class CandidateSinks {
-  private readonly parts = new AtsParts('candidate sink', atsRegistry, CANDIDATE_SINK_PARTS, 'candidates');
+  private readonly parts = new AtsParts<CandidateSinkPart>(
+    'candidate sink',
+    atsRegistry,
+    atsRegistry
+      .all()
+      .flatMap(({ type, candidateSink }) => (candidateSink ? [{ atsType: type, make: candidateSink }] : [])),
+    'candidates',
+  );
 
   constructor(
     private readonly clients: AtsClientFactory,
@@ -28,14 +36,13 @@ export class CandidateSinks {
 
   /** `messageId`: the event the calls are for, counted as waiting while it has no budget. */
   for(connector: ConnectorSnapshot, messageId?: string): CandidateSink {
-    return this.parts.get(connector.type).create(connector, {
-      clients: this.clients,
-      hasher: this.hasher,
-      options: pushClientOptions(this.config, messageId),
-    });
+    const { make } = this.parts.get(connector.type);
+    const client = this.clients.for(connector, pushClientOptions(this.config, messageId));
+    // The client its adapter's own makeClients made: the one type its sink is written for.
+    return make({ client: client as never, hasher: this.hasher });
   }
 
-  /** Registered ATSs that declare candidates and have no sink here (a test keeps it empty). */
+  /** Registered ATSs that declare candidates and whose adapter has no `candidateSink` (a test keeps it empty). */
   missing(): string[] {
     return this.parts.missing();
   }

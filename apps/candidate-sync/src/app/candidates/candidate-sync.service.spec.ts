@@ -7,7 +7,7 @@ import type { SyncedEvents } from '../common/synced-events';
 import type { CandidateLinkRepository } from './candidate-link.repository';
 import type { CandidateSinks } from './candidate-sinks';
 import { type CandidateEvent, CandidateSyncService } from './candidate-sync.service';
-import { FieldHasher } from './field-diff';
+import { FieldHasher } from '@connector/ats-core';
 
 describe(CandidateSyncService.name, () => {
   const connector = (id: string, status: ConnectorSnapshot['status']): ConnectorSnapshot => ({

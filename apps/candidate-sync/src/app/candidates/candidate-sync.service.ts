@@ -16,9 +16,8 @@ import {
 import { targetOf, waitForAuthorization } from '../common/connector-targets';
 import { SyncedEvents } from '../common/synced-events';
 import { type CandidateLink, CandidateLinkRepository, type ClaimOrFind } from './candidate-link.repository';
-import { type CreatedCandidate, NOTHING_SENT, type SentState } from './candidate-sink';
+import { type CreatedCandidate, FieldHasher, NOTHING_SENT, type SentState } from '@connector/ats-core';
 import { CandidateSinks } from './candidate-sinks';
-import { FieldHasher } from './field-diff';
 
 export type CandidateEvent = EventEnvelope<string, CandidateDataDto>;
 

@@ -4,7 +4,7 @@ import { AtsAccessModule } from '@connector/ats-access';
 import { CandidateLocks } from '@connector/exactly-once';
 import { ErasedCandidates } from '@connector/service-kit';
 import { CandidateSyncConfig, LOCAL_FIELD_HASH_KEY } from '../candidate-sync.config';
-import { FieldHasher } from '../candidates/field-diff';
+import { FieldHasher } from '@connector/ats-core';
 import { SyncedEvents } from './synced-events';
 
 /**

@@ -1,8 +1,7 @@
-import type { AtsAClient } from '@connector/ats-a';
+import { AtsADocumentSink, type AtsAClient } from '@connector/ats-a';
+import { AtsBDocumentSink } from '@connector/ats-b';
 import type { DocumentDataDto } from '@connector/contracts';
 import { PermanentMessageError } from '@connector/messaging';
-import { AtsADocumentSink } from './ats-a-document.sink';
-import { AtsBDocumentSink } from './ats-b-document.sink';
 
 const doc = (kind: DocumentDataDto['kind'], fileName = 'cv.pdf'): DocumentDataDto => ({
   documentId: 'd1',

@@ -1,16 +1,15 @@
-import { atsAAdapter } from '@connector/ats-a';
+import { AtsADocumentSink } from '@connector/ats-a';
 import type { AtsClientFactory } from '@connector/ats-access';
+import { AtsBDocumentSink } from '@connector/ats-b';
 import type { AtsAdapter } from '@connector/ats-core';
 import { MissingAtsPartError } from '@connector/ats-core';
 import { atsRegistry } from '@connector/ats-registry';
 import { connectorSnapshot, fakeAtsAdapter } from '@connector/ats-testing';
 import type { DocumentServiceConfig } from '../document-service.config';
-import { AtsADocumentSink } from './ats-a-document.sink';
-import { AtsBDocumentSink } from './ats-b-document.sink';
 import { DocumentSinks } from './document-sinks';
 
 describe(DocumentSinks.name, () => {
-  const clients = { client: jest.fn(() => ({})) };
+  const clients = { for: jest.fn(() => ({})) };
   const sut = new DocumentSinks(
     clients as unknown as AtsClientFactory,
     { BUDGET_WAIT_MS: 5, ATS_TIMEOUT_MS: 1_000 } as DocumentServiceConfig,
@@ -34,7 +33,7 @@ describe(DocumentSinks.name, () => {
     ).toEqual({
       action: 'upload',
     });
-    expect(clients.client).toHaveBeenCalledWith(atsAAdapter, expect.objectContaining({ id: 'c1' }), {
+    expect(clients.for).toHaveBeenCalledWith(expect.objectContaining({ id: 'c1', type: 'ats-a' }), {
       priority: 'push',
       maxWaitMs: 5,
       timeoutMs: 1_000,
@@ -42,7 +41,7 @@ describe(DocumentSinks.name, () => {
     });
   });
 
-  it('names a registered ATS that declares documents but has no sink (the check above can fail)', () => {
+  it('names a registered ATS that declares documents but whose adapter has no documentSink (the check above can fail)', () => {
     const withDocuments: AtsAdapter = { ...fakeAtsAdapter, type: 'fake-docs', capabilities: ['documents'] };
     atsRegistry.register(withDocuments);
     expect(sut.missing()).toEqual(['fake-docs']);

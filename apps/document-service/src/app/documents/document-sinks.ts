@@ -1,20 +1,26 @@
 import { Injectable } from '@nestjs/common';
 import { AtsClientFactory, pushClientOptions } from '@connector/ats-access';
-import { AtsParts } from '@connector/ats-core';
+import { type AtsPart, AtsParts, type DocumentSink, type DocumentSinkFactory } from '@connector/ats-core';
 import { atsRegistry } from '@connector/ats-registry';
 import type { ConnectorSnapshot } from '@connector/contracts';
 import { DocumentServiceConfig } from '../document-service.config';
-import { atsADocumentSinkPart } from './ats-a-document.sink';
-import { atsBDocumentSinkPart } from './ats-b-document.sink';
-import type { DocumentSink, DocumentSinkPart } from './document-sink';
 
-/** One document sink per ATS that declares `documents`: the service's part of each adapter. */
-export const DOCUMENT_SINK_PARTS: readonly DocumentSinkPart[] = [atsADocumentSinkPart, atsBDocumentSinkPart];
+/** A registered adapter's `documentSink`, under the ATS it is for. */
+interface DocumentSinkPart extends AtsPart {
+  readonly make: DocumentSinkFactory;
+}
 
-/** The sink that attaches documents in a connector's ATS, looked up by its type (no case per ATS). */
+/** The sink that attaches documents in a connector's ATS, asked of its adapter (no case per ATS). */
 @Injectable()
 export class DocumentSinks {
-  private readonly parts = new AtsParts('document sink', atsRegistry, DOCUMENT_SINK_PARTS, 'documents');
+  private readonly parts = new AtsParts<DocumentSinkPart>(
+    'document sink',
+    atsRegistry,
+    atsRegistry
+      .all()
+      .flatMap(({ type, documentSink }) => (documentSink ? [{ atsType: type, make: documentSink }] : [])),
+    'documents',
+  );
 
   constructor(
     private readonly clients: AtsClientFactory,
@@ -23,13 +29,13 @@ export class DocumentSinks {
 
   /** `messageId`: the event the calls are for, counted as waiting while it has no budget. */
   for(connector: ConnectorSnapshot, messageId?: string): DocumentSink {
-    return this.parts.get(connector.type).create(connector, {
-      clients: this.clients,
-      options: pushClientOptions(this.config, messageId),
-    });
+    const { make } = this.parts.get(connector.type);
+    const client = this.clients.for(connector, pushClientOptions(this.config, messageId));
+    // The client its adapter's own makeClients made: the one type its sink is written for.
+    return make({ connector, client: client as never });
   }
 
-  /** Registered ATSs that declare documents and have no sink here (a test keeps it empty). */
+  /** Registered ATSs that declare documents and whose adapter has no `documentSink` (a test keeps it empty). */
   missing(): string[] {
     return this.parts.missing();
   }

@@ -7,7 +7,7 @@ import type { DocumentServiceConfig } from '../document-service.config';
 import type { CandidateRefRepository } from '../candidate-refs/candidate-ref.repository';
 import type { DocumentEvents } from '../common/document-events';
 import type { DocumentLinkRepository } from './document-link.repository';
-import type { DocumentSink } from './document-sink';
+import type { DocumentSink } from '@connector/ats-core';
 import type { DocumentSinks } from './document-sinks';
 import { type DocumentEvent, DocumentSyncService } from './document-sync.service';
 

@@ -16,9 +16,14 @@ import { CandidateRefRepository } from '../candidate-refs/candidate-ref.reposito
 import { DocumentEvents } from '../common/document-events';
 import { DocumentServiceConfig } from '../document-service.config';
 import { downloadDocument } from './document-download';
-import { checkFileBytes, claimedFileType, cleanFileName } from './file-types';
 import { DocumentLinkRepository } from './document-link.repository';
-import { CANNOT_TELL, type DocumentSink } from './document-sink';
+import {
+  CANNOT_TELL,
+  checkFileBytes,
+  claimedFileType,
+  cleanFileName,
+  type DocumentSink,
+} from '@connector/ats-core';
 import { DocumentSinks } from './document-sinks';
 
 export type DocumentEvent = EventEnvelope<string, DocumentDataDto>;

@@ -1,5 +1,8 @@
 import type { AtsAdapter, VacancyPartDeps } from '@connector/ats-core';
 import { atsAAccessOf } from './ats-a-access';
+import { atsAApplicationSink } from './applications/ats-a-application.sink';
+import { atsACandidateSink } from './candidates/ats-a-candidate.sink';
+import { atsADocumentSink } from './documents/ats-a-document.sink';
 import { atsAConnectorKind } from './ats-a.connector-kind';
 import { atsACredentialIssuer } from './credentials/ats-a-credential.issuer';
 import { makeAtsAClients } from './ats-a-clients';
@@ -42,4 +45,7 @@ export const atsAAdapter = {
   makeClients: makeAtsAClients,
   credentialIssuer: atsACredentialIssuer,
   vacancySource: (deps: VacancyPartDeps<AtsAClient>) => new AtsAVacancySource(deps),
+  candidateSink: atsACandidateSink,
+  documentSink: atsADocumentSink,
+  applicationSink: atsAApplicationSink,
 } satisfies AtsAdapter;

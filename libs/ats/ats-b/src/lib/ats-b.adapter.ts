@@ -1,5 +1,7 @@
 import type { AtsAdapter, VacancyPartDeps } from '@connector/ats-core';
 import { atsBAccessOf } from './ats-b-access';
+import { atsBCandidateSink } from './candidates/ats-b-candidate.sink';
+import { atsBDocumentSink } from './documents/ats-b-document.sink';
 import { atsBConnectorKind } from './ats-b.connector-kind';
 import { atsBCredentialIssuer } from './credentials/ats-b-credential.issuer';
 import { makeAtsBClients } from './ats-b-clients';
@@ -38,4 +40,6 @@ export const atsBAdapter = {
   credentialIssuer: atsBCredentialIssuer,
   vacancySource: (deps: VacancyPartDeps<AtsBClient>) => new AtsBVacancySource(deps),
   vacancyEventSource: (deps: VacancyPartDeps<AtsBClient>) => new AtsBVacancyEventSource(deps),
+  candidateSink: atsBCandidateSink,
+  documentSink: atsBDocumentSink,
 } satisfies AtsAdapter;

@@ -1,7 +1,10 @@
 import type { AtsAccess } from '@connector/contracts';
 import type { MappingVocabulary } from '@connector/job-mapping';
+import type { ApplicationSinkFactory } from './application-sink';
+import type { CandidateSinkFactory } from './candidate-sink';
 import type { ConnectorKindFactory } from './connector-kind';
 import type { CredentialIssuerFactory } from './credential-issuer';
+import type { DocumentSinkFactory } from './document-sink';
 import type { AtsBudget, AtsClientDeps, AtsClientMaker, BudgetConnector } from './ats-clients';
 import type { VacancyEventSource } from './vacancy-event-source';
 import type { VacancyPartDeps, VacancySource } from './vacancy-source';
@@ -61,4 +64,10 @@ export interface AtsAdapter {
   vacancySource?(deps: VacancyPartDeps): VacancySource;
   /** vacancy-sync's event feed of its vacancy changes (capability `vacancy-events`), built once per process. */
   vacancyEventSource?(deps: VacancyPartDeps): VacancyEventSource;
+  /** candidate-sync's writer of candidates, made with this adapter's client (an ATS declaring `candidates` has one). */
+  readonly candidateSink?: CandidateSinkFactory;
+  /** document-service's uploader of documents, made with this adapter's client (an ATS declaring `documents` has one). */
+  readonly documentSink?: DocumentSinkFactory;
+  /** candidate-sync's writer of applications, made with this adapter's client (an ATS declaring `applications` has one). */
+  readonly applicationSink?: ApplicationSinkFactory;
 }

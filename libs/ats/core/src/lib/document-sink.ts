@@ -1,5 +1,3 @@
-import type { AtsClientFactory, ClientOptions } from '@connector/ats-access';
-import type { AtsPart } from '@connector/ats-core';
 import type { ConnectorSnapshot, DocumentDataDto } from '@connector/contracts';
 import type { FileTypeName } from './file-types';
 
@@ -32,10 +30,14 @@ export interface DocumentSink {
   ): Promise<string | undefined | typeof CANNOT_TELL>;
 }
 
-/** document-service's part of one ATS that declares `documents`: makes its sink for a connector. */
-export interface DocumentSinkPart extends AtsPart {
-  create(
-    connector: ConnectorSnapshot,
-    deps: { clients: AtsClientFactory; options: ClientOptions },
-  ): DocumentSink;
+/** What a sink is made with: the connector, and its client as its adapter's `makeClients` makes it. */
+export interface DocumentSinkDeps<Client> {
+  connector: ConnectorSnapshot;
+  client: Client;
 }
+
+/**
+ * An adapter's `documentSink`: makes its sink for one connector. `Client` is the adapter's own client; the
+ * adapter's type (`AtsAdapter`) leaves it `never`, as only the adapter knows it.
+ */
+export type DocumentSinkFactory<Client = never> = (deps: DocumentSinkDeps<Client>) => DocumentSink;

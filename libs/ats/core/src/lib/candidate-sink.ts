@@ -1,6 +1,4 @@
-import type { AtsClientFactory, ClientOptions } from '@connector/ats-access';
-import type { AtsPart } from '@connector/ats-core';
-import type { CandidateDataDto, ConnectorSnapshot } from '@connector/contracts';
+import type { CandidateDataDto } from '@connector/contracts';
 import type { FieldHasher, FieldHashes } from './field-diff';
 
 /** What the ATS holds of a candidate as far as we sent it: field hashes, and child records made (key → id). */
@@ -42,14 +40,17 @@ export interface CandidateSink {
   ): Promise<SentState>;
 }
 
-/** What a sink is made with: the service's clients and hasher, and the calls' options (budget, waits). */
-export interface CandidateSinkDeps {
-  clients: AtsClientFactory;
+/**
+ * What a sink is made with: the connector's client, as its adapter's `makeClients` makes it (the service's
+ * AtsClientFactory builds it with the call options), and candidate-sync's field hasher.
+ */
+export interface CandidateSinkDeps<Client> {
+  client: Client;
   hasher: FieldHasher;
-  options: ClientOptions;
 }
 
-/** candidate-sync's part of one ATS that declares `candidates`: makes its sink for a connector. */
-export interface CandidateSinkPart extends AtsPart {
-  create(connector: ConnectorSnapshot, deps: CandidateSinkDeps): CandidateSink;
-}
+/**
+ * An adapter's `candidateSink`: makes its sink for one connector. `Client` is the adapter's own client; the
+ * adapter's type (`AtsAdapter`) leaves it `never`, as only the adapter knows it.
+ */
+export type CandidateSinkFactory<Client = never> = (deps: CandidateSinkDeps<Client>) => CandidateSink;

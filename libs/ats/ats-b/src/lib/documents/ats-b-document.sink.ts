@@ -1,9 +1,15 @@
-import { atsBAdapter } from '@connector/ats-b';
-import type { AtsBClient } from '@connector/ats-b';
+import {
+  claimedFileType,
+  cleanFileName,
+  DOCUMENT_FILE_TYPES,
+  type DocumentPlan,
+  type DocumentSink,
+  type DocumentSinkFactory,
+  type FileTypeName,
+} from '@connector/ats-core';
 import type { DocumentDataDto } from '@connector/contracts';
 import { PermanentMessageError } from '@connector/messaging';
-import type { DocumentPlan, DocumentSink, DocumentSinkPart } from './document-sink';
-import { claimedFileType, cleanFileName, DOCUMENT_FILE_TYPES, type FileTypeName } from './file-types';
+import type { AtsBClient } from '../client/ats-b.client';
 
 /** ats-b.md: executables and scripts are refused, names are at most 100 characters. */
 export const ATS_B_REFUSED_EXTENSIONS = [
@@ -85,12 +91,6 @@ export class AtsBDocumentSink implements DocumentSink {
   }
 }
 
-export const atsBDocumentSinkPart: DocumentSinkPart = {
-  atsType: atsBAdapter.type,
-  create: (connector, { clients, options }) =>
-    new AtsBDocumentSink(
-      clients.client(atsBAdapter, connector, options),
-      connector.id,
-      connector.options['sendSmartCv'] === true,
-    ),
-};
+/** The adapter's `documentSink`: Smart CVs as the connector's "Send Smart CV" option says. */
+export const atsBDocumentSink: DocumentSinkFactory<AtsBClient> = ({ client, connector }) =>
+  new AtsBDocumentSink(client, connector.id, connector.options['sendSmartCv'] === true);

@@ -1,10 +1,7 @@
+import { FieldHasher, legacyHashOf, NOTHING_SENT, type SentState } from '@connector/ats-core';
 import { AtsError } from '@connector/ats-clients';
-import { type AtsBClient } from '@connector/ats-b';
 import type { CandidateDataDto } from '@connector/contracts';
-import { toMessageError } from '@connector/ats-access';
-import { PermanentMessageError } from '@connector/messaging';
-import { NOTHING_SENT, type SentState } from './candidate-sink';
-import { FieldHasher, legacyHashOf } from './field-diff';
+import type { AtsBClient } from '../client/ats-b.client';
 import { AtsBCandidateSink, rekeyLegacyChild } from './ats-b-candidate.sink';
 
 describe(rekeyLegacyChild.name, () => {
@@ -232,16 +229,17 @@ describe(AtsBCandidateSink.name, () => {
       () => undefined,
       (e: unknown) => e,
     );
-    // Reported as the service reports any ATS failure: permanent, with the connector and ATS-B's reason.
-    expect(error).toMatchObject({ kind: 'permanent', ambiguous: false });
-    const reported = toMessageError(error, 'conn-b');
-    expect(reported).toBeInstanceOf(PermanentMessageError);
-    expect(reported).toMatchObject({ connectorId: 'conn-b', retryable: false });
-    // The ATS's words (they may quote the candidate) only as details, which only the dead letter keeps.
-    expect(reported.message).toBe('ATS-B refused 1 work history entry (fields: title); the rest was sent');
-    expect(reported.details).toEqual([
-      'ATS-B refused 1 work history entry (the rest was sent): work history entry: title exceeds 100 characters',
-    ]);
+    // Permanent, so the service dead-letters it (toMessageError); the ATS's words (they may quote the
+    // candidate) only in `atsMessage`, which toMessageError keeps as details for the dead letter alone.
+    expect(error).toMatchObject({
+      kind: 'permanent',
+      ambiguous: false,
+      code: 'children_refused',
+      fields: ['title'],
+      message: 'ATS-B refused 1 work history entry (fields: title); the rest was sent',
+      atsMessage:
+        'ATS-B refused 1 work history entry (the rest was sent): work history entry: title exceeds 100 characters',
+    });
     expect(ats.work.map((w) => w['companyName'])).toEqual(['Acme', 'Later']);
     expect(ats.education).toHaveLength(1);
     // All of it checkpointed before the refusal was thrown: the refused one as refused (-1).

@@ -1,8 +1,14 @@
-import { atsAAdapter } from '@connector/ats-a';
-import type { AtsAClient } from '@connector/ats-a';
+import {
+  CANNOT_TELL,
+  claimedFileType,
+  DOCUMENT_FILE_TYPES,
+  type DocumentPlan,
+  type DocumentSink,
+  type DocumentSinkFactory,
+  type FileTypeName,
+} from '@connector/ats-core';
 import type { DocumentDataDto } from '@connector/contracts';
-import { CANNOT_TELL, type DocumentPlan, type DocumentSink, type DocumentSinkPart } from './document-sink';
-import { claimedFileType, DOCUMENT_FILE_TYPES, type FileTypeName } from './file-types';
+import type { AtsAClient } from '../client/ats-a.client';
 
 /** ATS-A pick list 193: 2 = CV, 3 = General. */
 const FILE_TYPE_CV = 2;
@@ -51,8 +57,6 @@ export class AtsADocumentSink implements DocumentSink {
   }
 }
 
-export const atsADocumentSinkPart: DocumentSinkPart = {
-  atsType: atsAAdapter.type,
-  create: (connector, { clients, options }) =>
-    new AtsADocumentSink(clients.client(atsAAdapter, connector, options), connector.id),
-};
+/** The adapter's `documentSink`. */
+export const atsADocumentSink: DocumentSinkFactory<AtsAClient> = ({ client, connector }) =>
+  new AtsADocumentSink(client, connector.id);

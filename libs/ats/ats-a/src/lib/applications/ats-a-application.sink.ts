@@ -1,33 +1,7 @@
-import type { ClientOptions, AtsClientFactory } from '@connector/ats-access';
-import { atsAAdapter } from '@connector/ats-a';
-import type { AtsPart } from '@connector/ats-core';
-import type { AtsAClient, AtsAQuestion } from '@connector/ats-a';
-import type { ConnectorSnapshot } from '@connector/contracts';
+import type { ApplicationSink, ApplicationSinkFactory } from '@connector/ats-core';
 import { PermanentMessageError } from '@connector/messaging';
-
-/** One ATS's way of writing applications; an ATS without applications has no sink. */
-export interface ApplicationSink {
-  /** From a create's claim until `findExisting` surely sees it if it landed (timeout + the ATS's index lag). */
-  readonly settleMs: number;
-  /** The application an earlier create of ours may have made (crash or timeout after sending). */
-  findExisting(candidateExternalId: string, vacancyExternalId: string): Promise<string | undefined>;
-  /** `signal`: the candidate's lock; once it is lost, no write is sent (see AtsWriteOptions). */
-  create(
-    candidateExternalId: string,
-    vacancyExternalId: string,
-    questions: AtsAQuestion[],
-    signal?: AbortSignal,
-  ): Promise<string>;
-  updateAnswers(externalId: string, changed: AtsAQuestion[], signal?: AbortSignal): Promise<void>;
-}
-
-/** candidate-sync's part of one ATS that declares `applications`: makes its sink for a connector. */
-export interface ApplicationSinkPart extends AtsPart {
-  create(
-    connector: ConnectorSnapshot,
-    deps: { clients: AtsClientFactory; options: ClientOptions },
-  ): ApplicationSink;
-}
+import type { AtsAClient } from '../client/ats-a.client';
+import type { AtsAQuestion } from '../client/ats-a.types';
 
 /** ATS-A: `POST /api/applications`, `PATCH` the changed answers, `applications/search` to reconcile. */
 export class AtsAApplicationSink implements ApplicationSink {
@@ -84,8 +58,6 @@ export class AtsAApplicationSink implements ApplicationSink {
   }
 }
 
-export const atsAApplicationSinkPart: ApplicationSinkPart = {
-  atsType: atsAAdapter.type,
-  create: (connector, { clients, options }) =>
-    new AtsAApplicationSink(clients.client(atsAAdapter, connector, options), connector.id),
-};
+/** The adapter's `applicationSink`. */
+export const atsAApplicationSink: ApplicationSinkFactory<AtsAClient> = ({ client, connector }) =>
+  new AtsAApplicationSink(client, connector.id);

@@ -1,15 +1,21 @@
-import { atsBAdapter } from '@connector/ats-b';
+import {
+  type CandidateSink,
+  type CandidateSinkFactory,
+  type CreatedCandidate,
+  type FieldHasher,
+  legacyHashOf,
+  type SentState,
+} from '@connector/ats-core';
 import { AtsError } from '@connector/ats-clients';
-import { type AtsBChangeResult, type AtsBClient } from '@connector/ats-b';
 import type { CandidateDataDto } from '@connector/contracts';
-import type { CandidateSink, CandidateSinkPart, CreatedCandidate, SentState } from './candidate-sink';
+import type { AtsBClient } from '../client/ats-b.client';
+import type { AtsBChangeResult } from '../client/ats-b.types';
 import {
   toAtsBCandidate,
   toAtsBCandidateInsert,
   toAtsBEducation,
   toAtsBWorkHistory,
-} from './candidate-mapping';
-import { type FieldHasher, legacyHashOf } from './field-diff';
+} from './ats-b-candidate-mapping';
 
 /**
  * What `children[key]` holds besides a record id (ATS-B ids are positive). Kept in `children` because that
@@ -220,8 +226,6 @@ export function rekeyLegacyChild(
   return { ...state, children: { ...children, [`${kind}:${hasher.hash(entry)}`]: id } };
 }
 
-export const atsBCandidateSinkPart: CandidateSinkPart = {
-  atsType: atsBAdapter.type,
-  create: (connector, { clients, hasher, options }) =>
-    new AtsBCandidateSink(clients.client(atsBAdapter, connector, options), hasher),
-};
+/** The adapter's `candidateSink`. */
+export const atsBCandidateSink: CandidateSinkFactory<AtsBClient> = ({ client, hasher }) =>
+  new AtsBCandidateSink(client, hasher);

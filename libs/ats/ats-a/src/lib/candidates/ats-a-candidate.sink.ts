@@ -1,9 +1,13 @@
-import { atsAAdapter } from '@connector/ats-a';
-import type { AtsAClient } from '@connector/ats-a';
+import type {
+  CandidateSink,
+  CandidateSinkFactory,
+  CreatedCandidate,
+  FieldHasher,
+  SentState,
+} from '@connector/ats-core';
 import type { CandidateDataDto } from '@connector/contracts';
-import type { CandidateSink, CandidateSinkPart, CreatedCandidate, SentState } from './candidate-sink';
-import { toAtsACandidate } from './candidate-mapping';
-import type { FieldHasher } from './field-diff';
+import type { AtsAClient } from '../client/ats-a.client';
+import { toAtsACandidate } from './ats-a-candidate-mapping';
 
 /** ATS-A: one record with employment history and education inline; PATCH with the changed fields. */
 export class AtsACandidateSink implements CandidateSink {
@@ -57,8 +61,6 @@ export class AtsACandidateSink implements CandidateSink {
   }
 }
 
-export const atsACandidateSinkPart: CandidateSinkPart = {
-  atsType: atsAAdapter.type,
-  create: (connector, { clients, hasher, options }) =>
-    new AtsACandidateSink(clients.client(atsAAdapter, connector, options), hasher),
-};
+/** The adapter's `candidateSink`. */
+export const atsACandidateSink: CandidateSinkFactory<AtsAClient> = ({ client, hasher }) =>
+  new AtsACandidateSink(client, hasher);

@@ -1,12 +1,11 @@
 import type { CandidateDataDto } from '@connector/contracts';
 import {
-  toAtsACandidate,
   toAtsBCandidate,
   toAtsBCandidateInsert,
   toAtsBEducation,
   toAtsBWorkHistory,
   yearMonthToEpochMs,
-} from './candidate-mapping';
+} from './ats-b-candidate-mapping';
 
 const full: CandidateDataDto = {
   candidateId: 'c1',
@@ -35,51 +34,7 @@ const full: CandidateDataDto = {
   source: 'careers site',
 };
 
-describe('candidate mapping', () => {
-  it('maps a platform candidate to ATS-A with history inline and every field present', () => {
-    expect(toAtsACandidate(full)).toEqual({
-      FirstName: 'Ada',
-      Surname: 'Lovelace',
-      Email: 'ada@example.com',
-      Telephone: '+44 20 1234',
-      Mobile: null,
-      Address: {
-        Address1: '1 Main St',
-        Address2: null,
-        Town: 'London',
-        County: 'Greater London',
-        PostCode: 'N1',
-        Country: 'GB',
-      },
-      EmploymentHistory: [
-        {
-          Employer: 'Analytical Engines',
-          JobTitle: 'Programmer',
-          StartDate: '1842-01',
-          EndDate: '1843-09',
-          Description: 'Notes',
-        },
-        // a current job has no end date, whatever the platform sent
-        {
-          Employer: 'Royal Society',
-          JobTitle: 'Fellow',
-          StartDate: '1850-03',
-          EndDate: null,
-          Description: null,
-        },
-      ],
-      Education: [
-        {
-          Establishment: 'Home',
-          Qualification: 'BSc',
-          Subject: 'Mathematics',
-          StartDate: '1830-01',
-          EndDate: null,
-        },
-      ],
-    });
-  });
-
+describe('ATS-B candidate mapping', () => {
   it('maps to ATS-B with the required name, a country id, and status only on insert', () => {
     const fields = toAtsBCandidate(full);
     expect(fields).toEqual({
