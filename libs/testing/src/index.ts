@@ -16,3 +16,4 @@ export * from './lib/vacancy-runs';
 export * from './lib/otlp-collector';
 export * from './lib/metrics-scrape';
 export * from './lib/query-plans';
+export * from './lib/candidate-fixture';

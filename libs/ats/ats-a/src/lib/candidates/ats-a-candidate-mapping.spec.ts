@@ -1,32 +1,7 @@
-import type { CandidateDataDto } from '@connector/contracts';
+import { fullCandidate } from '@connector/testing';
 import { toAtsACandidate } from './ats-a-candidate-mapping';
 
-const full: CandidateDataDto = {
-  candidateId: 'c1',
-  firstName: 'Ada',
-  lastName: 'Lovelace',
-  email: 'ada@example.com',
-  phone: '+44 20 1234',
-  address: {
-    line1: '1 Main St',
-    city: 'London',
-    region: 'Greater London',
-    postalCode: 'N1',
-    countryCode: 'GB',
-  },
-  workHistory: [
-    {
-      employer: 'Analytical Engines',
-      title: 'Programmer',
-      startDate: '1842-01',
-      endDate: '1843-09',
-      description: 'Notes',
-    },
-    { employer: 'Royal Society', title: 'Fellow', startDate: '1850-03', endDate: '1851-01', current: true },
-  ],
-  education: [{ institution: 'Home', degree: 'BSc', fieldOfStudy: 'Mathematics', startDate: '1830-01' }],
-  source: 'careers site',
-};
+const full = fullCandidate();
 
 describe('ATS-A candidate mapping', () => {
   it('maps a platform candidate to ATS-A with history inline and every field present', () => {

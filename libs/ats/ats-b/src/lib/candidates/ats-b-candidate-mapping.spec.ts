@@ -1,4 +1,4 @@
-import type { CandidateDataDto } from '@connector/contracts';
+import { fullCandidate } from '@connector/testing';
 import {
   toAtsBCandidate,
   toAtsBCandidateInsert,
@@ -7,32 +7,7 @@ import {
   yearMonthToEpochMs,
 } from './ats-b-candidate-mapping';
 
-const full: CandidateDataDto = {
-  candidateId: 'c1',
-  firstName: 'Ada',
-  lastName: 'Lovelace',
-  email: 'ada@example.com',
-  phone: '+44 20 1234',
-  address: {
-    line1: '1 Main St',
-    city: 'London',
-    region: 'Greater London',
-    postalCode: 'N1',
-    countryCode: 'GB',
-  },
-  workHistory: [
-    {
-      employer: 'Analytical Engines',
-      title: 'Programmer',
-      startDate: '1842-01',
-      endDate: '1843-09',
-      description: 'Notes',
-    },
-    { employer: 'Royal Society', title: 'Fellow', startDate: '1850-03', endDate: '1851-01', current: true },
-  ],
-  education: [{ institution: 'Home', degree: 'BSc', fieldOfStudy: 'Mathematics', startDate: '1830-01' }],
-  source: 'careers site',
-};
+const full = fullCandidate();
 
 describe('ATS-B candidate mapping', () => {
   it('maps to ATS-B with the required name, a country id, and status only on insert', () => {
