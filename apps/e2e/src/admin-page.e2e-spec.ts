@@ -352,6 +352,13 @@ describe('the admin page in a browser', () => {
     const counts = await runAndWait();
     expect(counts.fetched).toBeGreaterThan(0);
     await shot('17-ats-b-run-done');
+    // Its first run done, vacancy-sync subscribes it to ATS-B's events; the Run card (refreshed every 15 s) says so.
+    await page
+      .locator('[data-event-feed="events"]', { hasText: 'On events' })
+      .waitFor({ timeout: 45_000 })
+      .catch((error: unknown) => {
+        throw new Error(`the Run card never said "On events" for the ATS-B connector: ${String(error)}`);
+      });
   });
 
   it("a connector's recent failures are listed with their reasons", async () => {
