@@ -272,6 +272,39 @@ describe(`${EventFeedService.name} (ATS-B subscriptions)`, () => {
     sandbox.state.clearFaults();
   });
 
+  it('tries a feed whose connector a run holds again within seconds, not a poll period later', async () => {
+    await dataSource.query(`UPDATE vacancy_event_feed SET poll_seconds = 60 WHERE connector_id = $1`, [
+      connectorId,
+    ]);
+    await dataSource.query(
+      `UPDATE sync_connector SET lease_owner = 'a-run', lease_until = now() + interval '1 minute'
+       WHERE connector_id = $1`,
+      [connectorId],
+    );
+    try {
+      await due();
+      calls.length = 0;
+      const claimed = await tickBoth();
+      expect(claimed.one + claimed.two).toBe(1);
+      expect(calls).toEqual([]); // passed over: no ATS call while the run holds the connector
+      const [{ wait }] = (await dataSource.query(
+        `SELECT extract(epoch FROM next_read_at - now()) AS wait FROM vacancy_event_feed WHERE connector_id = $1`,
+        [connectorId],
+      )) as { wait: string }[];
+      // Before, it waited a whole poll period (60 s) behind the run.
+      expect(Number(wait)).toBeGreaterThan(0);
+      expect(Number(wait)).toBeLessThanOrEqual(5);
+    } finally {
+      await dataSource.query(
+        `UPDATE sync_connector SET lease_owner = NULL, lease_until = NULL WHERE connector_id = $1`,
+        [connectorId],
+      );
+      await dataSource.query(`UPDATE vacancy_event_feed SET poll_seconds = 1 WHERE connector_id = $1`, [
+        connectorId,
+      ]);
+    }
+  });
+
   it('answers off while the connector is not active (disabled, waiting for authorization)', async () => {
     await dataSource.query(`UPDATE sync_connector SET active = false WHERE connector_id = $1`, [connectorId]);
     expect(await one.status(ACCOUNT, connectorId)).toEqual({ connectorId, mode: 'off' });

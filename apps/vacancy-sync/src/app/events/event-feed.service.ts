@@ -31,6 +31,8 @@ import { VacancyEventSources } from './vacancy-event-sources';
 
 /** Events asked for per read (the vendor's cap); a full batch is followed by the next read at once. */
 const MAX_EVENTS = 100;
+/** A feed whose connector a run holds is tried again this soon (or at its poll period, when shorter). */
+const BUSY_RETRY_SECONDS = 5;
 /** How long a poll's ATS call may wait for the connector's budget before the poll is tried again later. */
 const POLL_MAX_WAIT_MS = 2_000;
 
@@ -131,7 +133,10 @@ export class EventFeedService {
   async poll(feed: EventFeed): Promise<void> {
     const { connectorId } = feed;
     if (!(await this.feeds.tryLease(connectorId, this.owner, this.config.RUN_LEASE_TTL_MS))) {
-      await this.feeds.reschedule(connectorId, feed.pollSeconds, feed.pollSeconds);
+      // Tried again soon, not a poll period later: a new connector is subscribed right after its first run, and
+      // events wait no longer than the run that held the connector. A try is one statement, no ATS call.
+      const retry = Math.min(feed.pollSeconds, BUSY_RETRY_SECONDS);
+      await this.feeds.reschedule(connectorId, retry, feed.pollSeconds);
       return;
     }
     try {
