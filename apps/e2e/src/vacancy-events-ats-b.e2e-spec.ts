@@ -283,11 +283,13 @@ describe('vacancy-sync on ATS-B event subscriptions', () => {
       TWO_POLLS_MS + 5_000,
       `vacancy.upserted of job ${id} through the re-made subscription`,
     );
-    // The catch-up run, on events again: no warning, and the safety-net runs come hourly now.
+    // The catch-up run, on events again: no warning, and the safety-net runs come hourly now. Looked for after
+    // the warned run: a run that was already going when the subscription was dropped ends without a warning too.
+    const warnedAt = completedRuns().findIndex((r) => r.runId === warned.runId);
     const caughtUp = await eventually(
       () =>
         completedRuns()
-          .slice(before)
+          .slice(warnedAt + 1)
           .find((r) => !r.warnings?.some((w) => w.code === 'EVENTS_UNAVAILABLE')),
       30_000,
       'the changes-only run that catches up once the subscription is made again',
@@ -295,11 +297,19 @@ describe('vacancy-sync on ATS-B event subscriptions', () => {
     expect(caughtUp.status).toBe('succeeded');
     const later = completedRuns().slice(after);
     expect(later.every((r) => !r.warnings?.some((w) => w.code === 'EVENTS_UNAVAILABLE'))).toBe(true);
-    const { rows } = await db.query<{ interval_seconds: number }>(
-      `SELECT interval_seconds FROM sync_connector WHERE connector_id = $1`,
-      [connectorId],
+    // syncIntervalMinutes 15, lengthened while events are healthy. The end of a run is written just after its
+    // run.completed is announced, so the interval is waited for.
+    await eventually(
+      async () => {
+        const { rows } = await db.query<{ interval_seconds: number }>(
+          `SELECT interval_seconds FROM sync_connector WHERE connector_id = $1`,
+          [connectorId],
+        );
+        return rows[0]?.interval_seconds === 3_600 ? true : undefined;
+      },
+      15_000,
+      'the interval lengthened to 3600 s by the catch-up run on events (sync_connector.interval_seconds)',
     );
-    expect(rows[0]?.interval_seconds).toBe(3_600); // syncIntervalMinutes 15, lengthened while events are healthy
   });
 
   /** A job the first sync published and nothing in this test touched since (each call takes another). */
