@@ -13,6 +13,10 @@
  *   await quota.acquire(key, 1, { limit: 10_000 }, { priority: 'push', maxWaitMs: 10_000 });
  *   await quota.observe(key, { limit: 10_000 }, { limit, remaining, resetAt }); // every answer's headers
  *   new BatchedDailyQuota(dataSource); // the same, a few calls per statement (workers' bursts)
+ *
+ * Concurrency per ATS system (a bulkhead: one slow system holds only its own slots):
+ *   const systems = new KeyedConcurrency('ats calls', { perKey: 4 });
+ *   await systems.run(systemKey, () => call(), { maxWaitMs: 200 }); // else ConcurrencyBusyError(retryAt)
  */
 export { assertValidConfig, type BucketConfig, type Priority } from './lib/token-bucket';
 export {
@@ -26,6 +30,14 @@ export {
   type RateLimiterOptions,
 } from './lib/rate-limiter';
 export { RateLimiterError, RateLimiterErrorCode, RateLimitExceededError } from './lib/rate-limiter.errors';
+export {
+  ConcurrencyBusyError,
+  KeyedConcurrency,
+  type AcquireSlotOptions,
+  type KeyedConcurrencyOptions,
+  type KeyedConcurrencySnapshot,
+  type Release,
+} from './lib/keyed-concurrency';
 export { InMemoryRateLimiter } from './lib/in-memory-rate-limiter';
 export { PostgresRateLimiter } from './lib/postgres-rate-limiter';
 export { RATE_LIMIT_BUCKET_SCHEMA } from './lib/rate-limit-bucket.migration';

@@ -6,6 +6,8 @@ export enum RateLimiterErrorCode {
   Paused = 'RATE_LIMIT_PAUSED',
   /** The cost is larger than this priority may ever take from the bucket; retrying cannot help. */
   CostExceedsCapacity = 'RATE_LIMIT_COST_EXCEEDS_CAPACITY',
+  /** Every concurrency slot of the key (one ATS system) is taken; retry at retryAt (KeyedConcurrency). */
+  Busy = 'SYSTEM_BUSY',
   /** acquire or pauseUntil on a key with no bucket config; a programming error. */
   NotConfigured = 'RATE_LIMIT_NOT_CONFIGURED',
 }
