@@ -92,7 +92,11 @@ saturationGauge(
   'Handlers a consumer may run at once (CONCURRENCY)',
   (s) => s.slots,
 );
-saturationGauge('connector_consumer_handler_slots_busy', 'Handlers running now', (s) => s.running);
+saturationGauge(
+  'connector_consumer_handler_slots_busy',
+  'Handlers of a consumer running now (of its CONCURRENCY)',
+  (s) => s.running,
+);
 saturationGauge(
   'connector_consumer_messages_buffered',
   'Messages delivered and waiting in their lane for a handler slot',
