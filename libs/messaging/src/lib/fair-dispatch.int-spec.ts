@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Logger } from '@nestjs/common';
 import { createEvent, type EventEnvelope, Exchange, Header, RoutingKey } from '@connector/contracts';
+import { metricsText } from '@connector/observability';
 import { createTestVhost, eventually, TestBroker, type TestVhost } from '@connector/testing';
 import { MessagePublisher } from './message-publisher';
 import { RabbitConnection } from './rabbitmq.connection';
@@ -14,6 +15,12 @@ function gate() {
   let open: () => void = () => undefined;
   const opened = new Promise<void>((resolve) => (open = resolve));
   return { opened, open };
+}
+
+/** A per-queue gauge's value in the metrics text. */
+function gaugeOf(text: string, name: string, queue: string): number | undefined {
+  const line = text.split('\n').find((l) => l.startsWith(`${name}{queue="${queue}"} `));
+  return line === undefined ? undefined : Number(line.split(' ')[1]);
 }
 
 type Handler = (event: EventEnvelope, ctx: RabbitMqContext) => Promise<unknown>;
@@ -134,6 +141,12 @@ describe('RabbitMqServer bulkheads', () => {
     );
     expect(mostRunningForX).toBe(2);
     expect(calls.filter((c) => c.accountId === 'acct_x')).toHaveLength(2);
+    // The saturation gauges show it, per queue: acct_x's 2 running and 10 waiting in one lane.
+    const gauges = await metricsText();
+    expect(gaugeOf(gauges, 'connector_consumer_handler_slots', queue)).toBe(4);
+    expect(gaugeOf(gauges, 'connector_consumer_handler_slots_busy', queue)).toBe(2);
+    expect(gaugeOf(gauges, 'connector_consumer_messages_buffered', queue)).toBe(10);
+    expect(gaugeOf(gauges, 'connector_consumer_lanes_waiting', queue)).toBe(1);
 
     slow.open();
     const handledOnce = () => {
@@ -160,7 +173,7 @@ describe('RabbitMqServer bulkheads', () => {
   it('takes events while its slow requests run, and answers BUSY at once with retryAfterMs when their slots are full', async () => {
     const slow = gate();
     const events: string[] = [];
-    const { rpc, stop } = await consume(
+    const { queue, rpc, stop } = await consume(
       { concurrency: 2, prefetch: 2, requestConcurrency: { [RoutingKey.CredentialsRequested]: 2 } },
       {
         [RoutingKey.CandidateCreated]: async (event) => {
@@ -191,6 +204,10 @@ describe('RabbitMqServer bulkheads', () => {
     expect(busy).toBeInstanceOf(RpcError);
     expect(busy).toMatchObject({ code: 'BUSY', retryAfterMs: expect.any(Number) });
     expect((busy as RpcError).retryAfterMs).toBeGreaterThan(0);
+    const gauges = await metricsText();
+    const labels = `queue="${queue}",event_type="${RoutingKey.CredentialsRequested}"`;
+    expect(gauges).toContain(`connector_request_slots_busy{${labels}} 2`);
+    expect(gauges).toContain(`connector_request_slots{${labels}} 2`);
 
     slow.open();
     await expect(Promise.all(answers)).resolves.toEqual([

@@ -114,7 +114,8 @@ export class RabbitMqServer extends Server implements CustomTransportStrategy {
   /** Handler slots for events, shared in turn by key; requests have their own (`requestsRunning`). */
   private readonly lanes: LaneScheduler;
   private readonly requestsRunning = new Map<string, number>();
-  private readonly unwatchSaturation: () => void;
+  /** Set while listening: the saturation gauges read this consumer (a service without one reports none). */
+  private unwatchSaturation?: () => void;
   private channel?: ChannelWrapper;
   /** Answers go out on a channel of their own: a refused answer closes it, never the consumer's. */
   private replyChannel?: ChannelWrapper;
@@ -143,15 +144,6 @@ export class RabbitMqServer extends Server implements CustomTransportStrategy {
       perKeyConcurrency: options.perKeyConcurrency ?? this.concurrency,
       perKeyBuffered: options.perKeyBuffered ?? this.prefetch,
     });
-    this.unwatchSaturation = watchSaturation(options.queue, () => ({
-      slots: this.concurrency,
-      ...this.lanes.stats(),
-      requests: [...this.requestsRunning].map(([routingKey, running]) => ({
-        routingKey,
-        running,
-        slots: this.requestSlots(routingKey),
-      })),
-    }));
   }
 
   /** Nest's lookup tries to parse the pattern as JSON on every message (and fails, for a routing key). */
@@ -164,6 +156,15 @@ export class RabbitMqServer extends Server implements CustomTransportStrategy {
   }
 
   listen(callback: (error?: unknown) => void): void {
+    this.unwatchSaturation = watchSaturation(this.options.queue, () => ({
+      slots: this.concurrency,
+      ...this.lanes.stats(),
+      requests: [...this.requestsRunning].map(([routingKey, running]) => ({
+        routingKey,
+        running,
+        slots: this.requestSlots(routingKey),
+      })),
+    }));
     this.channel = this.connection.createChannel({
       name: `consumer:${this.options.queue}`,
       confirm: true,
@@ -206,7 +207,7 @@ export class RabbitMqServer extends Server implements CustomTransportStrategy {
     }
     await this.channel?.close();
     await this.replyChannel?.close();
-    this.unwatchSaturation();
+    this.unwatchSaturation?.();
   }
 
   on(): never {

@@ -6,7 +6,6 @@ import {
   type ConsumerOptions,
   MessagingModule,
   publisherCheck,
-  type QueueBinding,
 } from '@connector/messaging';
 import { PersistenceModule, type RetentionRule, type SharedSchema } from '@connector/persistence';
 import { HealthModule } from './health.module';
