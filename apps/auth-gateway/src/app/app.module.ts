@@ -39,6 +39,8 @@ export class AppModule {
           // A deleted connector's secrets go even if the registry's erase request was lost.
           { exchange: Exchange.ConnectorEvents, routingKeys: [RoutingKey.ConnectorStatusChanged] },
         ],
+        // A tarpit address holds a connection test until its timeout: tests get few slots of their own.
+        requestConcurrency: { [RoutingKey.AuthConnectionTest]: config.CONNECTION_TEST_CONCURRENCY },
       },
     });
     return {

@@ -9,8 +9,18 @@ export const SERVICE_NAME = 'auth-gateway';
 /** auth-gateway's environment, validated at boot. */
 export class AuthGatewayConfig extends ServiceConfig {
   override PORT = 3001;
-  /** Messages this process works on at once. */
-  @Type(() => Number) @IsInt() @Min(1) @Max(500) PREFETCH = 20;
+  /** Handlers running at once; they take the buffered messages in turn by account. */
+  @Type(() => Number) @IsInt() @Min(1) @Max(500) CONCURRENCY = 20;
+  /** Messages delivered and not yet settled: the buffer the handlers take from. */
+  @Type(() => Number) @IsInt() @Min(1) @Max(2000) PREFETCH = 80;
+  /** Handlers of one account running at once: one account's slow ATS holds no more than these. */
+  @Type(() => Number) @IsInt() @Min(1) @Max(500) PER_KEY_CONCURRENCY = 5;
+  /** Messages of one account waiting for a handler; more wait in a retry queue (not an attempt). */
+  @Type(() => Number) @IsInt() @Min(1) @Max(2000) PER_KEY_BUFFERED = 20;
+  /** Requests of one type handled at once; more are answered BUSY with when to ask again. */
+  @Type(() => Number) @IsInt() @Min(1) @Max(1000) REQUEST_CONCURRENCY = 64;
+  /** Connection tests handled at once (each may wait on an unknown address until its timeout). */
+  @Type(() => Number) @IsInt() @Min(1) @Max(1000) CONNECTION_TEST_CONCURRENCY = 8;
 
   /** "<keyId>:<base64 of 32 bytes>[,…]": the first seals new secrets, all open old ones. */
   @RequiredInProduction()

@@ -8,9 +8,15 @@ export const SERVICE_NAME = 'candidate-sync';
 /** candidate-sync's environment, validated at boot. */
 export class CandidateSyncConfig extends ServiceConfig {
   override PORT = 3003;
-  /** Messages this process works on at once. */
+  /** Handlers running at once; they take the buffered messages in turn by account. */
   // Work on a candidate holds no connection (leases), so many messages can be in flight at once.
-  @Type(() => Number) @IsInt() @Min(1) @Max(500) PREFETCH = 32;
+  @Type(() => Number) @IsInt() @Min(1) @Max(500) CONCURRENCY = 32;
+  /** Messages delivered and not yet settled: the buffer the handlers take from. */
+  @Type(() => Number) @IsInt() @Min(1) @Max(2000) PREFETCH = 128;
+  /** Handlers of one account running at once: one account's slow ATS holds no more than these. */
+  @Type(() => Number) @IsInt() @Min(1) @Max(500) PER_KEY_CONCURRENCY = 8;
+  /** Messages of one account waiting for a handler; more wait in a retry queue (not an attempt). */
+  @Type(() => Number) @IsInt() @Min(1) @Max(2000) PER_KEY_BUFFERED = 32;
   /** Delays between attempts of a failed message, comma list (empty: the transport's default ladder). */
   @Matches(/^(\d+(,\d+)*)?$/, { message: 'RETRY_DELAYS_MS must be a comma list of milliseconds' })
   RETRY_DELAYS_MS = '';

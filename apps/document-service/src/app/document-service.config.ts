@@ -8,8 +8,14 @@ export const SERVICE_NAME = 'document-service';
 /** document-service's environment, validated at boot. */
 export class DocumentServiceConfig extends ServiceConfig {
   override PORT = 3004;
-  /** Messages this process works on at once. */
-  @Type(() => Number) @IsInt() @Min(1) @Max(500) PREFETCH = 10;
+  /** Handlers running at once; they take the buffered messages in turn by account. */
+  @Type(() => Number) @IsInt() @Min(1) @Max(500) CONCURRENCY = 10;
+  /** Messages delivered and not yet settled: the buffer the handlers take from. */
+  @Type(() => Number) @IsInt() @Min(1) @Max(2000) PREFETCH = 40;
+  /** Handlers of one account running at once: one account's slow ATS holds no more than these. */
+  @Type(() => Number) @IsInt() @Min(1) @Max(500) PER_KEY_CONCURRENCY = 4;
+  /** Messages of one account waiting for a handler; more wait in a retry queue (not an attempt). */
+  @Type(() => Number) @IsInt() @Min(1) @Max(2000) PER_KEY_BUFFERED = 16;
   /** Delays between attempts of a failed message, comma list (empty: the transport's default ladder). */
   @Matches(/^(\d+(,\d+)*)?$/, { message: 'RETRY_DELAYS_MS must be a comma list of milliseconds' })
   RETRY_DELAYS_MS = '';

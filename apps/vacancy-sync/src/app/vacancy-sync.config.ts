@@ -8,8 +8,16 @@ export const SERVICE_NAME = 'vacancy-sync';
 /** vacancy-sync's environment, validated at boot. */
 export class VacancySyncConfig extends ServiceConfig {
   override PORT = 3002;
-  /** Messages this process works on at once. */
-  @Type(() => Number) @IsInt() @Min(1) @Max(500) PREFETCH = 10;
+  /** Handlers running at once; they take the buffered messages in turn by account. */
+  @Type(() => Number) @IsInt() @Min(1) @Max(500) CONCURRENCY = 10;
+  /** Messages delivered and not yet settled: the buffer the handlers take from. */
+  @Type(() => Number) @IsInt() @Min(1) @Max(2000) PREFETCH = 40;
+  /** Handlers of one account running at once: one account's slow ATS holds no more than these. */
+  @Type(() => Number) @IsInt() @Min(1) @Max(500) PER_KEY_CONCURRENCY = 4;
+  /** Messages of one account waiting for a handler; more wait in a retry queue (not an attempt). */
+  @Type(() => Number) @IsInt() @Min(1) @Max(2000) PER_KEY_BUFFERED = 16;
+  /** Requests of one type handled at once; more are answered BUSY with when to ask again. */
+  @Type(() => Number) @IsInt() @Min(1) @Max(1000) REQUEST_CONCURRENCY = 16;
   /** How often the scheduler looks for due connectors and runs to start or resume (also whenever a run ends). */
   @Type(() => Number) @IsInt() @Min(100) @Max(600_000) SCHEDULER_TICK_MS = 1_000;
   /** A connector's run lease: another process may take the connector over when it lapses (crash). */

@@ -39,6 +39,15 @@ describe(toMessageError.name, () => {
     expect((error as DeferredMessageError).until.getTime()).toBeGreaterThan(Date.now());
   });
 
+  it('makes a BUSY answer (no free slot in the answering service) a wait as long as it says, not an attempt', () => {
+    const before = Date.now();
+    const error = toMessageError(new RpcError('BUSY', 'busy with credentials.requested requests', 700), 'c1');
+    expect(error).toBeInstanceOf(DeferredMessageError);
+    const waitMs = (error as DeferredMessageError).until.getTime() - before;
+    expect(waitMs).toBeGreaterThanOrEqual(700);
+    expect(waitMs).toBeLessThan(1_500);
+  });
+
   it('retries a failure that surely wrote nothing at the usual pace', () => {
     for (const error of [
       new AtsError('503', { kind: 'transient', endpoint: 'PUT entity/Candidate', status: 503 }),

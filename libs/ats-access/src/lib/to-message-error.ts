@@ -15,6 +15,9 @@ export const AUTHORIZATION_WAIT_MS = 30 * 60_000;
 /** No token or login for lack of budget, and no reset named: ask again this soon. */
 const ACCESS_RATE_LIMIT_WAIT_MS = 5_000;
 
+/** A BUSY answer that names no wait: ask again this soon. */
+const BUSY_FALLBACK_WAIT_MS = 1_000;
+
 /** A 429 without a reset time: wait this long. */
 const RATE_LIMIT_FALLBACK_MS = 60_000;
 
@@ -41,6 +44,13 @@ export function toMessageError(error: unknown, connectorId: string): MessageHand
         return new DeferredMessageError(
           `waiting for ATS budget to get access: ${error.message}`,
           new Date(Date.now() + ACCESS_RATE_LIMIT_WAIT_MS),
+          connectorId,
+        );
+      case 'BUSY':
+        // The answering service had no free slot (its bulkhead): wait as long as it says, not an attempt.
+        return new DeferredMessageError(
+          error.message,
+          new Date(Date.now() + (error.retryAfterMs ?? BUSY_FALLBACK_WAIT_MS)),
           connectorId,
         );
       case AuthErrorCode.NotFound:

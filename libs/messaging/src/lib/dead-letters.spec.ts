@@ -279,6 +279,26 @@ describe(DeadLetterCollector.name, () => {
     expect(reporting.settled).toEqual(['ack']);
   });
 
+  it('keeps an event that named a reply address (replyTo makes no request), and drops a request unread', async () => {
+    const kept: DeadLetter[] = [];
+    const { settled, collect } = collecting(async (d) => void kept.push(d));
+    const withReplyTo = rawMessage(event, brokerDeath, event.id);
+    withReplyTo.properties.replyTo = 'connector-registry.reply.00000000-0000-0000-0000-000000000000';
+    await collect(withReplyTo);
+    expect(kept.map((d) => d.messageId)).toEqual([event.id]);
+
+    const request = { ...event, type: RoutingKey.CredentialsRequested, data: { connectorId: 'c1' } };
+    await collect(
+      rawMessage(
+        request,
+        { ...brokerDeath, [Header.OriginalRoutingKey]: RoutingKey.CredentialsRequested },
+        request.id,
+      ),
+    );
+    expect(kept).toHaveLength(1);
+    expect(settled).toEqual(['ack', 'ack']);
+  });
+
   it('as the registry keeps one (stored, then reported by keep), acknowledges one from a refused message', async () => {
     const stored: DeadLetter[] = [];
     const { settled, collect } = collecting(async (d) => {

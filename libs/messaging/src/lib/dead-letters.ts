@@ -136,9 +136,11 @@ export class DeadLetterCollector {
   }
 }
 
-/** A request (REQUEST_TYPES, or one naming a reply address) by any of the keys or the type it shows. */
+/**
+ * A request (REQUEST_TYPES) by any of the keys or the type it shows. A reply address makes none: an event that
+ * names one was handled as the event, and its dead letter is kept like any other.
+ */
 function isRequestDeadLetter(message: ConsumeMessage, deadLetter: DeadLetter): boolean {
-  if (message.properties.replyTo) return true;
   const headers = (message.properties.headers ?? {}) as Record<string, unknown>;
   const deaths = Array.isArray(headers['x-death'])
     ? (headers['x-death'] as Array<Record<string, unknown>>)

@@ -4,6 +4,7 @@ import {
   addToLogContext,
   counter,
   currentLogContext,
+  gauge,
   histogram,
   inSpan,
   LATENCY_BUCKETS_SECONDS,
@@ -56,6 +57,90 @@ const handlerDuration = histogram({
   buckets: LATENCY_BUCKETS_SECONDS,
 });
 
+const overflowDeferred = counter({
+  name: 'connector_messages_overflow_deferred_total',
+  help: "Messages deferred on arrival because their key's lane (e.g. one account's) already held its share of the buffer",
+  labelNames: LABELS,
+});
+
+/** What a consumer says about its slots when /metrics is scraped. */
+export interface ConsumerSaturation {
+  slots: number;
+  running: number;
+  buffered: number;
+  lanesWaiting: number;
+  /** Per request type: its slots and how many are busy. */
+  requests: Array<{ routingKey: string; slots: number; running: number }>;
+}
+
+const saturationSources = new Map<string, () => ConsumerSaturation>();
+
+/** A gauge per queue (or per queue and request type) read from the live consumers when scraped. */
+function saturationGauge(name: string, help: string, read: (stats: ConsumerSaturation) => number): void {
+  const metric = gauge({
+    name,
+    help,
+    labelNames: ['queue'],
+    collect() {
+      metric.reset();
+      for (const [queue, stats] of saturationSources) metric.set({ queue }, read(stats()));
+    },
+  });
+}
+saturationGauge(
+  'connector_consumer_handler_slots',
+  'Handlers a consumer may run at once (CONCURRENCY)',
+  (s) => s.slots,
+);
+saturationGauge(
+  'connector_consumer_handler_slots_busy',
+  'Handlers of a consumer running now (of its CONCURRENCY)',
+  (s) => s.running,
+);
+saturationGauge(
+  'connector_consumer_messages_buffered',
+  'Messages delivered and waiting in their lane for a handler slot',
+  (s) => s.buffered,
+);
+saturationGauge(
+  'connector_consumer_lanes_waiting',
+  'Keys (e.g. accounts) with messages waiting for a handler slot; counted, never named',
+  (s) => s.lanesWaiting,
+);
+function requestGauge(
+  name: string,
+  help: string,
+  read: (slots: { slots: number; running: number }) => number,
+) {
+  const metric = gauge({
+    name,
+    help,
+    labelNames: LABELS,
+    collect() {
+      metric.reset();
+      for (const [queue, stats] of saturationSources) {
+        for (const request of stats().requests) {
+          metric.set({ queue, event_type: eventTypeLabel(request.routingKey) }, read(request));
+        }
+      }
+    },
+  });
+}
+requestGauge(
+  'connector_request_slots',
+  'Requests of a type a consumer may handle at once (more are answered BUSY)',
+  (r) => r.slots,
+);
+requestGauge('connector_request_slots_busy', 'Requests of a type being handled now', (r) => r.running);
+
+/** Reports a consumer's slots in the saturation gauges until the returned function is called. */
+export function watchSaturation(queue: string, read: () => ConsumerSaturation): () => void {
+  saturationSources.set(queue, read);
+  return () => {
+    if (saturationSources.get(queue) === read) saturationSources.delete(queue);
+  };
+}
+
 /** What the transport reports about each message it settles (counters and handler latency). */
 export const messageMetrics = {
   handled(queue: string, routingKey: string, seconds: number): void {
@@ -74,6 +159,11 @@ export const messageMetrics = {
   },
   deadLettered(queue: string, routingKey: string, reason: DeadLetterReason): void {
     deadLettered.inc({ queue, event_type: eventTypeLabel(routingKey), reason });
+  },
+  overflowDeferred(queue: string, routingKey: string): void {
+    const labels = { queue, event_type: eventTypeLabel(routingKey) };
+    deferred.inc(labels);
+    overflowDeferred.inc(labels);
   },
   requestFailed(queue: string, routingKey: string, code: string, seconds: number): void {
     const labels = { queue, event_type: eventTypeLabel(routingKey) };

@@ -82,6 +82,8 @@ export class MessagePublisher {
       headers?: Record<string, unknown>;
       contentType?: string;
       mandatory?: boolean;
+      /** The copy's own expiry (a jittered wait in a retry queue, which holds it at most its TTL). */
+      expirationMs?: number;
     } = {},
   ): Promise<void> {
     const attributes = {
@@ -104,6 +106,7 @@ export class MessagePublisher {
         // The broker refuses a user_id other than the connection's, so consumers can trust it.
         userId: this.user,
         ...(mandatory ? { mandatory, correlationId } : {}),
+        ...(properties.expirationMs !== undefined ? { expiration: String(properties.expirationMs) } : {}),
       });
       if (correlationId && this.returned.delete(correlationId)) {
         throw new Error(

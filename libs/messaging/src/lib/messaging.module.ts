@@ -11,8 +11,7 @@ import {
 import { MessagePublisher } from './message-publisher';
 import { QueueDepthReporter } from './queue-depth';
 import { RabbitConnection } from './rabbitmq.connection';
-import { type ConsumerOptions, RabbitMqServer } from './rabbitmq.server';
-import { DEFAULT_RETRY_DELAYS_MS } from './retry-policy';
+import { type ConsumerOptions, RabbitMqServer, retryTiersOf } from './rabbitmq.server';
 import { RpcClient } from './rpc';
 
 export interface MessagingOptions {
@@ -101,13 +100,7 @@ export class MessagingModule {
           provide: QueueDepthReporter,
           inject: [RabbitConnection, MESSAGING_OPTIONS],
           useFactory: (c: RabbitConnection, o: MessagingOptions) =>
-            o.consumer
-              ? new QueueDepthReporter(
-                  c,
-                  o.consumer.queue,
-                  o.consumer.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS,
-                )
-              : null,
+            o.consumer ? new QueueDepthReporter(c, o.consumer.queue, retryTiersOf(o.consumer)) : null,
         },
         MessagingLifecycle,
       ],

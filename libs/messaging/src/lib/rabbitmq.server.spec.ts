@@ -5,7 +5,7 @@ import { Exchange, Header, MAX_MESSAGE_BYTES, RoutingKey, validateMessage } from
 import { PermanentMessageError, TransientMessageError } from './message-errors';
 import { MessagePublisher } from './message-publisher';
 import { BrokerUsers, publisherCheck, type PublisherCheck } from './publisher-check';
-import { RabbitMqServer } from './rabbitmq.server';
+import { type ConsumerOptions, RabbitMqServer } from './rabbitmq.server';
 import { replyQueueName } from './topology';
 
 interface Published {
@@ -13,11 +13,17 @@ interface Published {
   routingKey: string;
   body: Buffer;
   headers: Record<string, unknown>;
+  expiration?: string;
 }
 
 /** The server with a publisher and a channel that only record what they are asked to do. */
 function fakeServer(
-  options: { verifyPublisher?: PublisherCheck; failReports?: boolean; retryDelaysMs?: number[] } = {},
+  options: {
+    verifyPublisher?: PublisherCheck;
+    failReports?: boolean;
+    retryDelaysMs?: number[];
+    consumer?: Partial<ConsumerOptions>;
+  } = {},
 ) {
   const published: Published[] = [];
   const settled: string[] = [];
@@ -26,24 +32,46 @@ function fakeServer(
     user: 'svc',
     returned: new Set<string>(),
     channel: {
-      publish: async (exchange: string, routingKey: string, body: Buffer, o: { headers: object }) => {
+      publish: async (
+        exchange: string,
+        routingKey: string,
+        body: Buffer,
+        o: { headers: object; expiration?: string },
+      ) => {
         if (options.failReports && routingKey === RoutingKey.OperationFailed) throw new Error('broker gone');
-        published.push({ exchange, routingKey, body, headers: o.headers as Record<string, unknown> });
+        published.push({
+          exchange,
+          routingKey,
+          body,
+          headers: o.headers as Record<string, unknown>,
+          expiration: o.expiration,
+        });
       },
     },
   });
   const replies: Array<{ exchange: string; routingKey: string; reply: unknown; userId: unknown }> = [];
+  // Answers have a channel of their own; the consumer's channel publishes nothing.
+  const replyChannel = {
+    publish: async (exchange: string, routingKey: string, body: Buffer, o: { userId?: unknown }) => {
+      replies.push({ exchange, routingKey, reply: JSON.parse(body.toString()), userId: o.userId });
+    },
+    close: async () => undefined,
+  };
+  const connection = { user: 'svc', createChannel: () => replyChannel };
   const channel = {
-    publish: (exchange: string, routingKey: string, body: Buffer, o: { userId?: unknown }) =>
-      replies.push({ exchange, routingKey, reply: JSON.parse(body.toString()), userId: o.userId }),
+    publish: () => {
+      throw new Error('published on the consumer channel');
+    },
     ack: () => settled.push('ack'),
     nack: (_m: unknown, _all: boolean, requeue: boolean) => settled.push(`nack requeue=${requeue}`),
   } as unknown as ConfirmChannel;
-  const server = new RabbitMqServer({ user: 'svc' } as never, publisher, {
+  const server = new RabbitMqServer(connection as never, publisher, {
     queue: 'q',
     bindings: [],
     retryDelaysMs: options.retryDelaysMs ?? [10, 20],
+    deferralDelaysMs: [],
     verifyPublisher: options.verifyPublisher,
+    ...options.consumer,
   });
   const handle = (message: ConsumeMessage) =>
     (
@@ -52,11 +80,16 @@ function fakeServer(
   return { server, published, settled, replies, handle };
 }
 
-function message(body: object, headers: Record<string, unknown> = {}, userId?: string): ConsumeMessage {
+function message(
+  body: object,
+  headers: Record<string, unknown> = {},
+  userId?: string,
+  properties: object = {},
+): ConsumeMessage {
   return {
     content: Buffer.from(JSON.stringify(body)),
     fields: { routingKey: RoutingKey.CandidateCreated, exchange: 'platform.events', deliveryTag: 1 },
-    properties: { headers, messageId: 'm1', ...(userId ? { userId } : {}) },
+    properties: { headers, messageId: 'm1', ...(userId ? { userId } : {}), ...properties },
   } as unknown as ConsumeMessage;
 }
 
@@ -174,6 +207,61 @@ describe('RabbitMqServer never dead-letters a request', () => {
         userId: 'svc',
       },
     ]);
+  });
+
+  it('answers BUSY at once, with a jittered retryAfterMs, when the slots of its type are all taken', async () => {
+    const { server, settled, replies, handle } = fakeServer({
+      consumer: { requestConcurrency: { [RoutingKey.ConnectorLookup]: 1 } },
+    });
+    let finish: () => void = () => undefined;
+    const running = new Promise<void>((resolve) => (finish = resolve));
+    server.addHandler(RoutingKey.ConnectorLookup, () => running.then(() => ({ found: true })), false);
+    const lookup = (correlationId: string) =>
+      ({
+        content: Buffer.from(
+          JSON.stringify({ ...candidate(), type: RoutingKey.ConnectorLookup, data: { connectorId: 'c1' } }),
+        ),
+        fields: { routingKey: RoutingKey.ConnectorLookup, exchange: 'connector.internal', deliveryTag: 1 },
+        properties: {
+          headers: {},
+          messageId: correlationId,
+          correlationId,
+          replyTo: replyQueueName('candidate-sync'),
+        },
+      }) as unknown as ConsumeMessage;
+
+    const first = handle(lookup('k1'));
+    await new Promise((resolve) => setImmediate(resolve));
+    // Acknowledged when taken: a running request holds no prefetch slot.
+    expect(settled).toEqual(['ack']);
+    await handle(lookup('k2'));
+    expect(replies.map((r) => r.reply)).toEqual([
+      {
+        ok: false,
+        error: { code: 'BUSY', message: expect.stringMatching(/busy/), retryAfterMs: expect.any(Number) },
+      },
+    ]);
+    const { retryAfterMs } = (replies[0].reply as { error: { retryAfterMs: number } }).error;
+    expect(retryAfterMs).toBeGreaterThanOrEqual(250);
+    expect(retryAfterMs).toBeLessThanOrEqual(750);
+    finish();
+    await first;
+    expect(replies[1].reply).toEqual({ ok: true, data: { found: true } });
+  });
+
+  it('handles an event that names a reply address as the event: no answer, acknowledged once handled', async () => {
+    const { server, settled, replies, handle } = fakeServer();
+    const seen: unknown[] = [];
+    server.addHandler(
+      RoutingKey.CandidateCreated,
+      (event: unknown) => Promise.resolve(seen.push(event)),
+      true,
+    );
+    const event = candidate();
+    await handle(message(event, {}, undefined, { replyTo: replyQueueName('connector-registry') }));
+    expect(seen).toEqual([event]);
+    expect(settled).toEqual(['ack']);
+    expect(replies).toEqual([]);
   });
 
   it('drops a request whose handling crashed instead of dead-lettering it', async () => {
@@ -303,5 +391,57 @@ describe('RabbitMqServer and the x-attempt header', () => {
       'q.dead',
       RoutingKey.OperationFailed,
     ]);
+  });
+});
+
+describe('RabbitMqServer shares handler slots by account', () => {
+  it("defers at once, as a jittered wait and not an attempt, a message whose account's lane is full", async () => {
+    const { server, published, settled, handle } = fakeServer({
+      consumer: { concurrency: 1, perKeyConcurrency: 1, perKeyBuffered: 1, deferralDelaysMs: [1_000, 2_000] },
+    });
+    let finish: () => void = () => undefined;
+    const running = new Promise<void>((resolve) => (finish = resolve));
+    const seen: string[] = [];
+    server.addHandler(
+      RoutingKey.CandidateCreated,
+      async (event: { id: string }) => {
+        seen.push(event.id);
+        await running;
+      },
+      true,
+    );
+    const [a, b, c] = [candidate(), candidate(), candidate()];
+    const first = handle(message(a));
+    const second = handle(message(b));
+    // a runs, b waits in acct_1's lane, c finds the lane full.
+    await handle(message(c, { [Header.Attempt]: 2 }));
+    expect(seen).toEqual([a.id]);
+    expect(published).toHaveLength(1);
+    expect(published[0]).toMatchObject({
+      routingKey: 'q.retry.1000ms',
+      headers: { [Header.Attempt]: 2, [Header.Deferrals]: 1 },
+    });
+    expect(Number(published[0].expiration)).toBeGreaterThanOrEqual(750);
+    expect(Number(published[0].expiration)).toBeLessThanOrEqual(1_000);
+    expect(settled).toEqual(['ack']);
+    finish();
+    await Promise.all([first, second]);
+    expect(seen).toEqual([a.id, b.id]);
+    expect(settled).toEqual(['ack', 'ack', 'ack']);
+  });
+
+  it('gives a message waiting for its turn back to the broker, unstarted, when the consumer closes', async () => {
+    const { server, settled, handle } = fakeServer({ consumer: { concurrency: 1 } });
+    let finish: () => void = () => undefined;
+    const running = new Promise<void>((resolve) => (finish = resolve));
+    server.addHandler(RoutingKey.CandidateCreated, () => running, true);
+    const first = handle(message(candidate()));
+    const second = handle(message(candidate({ accountId: 'acct_2' })));
+    const closed = server.close();
+    await second;
+    expect(settled).toEqual(['nack requeue=true']);
+    finish();
+    await Promise.all([first, closed]);
+    expect(settled).toEqual(['nack requeue=true', 'ack']);
   });
 });

@@ -4,6 +4,7 @@ import type { ChannelWrapper } from 'amqp-connection-manager';
 import type { ConfirmChannel, ConsumeMessage } from 'amqplib';
 import { lastValueFrom } from 'rxjs';
 import {
+  type EventEnvelope,
   Exchange,
   Header,
   MAX_MESSAGE_BYTES,
@@ -14,7 +15,14 @@ import {
 import { markSpanFailed } from '@connector/observability';
 import { failureReport, tooLargeCut } from './dead-letters';
 import { MessageHandlingError } from './message-errors';
-import { inMessageScope, messageMetrics, noteEnvelope, routingKeyOf } from './message-observer';
+import { LaneScheduler, SHARED_LANE } from './lane-scheduler';
+import {
+  inMessageScope,
+  messageMetrics,
+  noteEnvelope,
+  routingKeyOf,
+  watchSaturation,
+} from './message-observer';
 import type { MessagePublisher } from './message-publisher';
 import type { PublisherCheck } from './publisher-check';
 import { RabbitMqContext } from './rabbitmq.context';
@@ -22,9 +30,12 @@ import { MissingExchangesError, type RabbitConnection } from './rabbitmq.connect
 import {
   attemptNumber,
   decideOnFailure,
+  DEFAULT_DEFERRAL_DELAYS_MS,
   DEFAULT_RETRY_DELAYS_MS,
   deferralCount,
   describeError,
+  jittered,
+  overflowDelay,
 } from './retry-policy';
 import { isReplyQueue, type RpcReply } from './rpc';
 import { DEFAULT_HANDLER_TIMEOUT_MS, withTimeLimit } from './time-limit';
@@ -40,9 +51,26 @@ import {
 } from './topology';
 
 export interface ConsumerOptions extends Omit<ConsumerTopology, 'retryDelaysMs'> {
-  /** Unacknowledged messages this process holds at once. */
+  /**
+   * Unacknowledged messages this process holds at once: the buffer its handler slots take from in turn by
+   * key. Default: 4 × `concurrency`, or 10.
+   */
   prefetch?: number;
+  /** Handlers running at once. Default: the prefetch (every message delivered runs at once). */
+  concurrency?: number;
+  /** Handlers of one fairness key running at once. Default: `concurrency` (no cap). */
+  perKeyConcurrency?: number;
+  /** Messages of one key waiting for a slot; one more is deferred at once. Default: the prefetch (never). */
+  perKeyBuffered?: number;
+  /** The key handler slots are shared fairly by. Default: the envelope's `accountId`. */
+  fairnessKey?: (envelope: EventEnvelope) => string | undefined;
   retryDelaysMs?: readonly number[];
+  /** Extra, short wait tiers for deferrals only (DEFAULT_DEFERRAL_DELAYS_MS); attempts keep their ladder. */
+  deferralDelaysMs?: readonly number[];
+  /** Requests of a routing key handled at once; one more is answered BUSY at once. */
+  requestConcurrency?: Readonly<Record<string, number>>;
+  /** For request types `requestConcurrency` does not name. Default DEFAULT_REQUEST_CONCURRENCY. */
+  defaultRequestConcurrency?: number;
   /** How long shutdown waits for in-flight handlers. */
   drainTimeoutMs?: number;
   /** A handler still running after this long fails (retried, then dead-lettered) and its signal aborts. */
@@ -52,6 +80,21 @@ export interface ConsumerOptions extends Omit<ConsumerTopology, 'retryDelaysMs'>
 }
 
 type Envelope = { id?: unknown; type?: unknown; accountId?: unknown; correlationId?: unknown };
+
+/** Requests of one type handled at once when the service names no limit for it. */
+export const DEFAULT_REQUEST_CONCURRENCY = 16;
+
+/** A BUSY answer asks to come back after about this long (jittered, so refused callers spread out). */
+export const BUSY_RETRY_AFTER_MS = 500;
+
+/** Every delay a consumer's retry queues hold: the attempts' ladder and the deferrals' short tiers. */
+export function retryTiersOf(options: Pick<ConsumerOptions, 'retryDelaysMs' | 'deferralDelaysMs'>): number[] {
+  const tiers = [
+    ...(options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS),
+    ...(options.deferralDelaysMs ?? DEFAULT_DEFERRAL_DELAYS_MS),
+  ];
+  return [...new Set(tiers)].sort((a, b) => a - b);
+}
 
 /**
  * The RabbitMQ transport for @nestjs/microservices. A handler is `@EventPattern(RoutingKey.X)` on a
@@ -63,7 +106,19 @@ type Envelope = { id?: unknown; type?: unknown; accountId?: unknown; correlation
 export class RabbitMqServer extends Server implements CustomTransportStrategy {
   protected override readonly logger = new Logger(RabbitMqServer.name);
   private readonly delaysMs: readonly number[];
+  private readonly deferralDelaysMs: readonly number[];
+  /** Every retry queue's delay (attempts' and deferrals'). */
+  private readonly tiersMs: readonly number[];
+  private readonly prefetch: number;
+  private readonly concurrency: number;
+  /** Handler slots for events, shared in turn by key; requests have their own (`requestsRunning`). */
+  private readonly lanes: LaneScheduler;
+  private readonly requestsRunning = new Map<string, number>();
+  /** Set while listening: the saturation gauges read this consumer (a service without one reports none). */
+  private unwatchSaturation?: () => void;
   private channel?: ChannelWrapper;
+  /** Answers go out on a channel of their own: a refused answer closes it, never the consumer's. */
+  private replyChannel?: ChannelWrapper;
   private consumer?: { channel: ConfirmChannel; tag: string };
   private closing = false;
   private inFlight = 0;
@@ -80,6 +135,15 @@ export class RabbitMqServer extends Server implements CustomTransportStrategy {
   ) {
     super();
     this.delaysMs = options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS;
+    this.deferralDelaysMs = options.deferralDelaysMs ?? DEFAULT_DEFERRAL_DELAYS_MS;
+    this.tiersMs = retryTiersOf(options);
+    this.prefetch = options.prefetch ?? (options.concurrency ? options.concurrency * 4 : 10);
+    this.concurrency = options.concurrency ?? this.prefetch;
+    this.lanes = new LaneScheduler({
+      concurrency: this.concurrency,
+      perKeyConcurrency: options.perKeyConcurrency ?? this.concurrency,
+      perKeyBuffered: options.perKeyBuffered ?? this.prefetch,
+    });
   }
 
   /** Nest's lookup tries to parse the pattern as JSON on every message (and fails, for a routing key). */
@@ -92,6 +156,15 @@ export class RabbitMqServer extends Server implements CustomTransportStrategy {
   }
 
   listen(callback: (error?: unknown) => void): void {
+    this.unwatchSaturation = watchSaturation(this.options.queue, () => ({
+      slots: this.concurrency,
+      ...this.lanes.stats(),
+      requests: [...this.requestsRunning].map(([routingKey, running]) => ({
+        routingKey,
+        running,
+        slots: this.requestSlots(routingKey),
+      })),
+    }));
     this.channel = this.connection.createChannel({
       name: `consumer:${this.options.queue}`,
       confirm: true,
@@ -123,6 +196,8 @@ export class RabbitMqServer extends Server implements CustomTransportStrategy {
     if (this.consumer) {
       await this.consumer.channel.cancel(this.consumer.tag).catch(() => undefined);
     }
+    // Messages waiting for a slot were not started: they go back to the broker now; running ones finish.
+    this.lanes.close();
     if (this.inFlight > 0) {
       const drainTimeoutMs = this.options.drainTimeoutMs ?? 30_000;
       await Promise.race([
@@ -131,6 +206,8 @@ export class RabbitMqServer extends Server implements CustomTransportStrategy {
       ]);
     }
     await this.channel?.close();
+    await this.replyChannel?.close();
+    this.unwatchSaturation?.();
   }
 
   on(): never {
@@ -158,7 +235,7 @@ export class RabbitMqServer extends Server implements CustomTransportStrategy {
       );
     }
     const olderRetryDelaysMs: number[] = [];
-    for (const delayMs of this.delaysMs) {
+    for (const delayMs of this.tiersMs) {
       const queue = retryQueueName(this.options.queue, delayMs);
       if (!(await this.connection.declaresQueueWith(queue, retryQueueArguments(this.options.queue, delayMs))))
         olderRetryDelaysMs.push(delayMs);
@@ -174,12 +251,13 @@ export class RabbitMqServer extends Server implements CustomTransportStrategy {
     }
     await declareConsumerTopology(
       channel,
-      { ...this.options, retryDelaysMs: this.delaysMs },
+      { ...this.options, retryDelaysMs: this.tiersMs },
       withLimit,
       olderRetryDelaysMs,
     );
     if (this.closing) return;
-    await channel.prefetch(this.options.prefetch ?? 10);
+    await channel.prefetch(this.prefetch);
+    channel.once('close', () => closedChannels.add(channel));
     const { consumerTag } = await channel.consume(this.options.queue, (message) => {
       if (message) {
         void this.track(
@@ -217,7 +295,7 @@ export class RabbitMqServer extends Server implements CustomTransportStrategy {
       }
       const routingKey = routingKeyOf(message);
       const reason = `message handling crashed: ${describeError(error)}`;
-      if (isRequest(message, routingKey)) {
+      if (REQUEST_TYPES.has(routingKey)) {
         // A request is never dead-lettered: it may carry a secret, and its requester has its own timeout.
         this.logger.error(`${reason} (request ${routingKey}), dropped`);
         ack(channel, message);
@@ -250,16 +328,18 @@ export class RabbitMqServer extends Server implements CustomTransportStrategy {
         }
       : validateMessage(message.content, routingKey);
     noteEnvelope(validation.message);
-    if (isRequest(message, routingKey)) {
+    // A request is its type, not its `replyTo`: an event that names a reply address is handled as the event.
+    if (REQUEST_TYPES.has(routingKey)) {
+      // Never retried nor dead-lettered: taken at once, so it holds no prefetch slot while it runs.
+      ack(channel, message);
       if (isReplyQueue(message.properties.replyTo)) {
-        await this.answer(channel, message, message.properties.replyTo, routingKey, validation, refusal);
+        await this.answer(message, message.properties.replyTo, routingKey, validation, refusal);
       } else {
         // Answering into a queue the sender names would let it write into any queue (a dead-letter one too).
         this.logger.warn(
           `dropped ${routingKey} ${String(message.properties.messageId ?? '')}: a request is answered only ` +
             "into one of our services' reply queues, and never kept",
         );
-        ack(channel, message);
         messageMetrics.requestFailed(this.options.queue, routingKey, 'NO_REPLY_TO', 0);
       }
       return;
@@ -287,6 +367,67 @@ export class RabbitMqServer extends Server implements CustomTransportStrategy {
       return;
     }
 
+    const slot = this.lanes.enter(this.fairnessKeyOf(envelope));
+    if (!slot) {
+      await this.deferOverflow(channel, message, routingKey, headers, attempt);
+      return;
+    }
+    const release = await slot;
+    if (!release) {
+      // Shutting down before its turn: not started, so back to the broker for the next process.
+      nack(channel, message);
+      return;
+    }
+    try {
+      // Its channel closed while it waited: the broker has given it to a consumer again.
+      if (closedChannels.has(channel)) return;
+      await this.run(channel, message, routingKey, envelope, handler, headers, attempt);
+    } finally {
+      release();
+    }
+  }
+
+  private fairnessKeyOf(envelope: EventEnvelope): string {
+    const key = this.options.fairnessKey ? this.options.fairnessKey(envelope) : envelope.accountId;
+    return typeof key === 'string' && key ? key : SHARED_LANE;
+  }
+
+  /** A key's lane is full: the message waits in a retry queue (not an attempt), so the buffer stays shared. */
+  private async deferOverflow(
+    channel: ConfirmChannel,
+    message: ConsumeMessage,
+    routingKey: string,
+    headers: Record<string, unknown>,
+    attempt: number,
+  ): Promise<void> {
+    const deferrals = deferralCount(headers[Header.Deferrals]);
+    const delayMs = overflowDelay(deferrals, this.tiersMs);
+    const settled = await this.settle(channel, message, () =>
+      this.sendBackLater(
+        message,
+        delayMs,
+        {
+          ...headers,
+          [Header.Attempt]: attempt,
+          [Header.Deferrals]: deferrals + 1,
+          [Header.OriginalRoutingKey]: routingKey,
+        },
+        true,
+      ),
+    );
+    if (settled) messageMetrics.overflowDeferred(this.options.queue, routingKey);
+  }
+
+  /** Runs the handler in its slot and settles the message by the outcome. */
+  private async run(
+    channel: ConfirmChannel,
+    message: ConsumeMessage,
+    routingKey: string,
+    envelope: EventEnvelope,
+    handler: MessageHandler,
+    headers: Record<string, unknown>,
+    attempt: number,
+  ): Promise<void> {
     const started = Date.now();
     const aborter = new AbortController();
     try {
@@ -303,7 +444,7 @@ export class RabbitMqServer extends Server implements CustomTransportStrategy {
     } catch (error) {
       messageMetrics.failed(this.options.queue, routingKey, (Date.now() - started) / 1000);
       markSpanFailed(error);
-      const decision = decideOnFailure(error, attempt, this.delaysMs);
+      const decision = decideOnFailure(error, attempt, this.delaysMs, this.deferralDelaysMs);
       const details = error instanceof MessageHandlingError ? (error.details ?? []) : [];
       const connectorId = error instanceof MessageHandlingError ? error.connectorId : undefined;
       if (decision.action === 'defer') {
@@ -312,12 +453,17 @@ export class RabbitMqServer extends Server implements CustomTransportStrategy {
           `${envelope.type} ${envelope.id} waits ${decision.delayMs} ms (not an attempt): ${describeError(error)}`,
         );
         const settled = await this.settle(channel, message, () =>
-          this.sendBackLater(message, decision.delayMs, {
-            ...headers,
-            [Header.Attempt]: attempt,
-            [Header.Deferrals]: deferralCount(headers[Header.Deferrals]) + 1,
-            [Header.OriginalRoutingKey]: routingKey,
-          }),
+          this.sendBackLater(
+            message,
+            decision.delayMs,
+            {
+              ...headers,
+              [Header.Attempt]: attempt,
+              [Header.Deferrals]: deferralCount(headers[Header.Deferrals]) + 1,
+              [Header.OriginalRoutingKey]: routingKey,
+            },
+            true,
+          ),
         );
         if (settled) messageMetrics.deferred(this.options.queue, routingKey);
       } else if (decision.action === 'retry') {
@@ -351,11 +497,11 @@ export class RabbitMqServer extends Server implements CustomTransportStrategy {
   }
 
   /**
-   * A request (it has `replyTo`): the handler's result, or its error, goes back to the requester. Nothing is
-   * retried or dead-lettered: the requester is waiting and decides; the request expires with its timeout.
+   * A request (REQUEST_TYPES, acknowledged already): the handler's result, or its error, goes back to the
+   * requester. Nothing is retried or dead-lettered: the requester is waiting and decides. Each type has its
+   * own slots; when they are all busy the answer is BUSY at once, with when to ask again.
    */
   private async answer(
-    channel: ConfirmChannel,
     message: ConsumeMessage,
     replyQueue: string,
     routingKey: string,
@@ -372,7 +518,18 @@ export class RabbitMqServer extends Server implements CustomTransportStrategy {
       reply = { ok: false, error: { code: 'INVALID_REQUEST', message: validation.errors.join('; ') } };
     } else if (!handler) {
       reply = { ok: false, error: { code: 'NO_HANDLER', message: `no handler for ${routingKey}` } };
+    } else if ((this.requestsRunning.get(routingKey) ?? 0) >= this.requestSlots(routingKey)) {
+      const retryAfterMs = Math.round(BUSY_RETRY_AFTER_MS * (0.5 + Math.random()));
+      reply = {
+        ok: false,
+        error: {
+          code: 'BUSY',
+          message: `busy with ${routingKey} requests, retry after ${retryAfterMs} ms`,
+          retryAfterMs,
+        },
+      };
     } else {
+      this.requestsRunning.set(routingKey, (this.requestsRunning.get(routingKey) ?? 0) + 1);
       try {
         const aborter = new AbortController();
         const answered = (async () => {
@@ -391,25 +548,50 @@ export class RabbitMqServer extends Server implements CustomTransportStrategy {
           ok: false,
           error: { code: typeof code === 'string' ? code : 'FAILED', message: describeError(error) },
         };
+      } finally {
+        this.requestsRunning.set(routingKey, (this.requestsRunning.get(routingKey) ?? 1) - 1);
       }
     }
-    try {
-      // Into the requester's reply queue by its name; dropped when the requester is gone (not mandatory).
-      channel.publish(Exchange.Replies, replyQueue, Buffer.from(JSON.stringify(reply)), {
-        correlationId: message.properties.correlationId as string | undefined,
-        contentType: 'application/json',
-        userId: this.connection.user,
-      });
-    } catch {
-      /* channel closed: the requester times out and may ask again */
-    }
-    ack(channel, message);
+    await this.sendReply(replyQueue, message.properties.correlationId, reply);
     const seconds = (Date.now() - started) / 1000;
     if (reply.ok) messageMetrics.handled(this.options.queue, routingKey, seconds);
     else messageMetrics.requestFailed(this.options.queue, routingKey, reply.error.code, seconds);
     this.logger.debug(
       `answered ${routingKey} ${message.properties.messageId ?? ''}: ${reply.ok ? 'ok' : reply.error.code}`,
     );
+  }
+
+  private requestSlots(routingKey: string): number {
+    return (
+      this.options.requestConcurrency?.[routingKey] ??
+      this.options.defaultRequestConcurrency ??
+      DEFAULT_REQUEST_CONCURRENCY
+    );
+  }
+
+  /**
+   * Into the requester's reply queue by its name; dropped when the requester is gone (not mandatory). On a
+   * channel of its own: were the broker to refuse it, it closes that channel, and the consumer's messages in
+   * flight stay where they are.
+   */
+  private async sendReply(replyQueue: string, correlationId: unknown, reply: RpcReply): Promise<void> {
+    this.replyChannel ??= this.connection.createChannel({
+      name: `replies:${this.options.queue}`,
+      confirm: false,
+      json: false,
+      publishTimeout: 10_000,
+      setup: () => this.connection.waitForExchanges(),
+    });
+    try {
+      await this.replyChannel.publish(Exchange.Replies, replyQueue, Buffer.from(JSON.stringify(reply)), {
+        correlationId: typeof correlationId === 'string' ? correlationId : undefined,
+        contentType: 'application/json',
+        userId: this.connection.user,
+      });
+    } catch (error) {
+      // The requester times out and may ask again.
+      this.logger.warn(`could not answer into ${replyQueue}: ${describeError(error)}`);
+    }
   }
 
   /**
@@ -434,11 +616,15 @@ export class RabbitMqServer extends Server implements CustomTransportStrategy {
     }
   }
 
-  /** A copy into the retry queue of `delayMs`, whose TTL sends it back to the main queue. */
+  /**
+   * A copy into the retry queue of `delayMs`, whose TTL sends it back to the main queue. A deferral's copy
+   * may leave up to a quarter earlier (its own expiry), so a storm deferred together does not return together.
+   */
   private sendBackLater(
     message: ConsumeMessage,
     delayMs: number,
     headers: Record<string, unknown>,
+    jitter = false,
   ): Promise<void> {
     const { queue } = this.options;
     return this.publisher.publishRaw(
@@ -449,6 +635,7 @@ export class RabbitMqServer extends Server implements CustomTransportStrategy {
         messageId: message.properties.messageId as string | undefined,
         headers,
         mandatory: true,
+        ...(jitter ? { expirationMs: jittered(delayMs) } : {}),
       },
     );
   }
@@ -522,10 +709,8 @@ function keptOf(content: Buffer): { body: Buffer; cut?: Record<string, unknown> 
   };
 }
 
-/** A request (it names a reply address, or its type is asked over request-reply): answered or dropped. */
-function isRequest(message: ConsumeMessage, routingKey: string): boolean {
-  return Boolean(message.properties.replyTo) || REQUEST_TYPES.has(routingKey);
-}
+/** Consumer channels that closed: the broker has handed their unsettled messages to a consumer again. */
+const closedChannels = new WeakSet<ConfirmChannel>();
 
 /** Deliveries acknowledged or given back (or whose channel closed first): they must not be settled again. */
 const settledMessages = new WeakSet<ConsumeMessage>();

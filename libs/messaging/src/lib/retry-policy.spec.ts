@@ -9,7 +9,9 @@ import {
   decideOnFailure,
   deferralCount,
   deferralDelay,
+  jittered,
   MAX_DEFERRAL_HOP_MS,
+  overflowDelay,
 } from './retry-policy';
 
 const delays = [100, 1_000, 10_000];
@@ -71,6 +73,40 @@ describe(decideOnFailure.name, () => {
     expect(deferralDelay(50, ladder)).toBe(5_000);
     expect(deferralDelay(45_000, ladder)).toBe(30_000);
     expect(deferralDelay(20 * 3_600_000, ladder)).toBe(MAX_DEFERRAL_HOP_MS);
+  });
+
+  it('lets a short deferral use the short deferral tiers, while attempts keep their ladder', () => {
+    const ladder = [5_000, 30_000];
+    const short = [1_000, 2_000];
+    const busy = new DeferredMessageError('ATS system busy', new Date(Date.now() + 1_200));
+    expect(decideOnFailure(busy, 1, ladder, short)).toEqual({ action: 'defer', delayMs: 1_000 });
+    const later = new DeferredMessageError('ATS system busy', new Date(Date.now() + 2_500));
+    expect(decideOnFailure(later, 1, ladder, short)).toEqual({ action: 'defer', delayMs: 2_000 });
+    const failed = new TransientMessageError('ATS answered 503');
+    expect(decideOnFailure(failed, 1, ladder, short)).toEqual({
+      action: 'retry',
+      delayMs: 5_000,
+      nextAttempt: 2,
+    });
+  });
+});
+
+describe(overflowDelay.name, () => {
+  it('waits 1 s first, then longer each time, never more than 30 s per hop', () => {
+    const tiers = [1_000, 2_000, 5_000, 30_000, 120_000];
+    expect([0, 1, 2, 3, 4, 5, 6, 40].map((deferrals) => overflowDelay(deferrals, tiers))).toEqual([
+      1_000, 2_000, 2_000, 5_000, 5_000, 30_000, 30_000, 30_000,
+    ]);
+  });
+});
+
+describe(jittered.name, () => {
+  it('cuts a wait by up to a quarter, so waits deferred together spread out', () => {
+    expect(jittered(1_000, () => 0)).toBe(1_000);
+    expect(jittered(1_000, () => 0.999)).toBe(750);
+    const spread = new Set(Array.from({ length: 50 }, () => jittered(2_000)));
+    expect(spread.size).toBeGreaterThan(10);
+    for (const wait of spread) expect(wait >= 1_500 && wait <= 2_000).toBe(true);
   });
 });
 

@@ -11,6 +11,12 @@ import {
  */
 export const DEFAULT_RETRY_DELAYS_MS = [5_000, 30_000, 120_000, 300_000, 600_000, 1_200_000, 1_800_000];
 
+/**
+ * Short waits for deferrals only (a busy ATS system, a full lane): a deferral need not wait the shortest
+ * attempt delay. Attempts keep their ladder; each tier is a retry queue of its own.
+ */
+export const DEFAULT_DEFERRAL_DELAYS_MS = [1_000, 2_000];
+
 /** A deferred message is looked at again at least this often, so a raised limit or an early reset is seen. */
 export const MAX_DEFERRAL_HOP_MS = 300_000;
 
@@ -28,11 +34,14 @@ export function decideOnFailure(
   error: unknown,
   attempt: number,
   delaysMs: readonly number[],
+  /** Extra tiers a deferral may also use (DEFAULT_DEFERRAL_DELAYS_MS). */
+  deferralDelaysMs: readonly number[] = [],
 ): FailureDecision {
   attempt = attemptNumber(attempt);
   const reason = describeError(error);
   if (error instanceof DeferredMessageError) {
-    return { action: 'defer', delayMs: deferralDelay(error.until.getTime() - Date.now(), delaysMs) };
+    const tiers = [...delaysMs, ...deferralDelaysMs];
+    return { action: 'defer', delayMs: deferralDelay(error.until.getTime() - Date.now(), tiers) };
   }
   if (!isRetryable(error)) return { action: 'dead-letter', reason, retryable: false };
   if (attempt > delaysMs.length) {
@@ -86,4 +95,24 @@ export function deferralDelay(waitMs: number, delaysMs: readonly number[]): numb
   const cap = Math.min(Math.max(0, waitMs), MAX_DEFERRAL_HOP_MS);
   const fitting = delaysMs.filter((delay) => delay <= cap);
   return fitting.length > 0 ? Math.max(...fitting) : Math.min(...delaysMs);
+}
+
+/** The longest an overflowing lane's message waits per hop: a bulk is slowed, never parked for long. */
+export const MAX_OVERFLOW_WAIT_MS = 30_000;
+
+/**
+ * The wait of a message deferred because its key's lane was full, after `deferrals` earlier waits: 1 s, then
+ * doubling up to MAX_OVERFLOW_WAIT_MS, as a tier of `tiersMs`; a long bulk comes back less and less often.
+ */
+export function overflowDelay(deferrals: number, tiersMs: readonly number[]): number {
+  const wait = Math.min(1_000 * 2 ** Math.min(deferrals, 16), MAX_OVERFLOW_WAIT_MS);
+  return deferralDelay(wait, tiersMs);
+}
+
+/**
+ * A wait cut by up to a quarter at random, so messages deferred together do not all come back together.
+ * (Used as a copy's own expiry in a tier queue: it leaves when the first of the two ends.)
+ */
+export function jittered(delayMs: number, random: () => number = Math.random): number {
+  return Math.max(1, Math.round(delayMs * (1 - 0.25 * random())));
 }

@@ -10,7 +10,9 @@ import { replyQueueName, replyQueuePattern } from './topology';
 
 /** What a request handler's answer looks like on the wire. */
 export type RpcReply<T = unknown> =
-  { ok: true; data: T } | { ok: false; error: { code: string; message: string } };
+  | { ok: true; data: T }
+  /** `retryAfterMs` with code BUSY: the service had no slot for the request; ask again after that long. */
+  | { ok: false; error: { code: string; message: string; retryAfterMs?: number } };
 
 const REPLY_QUEUE = new RegExp(`^(${BROKER_SERVICES.map(replyQueuePattern).join('|')})$`);
 
@@ -23,11 +25,15 @@ export function isReplyQueue(replyTo: unknown): replyTo is string {
   return typeof replyTo === 'string' && REPLY_QUEUE.test(replyTo);
 }
 
-/** The service answered with an error, or nobody answered in time. `code` says which. */
+/**
+ * The service answered with an error, or nobody answered in time. `code` says which; `retryAfterMs` (with
+ * BUSY) when to ask again, so a caller can wait without holding anything.
+ */
 export class RpcError extends Error {
   constructor(
     readonly code: string,
     message: string,
+    readonly retryAfterMs?: number,
   ) {
     super(message);
     this.name = 'RpcError';
@@ -133,7 +139,14 @@ export class RpcClient {
       });
     }
     const answer = await reply;
-    if (!answer.ok) throw new RpcError(answer.error.code, answer.error.message);
+    if (!answer.ok) {
+      const { retryAfterMs } = answer.error;
+      throw new RpcError(
+        answer.error.code,
+        answer.error.message,
+        typeof retryAfterMs === 'number' && retryAfterMs >= 0 ? retryAfterMs : undefined,
+      );
+    }
     return answer.data as T;
   }
 

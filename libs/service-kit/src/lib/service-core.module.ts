@@ -3,9 +3,9 @@ import type { EntitySchema, MigrationInterface } from 'typeorm';
 import {
   assertBindingsAllowed,
   type BrokerService,
+  type ConsumerOptions,
   MessagingModule,
   publisherCheck,
-  type QueueBinding,
 } from '@connector/messaging';
 import { PersistenceModule, type RetentionRule, type SharedSchema } from '@connector/persistence';
 import { HealthModule } from './health.module';
@@ -13,11 +13,20 @@ import { MetricsModule } from './metrics.module';
 import { RETENTION_OPTIONS, RetentionService } from './retention.service';
 import { brokerUsersOf, type ServiceConfig } from './service-config';
 
+/** A service's consumer settings (its config class declares them with its own defaults). */
+interface ConsumerSettings {
+  PREFETCH?: number;
+  CONCURRENCY?: number;
+  PER_KEY_CONCURRENCY?: number;
+  PER_KEY_BUFFERED?: number;
+  REQUEST_CONCURRENCY?: number;
+}
+
 export interface ServiceCoreOptions {
   name: BrokerService;
-  config: ServiceConfig & { PREFETCH?: number };
+  config: ServiceConfig & ConsumerSettings;
   /** The queue this service consumes and what it binds; none for a service that only publishes. */
-  consumer?: { queue: string; bindings: QueueBinding[]; retryDelaysMs?: number[] };
+  consumer?: Pick<ConsumerOptions, 'queue' | 'bindings' | 'retryDelaysMs' | 'requestConcurrency'>;
   // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type -- TypeORM's entity list takes class constructors
   entities?: Array<Function | EntitySchema>;
   migrations?: Array<new () => MigrationInterface>;
@@ -55,6 +64,10 @@ export class ServiceCoreModule {
         consumer: consumer && {
           ...consumer,
           prefetch: config.PREFETCH,
+          concurrency: config.CONCURRENCY,
+          perKeyConcurrency: config.PER_KEY_CONCURRENCY,
+          perKeyBuffered: config.PER_KEY_BUFFERED,
+          defaultRequestConcurrency: config.REQUEST_CONCURRENCY,
           handlerTimeoutMs: config.HANDLER_TIMEOUT_MS,
           deliveryLimit: config.DELIVERY_LIMIT,
           verifyPublisher: publisherCheck(options.name, brokerUsersOf(config)),
