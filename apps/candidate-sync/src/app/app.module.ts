@@ -18,6 +18,7 @@ export class AppModule {
     const core = ServiceCoreModule.forRoot({
       name: SERVICE_NAME,
       config,
+      poolSize: config.DB_POOL_SIZE,
       ...CANDIDATE_SYNC_SCHEMA,
       retention: ['application_link', 'candidate_link'].map((table) =>
         deletedConnectorRetention(table, config.DELETED_CONNECTOR_RETENTION_DAYS),

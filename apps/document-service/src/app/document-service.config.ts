@@ -27,8 +27,15 @@ export class DocumentServiceConfig extends ServiceConfig {
   @Type(() => Number) @IsInt() @Min(100) @Max(600_000) DOWNLOAD_TIMEOUT_MS = 60_000;
   /** Per ATS request. */
   @Type(() => Number) @IsInt() @Min(100) @Max(300_000) ATS_TIMEOUT_MS = 60_000;
-  /** How long a message waits for the ATS budget before it is retried later. */
-  @Type(() => Number) @IsInt() @Min(0) @Max(300_000) BUDGET_WAIT_MS = 10_000;
+  /**
+   * How long a message waits in its handler for the ATS budget before it is deferred to the quota's own time:
+   * short, as a handler held waiting for one customer's budget is a handler the others do not get.
+   */
+  @Type(() => Number) @IsInt() @Min(0) @Max(2_000) BUDGET_WAIT_MS = 1_000;
+  /** Work of one path (e.g. candidate writes) on one customer's ATS system at once in this process. */
+  @Type(() => Number) @IsInt() @Min(1) @Max(100) ATS_SYSTEM_CONCURRENCY = 4;
+  /** How long a message waits for one of its ATS system's slots before it is deferred, freeing its handler. */
+  @Type(() => Number) @IsInt() @Min(0) @Max(2_000) ATS_SYSTEM_WAIT_MS = 250;
   /** How long a message waits for another worker busy with the same candidate before it is retried later. */
   @Type(() => Number) @IsInt() @Min(100) @Max(300_000) LOCK_WAIT_MS = 30_000;
 }

@@ -11,6 +11,7 @@ import {
 } from '@connector/rate-limiter';
 import { AtsAccessProvider } from './ats-access.provider';
 import { AtsClientFactory, DAILY_QUOTA, RATE_LIMITER } from './ats-client.factory';
+import { ATS_SYSTEMS_OPTIONS, AtsSystems, type AtsSystemsOptions } from './ats-systems';
 import { ConnectorDirectory } from './connector-directory';
 
 /** Shared schemas a service using this module must list (the rate-limit buckets and daily quotas). */
@@ -19,13 +20,15 @@ export const ATS_ACCESS_SCHEMAS: SharedSchema[] = [RATE_LIMIT_BUCKET_SCHEMA, DAI
 /**
  * For workers that call ATSs: connectors, access, clients, the shared budget and the SSRF guard.
  * `forRoot(core, …)`: core is a module exporting the service's MessagingModule (the registry and auth-gateway
- * are asked over RabbitMQ); `allowance` is the service's ALLOW_PRIVATE_ADDRESSES.
+ * are asked over RabbitMQ); `allowance` is the service's ALLOW_PRIVATE_ADDRESSES; `systems` its slots per ATS
+ * system (ATS_SYSTEM_CONCURRENCY, ATS_SYSTEM_WAIT_MS).
  */
 @Module({
   providers: [
     ConnectorDirectory,
     AtsAccessProvider,
     AtsClientFactory,
+    AtsSystems,
     {
       provide: RATE_LIMITER,
       inject: [getDataSourceToken()],
@@ -39,15 +42,21 @@ export const ATS_ACCESS_SCHEMAS: SharedSchema[] = [RATE_LIMIT_BUCKET_SCHEMA, DAI
       useFactory: (dataSource: DataSource) => new BatchedDailyQuota(preparedStatements(dataSource)),
     },
   ],
-  exports: [ConnectorDirectory, AtsAccessProvider, AtsClientFactory, RATE_LIMITER, DAILY_QUOTA],
+  exports: [ConnectorDirectory, AtsAccessProvider, AtsClientFactory, AtsSystems, RATE_LIMITER, DAILY_QUOTA],
 })
 export class AtsAccessModule {
-  static forRoot(core: DynamicModule, options: { allowance: AddressAllowance }): DynamicModule {
+  static forRoot(
+    core: DynamicModule,
+    options: { allowance: AddressAllowance; systems?: Partial<AtsSystemsOptions> },
+  ): DynamicModule {
     return {
       module: AtsAccessModule,
       imports: [core],
-      // Every call of the clients built here, checked on the address it connects to.
-      providers: [{ provide: OutboundGuard, useValue: outboundGuard(options.allowance) }],
+      providers: [
+        // Every call of the clients built here, checked on the address it connects to.
+        { provide: OutboundGuard, useValue: outboundGuard(options.allowance) },
+        { provide: ATS_SYSTEMS_OPTIONS, useValue: options.systems ?? {} },
+      ],
       exports: [OutboundGuard],
     };
   }

@@ -7,7 +7,8 @@ import {
   RpcError,
   TransientMessageError,
 } from '@connector/messaging';
-import { RateLimitExceededError } from '@connector/rate-limiter';
+import { ConcurrencyBusyError, RateLimitExceededError } from '@connector/rate-limiter';
+import { AtsSystemUnavailableError } from './ats-systems';
 
 /** A connector that must be authorized again waits this long between checks; nothing is dropped. */
 export const AUTHORIZATION_WAIT_MS = 30 * 60_000;
@@ -34,6 +35,26 @@ export function toMessageError(error: unknown, connectorId: string): MessageHand
       error.retryAt,
       connectorId,
     );
+  }
+  if (error instanceof ConcurrencyBusyError) {
+    // Every slot of this ATS system is taken by its own slow work: the handler goes to another account's.
+    return new DeferredMessageError(
+      `waiting for this ATS: its other work holds every slot; again at ${error.retryAt.toISOString()}`,
+      error.retryAt,
+      connectorId,
+    );
+  }
+  if (error instanceof AtsSystemUnavailableError) {
+    // An open breaker: no call is made. Past the message's deferral age it counts as an attempt (docs/reliability.md).
+    const message = `waiting for this ATS: ${error.message}`;
+    return error.countsAsAttempt
+      ? new TransientMessageError(
+          message,
+          connectorId,
+          undefined,
+          Math.max(0, error.until.getTime() - Date.now()),
+        )
+      : new DeferredMessageError(message, error.until, connectorId);
   }
   if (error instanceof RpcError) {
     switch (error.code) {

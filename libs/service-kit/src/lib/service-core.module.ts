@@ -34,6 +34,8 @@ export interface ServiceCoreOptions {
   shared?: SharedSchema[];
   /** What the service deletes once kept long enough (a job in every process, RETENTION_INTERVAL_MS). */
   retention?: RetentionRule[];
+  /** Postgres connections of this process (default 10): a service with many handlers sizes it to them. */
+  poolSize?: number;
 }
 
 /**
@@ -55,6 +57,7 @@ export class ServiceCoreModule {
         migrations: options.migrations ?? [],
         shared: options.shared ?? [],
         migrationsRun: config.MIGRATIONS_RUN === 'true',
+        ...(options.poolSize ? { poolSize: options.poolSize } : {}),
       }),
     });
     const messaging = MessagingModule.forRootAsync({

@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { AtsClientFactory, ConnectorDirectory, toMessageError } from '@connector/ats-access';
+import { AtsClientFactory, AtsSystems, ConnectorDirectory, toMessageError } from '@connector/ats-access';
 import type { ApplicationDataDto, ConnectorSnapshot, EventEnvelope } from '@connector/contracts';
 import {
   combinedFailure,
@@ -48,6 +48,7 @@ export class ApplicationSyncService {
     private readonly clients: AtsClientFactory,
     private readonly hasher: FieldHasher,
     private readonly erased: ErasedCandidates,
+    private readonly systems: AtsSystems,
   ) {}
 
   /**
@@ -108,6 +109,25 @@ export class ApplicationSyncService {
       });
       return false;
     }
+    // One of the ATS system's slots for every vacancy of this connector, taken before any claim: a busy or
+    // failing system defers the message here, with nothing claimed or written.
+    return this.systems.run(
+      'application-writes',
+      connector,
+      () => this.applyAll(connector, sink, vacancies, event),
+      {
+        since: event.occurredAt,
+      },
+    );
+  }
+
+  private async applyAll(
+    connector: ConnectorSnapshot,
+    sink: ApplicationSink,
+    vacancies: string[],
+    event: ApplicationEvent,
+  ): Promise<boolean> {
+    const connectorId = connector.id;
     for (const vacancyExternalId of vacancies) {
       const key = { connectorId, candidateId: event.data.candidateId, vacancyExternalId };
       // The lock, the candidate's ATS id and the application's link read or its create claimed: one statement.

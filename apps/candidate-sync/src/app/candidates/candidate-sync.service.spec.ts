@@ -1,4 +1,4 @@
-import type { ConnectorDirectory } from '@connector/ats-access';
+import { AtsSystems, type ConnectorDirectory } from '@connector/ats-access';
 import { type ConnectorSnapshot, createEvent, RoutingKey } from '@connector/contracts';
 import type { CandidateLocks } from '@connector/exactly-once';
 import type { Lease } from '@connector/persistence';
@@ -46,6 +46,7 @@ describe(CandidateSyncService.name, () => {
       {} as SyncedEvents,
       new FieldHasher('test-key'),
       { assertNotErased } as unknown as ErasedCandidates,
+      new AtsSystems(),
     );
     return { sut, assertNotErased, claimOrFind, found };
   };
@@ -98,6 +99,7 @@ describe(CandidateSyncService.name, () => {
       { candidateSynced } as unknown as SyncedEvents,
       new FieldHasher('test-key'),
       {} as ErasedCandidates,
+      new AtsSystems(),
     );
     await sut.sync(event);
     expect(create).toHaveBeenCalledTimes(1);
@@ -145,6 +147,7 @@ describe(CandidateSyncService.name, () => {
       { candidateSynced: async () => undefined } as unknown as SyncedEvents,
       new FieldHasher('test-key'),
       {} as ErasedCandidates,
+      new AtsSystems(),
     );
     await sut.sync(event);
     expect(childCreates).toHaveBeenCalledTimes(1);

@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { ConnectorDirectory, toMessageError } from '@connector/ats-access';
+import { AtsSystems, ConnectorDirectory, toMessageError } from '@connector/ats-access';
 import type { CandidateDataDto, ConnectorSnapshot, EventEnvelope } from '@connector/contracts';
 import { combinedFailure, type MessageHandlingError } from '@connector/messaging';
 import { withLogContext } from '@connector/observability';
@@ -38,6 +38,7 @@ export class CandidateSyncService {
     private readonly events: SyncedEvents,
     private readonly hasher: FieldHasher,
     private readonly erased: ErasedCandidates,
+    private readonly systems: AtsSystems,
   ) {}
 
   /**
@@ -67,7 +68,13 @@ export class CandidateSyncService {
       }
       working = true;
       try {
-        await withLogContext({ connectorId: connector.id }, () => this.syncTo(connector, event));
+        // One of the ATS system's slots, taken before the claim: a busy or failing system defers the message
+        // here, with nothing claimed or written, and its handler goes to another account's message.
+        await withLogContext({ connectorId: connector.id }, () =>
+          this.systems.run('candidate-writes', connector, () => this.syncTo(connector, event), {
+            since: event.occurredAt,
+          }),
+        );
       } catch (error) {
         failures.push(toMessageError(error, connector.id));
       }

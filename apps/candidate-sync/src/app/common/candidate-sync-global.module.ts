@@ -16,7 +16,10 @@ import { SyncedEvents } from './synced-events';
 @Module({})
 export class CandidateSyncGlobalModule {
   static forRoot(config: CandidateSyncConfig, core: DynamicModule): DynamicModule {
-    const atsAccess = AtsAccessModule.forRoot(core, { allowance: config.ALLOW_PRIVATE_ADDRESSES });
+    const atsAccess = AtsAccessModule.forRoot(core, {
+      allowance: config.ALLOW_PRIVATE_ADDRESSES,
+      systems: { perSystem: config.ATS_SYSTEM_CONCURRENCY, maxWaitMs: config.ATS_SYSTEM_WAIT_MS },
+    });
     return {
       module: CandidateSyncGlobalModule,
       imports: [core, atsAccess],

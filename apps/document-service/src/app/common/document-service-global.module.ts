@@ -15,7 +15,10 @@ import { DocumentEvents } from './document-events';
 @Module({})
 export class DocumentServiceGlobalModule {
   static forRoot(config: DocumentServiceConfig, core: DynamicModule): DynamicModule {
-    const atsAccess = AtsAccessModule.forRoot(core, { allowance: config.ALLOW_PRIVATE_ADDRESSES });
+    const atsAccess = AtsAccessModule.forRoot(core, {
+      allowance: config.ALLOW_PRIVATE_ADDRESSES,
+      systems: { perSystem: config.ATS_SYSTEM_CONCURRENCY, maxWaitMs: config.ATS_SYSTEM_WAIT_MS },
+    });
     return {
       module: DocumentServiceGlobalModule,
       imports: [core, atsAccess],

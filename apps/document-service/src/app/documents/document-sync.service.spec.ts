@@ -1,4 +1,4 @@
-import type { ConnectorDirectory } from '@connector/ats-access';
+import { AtsSystems, type ConnectorDirectory } from '@connector/ats-access';
 import type { OutboundGuard } from '@connector/ats-clients';
 import { type ConnectorSnapshot, createEvent, type DocumentDataDto, RoutingKey } from '@connector/contracts';
 import type { CandidateLocks } from '@connector/exactly-once';
@@ -46,6 +46,7 @@ describe(DocumentSyncService.name, () => {
       { documentSynced } as unknown as DocumentEvents,
       {} as DocumentServiceConfig,
       {} as OutboundGuard,
+      new AtsSystems(),
     );
     await (
       service as unknown as {

@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { ConnectorDirectory, AUTHORIZATION_WAIT_MS, toMessageError } from '@connector/ats-access';
+import { AtsSystems, ConnectorDirectory, AUTHORIZATION_WAIT_MS, toMessageError } from '@connector/ats-access';
 import { OutboundGuard } from '@connector/ats-clients';
 import type { ConnectorSnapshot, DocumentDataDto, EventEnvelope } from '@connector/contracts';
 import { CandidateLocks, writeOnce } from '@connector/exactly-once';
@@ -55,6 +55,7 @@ export class DocumentSyncService {
     private readonly events: DocumentEvents,
     private readonly config: DocumentServiceConfig,
     private readonly guard: OutboundGuard,
+    private readonly systems: AtsSystems,
   ) {}
 
   async sync(received: DocumentEvent): Promise<void> {
@@ -93,8 +94,11 @@ export class DocumentSyncService {
             upload.connector.id,
           );
           checkFileBytes(document, type, content, upload.connector.id);
+          // One of the ATS system's slots, taken before the claim: busy or failing, the message is deferred here.
           await withLogContext({ connectorId: upload.connector.id }, () =>
-            this.attach(upload, event, content),
+            this.systems.run('document-writes', upload.connector, () => this.attach(upload, event, content), {
+              since: event.occurredAt,
+            }),
           );
         } catch (error) {
           failures.push(toMessageError(error, upload.connector.id));

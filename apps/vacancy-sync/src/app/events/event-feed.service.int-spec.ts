@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { driveLoginForm, startAtsBSandbox, type RunningAtsBSandbox } from '@connector/ats-b-sandbox';
-import type { ClientOptions, ConnectorDirectory } from '@connector/ats-access';
+import { AtsSystems, type ClientOptions, type ConnectorDirectory } from '@connector/ats-access';
 import type { VacancyPartDeps } from '@connector/ats-core';
 import { AtsBClient, AtsBOAuthClient, type AtsBSession, AtsBVacancyEventSource } from '@connector/ats-b';
 import { outboundGuard } from '@connector/ats-clients';
@@ -139,6 +139,7 @@ describe(`${EventFeedService.name} (ATS-B subscriptions)`, () => {
         directory,
         publisher,
         config,
+        new AtsSystems(),
       );
     one = service();
     two = service();

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { type ClientOptions, ConnectorDirectory } from '@connector/ats-access';
+import { AtsSystems, type ClientOptions, ConnectorDirectory } from '@connector/ats-access';
 import { AtsError } from '@connector/ats-clients';
 import { SubscriptionGoneError, type VacancyEventBatch, type VacancyEventSource } from '@connector/ats-core';
 import { atsRegistry } from '@connector/ats-registry';
@@ -60,6 +60,7 @@ export class EventFeedService {
     private readonly directory: ConnectorDirectory,
     private readonly publisher: MessagePublisher,
     @Inject(VacancySyncConfig) private readonly config: VacancySyncConfig,
+    private readonly systems: AtsSystems,
   ) {}
 
   /** The connector's feed, made (to be subscribed at once) when its ATS has events and it has none yet. */
@@ -174,14 +175,17 @@ export class EventFeedService {
     }
     let batch: VacancyEventBatch;
     try {
-      batch = await source.read(
-        connector,
-        feed.subscriptionId,
-        {
-          maxEvents: MAX_EVENTS,
-          ...(feed.pendingRequestId !== undefined ? { requestId: feed.pendingRequestId } : {}),
-        },
-        this.client(),
+      // One of its ATS system's read slots: busy or failing, the read is rescheduled (failed: a wait).
+      batch = await this.systems.run('event-reads', connector, () =>
+        source.read(
+          connector,
+          feed.subscriptionId,
+          {
+            maxEvents: MAX_EVENTS,
+            ...(feed.pendingRequestId !== undefined ? { requestId: feed.pendingRequestId } : {}),
+          },
+          this.client(),
+        ),
       );
     } catch (error) {
       if (error instanceof SubscriptionGoneError) {

@@ -1,6 +1,7 @@
 import { AtsError } from '@connector/ats-clients';
 import { RpcError } from '@connector/messaging';
-import { RateLimitExceededError, RateLimiterErrorCode } from '@connector/rate-limiter';
+import { AtsSystemUnavailableError } from '@connector/ats-access';
+import { ConcurrencyBusyError, RateLimitExceededError, RateLimiterErrorCode } from '@connector/rate-limiter';
 import { decideRunFailure, RUN_RETRY_DELAYS_MS } from './run-failure';
 
 describe(decideRunFailure.name, () => {
@@ -17,6 +18,22 @@ describe(decideRunFailure.name, () => {
     });
     const midnight = new RateLimitExceededError(RateLimiterErrorCode.Paused, 'k', inMs(6 * 3_600_000));
     expect(decideRunFailure(midnight, context)).toMatchObject({ action: 'wait', inline: false });
+  });
+
+  it('parks a run whose ATS system is busy or failing, never in place and never as an attempt', () => {
+    const busy = new ConcurrencyBusyError('system', inMs(1_000), 'vacancy-runs per ATS system');
+    expect(decideRunFailure(busy, { ...context, attempts: 6 })).toMatchObject({
+      action: 'wait',
+      until: inMs(1_000),
+      inline: false,
+      reason: expect.stringContaining('waiting for this ATS'),
+    });
+    const open = new AtsSystemUnavailableError('system', inMs(5_000), false);
+    expect(decideRunFailure(open, context)).toMatchObject({
+      action: 'wait',
+      until: inMs(5_000),
+      inline: false,
+    });
   });
 
   it("pauses until the ATS's reset on a 429, without counting it as an attempt", () => {

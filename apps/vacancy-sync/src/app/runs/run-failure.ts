@@ -1,7 +1,7 @@
-import { toMessageError } from '@connector/ats-access';
+import { AtsSystemUnavailableError, toMessageError } from '@connector/ats-access';
 import { AtsError } from '@connector/ats-clients';
 import { DEFAULT_RETRY_DELAYS_MS, describeError } from '@connector/messaging';
-import { RateLimitExceededError } from '@connector/rate-limiter';
+import { ConcurrencyBusyError, RateLimitExceededError } from '@connector/rate-limiter';
 
 /** Waits after transient failures: the transport's tiers, about 80 minutes in all (an ATS outage of an hour). */
 export const RUN_RETRY_DELAYS_MS: readonly number[] = DEFAULT_RETRY_DELAYS_MS;
@@ -26,6 +26,11 @@ export function decideRunFailure(
   context: { connectorId: string; attempts: number; now: Date; inlineWaitMaxMs: number },
 ): RunFailureDecision {
   const reason = describeError(error);
+  // Its ATS system is busy with its other work, or failing (breaker open): parked, not an attempt, and never
+  // waited for in place (that would hold a run slot). A failing system's probe counts as the attempt.
+  const systemFree = waitingForSystem(error);
+  if (systemFree)
+    return { action: 'wait', until: systemFree, inline: false, reason: `waiting for this ATS: ${reason}` };
   const retryAt = rateLimitReset(error, context.now);
   if (retryAt) {
     const waitMs = Math.max(0, retryAt.getTime() - context.now.getTime());
@@ -42,6 +47,12 @@ export function decideRunFailure(
   const notBefore = 'notBeforeMs' in classified ? Number(classified.notBeforeMs ?? 0) : 0;
   const delayMs = Math.max(RUN_RETRY_DELAYS_MS[attempts - 1], notBefore);
   return { action: 'retry', until: new Date(context.now.getTime() + delayMs), attempts, reason };
+}
+
+function waitingForSystem(error: unknown): Date | undefined {
+  if (error instanceof ConcurrencyBusyError) return error.retryAt;
+  if (error instanceof AtsSystemUnavailableError && !error.countsAsAttempt) return error.until;
+  return undefined;
 }
 
 function rateLimitReset(error: unknown, now: Date): Date | undefined {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { startAtsASandbox, type RunningAtsASandbox, VACANCY_STATUSES } from '@connector/ats-a-sandbox';
-import type { ClientOptions, ConnectorDirectory } from '@connector/ats-access';
+import { AtsSystems, type ClientOptions, type ConnectorDirectory } from '@connector/ats-access';
 import type { VacancyPartDeps } from '@connector/ats-core';
 import { outboundGuard } from '@connector/ats-clients';
 import { AtsAClient, AtsAVacancySource, isLiveAtsAVacancy } from '@connector/ats-a';
@@ -80,6 +80,7 @@ describe(`${SyncRunService.name} (ATS-A full run)`, () => {
       config,
       // ATS-A has no event feed.
       { ensure: async () => undefined } as unknown as EventFeedService,
+      new AtsSystems(),
     );
     await runs.registerConnector(connectorId, ACCOUNT);
   });

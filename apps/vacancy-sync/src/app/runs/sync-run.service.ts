@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { type ClientOptions, ConnectorDirectory } from '@connector/ats-access';
+import { AtsSystems, type ClientOptions, ConnectorDirectory } from '@connector/ats-access';
 import {
   type ConnectorSnapshot,
   createEvent,
@@ -90,6 +90,7 @@ export class SyncRunService {
     private readonly publisher: MessagePublisher,
     @Inject(VacancySyncConfig) private readonly config: VacancySyncConfig,
     private readonly events: EventFeedService,
+    private readonly atsSystems: AtsSystems,
   ) {}
 
   /** Its log lines carry the run's ids (and the correlation id of the request that started it). */
@@ -157,9 +158,14 @@ export class SyncRunService {
             progressAt: 0,
           };
         }
-        if (run.status !== 'running' || !run.mode) run = await this.start(run, scope);
-        if (run.phase === 'listing') run = await this.list(run, scope);
-        if (run.phase === 'closing') run = await this.close(run, scope);
+        const held = scope;
+        // One of its ATS system's run slots (AtsSystems): busy or failing, the run is parked, its slot free.
+        run = await this.atsSystems.run('vacancy-runs', held.connector, async () => {
+          if (run.status !== 'running' || !run.mode) run = await this.start(run, held);
+          if (run.phase === 'listing') run = await this.list(run, held);
+          if (run.phase === 'closing') run = await this.close(run, held);
+          return run;
+        });
         const leaseKept = await this.complete(run, lease, 'succeeded', undefined, calls, scope);
         runMetrics.ended(scope.connector.type, 'succeeded', run.startedAt);
         return leaseKept ? 'finished' : 'done';
