@@ -9,8 +9,16 @@ export const SERVICE_NAME = 'auth-gateway';
 /** auth-gateway's environment, validated at boot. */
 export class AuthGatewayConfig extends ServiceConfig {
   override PORT = 3001;
-  /** Messages this process works on at once. */
-  @Type(() => Number) @IsInt() @Min(1) @Max(500) PREFETCH = 20;
+  /**
+   * Messages this process works on at once. More than the ATS call caps below together, so requests that
+   * need no ATS call (access still good, BUSY answers) always find a slot.
+   */
+  @Type(() => Number) @IsInt() @Min(1) @Max(500) PREFETCH = 64;
+  /** Renewals (ATS token and session calls) at once in this process, and for one customer system. */
+  @Type(() => Number) @IsInt() @Min(1) @Max(500) RENEWALS_MAX = 32;
+  @Type(() => Number) @IsInt() @Min(1) @Max(100) RENEWALS_PER_SYSTEM = 4;
+  /** Access in use that nears its end is renewed ahead by a job: this many per tick (every few seconds). */
+  @Type(() => Number) @IsInt() @Min(1) @Max(10_000) RENEW_AHEAD_BATCH = 200;
 
   /** "<keyId>:<base64 of 32 bytes>[,…]": the first seals new secrets, all open old ones. */
   @RequiredInProduction()
@@ -42,5 +50,10 @@ export class AuthGatewayConfig extends ServiceConfig {
   /** How long an ATS-A secret the ATS refused waits before it is tried again (it is never erased). */
   @Type(() => Number) @IsInt() @Min(1) @Max(86_400) ATS_A_RECHECK_SECONDS = 300;
   /** How long a connection test may take in all. */
-  @Type(() => Number) @IsInt() @Min(1000) @Max(60000) CONNECTION_TEST_TIMEOUT_MS = 10_000;
+  @Type(() => Number) @IsInt() @Min(1000) @Max(60000) CONNECTION_TEST_TIMEOUT_MS = 5_000;
+  /** Connection tests at once in this process (their own slots, apart from renewals), and for one account. */
+  @Type(() => Number) @IsInt() @Min(1) @Max(100) CONNECTION_TESTS_MAX = 8;
+  @Type(() => Number) @IsInt() @Min(1) @Max(100) CONNECTION_TESTS_PER_ACCOUNT = 2;
+  /** Connection tests one account may start a minute, across every gateway process. */
+  @Type(() => Number) @IsInt() @Min(1) @Max(1000) CONNECTION_TESTS_PER_MINUTE = 10;
 }
