@@ -15,6 +15,17 @@ export const AUTHORIZATION_WAIT_MS = 30 * 60_000;
 /** No token or login for lack of budget, and no reset named: ask again this soon. */
 const ACCESS_RATE_LIMIT_WAIT_MS = 5_000;
 
+/** A BUSY answer that names no wait: about this long (jittered), and never longer than the cap. */
+const BUSY_WAIT_MS = 1_000;
+const BUSY_WAIT_CAP_MS = 30_000;
+
+/** A BUSY answer's wait (the gateway's `retryAfterMs` when the reply carries it), jittered by ±50 %. */
+function busyWaitMs(error: RpcError): number {
+  const named = (error as RpcError & { retryAfterMs?: unknown }).retryAfterMs;
+  const base = typeof named === 'number' && named > 0 ? named : BUSY_WAIT_MS;
+  return Math.min(BUSY_WAIT_CAP_MS, Math.round(base * (0.5 + Math.random())));
+}
+
 /** A 429 without a reset time: wait this long. */
 const RATE_LIMIT_FALLBACK_MS = 60_000;
 
@@ -41,6 +52,13 @@ export function toMessageError(error: unknown, connectorId: string): MessageHand
         return new DeferredMessageError(
           `waiting for ATS budget to get access: ${error.message}`,
           new Date(Date.now() + ACCESS_RATE_LIMIT_WAIT_MS),
+          connectorId,
+        );
+      case AuthErrorCode.Busy:
+        // auth-gateway refused at once (its ATS call slots are full): a short jittered wait, no attempt spent.
+        return new DeferredMessageError(
+          `auth-gateway is busy: ${error.message}`,
+          new Date(Date.now() + busyWaitMs(error)),
           connectorId,
         );
       case AuthErrorCode.NotFound:
