@@ -53,8 +53,9 @@ export class CredentialRenewalJob implements OnApplicationBootstrap, OnModuleDes
       const queue = [...due];
       let renewed = 0;
       const lane = async () => {
-        for (let connectorId = queue.shift(); connectorId; connectorId = queue.shift()) {
-          await this.credentials.renewAhead(connectorId).then(
+        for (let claimed = queue.shift(); claimed; claimed = queue.shift()) {
+          const { connectorId, fingerprint } = claimed;
+          await this.credentials.renewAhead(connectorId, fingerprint).then(
             () => void (renewed += 1),
             (error: Error) =>
               this.logger.debug(`connector ${connectorId} not renewed ahead: ${error.message}`),

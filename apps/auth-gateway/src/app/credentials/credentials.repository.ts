@@ -90,9 +90,15 @@ export class CredentialsRepository {
   }
 
   /** Connectors whose access in use is due to be renewed ahead of its end; claimed so no other process takes them. */
-  async claimDueRenewals(limit: number, retryMs: number): Promise<string[]> {
+  async claimDueRenewals(
+    limit: number,
+    retryMs: number,
+  ): Promise<Array<{ connectorId: string; fingerprint: string | undefined }>> {
     const rows = await CLAIM_DUE_RENEWALS.rows(this.dataSource, { limit, retryMs });
-    return rows.map((row) => String(row['connector_id']));
+    return rows.map((row) => ({
+      connectorId: String(row['connector_id']),
+      fingerprint: typeof row['access_fingerprint'] === 'string' ? row['access_fingerprint'] : undefined,
+    }));
   }
 
   /** The access with this fingerprint was handed to a worker (written once per access). */

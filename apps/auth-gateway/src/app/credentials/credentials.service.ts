@@ -125,11 +125,13 @@ export class CredentialsService {
   }
 
   /**
-   * The renew-ahead job's part: renews the connector's access if it is still due (another process may have
-   * renewed it since it was claimed), so a worker finds fresh access and never waits for a renewal.
+   * The renew-ahead job's part: replaces the access with this fingerprint unless someone did meanwhile, so a
+   * worker finds fresh access and never waits for a renewal.
    */
-  async renewAhead(connectorId: string): Promise<void> {
-    await this.shared(`${connectorId}:`, () => this.resolveAccess(connectorId, 'ahead'));
+  async renewAhead(connectorId: string, fingerprint: string | undefined): Promise<void> {
+    await this.shared(`${connectorId}:${fingerprint ?? ''}`, () =>
+      this.resolveAccess(connectorId, 'ahead', fingerprint),
+    );
   }
 
   /** Requests for the same thing in this process share one answer. */
@@ -189,7 +191,7 @@ export class CredentialsService {
   }
 
   /**
-   * Access from the row when it is good (and, for the renew-ahead job, not yet due); else a renewal under the
+   * Access from the row when it is good (and not the one `rejected` names); else a renewal under the
    * connector's lease. When another process holds the lease, its result is awaited by re-reading the row
    * with a short backoff, bounded by LEASE_WAIT_MS; then BUSY.
    */
@@ -201,7 +203,7 @@ export class CredentialsService {
     const deadline = Date.now() + LEASE_WAIT_MS;
     for (let pauseMs = 25; ; pauseMs = Math.min(pauseMs * 2, 400)) {
       const row = this.activeRow(await this.repository.find(connectorId), connectorId);
-      const ready = this.ready(row, renewalFor, rejected);
+      const ready = this.usable(row, rejected);
       if (ready) {
         if (renewalFor === 'request') await this.markInUse(row);
         return ready;
@@ -234,8 +236,7 @@ export class CredentialsService {
             // Another process may have renewed since we read the row.
             const current = this.activeRow(await leased.find(), row.connectorId);
             return (
-              this.ready(current, renewalFor, rejected) ??
-              (await this.renew(current, leased, renewalFor, rejected))
+              this.usable(current, rejected) ?? (await this.renew(current, leased, renewalFor, rejected))
             );
           },
           RENEWAL_LEASE_MS,
@@ -254,16 +255,6 @@ export class CredentialsService {
         `the credentials of connector ${row.connectorId} were replaced during a renewal; try again`,
       );
     }
-  }
-
-  /** Usable access; for the renew-ahead job only while it is not yet due (someone renewed it meanwhile). */
-  private ready(
-    row: ConnectorCredentialEntity,
-    renewalFor: RenewalFor,
-    rejected?: string,
-  ): AtsAccess | undefined {
-    if (renewalFor === 'ahead' && (!row.renewAt || row.renewAt.getTime() <= Date.now())) return undefined;
-    return this.usable(row, rejected);
   }
 
   /** The access was handed to a worker: renew it ahead from now on (one write per access, not per request). */

@@ -20,7 +20,8 @@ export const RELEASE_RENEWAL_LEASE = sqlStatement<{ connectorId: string; owner: 
 );
 
 /**
- * The access in use that is due for renewal ahead of its end, a bounded batch (the oldest due first). Each
+ * The access in use that is due for renewal ahead of its end (with the fingerprint of the access to replace),
+ * a bounded batch (the oldest due first). Each
  * is put off by `retryMs` as it is claimed, so another gateway process does not claim it too, and one whose
  * renewal fails is tried again after that; SKIP LOCKED: two ticks at once take different rows.
  */
@@ -32,7 +33,7 @@ export const CLAIM_DUE_RENEWALS = sqlStatement<{ limit: number; retryMs: number 
             WHERE "state" = 'active' AND "in_use" AND "renew_at" <= now()
             ORDER BY "renew_at" LIMIT ${p.limit}::int
             FOR UPDATE SKIP LOCKED))
-   RETURNING "connector_id"`,
+   RETURNING "connector_id", "access_fingerprint"`,
 );
 
 /** This access was handed to a worker: from now on it is renewed ahead of its end. Written once per access. */
