@@ -1,6 +1,13 @@
 import { AuthErrorCode } from '@connector/contracts';
+import { gauge } from '@connector/observability';
 import { KeyedConcurrency } from '@connector/rate-limiter';
 import { GatewayError } from './gateway.error';
+
+const held = gauge({
+  name: 'connector_gateway_ats_calls',
+  help: "auth-gateway's ATS calls under way in this process by kind (renewals, connection tests): slots held of its caps",
+  labelNames: ['kind'],
+});
 
 export interface AtsCallSlotsOptions {
   /** ATS calls of this kind at once in this process, all systems together. */
@@ -36,9 +43,11 @@ export class AtsCallSlots {
       releaseKey();
       throw this.busy(`auth-gateway is at its limit of ${this.name}`);
     }
+    held.inc({ kind: this.name });
     try {
       return await work();
     } finally {
+      held.dec({ kind: this.name });
       releaseAll();
       releaseKey();
     }

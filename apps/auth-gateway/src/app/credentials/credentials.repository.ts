@@ -32,7 +32,7 @@ export class CredentialsReplacedError extends Error {
 export interface LeasedCredential {
   find(): Promise<ConnectorCredentialEntity | null>;
   /**
-   * After a `find`, only while the lease is still ours and the row still holds the credentials it read (the
+   * After a `find`, only while the lease is still ours (a change setting `leaseOwner: null` gives it back) and the row still holds the credentials it read (the
    * same generation), else CredentialsReplacedError: a save made meanwhile is never overwritten with what was
    * renewed from the old. With `announce`, the change and the messages that announce it (to the outbox) are
    * written in one transaction: a broker outage can delay the announcement, never lose it.
@@ -119,15 +119,18 @@ export class CredentialsRepository {
     const owner = randomUUID();
     const [claimed] = await CLAIM_RENEWAL_LEASE.rows(this.dataSource, { connectorId, owner, leaseMs });
     if (!claimed) return { leased: false };
+    const lease = { released: false };
     try {
-      return { leased: true, value: await work(this.leasedHandle(connectorId, owner)) };
+      return { leased: true, value: await work(this.leasedHandle(connectorId, owner, lease)) };
     } finally {
-      // A failed release only lets the lease run out by itself.
-      await RELEASE_RENEWAL_LEASE.rows(this.dataSource, { connectorId, owner }).catch(() => undefined);
+      // Unless the work's last write gave it back; a failed release only lets the lease run out by itself.
+      if (!lease.released) {
+        await RELEASE_RENEWAL_LEASE.rows(this.dataSource, { connectorId, owner }).catch(() => undefined);
+      }
     }
   }
 
-  private leasedHandle(connectorId: string, owner: string): LeasedCredential {
+  private leasedHandle(connectorId: string, owner: string, lease: { released: boolean }): LeasedCredential {
     const repository = this.dataSource.getRepository(ConnectorCredentialEntity);
     /** The generation of the row last read through this handle (undefined: none read yet). */
     let read: string | null | undefined;
@@ -146,13 +149,14 @@ export class CredentialsRepository {
         if (announce.length === 0) {
           const result = await repository.update(where(), changes);
           if (result.affected === 0) throw new CredentialsReplacedError();
-          return;
+        } else {
+          await this.dataSource.transaction(async (manager) => {
+            const result = await manager.getRepository(ConnectorCredentialEntity).update(where(), changes);
+            if (result.affected === 0) throw new CredentialsReplacedError();
+            await addToOutbox(manager, SERVICE_NAME, announce);
+          });
         }
-        await this.dataSource.transaction(async (manager) => {
-          const result = await manager.getRepository(ConnectorCredentialEntity).update(where(), changes);
-          if (result.affected === 0) throw new CredentialsReplacedError();
-          await addToOutbox(manager, SERVICE_NAME, announce);
-        });
+        if (changes.leaseOwner === null) lease.released = true;
       },
       saveRotation: async (changes, marker, attempts = 5) => {
         let lastError: unknown;

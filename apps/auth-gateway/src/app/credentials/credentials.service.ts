@@ -90,8 +90,12 @@ export class CredentialsService {
    * account's connector answers as an unknown one, so a forged request learns nothing, not even existence.
    */
   async getAccessFor(accountId: string, connectorId: string, rejected?: string): Promise<AtsAccess> {
-    await this.requireOwner(accountId, connectorId);
-    return this.getAccess(connectorId, rejected);
+    const row = await this.repository.find(connectorId);
+    this.checkOwner(row, accountId, connectorId);
+    // The row just read is the first look of the renewal too: one read less per request.
+    return this.shared(`${connectorId}:${rejected ?? ''}`, () =>
+      this.resolveAccess(connectorId, 'request', rejected, row),
+    );
   }
 
   /**
@@ -110,7 +114,10 @@ export class CredentialsService {
 
   /** Throws NOT_FOUND unless the connector's stored credentials belong to `accountId` (or none are stored). */
   async requireOwner(accountId: string, connectorId: string): Promise<void> {
-    const row = await this.repository.find(connectorId);
+    this.checkOwner(await this.repository.find(connectorId), accountId, connectorId);
+  }
+
+  private checkOwner(row: ConnectorCredentialEntity | null, accountId: string, connectorId: string): void {
     if (row && row.accountId !== accountId) {
       this.logger.warn(`a request of account ${accountId} named connector ${connectorId} of another account`);
       throw new GatewayError(AuthErrorCode.NotFound, `no credentials for connector ${connectorId}`);
@@ -199,10 +206,13 @@ export class CredentialsService {
     connectorId: string,
     renewalFor: RenewalFor,
     rejected?: string,
+    firstRead?: ConnectorCredentialEntity | null,
   ): Promise<AtsAccess> {
     const deadline = Date.now() + LEASE_WAIT_MS;
+    let read = firstRead;
     for (let pauseMs = 25; ; pauseMs = Math.min(pauseMs * 2, 400)) {
-      const row = this.activeRow(await this.repository.find(connectorId), connectorId);
+      const row = this.activeRow(read ?? (await this.repository.find(connectorId)), connectorId);
+      read = undefined;
       const ready = this.usable(row, rejected);
       if (ready) {
         if (renewalFor === 'request') await this.markInUse(row);
@@ -318,6 +328,9 @@ export class CredentialsService {
           renewAt: renewAtOf(issued.expiresAt),
           // A worker gets this access now; one renewed ahead waits until a worker asks for it.
           inUse: renewalFor === 'request',
+          // The lease is given back with the result, in the same statement.
+          leaseOwner: null,
+          leaseUntil: null,
           // Re-seal a secret still under an older key while we are here (not one that just rotated).
           ...(!rotated && row.secret && this.secrets.isStale(row.secret)
             ? { secret: this.secrets.seal(input.secret, row.connectorId) }
