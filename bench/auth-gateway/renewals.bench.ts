@@ -123,7 +123,7 @@ async function main(): Promise<void> {
     // Every access ends now: each request below needs a renewal.
     const db = new Client({ connectionString: infra.database.url });
     await db.connect();
-    await db.query(`UPDATE connector_credential SET access_expires_at = now(), renew_at = NULL`);
+    await db.query(`UPDATE connector_credential SET access_expires_at = now()`);
     await db.end();
 
     const callsBefore = tokenCalls(sandbox);
