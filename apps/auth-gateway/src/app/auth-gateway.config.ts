@@ -21,6 +21,11 @@ export class AuthGatewayConfig extends ServiceConfig {
   @Type(() => Number) @IsInt() @Min(1) @Max(1000) REQUEST_CONCURRENCY = 64;
   /** Connection tests handled at once (each may wait on an unknown address until its timeout). */
   @Type(() => Number) @IsInt() @Min(1) @Max(1000) CONNECTION_TEST_CONCURRENCY = 8;
+  /** Renewals (ATS token and session calls) at once in this process, and for one customer system. */
+  @Type(() => Number) @IsInt() @Min(1) @Max(500) RENEWALS_MAX = 32;
+  @Type(() => Number) @IsInt() @Min(1) @Max(100) RENEWALS_PER_SYSTEM = 4;
+  /** Access in use that nears its end is renewed ahead by a job: this many per tick (every few seconds). */
+  @Type(() => Number) @IsInt() @Min(1) @Max(10_000) RENEW_AHEAD_BATCH = 200;
 
   /** "<keyId>:<base64 of 32 bytes>[,…]": the first seals new secrets, all open old ones. */
   @RequiredInProduction()
@@ -52,5 +57,10 @@ export class AuthGatewayConfig extends ServiceConfig {
   /** How long an ATS-A secret the ATS refused waits before it is tried again (it is never erased). */
   @Type(() => Number) @IsInt() @Min(1) @Max(86_400) ATS_A_RECHECK_SECONDS = 300;
   /** How long a connection test may take in all. */
-  @Type(() => Number) @IsInt() @Min(1000) @Max(60000) CONNECTION_TEST_TIMEOUT_MS = 10_000;
+  @Type(() => Number) @IsInt() @Min(1000) @Max(60000) CONNECTION_TEST_TIMEOUT_MS = 5_000;
+  /** Connection tests at once in this process (their own slots, apart from renewals), and for one account. */
+  @Type(() => Number) @IsInt() @Min(1) @Max(100) CONNECTION_TESTS_MAX = 8;
+  @Type(() => Number) @IsInt() @Min(1) @Max(100) CONNECTION_TESTS_PER_ACCOUNT = 2;
+  /** Connection tests one account may start a minute, across every gateway process. */
+  @Type(() => Number) @IsInt() @Min(1) @Max(1000) CONNECTION_TESTS_PER_MINUTE = 10;
 }

@@ -1,5 +1,5 @@
 import { OUTBOX_SCHEMA } from '@connector/persistence';
-import { DAILY_QUOTA_SCHEMA } from '@connector/rate-limiter';
+import { DAILY_QUOTA_SCHEMA, RATE_LIMIT_BUCKET_SCHEMA } from '@connector/rate-limiter';
 import type { ServiceCoreOptions } from '@connector/service-kit';
 import { ConnectorCredentialEntity } from './credentials/connector-credential.entity';
 import { AuthGatewayTables1763700000100 } from './migrations/1763700000100-auth-gateway-tables';
@@ -8,11 +8,13 @@ import { OAuthStatePkce1763700000120 } from './migrations/1763700000120-oauth-st
 import { CredentialGeneration1763700000130 } from './migrations/1763700000130-credential-generation';
 import { CredentialRecheck1763700000140 } from './migrations/1763700000140-credential-recheck';
 import { CredentialAtsTypeByRegistry1763700000150 } from './migrations/1763700000150-credential-ats-type-by-registry';
+import { CredentialRenewalLease1763700000160 } from './migrations/1763700000160-credential-renewal-lease';
 import { OAuthStateEntity } from './oauth/oauth-state.entity';
 
 /**
  * auth-gateway's tables (entities and the migrations that build them), the outbox, through which its
- * status changes (auth_failed, connected again) are published, and the ATS daily quota.
+ * status changes (auth_failed, connected again) are published, the ATS daily quota, and the rate limit
+ * buckets that hold connection tests per account across replicas.
  */
 export const AUTH_GATEWAY_SCHEMA = {
   entities: [ConnectorCredentialEntity, OAuthStateEntity],
@@ -23,7 +25,8 @@ export const AUTH_GATEWAY_SCHEMA = {
     CredentialGeneration1763700000130,
     CredentialRecheck1763700000140,
     CredentialAtsTypeByRegistry1763700000150,
+    CredentialRenewalLease1763700000160,
   ],
   // The daily quota: ATS-A token requests are planned on it like every other call.
-  shared: [OUTBOX_SCHEMA, DAILY_QUOTA_SCHEMA],
+  shared: [OUTBOX_SCHEMA, DAILY_QUOTA_SCHEMA, RATE_LIMIT_BUCKET_SCHEMA],
 } satisfies Pick<ServiceCoreOptions, 'entities' | 'migrations' | 'shared'>;

@@ -1,7 +1,7 @@
 import { type AtsAccess, createEvent, RoutingKey } from '@connector/contracts';
 import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { RabbitConnection, RpcClient } from '@connector/messaging';
+import { RabbitConnection, RpcClient, RpcError } from '@connector/messaging';
 import { AtsAccessProvider } from './ats-access.provider';
 import { ConnectorDirectory } from './connector-directory';
 
@@ -82,5 +82,21 @@ describe(AtsAccessProvider.name, () => {
     } finally {
       await app.close();
     }
+  });
+
+  it("answers a connector's next requests with the gateway's BUSY for its wait, without asking again", async () => {
+    const busy = Object.assign(new RpcError('BUSY', 'every renewal slot is taken'), { retryAfterMs: 60_000 });
+    rpc.request.mockRejectedValueOnce(busy);
+    await expect(sut.access('c1', 'acct_1')).rejects.toBe(busy);
+    await expect(sut.access('c1', 'acct_1')).rejects.toBe(busy);
+    expect(rpc.request).toHaveBeenCalledTimes(1);
+    // Another connector is asked for as usual.
+    await expect(sut.access('c2', 'acct_1')).resolves.toMatchObject({ accessToken: 'old-token' });
+  });
+
+  it('asks again at once after an answer that is no refusal to wait', async () => {
+    rpc.request.mockRejectedValueOnce(new RpcError('ATS_ERROR', 'the ATS answered 500'));
+    await expect(sut.access('c1', 'acct_1')).rejects.toMatchObject({ code: 'ATS_ERROR' });
+    await expect(sut.access('c1', 'acct_1')).resolves.toMatchObject({ accessToken: 'old-token' });
   });
 });

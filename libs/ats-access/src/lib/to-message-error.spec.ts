@@ -33,6 +33,17 @@ describe(toMessageError.name, () => {
     expect((toMessageError(unsure, 'c1') as TransientMessageError).notBeforeMs).toBe(5_000);
   });
 
+  it("makes auth-gateway's BUSY a short wait of about the retryAfterMs it names, not an attempt", () => {
+    const busy = Object.assign(new RpcError(AuthErrorCode.Busy, 'every renewal slot is taken'), {
+      retryAfterMs: 2_000,
+    });
+    const error = toMessageError(busy, 'c1');
+    expect(error).toBeInstanceOf(DeferredMessageError);
+    const waitMs = (error as DeferredMessageError).until.getTime() - Date.now();
+    expect(waitMs).toBeGreaterThan(900);
+    expect(waitMs).toBeLessThanOrEqual(3_000);
+  });
+
   it('makes no token for lack of budget (RATE_LIMITED from auth-gateway) a wait, not an attempt', () => {
     const error = toMessageError(new RpcError(AuthErrorCode.RateLimited, 'login answered 429'), 'c1');
     expect(error).toBeInstanceOf(DeferredMessageError);

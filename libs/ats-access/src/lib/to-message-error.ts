@@ -16,8 +16,16 @@ export const AUTHORIZATION_WAIT_MS = 30 * 60_000;
 /** No token or login for lack of budget, and no reset named: ask again this soon. */
 const ACCESS_RATE_LIMIT_WAIT_MS = 5_000;
 
-/** A BUSY answer that names no wait: ask again this soon. */
-const BUSY_FALLBACK_WAIT_MS = 1_000;
+/** A BUSY answer that names no wait: about this long (jittered), and never longer than the cap. */
+const BUSY_WAIT_MS = 1_000;
+const BUSY_WAIT_CAP_MS = 30_000;
+
+/** A BUSY answer's wait (the gateway's `retryAfterMs` when the reply carries it), jittered by ±50 %. */
+function busyWaitMs(error: RpcError): number {
+  const named = error.retryAfterMs;
+  const base = named !== undefined && named > 0 ? named : BUSY_WAIT_MS;
+  return Math.min(BUSY_WAIT_CAP_MS, Math.round(base * (0.5 + Math.random())));
+}
 
 /** A 429 without a reset time: wait this long. */
 const RATE_LIMIT_FALLBACK_MS = 60_000;
@@ -67,11 +75,11 @@ export function toMessageError(error: unknown, connectorId: string): MessageHand
           new Date(Date.now() + ACCESS_RATE_LIMIT_WAIT_MS),
           connectorId,
         );
-      case 'BUSY':
-        // The answering service had no free slot (its bulkhead): wait as long as it says, not an attempt.
+      case AuthErrorCode.Busy:
+        // auth-gateway refused at once (its ATS call slots are full): a short jittered wait, no attempt spent.
         return new DeferredMessageError(
-          error.message,
-          new Date(Date.now() + (error.retryAfterMs ?? BUSY_FALLBACK_WAIT_MS)),
+          `auth-gateway is busy: ${error.message}`,
+          new Date(Date.now() + busyWaitMs(error)),
           connectorId,
         );
       case AuthErrorCode.NotFound:

@@ -37,6 +37,8 @@ export const AuthErrorCode = {
   /** The OAuth `state` is unknown, used, expired or not this browser's. */
   InvalidState: 'INVALID_STATE',
   NotFound: 'NOT_FOUND',
+  /** auth-gateway's slots for ATS calls are all taken: ask again after the reply's `retryAfterMs`. */
+  Busy: 'BUSY',
 } as const;
 export type AuthErrorCodeName = (typeof AuthErrorCode)[keyof typeof AuthErrorCode];
 

@@ -1,4 +1,5 @@
 import { OutboundGuard } from '@connector/ats-clients';
+import { InMemoryRateLimiter, type PostgresDailyQuota } from '@connector/rate-limiter';
 import { loadConfig } from '@connector/service-kit';
 import { AuthGatewayConfig } from '../auth-gateway.config';
 import { AtsASetupService } from './ats-a-setup.service';
@@ -20,7 +21,13 @@ const productionConfig = () =>
 describe(AtsASetupService.name, () => {
   const config = productionConfig();
   const guard = new OutboundGuard({ allowance: config.ALLOW_PRIVATE_ADDRESSES });
-  const sut = new AtsASetupService(config, guard);
+  const quota = { snapshot: jest.fn() } as unknown as PostgresDailyQuota;
+  const sut = new AtsASetupService(
+    config,
+    guard,
+    quota,
+    new InMemoryRateLimiter({ resolveConfig: () => ({ capacity: 100, refillPerSecond: 1, reserve: 0 }) }),
+  );
   afterAll(() => guard.close());
   const atsA = (baseUrl: string) => ({ baseUrl, clientId: 'id', clientSecret: 'secret' });
 
@@ -32,7 +39,7 @@ describe(AtsASetupService.name, () => {
     ['https://[2001::a00:1]', /tunnel address/],
     ['not a url', /./],
   ])('refuses %s before calling anything', async (baseUrl, message) => {
-    const reply = await sut.test(atsA(baseUrl));
+    const reply = await sut.test('acct', atsA(baseUrl));
     expect(reply).toEqual({
       ok: false,
       error: { code: 'INVALID_URL', message: expect.stringMatching(message) },

@@ -15,6 +15,6 @@ export class ConnectionTestHandler {
 
   @MessagePattern(RoutingKey.AuthConnectionTest)
   handle(@Payload() request: EventEnvelope<string, ConnectionTestRequestDto>): Promise<ConnectionTestReply> {
-    return this.atsA.test(request.data.config, request.data.openStatuses);
+    return this.atsA.test(request.accountId, request.data.config, request.data.openStatuses);
   }
 }

@@ -15,6 +15,8 @@ export type CredentialState = 'active' | 'authorization_required' | 'rejected';
 @Check('connector_credential_state_check', `"state" IN ('active', 'authorization_required', 'rejected')`)
 // The re-check job's tick reads the refused secrets that are due, never every connector's row.
 @Index('ix_connector_credential_recheck', ['recheckAt'], { where: `"state" = 'rejected'` })
+// The renew-ahead job's tick reads the access in use that is due, never every connector's row.
+@Index('ix_connector_credential_renew', ['renewAt'], { where: `"state" = 'active' AND "in_use"` })
 export class ConnectorCredentialEntity {
   @PrimaryColumn('text', { name: 'connector_id' }) connectorId!: string;
   @Column('text', { name: 'account_id' }) accountId!: string;
@@ -37,6 +39,13 @@ export class ConnectorCredentialEntity {
   @Column('timestamptz', { name: 'recheck_at', nullable: true }) recheckAt!: Date | null;
   /** Which save these credentials come from (new on every save); null for rows saved before it existed. */
   @Column('text', { name: 'generation', nullable: true }) generation!: string | null;
+  /** The renewal under way (its owner's id) and until when it holds: another waits for it or takes over after. */
+  @Column('text', { name: 'lease_owner', nullable: true }) leaseOwner!: string | null;
+  @Column('timestamptz', { name: 'lease_until', nullable: true }) leaseUntil!: Date | null;
+  /** When the current access is renewed ahead of its end (while `inUse`). */
+  @Column('timestamptz', { name: 'renew_at', nullable: true }) renewAt!: Date | null;
+  /** The current access was handed to a worker: worth renewing ahead (idle connectors' tokens are not). */
+  @Column('boolean', { name: 'in_use', default: false }) inUse!: boolean;
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' }) createdAt!: Date;
   @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' }) updatedAt!: Date;
 }

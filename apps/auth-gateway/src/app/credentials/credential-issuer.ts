@@ -8,3 +8,6 @@ export const CREDENTIAL_ISSUERS = Symbol('CREDENTIAL_ISSUERS');
 
 /** The daily quota the gateway's token requests take from (the workers' table, one row per account and system). */
 export const TOKEN_QUOTA = Symbol('TOKEN_QUOTA');
+
+/** The rate limit of connection tests per account (Postgres buckets, so it holds across gateway processes). */
+export const CONNECTION_TEST_LIMITER = Symbol('CONNECTION_TEST_LIMITER');

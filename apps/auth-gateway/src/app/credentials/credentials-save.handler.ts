@@ -24,7 +24,7 @@ export class CredentialsSaveHandler {
     const { connectorId, config, openStatuses } = request.data;
     // A connector id already stored for another account is not this request's to overwrite.
     await this.credentials.requireOwner(request.accountId, connectorId);
-    const verified = await this.atsA.verify(config, openStatuses);
+    const verified = await this.atsA.verify(request.accountId, config, openStatuses);
     const expiresAt = new Date(Date.now() + verified.expiresInSeconds * 1000 - 60_000);
     await this.credentials.store({
       connectorId,

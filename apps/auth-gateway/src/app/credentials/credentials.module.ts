@@ -2,7 +2,7 @@ import { Logger, Module } from '@nestjs/common';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { preparedStatements } from '@connector/persistence';
-import { PostgresDailyQuota } from '@connector/rate-limiter';
+import { PostgresDailyQuota, PostgresRateLimiter } from '@connector/rate-limiter';
 import { OutboundGuard, outboundGuard } from '@connector/ats-clients';
 import { AtsBOAuthClient, atsBAdapter } from '@connector/ats-b';
 import type { AtsRegistry, CredentialIssuer, CredentialIssuerDeps } from '@connector/ats-core';
@@ -16,8 +16,9 @@ import { AuthorizationStartHandler } from '../oauth/authorization-start.handler'
 import { OAuthStateStore } from '../oauth/oauth-state.store';
 import { OAuthService } from '../oauth/oauth.service';
 import { AtsASetupService } from './ats-a-setup.service';
-import { CREDENTIAL_ISSUERS, TOKEN_QUOTA } from './credential-issuer';
+import { CONNECTION_TEST_LIMITER, CREDENTIAL_ISSUERS, TOKEN_QUOTA } from './credential-issuer';
 import { CredentialRecheckJob } from './credential-recheck.job';
+import { CredentialRenewalJob } from './credential-renewal.job';
 import { ConnectionTestHandler } from './connection-test.handler';
 import { ConnectorStatusChangedHandler } from './connector-status-changed.handler';
 import { CredentialsEraseHandler } from './credentials-erase.handler';
@@ -103,6 +104,19 @@ export function credentialIssuers(
       useFactory: (dataSource: DataSource) => new PostgresDailyQuota(preparedStatements(dataSource)),
     },
     {
+      // Connection tests per account a minute, one bucket per account shared by every gateway process.
+      provide: CONNECTION_TEST_LIMITER,
+      inject: [getDataSourceToken(), AuthGatewayConfig],
+      useFactory: (dataSource: DataSource, c: AuthGatewayConfig) =>
+        new PostgresRateLimiter(preparedStatements(dataSource), {
+          resolveConfig: () => ({
+            capacity: c.CONNECTION_TESTS_PER_MINUTE,
+            refillPerSecond: c.CONNECTION_TESTS_PER_MINUTE / 60,
+            reserve: 0,
+          }),
+        }),
+    },
+    {
       provide: CREDENTIAL_ISSUERS,
       inject: [OutboundGuard, TOKEN_QUOTA, AtsBOAuthClient],
       useFactory: (guard: OutboundGuard, quota: PostgresDailyQuota, atsBOAuth: AtsBOAuthClient) =>
@@ -119,6 +133,7 @@ export function credentialIssuers(
     CredentialsService,
     OperatorAlerts,
     CredentialRecheckJob,
+    CredentialRenewalJob,
     ResealService,
     AtsASetupService,
     OAuthService,

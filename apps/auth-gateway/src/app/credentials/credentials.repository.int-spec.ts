@@ -7,7 +7,7 @@ import { AUTH_GATEWAY_SCHEMA } from '../auth-gateway.schema';
 import { OAuthStateEntity } from '../oauth/oauth-state.entity';
 import { ConnectorCredentialEntity } from './connector-credential.entity';
 import { SecretBox } from '../crypto/secret-box';
-import { CredentialsRepository, MarkerLostError } from './credentials.repository';
+import { CredentialsReplacedError, CredentialsRepository, MarkerLostError } from './credentials.repository';
 import { ResealService } from './reseal.service';
 
 describe(CredentialsRepository.name, () => {
@@ -52,43 +52,79 @@ describe(CredentialsRepository.name, () => {
     });
   });
 
-  const killLockConnection = async () => {
-    // The backend holding our advisory lock, as a network cut or a Postgres failover would end it.
-    await dataSource.query(
-      `SELECT pg_terminate_backend(pid) FROM pg_locks
-       WHERE locktype = 'advisory' AND granted AND pid <> pg_backend_pid()
-         AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
+  it('leases a renewal without holding a connection: another is refused until it ends or runs out', async () => {
+    const outcome = await sut.withRenewalLease(
+      'c1',
+      async (leased) => {
+        await leased.find();
+        // Nothing of ours is held on the pool meanwhile: the other claim runs on a free connection.
+        await expect(sut.withRenewalLease('c1', async () => 'theirs', 60_000)).resolves.toEqual({
+          leased: false,
+        });
+        await leased.update({ state: 'authorization_required' });
+        return 'mine';
+      },
+      60_000,
     );
-  };
-
-  it('writes through the connection that holds the lock: when it drops, the write fails and the lock is free', async () => {
-    const outcome = sut.withConnectorLock('c1', async (locked) => {
-      await killLockConnection();
-      await locked.update({ state: 'authorization_required' });
+    expect(outcome).toEqual({ leased: true, value: 'mine' });
+    expect(await sut.find('c1')).toMatchObject({ state: 'authorization_required', leaseOwner: null });
+    // Given back at the end: the next renewal takes it at once.
+    await expect(sut.withRenewalLease('c1', async () => 'next', 60_000)).resolves.toEqual({
+      leased: true,
+      value: 'next',
     });
-    await expect(outcome).rejects.toThrow();
-    expect((await sut.find('c1'))?.state).toBe('active');
-    // Another process gets the lock at once.
-    await expect(sut.withConnectorLock('c1', async () => 'mine', 500)).resolves.toBe('mine');
   });
 
-  it('retries the save of a rotated secret on a fresh connection when the lock’s connection dropped', async () => {
-    await sut.withConnectorLock('c1', async (locked) => {
-      await locked.update({ refreshMarker: 'm1', refreshStartedAt: new Date() });
-      await killLockConnection();
-      await locked.saveRotation({ secret: sealed('new'), refreshMarker: null }, 'm1');
-    });
+  it('lets another take over a lease that ran out, and the first then writes nothing', async () => {
+    await sut.withRenewalLease(
+      'c1',
+      async (leased) => {
+        await leased.find();
+        await dataSource.query(`UPDATE connector_credential SET lease_until = now() - interval '1 second'`);
+        let second: Promise<unknown> | undefined;
+        await sut.withRenewalLease(
+          'c1',
+          async (taken) => {
+            await taken.find();
+            second = leased.update({ state: 'authorization_required' });
+            await expect(second).rejects.toBeInstanceOf(CredentialsReplacedError);
+          },
+          60_000,
+        );
+        expect(second).toBeDefined();
+      },
+      60_000,
+    );
+    expect((await sut.find('c1'))?.state).toBe('active');
+  });
+
+  it('stores a rotated secret by its marker even after the lease ran out', async () => {
+    await sut.withRenewalLease(
+      'c1',
+      async (leased) => {
+        await leased.find();
+        await leased.update({ refreshMarker: 'm1', refreshStartedAt: new Date() });
+        await dataSource.query(`UPDATE connector_credential SET lease_owner = 'someone-else'`);
+        await leased.saveRotation({ secret: sealed('new'), refreshMarker: null }, 'm1');
+      },
+      60_000,
+    );
     expect(await sut.find('c1')).toMatchObject({ secret: sealed('new'), refreshMarker: null });
   });
 
   it('does not overwrite a refresh another process started since', async () => {
-    await sut.withConnectorLock('c1', async (locked) => {
-      await locked.update({ refreshMarker: 'm1' });
-      await dataSource.query(`UPDATE connector_credential SET refresh_marker = 'm2'`);
-      await expect(locked.saveRotation({ secret: sealed('new') }, 'm1')).rejects.toBeInstanceOf(
-        MarkerLostError,
-      );
-    });
+    await sut.withRenewalLease(
+      'c1',
+      async (leased) => {
+        await leased.find();
+        await leased.update({ refreshMarker: 'm1' });
+        await dataSource.query(`UPDATE connector_credential SET refresh_marker = 'm2'`);
+        await expect(leased.saveRotation({ secret: sealed('new') }, 'm1')).rejects.toBeInstanceOf(
+          MarkerLostError,
+        );
+      },
+      60_000,
+    );
     expect(await sut.find('c1')).toMatchObject({ secret: sealed('old'), refreshMarker: 'm2' });
   });
 

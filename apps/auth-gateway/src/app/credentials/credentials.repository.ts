@@ -1,13 +1,16 @@
+import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { type DataSource, IsNull, LessThanOrEqual, MoreThan, type QueryRunner } from 'typeorm';
-import { addToOutbox, booleanColumn, type OutboxMessage } from '@connector/persistence';
+import { type DataSource, IsNull, LessThanOrEqual, MoreThan } from 'typeorm';
+import { addToOutbox, type OutboxMessage } from '@connector/persistence';
 import { SERVICE_NAME } from '../auth-gateway.config';
 import { ConnectorCredentialEntity } from './connector-credential.entity';
-import { CONNECTOR_UNLOCK, TRY_CONNECTOR_LOCK } from './credentials.sql';
-
-/** Advisory-lock namespace for "one renewal of this connector's access at a time, across processes". */
-const CONNECTOR_LOCK_CLASS = 4205;
+import {
+  CLAIM_DUE_RENEWALS,
+  CLAIM_RENEWAL_LEASE,
+  MARK_IN_USE,
+  RELEASE_RENEWAL_LEASE,
+} from './credentials.sql';
 
 /** Another process started a refresh of this connector since ours: our rotation must not overwrite it. */
 export class MarkerLostError extends Error {
@@ -25,24 +28,27 @@ export class CredentialsReplacedError extends Error {
   }
 }
 
-/** Reads and writes of one connector's row on the connection that holds its renewal lock. */
-export interface LockedCredential {
+/** Reads and writes of one connector's row while holding its renewal lease; each a short pooled query. */
+export interface LeasedCredential {
   find(): Promise<ConnectorCredentialEntity | null>;
   /**
-   * After a `find`, only while the row still holds the credentials it read (the same generation), else
-   * CredentialsReplacedError: a save made meanwhile is never overwritten with what was renewed from the old.
-   * With `announce`, the change and the messages that announce it (to the outbox) are written in one
-   * transaction: a broker outage can delay the announcement, never lose it.
+   * After a `find`, only while the lease is still ours (a change setting `leaseOwner: null` gives it back) and the row still holds the credentials it read (the
+   * same generation), else CredentialsReplacedError: a save made meanwhile is never overwritten with what was
+   * renewed from the old. With `announce`, the change and the messages that announce it (to the outbox) are
+   * written in one transaction: a broker outage can delay the announcement, never lose it.
    */
   update(changes: Partial<ConnectorCredentialEntity>, announce?: OutboxMessage[]): Promise<void>;
   /**
-   * Stores the rotated secret: on the lock's connection, and if that connection is gone, through the pool
-   * guarded by `marker` (only while nobody else has started a refresh since). Retries `attempts` times.
+   * Stores the rotated secret, guarded by `marker` (only while nobody else has started a refresh since), even
+   * when the lease ran out meanwhile: a spent single-use token's successor must not be lost. Retries `attempts` times.
    */
   saveRotation(changes: Partial<ConnectorCredentialEntity>, marker: string, attempts?: number): Promise<void>;
 }
 
-/** Every read and write of connector credentials, and the cross-process lock around renewals. */
+/** What `withRenewalLease` did: the work's result, or nothing because another renewal holds the lease. */
+export type LeaseOutcome<T> = { leased: true; value: T } | { leased: false };
+
+/** Every read and write of connector credentials, and the cross-process lease around renewals. */
 @Injectable()
 export class CredentialsRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
@@ -83,45 +89,56 @@ export class CredentialsRepository {
     });
   }
 
+  /** Connectors whose access in use is due to be renewed ahead of its end; claimed so no other process takes them. */
+  async claimDueRenewals(
+    limit: number,
+    retryMs: number,
+  ): Promise<Array<{ connectorId: string; fingerprint: string | undefined }>> {
+    const rows = await CLAIM_DUE_RENEWALS.rows(this.dataSource, { limit, retryMs });
+    return rows.map((row) => ({
+      connectorId: String(row['connector_id']),
+      fingerprint: typeof row['access_fingerprint'] === 'string' ? row['access_fingerprint'] : undefined,
+    }));
+  }
+
+  /** The access with this fingerprint was handed to a worker (written once per access). */
+  async markInUse(connectorId: string, fingerprint: string): Promise<void> {
+    await MARK_IN_USE.rows(this.dataSource, { connectorId, fingerprint });
+  }
+
   /**
-   * Runs `work` while holding this connector's advisory lock. The lock and every write `work` makes through
-   * the handle share one connection: if it drops, the lock goes and so do our writes, never one without
-   * the other. Postgres releases the lock when the process dies.
+   * Runs `work` while holding this connector's renewal lease, or answers `leased: false` at once when another
+   * renewal holds it. The lease is a row's columns, not a connection: no pooled connection waits on the ATS.
+   * `leaseMs` must outlive the work (the ATS call's timeout); after it, another may take over.
    */
-  async withConnectorLock<T>(
+  async withRenewalLease<T>(
     connectorId: string,
-    work: (locked: LockedCredential) => Promise<T>,
-    waitMs = 20_000,
-  ): Promise<T> {
-    const runner = this.dataSource.createQueryRunner();
-    await runner.connect();
+    work: (leased: LeasedCredential) => Promise<T>,
+    leaseMs: number,
+  ): Promise<LeaseOutcome<T>> {
+    const owner = randomUUID();
+    const [claimed] = await CLAIM_RENEWAL_LEASE.rows(this.dataSource, { connectorId, owner, leaseMs });
+    if (!claimed) return { leased: false };
+    const lease = { released: false };
     try {
-      const deadline = Date.now() + waitMs;
-      for (;;) {
-        const [row] = await TRY_CONNECTOR_LOCK.rows(runner, { lockClass: CONNECTOR_LOCK_CLASS, connectorId });
-        if (booleanColumn(row, 'locked')) break;
-        if (Date.now() > deadline) throw new Error(`connector ${connectorId} stayed locked for ${waitMs} ms`);
-        await new Promise((resolve) => setTimeout(resolve, 25 + Math.random() * 25));
-      }
-      try {
-        return await work(this.lockedHandle(runner, connectorId));
-      } finally {
-        // A dropped connection has released it already.
-        const unlock = { lockClass: CONNECTOR_LOCK_CLASS, connectorId };
-        await CONNECTOR_UNLOCK.rows(runner, unlock).catch(() => undefined);
-      }
+      return { leased: true, value: await work(this.leasedHandle(connectorId, owner, lease)) };
     } finally {
-      await runner.release();
+      // Unless the work's last write gave it back; a failed release only lets the lease run out by itself.
+      if (!lease.released) {
+        await RELEASE_RENEWAL_LEASE.rows(this.dataSource, { connectorId, owner }).catch(() => undefined);
+      }
     }
   }
 
-  private lockedHandle(runner: QueryRunner, connectorId: string): LockedCredential {
-    const repository = runner.manager.getRepository(ConnectorCredentialEntity);
-    const pool = this.dataSource.getRepository(ConnectorCredentialEntity);
+  private leasedHandle(connectorId: string, owner: string, lease: { released: boolean }): LeasedCredential {
+    const repository = this.dataSource.getRepository(ConnectorCredentialEntity);
     /** The generation of the row last read through this handle (undefined: none read yet). */
     let read: string | null | undefined;
-    const where = () =>
-      read === undefined ? { connectorId } : { connectorId, generation: read === null ? IsNull() : read };
+    const where = () => ({
+      connectorId,
+      leaseOwner: owner,
+      ...(read === undefined ? {} : { generation: read === null ? IsNull() : read }),
+    });
     return {
       find: async () => {
         const row = await repository.findOneBy({ connectorId });
@@ -132,24 +149,20 @@ export class CredentialsRepository {
         if (announce.length === 0) {
           const result = await repository.update(where(), changes);
           if (result.affected === 0) throw new CredentialsReplacedError();
-          return;
+        } else {
+          await this.dataSource.transaction(async (manager) => {
+            const result = await manager.getRepository(ConnectorCredentialEntity).update(where(), changes);
+            if (result.affected === 0) throw new CredentialsReplacedError();
+            await addToOutbox(manager, SERVICE_NAME, announce);
+          });
         }
-        // On the lock's own connection, as every other write under the lock.
-        await runner.manager.transaction(async (manager) => {
-          const result = await manager.getRepository(ConnectorCredentialEntity).update(where(), changes);
-          if (result.affected === 0) throw new CredentialsReplacedError();
-          await addToOutbox(manager, SERVICE_NAME, announce);
-        });
+        if (changes.leaseOwner === null) lease.released = true;
       },
       saveRotation: async (changes, marker, attempts = 5) => {
         let lastError: unknown;
         for (let attempt = 0; attempt < attempts; attempt++) {
           try {
-            // First on the lock's connection; if that failed, it may be gone: a pooled one, still guarded.
-            const result = await (attempt === 0 ? repository : pool).update(
-              { connectorId, refreshMarker: marker },
-              changes,
-            );
+            const result = await repository.update({ connectorId, refreshMarker: marker }, changes);
             if (result.affected === 0) throw new MarkerLostError();
             return;
           } catch (error) {

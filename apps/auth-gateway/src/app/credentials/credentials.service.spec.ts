@@ -8,11 +8,11 @@ import type { OutboxMessage, OutboxRelay } from '@connector/persistence';
 import { RateLimiterErrorCode, RateLimitExceededError } from '@connector/rate-limiter';
 import { SecretBox } from '../crypto/secret-box';
 import type { ConnectorCredentialEntity } from './connector-credential.entity';
-import type { CredentialsRepository, LockedCredential } from './credentials.repository';
+import type { CredentialsRepository, LeasedCredential } from './credentials.repository';
 import { CredentialsService, REFRESH_IN_FLIGHT_MS } from './credentials.service';
 import { OperatorAlert, OperatorAlerts } from './operator-alerts';
 
-/** One row in memory, with the same lock handle shape the Postgres repository gives. */
+/** One row in memory, with the same lease handle shape the Postgres repository gives. */
 class MemoryCredentials {
   row: ConnectorCredentialEntity | null = null;
   /** What was written to the outbox, each with the change it announces. */
@@ -27,8 +27,12 @@ class MemoryCredentials {
   delete = async () => {
     this.row = null;
   };
-  withConnectorLock = async <T>(_id: string, work: (locked: LockedCredential) => Promise<T>) =>
-    work({
+  markInUse = async () => {
+    if (this.row) this.row = { ...this.row, inUse: true };
+  };
+  withRenewalLease = async <T>(_id: string, work: (locked: LeasedCredential) => Promise<T>) => ({
+    leased: true as const,
+    value: await work({
       find: this.find,
       update: async (changes, announce: OutboxMessage[] = []) => {
         await this.update(_id, changes);
@@ -38,7 +42,8 @@ class MemoryCredentials {
         if (this.row?.refreshMarker !== marker) throw new Error('marker lost');
         await this.update(_id, changes);
       },
-    });
+    }),
+  });
 }
 
 /** Longer ago than any refresh can still be running. */

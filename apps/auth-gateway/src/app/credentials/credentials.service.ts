@@ -15,10 +15,11 @@ import { AuthGatewayConfig } from '../auth-gateway.config';
 import { SecretBox } from '../crypto/secret-box';
 import type { ConnectorCredentialEntity } from './connector-credential.entity';
 import { CREDENTIAL_ISSUERS } from './credential-issuer';
+import { AtsCallSlots } from './ats-call-slots';
 import {
   CredentialsReplacedError,
   CredentialsRepository,
-  type LockedCredential,
+  type LeasedCredential,
 } from './credentials.repository';
 import { GatewayError } from './gateway.error';
 import { OperatorAlert, OperatorAlerts } from './operator-alerts';
@@ -36,27 +37,52 @@ const EXPIRY_MARGIN_MS = 30_000;
 export const REFRESH_IN_FLIGHT_MS = DEFAULT_TIMEOUT_MS + 30_000;
 
 /**
+ * How long a renewal's lease holds: past the ATS calls' timeouts (an ATS-B refresh and the login after it),
+ * the retries that store a rotated token, and a margin, so no one takes over a renewal still running.
+ */
+export const RENEWAL_LEASE_MS = 2 * DEFAULT_TIMEOUT_MS + 15_000;
+
+/** How long a request waits for another process's renewal of the same connector before answering BUSY. */
+const LEASE_WAIT_MS = 10_000;
+
+/** Access is renewed ahead when this share of its life is left (at least RENEW_AHEAD_MIN_MS, at most half). */
+const RENEW_AHEAD_SHARE = 1 / 3;
+const RENEW_AHEAD_MIN_MS = 120_000;
+
+/** Who renews: a worker waiting for the access (it will use it), or the renew-ahead job (nobody asked yet). */
+type RenewalFor = 'request' | 'ahead';
+
+/**
  * Hands workers what they need to call the ATS, renewing it at most once however many workers and
  * gateway processes ask at the same moment: requests in one process share one renewal, processes take
- * the connector's advisory lock and re-read before renewing, and a worker's "rejected" names the access
- * the ATS refused so a renewal that already happened is not repeated.
+ * the connector's renewal lease (a row's columns, no connection held across the ATS call) or wait for the
+ * one that holds it, and a worker's "rejected" names the access the ATS refused so a renewal that already
+ * happened is not repeated. ATS calls are bounded (AtsCallSlots): beyond the caps a request answers BUSY.
  */
 @Injectable()
 export class CredentialsService {
   private readonly logger = new Logger(CredentialsService.name);
   private readonly inFlight = new Map<string, Promise<AtsAccess>>();
   private readonly issuers: AtsParts<CredentialIssuer>;
+  private readonly slots: AtsCallSlots;
 
   constructor(
     private readonly repository: CredentialsRepository,
     private readonly secrets: SecretBox,
     @Inject(CREDENTIAL_ISSUERS) issuers: readonly CredentialIssuer[],
-    /** Status changes go out through the outbox, written with the change (see LockedCredential.update). */
+    /** Status changes go out through the outbox, written with the change (see LeasedCredential.update). */
     private readonly outbox: OutboxRelay,
     private readonly alerts: OperatorAlerts,
-    @Inject(AuthGatewayConfig) private readonly config: Pick<AuthGatewayConfig, 'ATS_A_RECHECK_SECONDS'>,
+    @Inject(AuthGatewayConfig)
+    private readonly config: Pick<AuthGatewayConfig, 'ATS_A_RECHECK_SECONDS'> &
+      Partial<Pick<AuthGatewayConfig, 'RENEWALS_MAX' | 'RENEWALS_PER_SYSTEM'>>,
   ) {
     this.issuers = new AtsParts('credential issuer', atsRegistry, issuers);
+    this.slots = new AtsCallSlots('renewals', {
+      total: config.RENEWALS_MAX ?? 32,
+      perKey: config.RENEWALS_PER_SYSTEM ?? 4,
+      retryAfterMs: 1_000,
+    });
   }
 
   /**
@@ -64,8 +90,12 @@ export class CredentialsService {
    * account's connector answers as an unknown one, so a forged request learns nothing, not even existence.
    */
   async getAccessFor(accountId: string, connectorId: string, rejected?: string): Promise<AtsAccess> {
-    await this.requireOwner(accountId, connectorId);
-    return this.getAccess(connectorId, rejected);
+    const row = await this.repository.find(connectorId);
+    this.checkOwner(row, accountId, connectorId);
+    // The row just read is the first look of the renewal too: one read less per request.
+    return this.shared(`${connectorId}:${rejected ?? ''}`, () =>
+      this.resolveAccess(connectorId, 'request', rejected, row),
+    );
   }
 
   /**
@@ -84,7 +114,10 @@ export class CredentialsService {
 
   /** Throws NOT_FOUND unless the connector's stored credentials belong to `accountId` (or none are stored). */
   async requireOwner(accountId: string, connectorId: string): Promise<void> {
-    const row = await this.repository.find(connectorId);
+    this.checkOwner(await this.repository.find(connectorId), accountId, connectorId);
+  }
+
+  private checkOwner(row: ConnectorCredentialEntity | null, accountId: string, connectorId: string): void {
     if (row && row.accountId !== accountId) {
       this.logger.warn(`a request of account ${accountId} named connector ${connectorId} of another account`);
       throw new GatewayError(AuthErrorCode.NotFound, `no credentials for connector ${connectorId}`);
@@ -93,12 +126,28 @@ export class CredentialsService {
 
   /** For the gateway's own jobs; requests from the broker go through `getAccessFor`. */
   async getAccess(connectorId: string, rejected?: string): Promise<AtsAccess> {
-    const key = `${connectorId}:${rejected ?? ''}`;
+    return this.shared(`${connectorId}:${rejected ?? ''}`, () =>
+      this.resolveAccess(connectorId, 'request', rejected),
+    );
+  }
+
+  /**
+   * The renew-ahead job's part: replaces the access with this fingerprint unless someone did meanwhile, so a
+   * worker finds fresh access and never waits for a renewal.
+   */
+  async renewAhead(connectorId: string, fingerprint: string | undefined): Promise<void> {
+    await this.shared(`${connectorId}:${fingerprint ?? ''}`, () =>
+      this.resolveAccess(connectorId, 'ahead', fingerprint),
+    );
+  }
+
+  /** Requests for the same thing in this process share one answer. */
+  private shared(key: string, work: () => Promise<AtsAccess>): Promise<AtsAccess> {
     const pending = this.inFlight.get(key);
     if (pending) return pending;
-    const work = this.resolveAccess(connectorId, rejected).finally(() => this.inFlight.delete(key));
-    this.inFlight.set(key, work);
-    return work;
+    const started = work().finally(() => this.inFlight.delete(key));
+    this.inFlight.set(key, started);
+    return started;
   }
 
   /** Seals and stores a connector's long-lived secret (after the caller proved it works). */
@@ -126,8 +175,12 @@ export class CredentialsService {
       refreshMarker: null,
       refreshStartedAt: null,
       recheckAt: null,
-      // A renewal of the credentials this replaces writes nothing after this (LockedCredential.update).
+      // A renewal of the credentials this replaces writes nothing after this (LeasedCredential.update).
       generation: randomUUID(),
+      leaseOwner: null,
+      leaseUntil: null,
+      renewAt: input.access ? renewAtOf(input.access.expiresAt) : null,
+      inUse: false,
     });
   }
 
@@ -144,34 +197,90 @@ export class CredentialsService {
     }
   }
 
-  private async resolveAccess(connectorId: string, rejected?: string): Promise<AtsAccess> {
-    const row = this.activeRow(await this.repository.find(connectorId), connectorId);
-    const ready = this.usable(row, rejected);
-    if (ready) return ready;
+  /**
+   * Access from the row when it is good (and not the one `rejected` names); else a renewal under the
+   * connector's lease. When another process holds the lease, its result is awaited by re-reading the row
+   * with a short backoff, bounded by LEASE_WAIT_MS; then BUSY.
+   */
+  private async resolveAccess(
+    connectorId: string,
+    renewalFor: RenewalFor,
+    rejected?: string,
+    firstRead?: ConnectorCredentialEntity | null,
+  ): Promise<AtsAccess> {
+    const deadline = Date.now() + LEASE_WAIT_MS;
+    let read = firstRead;
+    for (let pauseMs = 25; ; pauseMs = Math.min(pauseMs * 2, 400)) {
+      const row = this.activeRow(read ?? (await this.repository.find(connectorId)), connectorId);
+      read = undefined;
+      const ready = this.usable(row, rejected);
+      if (ready) {
+        if (renewalFor === 'request') await this.markInUse(row);
+        return ready;
+      }
+      const outcome = await this.renewUnderLease(row, renewalFor, rejected);
+      if (outcome.leased) return outcome.value;
+      if (Date.now() + pauseMs > deadline) {
+        throw new GatewayError(
+          AuthErrorCode.Busy,
+          `a renewal of connector ${connectorId}'s access is still running elsewhere; try again shortly`,
+          Math.round(500 + Math.random() * 1_000),
+        );
+      }
+      await new Promise((resolve) => setTimeout(resolve, pauseMs * (0.5 + Math.random())));
+    }
+  }
+
+  private async renewUnderLease(
+    row: ConnectorCredentialEntity,
+    renewalFor: RenewalFor,
+    rejected?: string,
+  ): Promise<{ leased: true; value: AtsAccess } | { leased: false }> {
     try {
-      return await this.repository.withConnectorLock(connectorId, async (locked) => {
-        // Another process may have renewed while we waited for the lock.
-        const current = this.activeRow(await locked.find(), connectorId);
-        return this.usable(current, rejected) ?? (await this.renew(current, locked, rejected));
-      });
+      // The slot is the system's (its address, else the connector): one slow customer fills only its own.
+      const system = `${row.atsType}:${row.accountId}:${row.baseUrl ?? row.connectorId}`;
+      return await this.slots.run(system, () =>
+        this.repository.withRenewalLease(
+          row.connectorId,
+          async (leased) => {
+            // Another process may have renewed since we read the row.
+            const current = this.activeRow(await leased.find(), row.connectorId);
+            return (
+              this.usable(current, rejected) ?? (await this.renew(current, leased, renewalFor, rejected))
+            );
+          },
+          RENEWAL_LEASE_MS,
+        ),
+      );
     } catch (error) {
       if (!(error instanceof CredentialsReplacedError)) throw error;
       // New credentials were saved while we renewed the old ones: nothing of ours was written. Hand out
       // the new access when the save came with one; otherwise the next request renews the new ones.
-      this.logger.log(`the credentials of connector ${connectorId} were replaced during a renewal`);
-      const fresh = this.activeRow(await this.repository.find(connectorId), connectorId);
+      this.logger.log(`the credentials of connector ${row.connectorId} were replaced during a renewal`);
+      const fresh = this.activeRow(await this.repository.find(row.connectorId), row.connectorId);
       const access = this.usable(fresh, rejected);
-      if (access) return access;
+      if (access) return { leased: true, value: access };
       throw new GatewayError(
         AuthErrorCode.AtsError,
-        `the credentials of connector ${connectorId} were replaced during a renewal; try again`,
+        `the credentials of connector ${row.connectorId} were replaced during a renewal; try again`,
       );
     }
   }
 
+  /** The access was handed to a worker: renew it ahead from now on (one write per access, not per request). */
+  private async markInUse(row: ConnectorCredentialEntity): Promise<void> {
+    if (row.inUse || !row.accessFingerprint) return;
+    await this.repository
+      .markInUse(row.connectorId, row.accessFingerprint)
+      .catch((error: Error) =>
+        this.logger.warn(`could not mark connector ${row.connectorId}'s access in use: ${error.message}`),
+      );
+  }
+
   private async renew(
     row: ConnectorCredentialEntity,
-    locked: LockedCredential,
+    locked: LeasedCredential,
+    renewalFor: RenewalFor,
     rejected?: string,
   ): Promise<AtsAccess> {
     const issuer = this.issuer(row.atsType);
@@ -184,15 +293,15 @@ export class CredentialsService {
       if (input.current && row.accessFingerprint !== rejected) {
         const extended = await issuer.revalidate({ ...input, current: input.current });
         if (extended) {
-          await locked.update({ accessExpiresAt: extended });
+          await locked.update({ accessExpiresAt: extended, renewAt: renewAtOf(extended) });
           countRefresh(row.atsType, 'extended');
           return issuer.toAtsAccess(row, input.current, extended);
         }
       }
       const issued = await issuer.renew(input, {
         beforeSpend: async () => {
-          // Another process may be spending this single-use token right now (its lock connection dropped,
-          // so we got the lock): spending it too would get invalid_grant. Wait for it to finish or time out.
+          // Another process may be spending this single-use token right now (its lease ran out, so we got
+          // it): spending it too would get invalid_grant. Wait for it to finish or time out.
           if (refreshInFlight(row)) {
             throw new GatewayError(
               AuthErrorCode.AtsError,
@@ -216,6 +325,12 @@ export class CredentialsService {
           access: this.secrets.seal(JSON.stringify(issued.access), row.connectorId),
           accessExpiresAt: issued.expiresAt,
           accessFingerprint: issuer.fingerprintOf(issued.access),
+          renewAt: renewAtOf(issued.expiresAt),
+          // A worker gets this access now; one renewed ahead waits until a worker asks for it.
+          inUse: renewalFor === 'request',
+          // The lease is given back with the result, in the same statement.
+          leaseOwner: null,
+          leaseUntil: null,
           // Re-seal a secret still under an older key while we are here (not one that just rotated).
           ...(!rotated && row.secret && this.secrets.isStale(row.secret)
             ? { secret: this.secrets.seal(input.secret, row.connectorId) }
@@ -237,7 +352,7 @@ export class CredentialsService {
   /** The rotated refresh token, stored before anything uses the new access; retried in-process. */
   private async persistRotation(
     row: ConnectorCredentialEntity,
-    locked: LockedCredential,
+    locked: LeasedCredential,
     marker: string | undefined,
     secret: string,
     access?: StoredAccess,
@@ -276,7 +391,7 @@ export class CredentialsService {
    */
   private async translate(
     row: ConnectorCredentialEntity,
-    locked: LockedCredential,
+    locked: LeasedCredential,
     error: unknown,
     refresh: { earlierMarker: string | null; marker?: string },
   ): Promise<GatewayError> {
@@ -328,7 +443,7 @@ export class CredentialsService {
    */
   private async requireAuthorization(
     row: ConnectorCredentialEntity,
-    locked: LockedCredential,
+    locked: LeasedCredential,
     error: AtsError,
     afterLostRefresh: boolean,
   ): Promise<GatewayError> {
@@ -365,7 +480,7 @@ export class CredentialsService {
   /** ATS-A refused the stored secret: kept, the connector shown auth_failed, tried again later. */
   private async rejectAtsA(
     row: ConnectorCredentialEntity,
-    locked: LockedCredential,
+    locked: LeasedCredential,
     error: AtsError,
   ): Promise<GatewayError> {
     const recheckAt = new Date(Date.now() + this.config.ATS_A_RECHECK_SECONDS * 1000);
@@ -386,7 +501,7 @@ export class CredentialsService {
 
   /** The change and its announcement in one transaction; the relay publishes it now or after an outage. */
   private async updateAndAnnounce(
-    locked: LockedCredential,
+    locked: LeasedCredential,
     changes: Partial<ConnectorCredentialEntity>,
     announce: OutboxMessage[],
   ): Promise<void> {
@@ -437,6 +552,16 @@ export class CredentialsService {
   private issuer(atsType: string): CredentialIssuer {
     return this.issuers.get(atsType);
   }
+}
+
+/**
+ * When access ending at `expiresAt` (issued now) is renewed ahead: with RENEW_AHEAD_SHARE of its life left, at
+ * least RENEW_AHEAD_MIN_MS before its end, but never in the first half of its life (short tokens).
+ */
+export function renewAtOf(expiresAt: Date, now = Date.now()): Date {
+  const lifeMs = Math.max(0, expiresAt.getTime() - now);
+  const aheadMs = Math.min(Math.max(lifeMs * RENEW_AHEAD_SHARE, RENEW_AHEAD_MIN_MS), lifeMs / 2);
+  return new Date(expiresAt.getTime() - aheadMs);
 }
 
 /** A refresh another attempt marked, started recently enough that it may still be running. */

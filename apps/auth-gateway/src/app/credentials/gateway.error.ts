@@ -6,6 +6,8 @@ export class GatewayError extends Error {
   constructor(
     readonly code: AuthErrorCodeName,
     message: string,
+    /** BUSY: when to ask again (jittered); the transport copies it onto the reply. */
+    readonly retryAfterMs?: number,
   ) {
     super(message);
   }

@@ -1,6 +1,13 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { SecretBox } from '../crypto/secret-box';
-import { CredentialsReplacedError, CredentialsRepository } from './credentials.repository';
+import {
+  CredentialsReplacedError,
+  CredentialsRepository,
+  type LeasedCredential,
+} from './credentials.repository';
+
+/** A re-seal is two short statements: its lease need not last long. */
+const RESEAL_LEASE_MS = 10_000;
 
 export interface ResealReport {
   /** Rows looked at. */
@@ -13,7 +20,7 @@ export interface ResealReport {
 
 /**
  * `npm run reseal`: every stored secret and access sealed again under the newest key (the first of
- * ENCRYPTION_KEYS), so an older key can be removed. Each row is re-sealed under its renewal lock, so a
+ * ENCRYPTION_KEYS), so an older key can be removed. Each row is re-sealed under its renewal lease, so a
  * renewal running at the same time is never overwritten with a stale copy.
  */
 @Injectable()
@@ -35,19 +42,26 @@ export class ResealService {
       if (page.length === 0) break;
       for (const { connectorId } of page) {
         credentials += 1;
-        const resealOne = () =>
-          this.repository.withConnectorLock(connectorId, async (locked) => {
-            const row = await locked.find();
-            if (!row) return [];
-            const secret = row.secret && this.secrets.reseal(row.secret, connectorId);
-            const access = row.access && this.secrets.reseal(row.access, connectorId);
-            if (secret !== row.secret || access !== row.access) {
-              await locked.update({ secret, access });
-              resealed += 1;
-            }
-            return [secret?.kid, access?.kid].filter((kid): kid is string => kid !== undefined);
-          });
-        // Credentials saved anew meanwhile are not overwritten (LockedCredential.update): look at them again.
+        const reseal = async (locked: LeasedCredential) => {
+          const row = await locked.find();
+          if (!row) return [];
+          const secret = row.secret && this.secrets.reseal(row.secret, connectorId);
+          const access = row.access && this.secrets.reseal(row.access, connectorId);
+          if (secret !== row.secret || access !== row.access) {
+            await locked.update({ secret, access });
+            resealed += 1;
+          }
+          return [secret?.kid, access?.kid].filter((kid): kid is string => kid !== undefined);
+        };
+        const resealOne = async (): Promise<string[]> => {
+          for (;;) {
+            const outcome = await this.repository.withRenewalLease(connectorId, reseal, RESEAL_LEASE_MS);
+            if (outcome.leased) return outcome.value;
+            // A renewal holds the lease: it ends (or runs out) soon.
+            await new Promise((resolve) => setTimeout(resolve, 200));
+          }
+        };
+        // Credentials saved anew meanwhile are not overwritten (LeasedCredential.update): look at them again.
         const kids = await resealOne().catch((error: unknown) => {
           if (error instanceof CredentialsReplacedError) return resealOne();
           throw error;
