@@ -308,6 +308,17 @@ export class AtsHttp {
     });
   }
 
+  /**
+   * A page with more records than asked for (more than twice: a little slack for an ATS that rounds up): a
+   * broken or hostile answer, refused rather than trusted.
+   */
+  tooManyRecords(request: AtsRequest, response: AtsResponse, got: number, asked: number): AtsError {
+    return new AtsError(
+      `${this.atsName} ${request.endpoint} answered ${got} records for a page of ${asked}: a broken answer`,
+      { kind: 'permanent', endpoint: request.endpoint, status: response.status, code: 'too_many_records' },
+    );
+  }
+
   /** A 2xx whose body is not what the protocol promises: the ATS changed or the address is wrong. */
   unexpected(request: AtsRequest, response: AtsResponse, what: string): AtsError {
     return new AtsError(`${this.atsName} ${request.endpoint} answered ${response.status} without ${what}`, {
