@@ -32,6 +32,11 @@ export class VacancySyncConfig extends ServiceConfig {
   @Type(() => Number) @IsInt() @Min(1) @Max(1_440) RUN_DEADLINE_MINUTES = 60;
   /** The largest ATS answer a run reads; a larger one fails the run with ATS_ANSWER_TOO_LARGE. */
   @Type(() => Number) @IsInt() @Min(65_536) @Max(268_435_456) ATS_MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
+  /**
+   * Scheduled runs of one account at once, across every process (as connector-registry's limit on asked-for
+   * runs): an account's due connectors beyond it wait their turn, holding no run slot.
+   */
+  @Type(() => Number) @IsInt() @Min(1) @Max(10_000) MAX_CONCURRENT_RUNS_PER_ACCOUNT = 4;
   /** How long a connector's run history goes back (its newest run is kept whatever its age). */
   @Type(() => Number) @IsInt() @Min(1) @Max(3_650) RUN_HISTORY_DAYS = 30;
   /** The most runs of a connector its history keeps (the newest; open runs are never deleted). */
