@@ -185,7 +185,13 @@ async function startFleet(processes: number): Promise<Fleet> {
     users: [{ username: 'recruiter', password: ATS_B_PASSWORD }],
     tenants: { max: ATS_B + 10, defaults: { ...ats, jobs: JOBS } },
   });
-  const common = { ...infra.env, LOG_LEVEL: 'warn' };
+  // The whole fleet is one account here: its per-account limits (issue 33) are lifted to measure the fleet.
+  const common = {
+    ...infra.env,
+    LOG_LEVEL: 'warn',
+    MAX_CONNECTORS_PER_ACCOUNT: '100000',
+    MAX_CONCURRENT_RUNS_PER_ACCOUNT: '10000',
+  };
   try {
     const registry = await start('connector-registry', {
       ...common,

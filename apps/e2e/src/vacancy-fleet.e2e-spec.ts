@@ -84,7 +84,13 @@ describe('vacancy-sync at fleet scale (compressed schedule)', () => {
     registryStub = await startConnectorDirectoryStub(snapshots);
     const env = { DATABASE_URL: infra.database.url, RABBITMQ_URL: rabbitUrl() };
     gateway = await startAuthGateway(atsB, env);
-    const workerEnv = { ...env, SCHEDULER_TICK_MS: '250', RUN_SYSTEM_CONCURRENCY: '2' };
+    // One account stands for the fleet: its own cap (4 runs at once) is lifted; the systems' cap is measured.
+    const workerEnv = {
+      ...env,
+      SCHEDULER_TICK_MS: '250',
+      RUN_SYSTEM_CONCURRENCY: '2',
+      MAX_CONCURRENT_RUNS_PER_ACCOUNT: '1000',
+    };
     workers.push(
       ...(await Promise.all([
         startService('vacancy-sync', workerEnv),

@@ -30,6 +30,7 @@ export {
 } from './lib/ats-error';
 export {
   AtsHttp,
+  DEFAULT_MAX_RESPONSE_BYTES,
   DEFAULT_TIMEOUT_MS,
   isRecord,
   isSuccess,

@@ -107,6 +107,13 @@ export class ConnectorRegistryConfig extends ServiceConfig {
   @Type(() => Number) @IsInt() @Min(1) @Max(3_650) RUN_HISTORY_DAYS = 30;
   /** The most runs of a connector its history keeps (the newest); the admin page lists the last 20. */
   @Type(() => Number) @IsInt() @Min(20) @Max(100_000) RUN_HISTORY_PER_CONNECTOR = 500;
+  /** Live connectors one account may have; one more is refused with 422 CONNECTOR_LIMIT. */
+  @Type(() => Number) @IsInt() @Min(1) @Max(100_000) MAX_CONNECTORS_PER_ACCOUNT = 50;
+  /**
+   * Runs of one account queued or running at once (scheduled ones too); one more asked for is refused with
+   * 429 RUN_LIMIT. vacancy-sync's scheduler holds its own runs to the same number (its own setting).
+   */
+  @Type(() => Number) @IsInt() @Min(1) @Max(10_000) MAX_CONCURRENT_RUNS_PER_ACCOUNT = 4;
   /** How long to wait for vacancy-sync's mapping preview. */
   @Type(() => Number) @IsInt() @Min(100) @Max(120_000) VACANCY_SYNC_TIMEOUT_MS = 15_000;
 }

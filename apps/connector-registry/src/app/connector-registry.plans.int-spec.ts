@@ -13,6 +13,7 @@ import { CONNECTOR_REGISTRY_SCHEMA } from './connector-registry.schema';
 import { ConnectorRepository } from './repositories/connector.repository';
 import { RunRepository } from './repositories/run.repository';
 import { registryRetention } from './retention/registry-retention';
+import { RunEntity } from './runs/run.entity';
 
 const CONNECTORS = 10_000;
 const RUNS_PER_CONNECTOR = 30;
@@ -66,6 +67,27 @@ describe('connector-registry query plans at fleet size', () => {
       runs.latest([1, 2, 3, 4, 5].map((n) => uuidOf(n * 2500))),
     );
     await record("an account's connectors", () => connectors.listByAccount('acct-42'));
+    await record("an account's live connectors counted (its limit)", () => connectors.countLive('acct-42'));
+    // Connector 4241 has no run going: the account's runs are counted (its limit), then the run is inserted.
+    await record('a run asked for, under the limits', () =>
+      runs.insertQueued(
+        Object.assign(new RunEntity(), {
+          id: '10000000-0000-4000-8000-000000000001',
+          connectorId: uuidOf(4241),
+          accountId: `acct-${4241 % 2500}`,
+          status: 'queued',
+          mode: 'incremental',
+          counts: { fetched: 0, upserted: 0, unchanged: 0, closed: 0 },
+          apiCalls: 0,
+          errors: [],
+          warnings: [],
+          queuedAt: new Date(),
+          startedAt: null,
+          finishedAt: null,
+        }),
+        4,
+      ),
+    );
     for (const rule of registryRetention({
       DEAD_LETTER_RETENTION_DAYS: 30,
       DELETED_CONNECTOR_RETENTION_DAYS: 30,

@@ -28,6 +28,23 @@ export class VacancySyncConfig extends ServiceConfig {
   @Type(() => Number) @IsInt() @Min(1) @Max(2_000) RUN_CONCURRENCY = 200;
   /** Runs at once on one customer system, across every vacancy-sync process (several connectors, one ATS). */
   @Type(() => Number) @IsInt() @Min(1) @Max(100) RUN_SYSTEM_CONCURRENCY = 2;
+  /**
+   * The most pages one run reads (2 000 ATS-A pages of 100: 200 000 vacancies); a listing that goes on past it
+   * (a host that lies about its page count) fails the run with RUN_PAGE_LIMIT instead of holding its slot.
+   */
+  @Type(() => Number) @IsInt() @Min(1) @Max(1_000_000) RUN_MAX_PAGES = 2_000;
+  /**
+   * How long a run may execute before it stops with RUN_DEADLINE (counted from when a process takes it up or
+   * resumes it after a wait: a budget wait does not count), keeping what it published.
+   */
+  @Type(() => Number) @IsInt() @Min(1) @Max(1_440) RUN_DEADLINE_MINUTES = 60;
+  /** The largest ATS answer a run reads; a larger one fails the run with ATS_ANSWER_TOO_LARGE. */
+  @Type(() => Number) @IsInt() @Min(65_536) @Max(268_435_456) ATS_MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
+  /**
+   * Scheduled runs of one account at once, across every process (as connector-registry's limit on asked-for
+   * runs): an account's due connectors beyond it wait their turn, holding no run slot.
+   */
+  @Type(() => Number) @IsInt() @Min(1) @Max(10_000) MAX_CONCURRENT_RUNS_PER_ACCOUNT = 4;
   /** How long a connector's run history goes back (its newest run is kept whatever its age). */
   @Type(() => Number) @IsInt() @Min(1) @Max(3_650) RUN_HISTORY_DAYS = 30;
   /** The most runs of a connector its history keeps (the newest; open runs are never deleted). */

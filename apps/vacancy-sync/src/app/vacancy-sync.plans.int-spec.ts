@@ -107,7 +107,7 @@ describe('vacancy-sync query plans at fleet size', () => {
       runs.finish(ending, lease, 'succeeded', undefined, 0, 900, async () => undefined),
     );
     await record('scheduler: due connectors claimed', () =>
-      runs.claimDue({ limit: 50, owner: 'plans', ttlMs: 60_000, perSystem: 2 }),
+      runs.claimDue({ limit: 50, owner: 'plans', ttlMs: 60_000, perSystem: 2, perAccount: 4 }),
     );
     await record('scheduler: runnable connectors', () => runs.runnableConnectors(200));
     await record('scheduler: the due backlog', () => runs.dueCount());

@@ -36,7 +36,8 @@ export class RunCountsResponse {
 export class RunWarningResponse {
   @ApiProperty({
     example: 'UNKNOWN_STATUSES',
-    description: 'UNKNOWN_STATUSES, EMPTY_LISTING, NOTHING_LIVE, RUN_FAILED…',
+    description:
+      'UNKNOWN_STATUSES, EMPTY_LISTING, NOTHING_LIVE, RUN_FAILED, RUN_PAGE_LIMIT, RUN_DEADLINE, ATS_ANSWER_TOO_LARGE, ATS_ANSWER_TOO_MANY_RECORDS…',
   })
   code!: string;
   @ApiProperty({ description: 'plain words for an admin: what the run asked, what it got, what to check' })

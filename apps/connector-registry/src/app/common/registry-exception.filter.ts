@@ -15,6 +15,9 @@ export class RegistryExceptionFilter implements ExceptionFilter {
     const body = this.toBody(exception);
     const response = host.switchToHttp().getResponse<Response>();
     if (response.headersSent) return;
+    if (exception instanceof RegistryException && exception.retryAfterSeconds !== undefined) {
+      response.setHeader('Retry-After', String(exception.retryAfterSeconds));
+    }
     response.status(body.statusCode).json(body);
   }
 

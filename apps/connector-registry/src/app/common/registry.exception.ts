@@ -10,6 +10,10 @@ export enum RegistryErrorCode {
   InvalidStatusChange = 'INVALID_STATUS_CHANGE',
   ConnectorNotConnected = 'CONNECTOR_NOT_CONNECTED',
   RunInProgress = 'RUN_IN_PROGRESS',
+  /** The account has as many connectors as it may. */
+  ConnectorLimit = 'CONNECTOR_LIMIT',
+  /** The account has as many runs going as it may at once (Retry-After says when to ask again). */
+  RunLimit = 'RUN_LIMIT',
   NotReplayable = 'NOT_REPLAYABLE',
   PayloadTooLarge = 'PAYLOAD_TOO_LARGE',
   TooManyRequests = 'TOO_MANY_REQUESTS',
@@ -29,6 +33,8 @@ export class RegistryException extends Error {
     readonly code: RegistryErrorCode,
     message: string,
     readonly details?: ErrorDetails,
+    /** Sent as Retry-After with a 429 or 503: when asking again may succeed. */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
     this.name = 'RegistryException';
@@ -69,12 +75,14 @@ export function httpStatusOf(code: RegistryErrorCode): number {
     case RegistryErrorCode.PayloadTooLarge:
       return 413;
     case RegistryErrorCode.TooManyRequests:
+    case RegistryErrorCode.RunLimit:
       return 429;
     case RegistryErrorCode.AuthFailed:
     case RegistryErrorCode.InvalidUrl:
     case RegistryErrorCode.AtsUnreachable:
     case RegistryErrorCode.AtsError:
     case RegistryErrorCode.UnknownStatuses:
+    case RegistryErrorCode.ConnectorLimit:
       return 422;
     case RegistryErrorCode.DependencyUnavailable:
       return 503;

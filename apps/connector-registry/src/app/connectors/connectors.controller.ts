@@ -46,7 +46,8 @@ export class ConnectorsController {
   @ApiResponse({ status: 201, description: 'the connector', type: ConnectorResponse })
   @ApiResponse({
     status: 422,
-    description: 'AUTH_FAILED, INVALID_URL, ATS_UNREACHABLE, ATS_ERROR',
+    description:
+      'AUTH_FAILED, INVALID_URL, ATS_UNREACHABLE, ATS_ERROR; CONNECTOR_LIMIT: the account has MAX_CONNECTORS_PER_ACCOUNT connectors',
     type: ErrorResponse,
   })
   @ApiResponse({ status: 503, description: 'DEPENDENCY_UNAVAILABLE', type: ErrorResponse })

@@ -39,7 +39,13 @@ describe(ConnectorsService.name, () => {
   let connectors: jest.Mocked<
     Pick<
       ConnectorRepository,
-      'insertWithMapping' | 'findOwned' | 'findAny' | 'updateLocked' | 'markDeleted' | 'listByAccount'
+      | 'insertWithMapping'
+      | 'findOwned'
+      | 'findAny'
+      | 'updateLocked'
+      | 'markDeleted'
+      | 'listByAccount'
+      | 'countLive'
     >
   >;
   let gateway: jest.Mocked<
@@ -51,7 +57,8 @@ describe(ConnectorsService.name, () => {
 
   beforeEach(() => {
     connectors = {
-      insertWithMapping: jest.fn().mockResolvedValue(undefined),
+      insertWithMapping: jest.fn().mockResolvedValue('inserted'),
+      countLive: jest.fn().mockResolvedValue(0),
       findOwned: jest.fn(),
       findAny: jest.fn().mockResolvedValue(connector({ version: 4 })),
       updateLocked: jest.fn(),
@@ -80,10 +87,34 @@ describe(ConnectorsService.name, () => {
       publisher as unknown as MessagePublisher,
       budget as unknown as BudgetService,
       outbox as unknown as OutboxRelay,
+      { MAX_CONNECTORS_PER_ACCOUNT: 3 },
     );
   });
 
   describe('create', () => {
+    it('refuses a connector over the account limit with CONNECTOR_LIMIT, before asking the gateway', async () => {
+      connectors.countLive.mockResolvedValue(3);
+      await expect(sut.create(admin, { type: 'ats-a', name: 'A', config: atsAConfig })).rejects.toMatchObject(
+        {
+          code: RegistryErrorCode.ConnectorLimit,
+          details: { limit: 3 },
+        },
+      );
+      expect(gateway.saveCredentials).not.toHaveBeenCalled();
+      expect(connectors.insertWithMapping).not.toHaveBeenCalled();
+    });
+
+    it('erases the stored credentials when another creation took the last place meanwhile', async () => {
+      connectors.insertWithMapping.mockResolvedValue('limit');
+      await expect(sut.create(admin, { type: 'ats-a', name: 'A', config: atsAConfig })).rejects.toMatchObject(
+        {
+          code: RegistryErrorCode.ConnectorLimit,
+        },
+      );
+      expect(connectors.insertWithMapping.mock.calls[0]?.[3]).toBe(3);
+      expect(gateway.eraseCredentials).toHaveBeenCalled();
+    });
+
     it('saves an ATS-A connector as connected, with only the non-secret config and mapping v1', async () => {
       const view = await sut.create(admin, { type: 'ats-a', name: 'A', config: atsAConfig });
       expect(gateway.saveCredentials).toHaveBeenCalledWith('acct_a', view.id, atsAConfig, undefined);

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import {
   type ConnectorSnapshot,
   type ConnectorStatus,
@@ -16,6 +16,7 @@ import { BudgetService } from '../budget/budget.service';
 import { AuthGatewayClient } from '../clients/auth-gateway.client';
 import { isUnanswered } from '../clients/dependency-errors';
 import { RegistryErrorCode, RegistryException } from '../common/registry.exception';
+import { ConnectorRegistryConfig } from '../connector-registry.config';
 import { definedOnly, validateAs } from '../common/validation';
 import { ConnectorRepository } from '../repositories/connector.repository';
 import { JobMappingRepository } from '../repositories/job-mapping.repository';
@@ -41,6 +42,8 @@ export class ConnectorsService {
     private readonly publisher: MessagePublisher,
     private readonly budget: BudgetService,
     private readonly outbox: OutboxRelay,
+    @Inject(ConnectorRegistryConfig)
+    private readonly config: Pick<ConnectorRegistryConfig, 'MAX_CONNECTORS_PER_ACCOUNT'>,
   ) {}
 
   /** Nothing is saved. */
@@ -52,6 +55,9 @@ export class ConnectorsService {
   async create(admin: AdminIdentity, dto: CreateConnectorDto): Promise<ConnectorView> {
     const kind = this.kinds.of(dto.type);
     const id = randomUUID();
+    const max = this.config.MAX_CONNECTORS_PER_ACCOUNT;
+    // Before the gateway is asked (it would test and store credentials); counted again when inserting.
+    if ((await this.connectors.countLive(admin.accountId)) >= max) throw connectorLimit(max);
     // ATS-A: the gateway tests and stores the credentials first; a refusal throws and nothing is saved.
     const options = this.validOptions(kind, dto.options);
     const initial = await kind.prepare(admin.accountId, id, dto.config, options);
@@ -71,7 +77,14 @@ export class ConnectorsService {
       deletedAt: null,
     });
     try {
-      await this.connectors.insertWithMapping(connector, defaultJobMapping(dto.type), admin.adminId);
+      const saved = await this.connectors.insertWithMapping(
+        connector,
+        defaultJobMapping(dto.type),
+        admin.adminId,
+        max,
+      );
+      // Another creation took the last place meanwhile.
+      if (saved === 'limit') throw connectorLimit(max);
     } catch (error) {
       if (initial.credentialsStored) await this.eraseCredentials(admin.accountId, id);
       throw error;
@@ -309,4 +322,12 @@ class ConnectorNotFoundError extends Error {
   constructor(connectorId: string) {
     super(`connector ${connectorId} not found`);
   }
+}
+
+function connectorLimit(max: number): RegistryException {
+  return new RegistryException(
+    RegistryErrorCode.ConnectorLimit,
+    `This account has ${max} connectors, the most it may have; delete one to add another`,
+    { limit: max },
+  );
 }

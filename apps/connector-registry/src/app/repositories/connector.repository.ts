@@ -7,7 +7,7 @@ import { addToOutbox, numberColumn, type OutboxMessage, textColumn } from '@conn
 import { SERVICE_NAME } from '../connector-registry.config';
 import { ConnectorEntity } from '../connectors/connector.entity';
 import { JobMappingEntity } from '../mapping/job-mapping.entity';
-import { LIVE_CONNECTOR_COUNTS } from './connector.sql';
+import { LIVE_CONNECTOR_COUNTS, LIVE_CONNECTORS_OF_ACCOUNT, LOCK_ACCOUNT_CONNECTORS } from './connector.sql';
 
 /** Connectors in Postgres. "Deleted" connectors are kept (runs point at them) but never found. */
 @Injectable()
@@ -53,11 +53,29 @@ export class ConnectorRepository {
     }));
   }
 
-  /** Inserts a connector with its first job mapping, together or not at all. */
-  async insertWithMapping(connector: ConnectorEntity, mapping: JobMapping, createdBy: string): Promise<void> {
-    await this.dataSource.transaction(async (manager) => {
+  /** An account's live connectors. */
+  async countLive(accountId: string): Promise<number> {
+    const [row] = await LIVE_CONNECTORS_OF_ACCOUNT.rows(this.dataSource, { accountId });
+    return row ? numberColumn(row, 'count') : 0;
+  }
+
+  /**
+   * Inserts a connector with its first job mapping, together or not at all; `limit` (nothing inserted) when
+   * its account has `maxPerAccount` live connectors already (counted under a per-account lock).
+   */
+  async insertWithMapping(
+    connector: ConnectorEntity,
+    mapping: JobMapping,
+    createdBy: string,
+    maxPerAccount: number,
+  ): Promise<'inserted' | 'limit'> {
+    return this.dataSource.transaction(async (manager) => {
+      await LOCK_ACCOUNT_CONNECTORS.rows(manager, { accountId: connector.accountId });
+      const [row] = await LIVE_CONNECTORS_OF_ACCOUNT.rows(manager, { accountId: connector.accountId });
+      if (row && numberColumn(row, 'count') >= maxPerAccount) return 'limit';
       await manager.save(ConnectorEntity, connector);
       await manager.insert(JobMappingEntity, { connectorId: connector.id, version: 1, mapping, createdBy });
+      return 'inserted';
     });
   }
 

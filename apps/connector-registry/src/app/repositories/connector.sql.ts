@@ -7,3 +7,17 @@ export const LIVE_CONNECTOR_COUNTS = sqlStatement<Record<string, never>>(
   WHERE deleted_at IS NULL
   GROUP BY type, status`,
 );
+
+/**
+ * Serialises creations of one account's connectors until the transaction ends, so two at once cannot both
+ * count the same free place under MAX_CONNECTORS_PER_ACCOUNT.
+ */
+export const LOCK_ACCOUNT_CONNECTORS = sqlStatement<{ accountId: string }>(
+  (p) => `SELECT pg_advisory_xact_lock(7331, hashtext(${p.accountId}))`,
+);
+
+/** An account's live connectors (through ix_connector_account_created; column `count`). */
+export const LIVE_CONNECTORS_OF_ACCOUNT = sqlStatement<{ accountId: string }>(
+  (p) =>
+    `SELECT count(*)::int AS count FROM connector WHERE account_id = ${p.accountId} AND deleted_at IS NULL`,
+);

@@ -2,14 +2,18 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { isUUID } from 'class-validator';
 import { type DataSource, In, type Repository } from 'typeorm';
-import { entitiesOf } from '@connector/persistence';
+import { entitiesOf, numberColumn } from '@connector/persistence';
 import { RunEntity } from '../runs/run.entity';
 import { isUniqueViolation } from './job-mapping.repository';
-import { LATEST_RUNS } from './run.sql';
+import { ACTIVE_RUNS_OF_ACCOUNT, LATEST_RUNS, LOCK_ACCOUNT_RUNS } from './run.sql';
 
 const ACTIVE_RUN_INDEX = 'uq_run_connector_active';
 
-export type InsertRunResult = { inserted: true } | { inserted: false; activeRunId: string | undefined };
+export type InsertRunResult =
+  | { inserted: true }
+  | { inserted: false; activeRunId: string | undefined }
+  /** The account has `maxPerAccount` runs queued or running already. */
+  | { inserted: false; accountLimit: true };
 
 /** Runs in Postgres. */
 @Injectable()
@@ -20,11 +24,24 @@ export class RunRepository {
     this.runs = dataSource.getRepository(RunEntity);
   }
 
-  /** Inserts a queued run, unless the connector already has one queued or running (the unique index says). */
-  async insertQueued(run: RunEntity): Promise<InsertRunResult> {
+  /**
+   * Inserts a queued run, unless the connector already has one queued or running (the unique index says) or
+   * its account has `maxPerAccount` (counted under a per-account lock, so two requests cannot both pass).
+   */
+  async insertQueued(run: RunEntity, maxPerAccount: number): Promise<InsertRunResult> {
     try {
-      await this.runs.insert(run);
-      return { inserted: true };
+      return await this.dataSource.transaction(async (manager) => {
+        await LOCK_ACCOUNT_RUNS.rows(manager, { accountId: run.accountId });
+        const active = await manager.findOne(RunEntity, {
+          where: { connectorId: run.connectorId, status: In(['queued', 'running']) },
+        });
+        if (active) return { inserted: false, activeRunId: active.id };
+        const [row] = await ACTIVE_RUNS_OF_ACCOUNT.rows(manager, { accountId: run.accountId });
+        if (row && numberColumn(row, 'count') >= maxPerAccount)
+          return { inserted: false, accountLimit: true };
+        await manager.insert(RunEntity, run);
+        return { inserted: true };
+      });
     } catch (error) {
       if (!isUniqueViolation(error, ACTIVE_RUN_INDEX)) throw error;
       const active = await this.runs.findOne({

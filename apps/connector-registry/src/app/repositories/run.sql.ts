@@ -7,3 +7,18 @@ export const LATEST_RUNS = sqlStatement<{ connectorIds: string[] }>(
   WHERE connector_id = ANY(${p.connectorIds}::uuid[])
   ORDER BY connector_id, queued_at DESC, id DESC`,
 );
+
+/**
+ * Serialises run requests of one account until the transaction ends, so two at once cannot both count the
+ * same free place under MAX_CONCURRENT_RUNS_PER_ACCOUNT.
+ */
+export const LOCK_ACCOUNT_RUNS = sqlStatement<{ accountId: string }>(
+  (p) => `SELECT pg_advisory_xact_lock(7330, hashtext(${p.accountId}))`,
+);
+
+/** An account's runs queued or running (the partial uq_run_connector_active holds only those; column `count`). */
+export const ACTIVE_RUNS_OF_ACCOUNT = sqlStatement<{ accountId: string }>(
+  (p) => `
+  SELECT count(*)::int AS count FROM run
+  WHERE account_id = ${p.accountId} AND status IN ('queued', 'running')`,
+);

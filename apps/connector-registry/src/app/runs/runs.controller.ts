@@ -22,6 +22,13 @@ export class RunsController {
     type: ErrorResponse,
   })
   @ApiResponse({
+    status: 429,
+    description:
+      'RUN_LIMIT: the account has MAX_CONCURRENT_RUNS_PER_ACCOUNT runs queued or running (see Retry-After); ' +
+      'TOO_MANY_REQUESTS: too many wrong keys from this address',
+    type: ErrorResponse,
+  })
+  @ApiResponse({
     status: 503,
     description: 'DEPENDENCY_UNAVAILABLE: the request could not be sent',
     type: ErrorResponse,

@@ -36,6 +36,7 @@ describe(RunsService.name, () => {
       runs as unknown as RunRepository,
       publisher as unknown as MessagePublisher,
       connectorRows as unknown as ConnectorRepository,
+      { MAX_CONCURRENT_RUNS_PER_ACCOUNT: 4 },
     );
   });
 
@@ -84,6 +85,7 @@ describe(RunsService.name, () => {
     expect(answer).toEqual({ runId: expect.any(String), status: 'queued' });
     expect(runs.insertQueued).toHaveBeenCalledWith(
       expect.objectContaining({ id: answer.runId, status: 'queued' }),
+      4,
     );
     expect(publisher.publish).toHaveBeenCalledWith(
       Exchange.Internal,
@@ -108,6 +110,16 @@ describe(RunsService.name, () => {
     await expect(sut.start(admin, connectorId)).rejects.toMatchObject({
       code: RegistryErrorCode.RunInProgress,
       details: { runId: 'run-1' },
+    });
+    expect(publisher.publish).not.toHaveBeenCalled();
+  });
+
+  it('answers RUN_LIMIT with a Retry-After when the account has its most runs going', async () => {
+    runs.insertQueued.mockResolvedValue({ inserted: false, accountLimit: true });
+    await expect(sut.start(admin, connectorId)).rejects.toMatchObject({
+      code: RegistryErrorCode.RunLimit,
+      details: { limit: 4 },
+      retryAfterSeconds: 60,
     });
     expect(publisher.publish).not.toHaveBeenCalled();
   });

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import {
   createEvent,
   type EventEnvelope,
@@ -12,6 +12,7 @@ import {
 import { MessagePublisher } from '@connector/messaging';
 import type { AdminIdentity } from '../auth/api-keys';
 import { RegistryErrorCode, RegistryException } from '../common/registry.exception';
+import { ConnectorRegistryConfig } from '../connector-registry.config';
 import { ConnectorsService } from '../connectors/connectors.service';
 import { ConnectorRepository } from '../repositories/connector.repository';
 import { RunRepository } from '../repositories/run.repository';
@@ -20,6 +21,8 @@ import { EMPTY_COUNTS, nextRunState, type RunEvent } from './run-state';
 import { type RunView, toRunView } from './run.view';
 
 const DEFAULT_RUN_LIST_LIMIT = 20;
+/** When a run refused for the account's limit may be asked for again: most runs take well under a minute. */
+const RUN_LIMIT_RETRY_AFTER_SECONDS = 60;
 
 /** "Run": a data fetch vacancy-sync does for a connector, and its history. */
 @Injectable()
@@ -31,6 +34,8 @@ export class RunsService {
     private readonly runs: RunRepository,
     private readonly publisher: MessagePublisher,
     private readonly connectorRows: ConnectorRepository,
+    @Inject(ConnectorRegistryConfig)
+    private readonly config: Pick<ConnectorRegistryConfig, 'MAX_CONCURRENT_RUNS_PER_ACCOUNT'>,
   ) {}
 
   async start(admin: AdminIdentity, connectorId: string, mode: RunMode = 'incremental') {
@@ -56,7 +61,16 @@ export class RunsService {
       startedAt: null,
       finishedAt: null,
     } satisfies Omit<RunEntity, 'updatedAt'>);
-    const inserted = await this.runs.insertQueued(run);
+    const max = this.config.MAX_CONCURRENT_RUNS_PER_ACCOUNT;
+    const inserted = await this.runs.insertQueued(run, max);
+    if (!inserted.inserted && 'accountLimit' in inserted) {
+      throw new RegistryException(
+        RegistryErrorCode.RunLimit,
+        `This account has ${max} runs going, the most it may have at once; try again when one has ended`,
+        { limit: max },
+        RUN_LIMIT_RETRY_AFTER_SECONDS,
+      );
+    }
     if (!inserted.inserted) {
       throw new RegistryException(
         RegistryErrorCode.RunInProgress,

@@ -67,4 +67,24 @@ describe(decideRunFailure.name, () => {
     );
     expect(decideRunFailure(new RpcError('NOT_FOUND', 'gone'), context).action).toBe('fail');
   });
+
+  it('fails a broken answer at once under its own code, in plain words naming the endpoint', () => {
+    const large = new AtsError('big', { kind: 'permanent', endpoint: 'POST /x', code: 'answer_too_large' });
+    expect(decideRunFailure(large, context)).toEqual({
+      action: 'fail',
+      code: 'ATS_ANSWER_TOO_LARGE',
+      reason: expect.stringMatching(/larger than a run reads \(POST \/x\)\. The run stopped there/),
+    });
+    const many = new AtsError('many', { kind: 'permanent', endpoint: 'POST /x', code: 'too_many_records' });
+    expect(decideRunFailure(many, context)).toMatchObject({
+      action: 'fail',
+      code: 'ATS_ANSWER_TOO_MANY_RECORDS',
+    });
+    const other = new AtsError('bad', {
+      kind: 'permanent',
+      endpoint: 'POST /x',
+      code: 'unexpected_response',
+    });
+    expect(decideRunFailure(other, context)).not.toHaveProperty('code');
+  });
 });

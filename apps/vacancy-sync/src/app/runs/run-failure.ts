@@ -13,8 +13,15 @@ export type RunFailureDecision =
   | { action: 'wait'; until: Date; inline: boolean; reason: string }
   /** May pass: park the run and try again from the cursor at `until`. */
   | { action: 'retry'; until: Date; attempts: number; reason: string }
-  /** Will not pass (or attempts ran out): the run fails, closing nothing. */
-  | { action: 'fail'; reason: string };
+  /** Will not pass (or attempts ran out): the run fails, closing nothing; `code` names a limit it hit. */
+  | { action: 'fail'; reason: string; code?: string };
+
+/** A bound on what a hostile or broken ATS can make a run do, each its run warning's code. */
+export type RunLimitCode =
+  'RUN_PAGE_LIMIT' | 'RUN_DEADLINE' | 'ATS_ANSWER_TOO_LARGE' | 'ATS_ANSWER_TOO_MANY_RECORDS';
+
+/** What a run that stopped at a limit kept and did not do, in the admin's words. */
+const KEPT = 'The run stopped there, kept what it had published and closed nothing by absence.';
 
 /**
  * What a run does about an error, from the one ATS-error classification (toMessageError): rate limits wait
@@ -36,6 +43,8 @@ export function decideRunFailure(
     const waitMs = Math.max(0, retryAt.getTime() - context.now.getTime());
     return { action: 'wait', until: retryAt, inline: waitMs <= context.inlineWaitMaxMs, reason };
   }
+  const broken = brokenAnswer(error);
+  if (broken) return { action: 'fail', ...broken };
   const classified = toMessageError(error, context.connectorId);
   // A vacancy run's failure names no candidate: the ATS's own words (details) tell the admin what to fix.
   const told = [classified.message, ...(classified.details ?? [])].join(': ');
@@ -61,4 +70,35 @@ function rateLimitReset(error: unknown, now: Date): Date | undefined {
     return error.retryAt ?? new Date(now.getTime() + RATE_LIMIT_FALLBACK_MS);
   }
   return undefined;
+}
+
+/** An ATS answer refused for its size (AtsHttp) or its record count (the clients): the same again would be. */
+function brokenAnswer(error: unknown): { reason: string; code: RunLimitCode } | undefined {
+  if (!(error instanceof AtsError)) return undefined;
+  if (error.code === 'answer_too_large') {
+    return {
+      code: 'ATS_ANSWER_TOO_LARGE',
+      reason: `The ATS sent an answer larger than a run reads (${error.endpoint}). ${KEPT}`,
+    };
+  }
+  if (error.code === 'too_many_records') {
+    return {
+      code: 'ATS_ANSWER_TOO_MANY_RECORDS',
+      reason: `The ATS sent more records in one page than were asked for (${error.endpoint}), a broken answer. ${KEPT}`,
+    };
+  }
+  return undefined;
+}
+
+/** A run that went on past RUN_DEADLINE_MINUTES. */
+export class RunDeadlineReached extends Error {
+  readonly code = 'RUN_DEADLINE';
+
+  constructor(minutes: number) {
+    super(
+      `The run took longer than ${minutes} minutes, the most one run may take (the ATS answered too slowly ` +
+        `or listed too much). ${KEPT}`,
+    );
+    this.name = 'RunDeadlineReached';
+  }
 }

@@ -100,30 +100,62 @@ describe('run schedule', () => {
     const at = (s: number) => new Date(Date.UTC(2026, 10, 27, 12, 0, s));
     const due = (connectorId: string, s: number, extra: Partial<DueConnector> = {}): DueConnector => ({
       connectorId,
+      accountId: `acct-${connectorId}`,
       systemKey: `sys-${connectorId}`,
       firstSync: false,
       nextRunAt: at(s),
       ...extra,
     });
     const ids = (picked: DueConnector[]) => picked.map((p) => p.connectorId);
+    /** No account at its cap. */
+    const open = { perAccount: 100, busyAccounts: new Map<string, number>() };
 
     it('starts first syncs ahead of scheduled runs, then the longest overdue, up to the free slots', () => {
       const candidates = [due('a', 5), due('b', 1), due('new', 9, { firstSync: true }), due('c', 3)];
-      expect(ids(pickDue(candidates, { free: 3, perSystem: 2, busy: new Map() }))).toEqual(['new', 'b', 'c']);
-      expect(pickDue(candidates, { free: 0, perSystem: 2, busy: new Map() })).toEqual([]);
+      expect(ids(pickDue(candidates, { free: 3, perSystem: 2, busy: new Map(), ...open }))).toEqual([
+        'new',
+        'b',
+        'c',
+      ]);
+      expect(pickDue(candidates, { free: 0, perSystem: 2, busy: new Map(), ...open })).toEqual([]);
     });
 
     it('never runs more than the cap at once on one customer system, counting runs already going', () => {
       const shared = { systemKey: 'ats-a:https://acme.example' };
       const candidates = [due('a', 1, shared), due('b', 2, shared), due('c', 3, shared), due('d', 4)];
-      expect(ids(pickDue(candidates, { free: 10, perSystem: 2, busy: new Map() }))).toEqual(['a', 'b', 'd']);
+      expect(ids(pickDue(candidates, { free: 10, perSystem: 2, busy: new Map(), ...open }))).toEqual([
+        'a',
+        'b',
+        'd',
+      ]);
       const busy = new Map([['ats-a:https://acme.example', 2]]);
-      expect(ids(pickDue(candidates, { free: 10, perSystem: 2, busy }))).toEqual(['d']);
+      expect(ids(pickDue(candidates, { free: 10, perSystem: 2, busy, ...open }))).toEqual(['d']);
+    });
+
+    it('never starts more than perAccount runs of one account, counting its runs going; the rest wait', () => {
+      const mine = { accountId: 'acct-noisy' };
+      const candidates = [due('a', 1, mine), due('b', 2, mine), due('c', 3, mine), due('d', 4)];
+      const limits = { free: 10, perSystem: 2, busy: new Map(), perAccount: 2 };
+      expect(ids(pickDue(candidates, { ...limits, busyAccounts: new Map() }))).toEqual(['a', 'b', 'd']);
+      expect(ids(pickDue(candidates, { ...limits, busyAccounts: new Map([['acct-noisy', 1]]) }))).toEqual([
+        'a',
+        'd',
+      ]);
+      // One passed over for its system's cap takes none of its account's places.
+      const sameSystem = [due('x', 1, { ...mine, systemKey: 's' }), due('y', 2, { ...mine, systemKey: 's' })];
+      expect(
+        ids(
+          pickDue([...sameSystem, due('z', 3, mine)], { ...limits, perSystem: 1, busyAccounts: new Map() }),
+        ),
+      ).toEqual(['x', 'z']);
     });
 
     it('lets connectors whose system is not known yet go, each on its own', () => {
       const candidates = [due('a', 1, { systemKey: null }), due('b', 2, { systemKey: null })];
-      expect(ids(pickDue(candidates, { free: 10, perSystem: 1, busy: new Map() }))).toEqual(['a', 'b']);
+      expect(ids(pickDue(candidates, { free: 10, perSystem: 1, busy: new Map(), ...open }))).toEqual([
+        'a',
+        'b',
+      ]);
     });
   });
 });

@@ -75,6 +75,7 @@ export function fullListingDue(input: {
 /** A due connector as the claim query offers it. */
 export interface DueConnector {
   connectorId: string;
+  accountId: string;
   /** The customer system its calls go to (learnt at its first run); unknown before. */
   systemKey: string | null;
   /** Never synced successfully: its first sync goes ahead of scheduled ones. */
@@ -84,25 +85,36 @@ export interface DueConnector {
 
 /**
  * Which due connectors to start with `free` run slots: first syncs first, then the longest overdue; never more
- * than `perSystem` runs at once on one customer system, counting those already running anywhere (`busy`).
+ * than `perSystem` runs at once on one customer system, nor `perAccount` of one account, counting those already
+ * running anywhere (`busy`, `busyAccounts`). One passed over stays due: it takes no slot while it waits.
  */
 export function pickDue(
   candidates: DueConnector[],
-  limits: { free: number; perSystem: number; busy: ReadonlyMap<string, number> },
+  limits: {
+    free: number;
+    perSystem: number;
+    busy: ReadonlyMap<string, number>;
+    perAccount: number;
+    busyAccounts: ReadonlyMap<string, number>;
+  },
 ): DueConnector[] {
   const taken = new Map(limits.busy);
+  const accounts = new Map(limits.busyAccounts);
   const picked: DueConnector[] = [];
   const ordered = [...candidates].sort(
     (a, b) => Number(b.firstSync) - Number(a.firstSync) || a.nextRunAt.getTime() - b.nextRunAt.getTime(),
   );
   for (const candidate of ordered) {
     if (picked.length >= limits.free) break;
+    const ofAccount = accounts.get(candidate.accountId) ?? 0;
+    if (ofAccount >= limits.perAccount) continue;
     const key = candidate.systemKey;
     if (key !== null) {
       const running = taken.get(key) ?? 0;
       if (running >= limits.perSystem) continue;
       taken.set(key, running + 1);
     }
+    accounts.set(candidate.accountId, ofAccount + 1);
     picked.push(candidate);
   }
   return picked;

@@ -78,6 +78,7 @@ export class RunScheduler implements OnApplicationBootstrap, BeforeApplicationSh
           owner: this.driver.owner,
           ttlMs: this.config.RUN_LEASE_TTL_MS,
           perSystem: this.config.RUN_SYSTEM_CONCURRENCY,
+          perAccount: this.config.MAX_CONCURRENT_RUNS_PER_ACCOUNT,
         });
         for (const run of claimed) {
           scheduleMetrics.started(run);

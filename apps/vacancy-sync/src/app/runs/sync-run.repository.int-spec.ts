@@ -227,8 +227,11 @@ describe(SyncRunRepository.name, () => {
   });
 
   describe('claiming due connectors', () => {
-    const claim = (owner: string, limit = 100, perSystem = 2) =>
-      sut.claimDue({ limit, owner, ttlMs: 60_000, perSystem });
+    const claim = (owner: string, limit = 100, perSystem = 2, perAccount = 1_000) =>
+      sut.claimDue({ limit, owner, ttlMs: 60_000, perSystem, perAccount });
+    /** Which of the six processes claimed `id`. */
+    const ownerOf = (claims: Array<Array<{ connectorId: string }>>, id: string) =>
+      'abcdef'[claims.findIndex((c) => c.some((r) => r.connectorId === id))];
     /** Connectors of this test only: earlier tests leave due connectors behind. */
     const ofThese = (ids: string[], claimed: Array<{ connectorId: string }>) =>
       claimed.map((c) => c.connectorId).filter((id) => ids.includes(id));
@@ -294,6 +297,25 @@ describe(SyncRunRepository.name, () => {
       const claims = await Promise.all(['a', 'b', 'c', 'd', 'e', 'f'].map((owner) => claim(owner, 1, 2)));
       expect(ofThese(ids, claims.flat())).toHaveLength(2);
       expect(ofThese(ids, await claim('g', 10, 2))).toHaveLength(0);
+    });
+
+    it('never runs more than the cap at once of one account, whichever process claims; others go meanwhile', async () => {
+      // One account gives each connector its own base path (its own system): only the account cap holds it.
+      const noisy = Array.from({ length: 12 }, () => nextId('c'));
+      for (const [i, id] of noisy.entries()) {
+        await sut.registerConnector(id, 'acct-noisy', 0);
+        await sut.learnSystem(id, `ats-a:https://noisy.example/p${i}`);
+      }
+      const quiet = nextId('c');
+      await sut.registerConnector(quiet, 'acct-quiet', 0);
+      const claims = await Promise.all(['a', 'b', 'c', 'd', 'e', 'f'].map((owner) => claim(owner, 2, 2, 3)));
+      expect(ofThese(noisy, claims.flat())).toHaveLength(3);
+      expect(ofThese([quiet], claims.flat())).toEqual([quiet]);
+      // The rest stay due, without a run or a lease, until one of the account's runs ends.
+      expect(ofThese(noisy, await claim('g', 10, 2, 3))).toHaveLength(0);
+      const [ended] = ofThese(noisy, claims.flat());
+      await sut.releaseLease(ended, ownerOf(claims, ended)); // its run ended
+      expect(ofThese(noisy, await claim('g', 10, 2, 3))).toHaveLength(1);
     });
 
     it('lists runnable connectors with an asked-for run first, never one whose head run waits', async () => {

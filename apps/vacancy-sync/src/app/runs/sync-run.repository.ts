@@ -39,8 +39,10 @@ import {
   CLAIM,
   DUE_CANDIDATES,
   DUE_COUNT,
+  LOCK_ACCOUNTS,
   LOCK_SYSTEMS,
   RUNNABLE,
+  RUNNING_PER_ACCOUNT,
   RUNNING_PER_SYSTEM,
 } from './sync-schedule.sql';
 
@@ -290,6 +292,8 @@ export class SyncRunRepository {
     owner: string;
     ttlMs: number;
     perSystem: number;
+    /** Runs of one account at once (MAX_CONCURRENT_RUNS_PER_ACCOUNT). */
+    perAccount: number;
   }): Promise<ClaimedRun[]> {
     if (claim.limit <= 0) return [];
     return this.db.transaction(async (m) => {
@@ -313,7 +317,20 @@ export class SyncRunRepository {
               (row) => [textColumn(row, 'system_key'), numberColumn(row, 'running')] as const,
             ),
       );
-      const picked = pickDue(candidates, { free: claim.limit, perSystem: claim.perSystem, busy });
+      const accounts = [...new Set(candidates.map((c) => c.accountId))];
+      await LOCK_ACCOUNTS.rows(m, { accounts });
+      const busyAccounts = new Map(
+        (await RUNNING_PER_ACCOUNT.rows(m, { accounts })).map(
+          (row) => [textColumn(row, 'account_id'), numberColumn(row, 'running')] as const,
+        ),
+      );
+      const picked = pickDue(candidates, {
+        free: claim.limit,
+        perSystem: claim.perSystem,
+        busy,
+        perAccount: claim.perAccount,
+        busyAccounts,
+      });
       if (picked.length === 0) return [];
       const claimed = picked.map((due): Omit<ClaimedRun, 'head'> => {
         const row = rows.get(due.connectorId) as SqlRow;
@@ -382,6 +399,7 @@ function toDueConnector(row: SqlRow): DueConnector {
   const systemKey = row['system_key'];
   return {
     connectorId: textColumn(row, 'connector_id'),
+    accountId: textColumn(row, 'account_id'),
     systemKey: typeof systemKey === 'string' ? systemKey : null,
     firstSync: booleanColumn(row, 'first_sync'),
     nextRunAt: dateColumn(row, 'next_run_at'),

@@ -23,7 +23,7 @@ import { expiryCheckDue, mayClose } from '../vacancies/vacancy-diff';
 import { VacancyStateRepository } from '../vacancies/vacancy-state.repository';
 import { VacancySyncConfig } from '../vacancy-sync.config';
 import { CallCounter } from './call-counter';
-import { decideRunFailure } from './run-failure';
+import { decideRunFailure, RunDeadlineReached } from './run-failure';
 import { RunLeaseLostError } from './run-lease-lost.error';
 import { readAhead } from './read-ahead';
 import { decideRunMode } from './run-mode';
@@ -69,6 +69,8 @@ interface RunScope {
   lost: AbortSignal;
   /** When this execution last published `run.progress` (ms since the epoch). */
   progressAt: number;
+  /** When this execution must stop (RUN_DEADLINE_MINUTES after it began; ms since the epoch). */
+  deadline: number;
 }
 
 /**
@@ -135,11 +137,15 @@ export class SyncRunService {
     lost: AbortSignal,
   ): Promise<RunOutcome> {
     const calls = new CallCounter();
+    // Counted per execution: a run parked for budget until tomorrow is not past its deadline when it resumes.
+    const deadline = Date.now() + this.config.RUN_DEADLINE_MINUTES * 60_000;
     let run = head;
     let scope: RunScope | undefined;
     const caches = new Map<string, EnrichmentCache<unknown>>();
     for (;;) {
       try {
+        // Past it after an inline wait: the run ends here (between pages, the checkpoint says so).
+        if (Date.now() >= deadline) throw new RunDeadlineReached(this.config.RUN_DEADLINE_MINUTES);
         if (!scope) {
           const connector = await this.connectorOf(run);
           await this.learnSystem(connector);
@@ -156,6 +162,7 @@ export class SyncRunService {
             shouldStop,
             lost,
             progressAt: 0,
+            deadline,
           };
         }
         const held = scope;
@@ -174,13 +181,15 @@ export class SyncRunService {
         if (error instanceof StopRequested) return 'stopped';
         const decision =
           error instanceof RunRefused || error instanceof SourceRefusedError
-            ? ({ action: 'fail', reason: error.message } as const)
-            : decideRunFailure(error, {
-                connectorId: run.connectorId,
-                attempts: run.attempts,
-                now: new Date(),
-                inlineWaitMaxMs: this.config.RUN_INLINE_WAIT_MAX_MS,
-              });
+            ? ({ action: 'fail', reason: error.message, code: codeOf(error) } as const)
+            : error instanceof RunDeadlineReached
+              ? ({ action: 'fail', reason: error.message, code: error.code } as const)
+              : decideRunFailure(error, {
+                  connectorId: run.connectorId,
+                  attempts: run.attempts,
+                  now: new Date(),
+                  inlineWaitMaxMs: this.config.RUN_INLINE_WAIT_MAX_MS,
+                });
         switch (decision.action) {
           case 'wait':
             // Waiting for budget is progress, not failure: the registry shows until when.
@@ -189,7 +198,7 @@ export class SyncRunService {
               this.logger.log(
                 `${run.runId}: ${decision.reason}; waiting until ${decision.until.toISOString()}`,
               );
-              await sleep(decision.until.getTime() - Date.now(), lost);
+              await sleep(Math.min(decision.until.getTime(), deadline) - Date.now(), lost);
               if (lost.aborted) throw new RunLeaseLostError(run.runId);
               run = (await this.runs.run(run.runId)) ?? run;
               continue;
@@ -207,7 +216,9 @@ export class SyncRunService {
             return 'parked';
           case 'fail': {
             this.logger.error(`${run.runId}: failed: ${decision.reason}`);
-            const leaseKept = await this.complete(run, lease, 'failed', decision.reason, calls, scope);
+            // What its pages committed (counts, warnings) before it stopped: run.completed tells what it kept.
+            run = (await this.runs.run(run.runId)) ?? run;
+            const leaseKept = await this.complete(run, lease, 'failed', decision, calls, scope);
             runMetrics.ended(scope?.connector.type, 'failed', run.startedAt);
             return leaseKept ? 'finished' : 'done';
           }
@@ -277,6 +288,7 @@ export class SyncRunService {
           openStatuses: scope.options.openStatuses,
           now: new Date(),
           caches: scope.caches,
+          maxPages: this.config.RUN_MAX_PAGES,
         },
         this.clientOptions(run, scope),
       ),
@@ -284,7 +296,7 @@ export class SyncRunService {
     let current = run;
     for await (const page of pages) {
       current = await this.handlePage(current, scope, page, { after: page.after });
-      checkpoint(scope, current.runId);
+      checkpoint(scope, current.runId, this.config.RUN_DEADLINE_MINUTES);
     }
     // Whatever the mode, at the day's first run: what was published and whose advertising has ended since is
     // closed now (its record did not change when the day passed, so a changes-only listing does not show it).
@@ -302,6 +314,7 @@ export class SyncRunService {
     return {
       priority: 'sync',
       maxWaitMs: this.config.RUN_INLINE_WAIT_MAX_MS,
+      maxResponseBytes: this.config.ATS_MAX_RESPONSE_BYTES,
       onCall: scope.calls.count,
       waiter: { id: `run:${run.runId}`, kind: 'run' },
     };
@@ -392,7 +405,7 @@ export class SyncRunService {
         kept += saved;
         runMetrics.keptByRecheck(scope.connector.type, saved);
       }
-      checkpoint(scope, current.runId);
+      checkpoint(scope, current.runId, this.config.RUN_DEADLINE_MINUTES);
     }
     if (kept > 0) {
       this.logger.log(`${run.runId}: kept ${kept} vacancies the listing missed but the ATS still has live`);
@@ -421,7 +434,7 @@ export class SyncRunService {
       );
       await this.runs.commitStep(run.runId, scope.lease, { closed: gone, delta: { closed: gone.length } });
       current = withDelta(current, { closed: gone.length });
-      checkpoint(scope, current.runId);
+      checkpoint(scope, current.runId, this.config.RUN_DEADLINE_MINUTES);
     }
   }
 
@@ -429,18 +442,24 @@ export class SyncRunService {
     run: SyncRun,
     lease: RunLease,
     status: 'succeeded' | 'failed',
-    error: string | undefined,
+    failure: { reason: string; code?: string } | undefined,
     calls: CallCounter,
     scope: Pick<RunScope, 'options' | 'feed'> | undefined,
   ): Promise<boolean> {
+    const error = failure?.reason;
     const options = scope?.options;
     // The event feed down: the run is the only way changes arrive now, and the admin is told so.
     const feedWarnings = feedDown(scope?.feed) ? [eventsUnavailableWarning(scope?.feed?.reason)] : [];
-    // A failed run says why in the same words an admin reads warnings in (run.completed has no error field).
+    // A failed run says why in the same words an admin reads warnings in (run.completed has no error field):
+    // under the limit's own code when it hit one (RUN_PAGE_LIMIT…), else RUN_FAILED.
     const warnings =
       status === 'succeeded'
         ? [...runWarnings(run), ...feedWarnings]
-        : [...run.warnings, ...feedWarnings, { code: 'RUN_FAILED', message: error ?? 'the run failed' }];
+        : [
+            ...run.warnings,
+            ...feedWarnings,
+            { code: failure?.code ?? 'RUN_FAILED', message: error ?? 'the run failed' },
+          ];
     const data: RunCompletedDto = {
       connectorId: run.connectorId,
       runId: run.runId,
@@ -537,10 +556,16 @@ function withDelta(run: SyncRun, delta: RunDelta, cursor: { after?: number } = {
   };
 }
 
-/** Between steps: stop when the lease is lost (nothing more may change) or when asked to. */
-function checkpoint(scope: RunScope, runId: string): void {
+/** Between steps: stop when the lease is lost (nothing more may change), when asked to, or at the deadline. */
+function checkpoint(scope: RunScope, runId: string, deadlineMinutes: number): void {
   if (scope.lost.aborted) throw new RunLeaseLostError(runId);
   if (scope.shouldStop()) throw new StopRequested();
+  if (Date.now() >= scope.deadline) throw new RunDeadlineReached(deadlineMinutes);
+}
+
+/** The stable code a source gave its refusal (RUN_PAGE_LIMIT), if any. */
+function codeOf(error: Error): string | undefined {
+  return error instanceof SourceRefusedError ? error.code : undefined;
 }
 
 /** Sleeps, or less when `lost` aborts. */

@@ -39,6 +39,28 @@ export const LOCK_SYSTEMS = sqlStatement<{ systems: string[] }>(
   FROM (SELECT k FROM unnest(${p.systems}::text[]) k ORDER BY k) ordered`,
 );
 
+/**
+ * Serialises claims for the same accounts (`accounts`) across processes until the claim commits, as
+ * LOCK_SYSTEMS does for systems (its own key space; taken after it, in one order: no deadlock).
+ */
+export const LOCK_ACCOUNTS = sqlStatement<{ accounts: string[] }>(
+  (p) => `
+  SELECT count(pg_advisory_xact_lock(7311, hashtext(k)))
+  FROM (SELECT k FROM unnest(${p.accounts}::text[]) k ORDER BY k) ordered`,
+);
+
+/**
+ * Runs going on now per account (`accounts`: the accounts asked about), in any process: a held lease is a run
+ * going on (read through the partial index of leased connectors, a few hundred rows, not the fleet).
+ */
+export const RUNNING_PER_ACCOUNT = sqlStatement<{ accounts: string[] }>(
+  (p) => `
+  SELECT account_id, count(*)::int AS running
+  FROM sync_connector
+  WHERE lease_owner IS NOT NULL AND account_id = ANY(${p.accounts}::text[]) AND lease_until >= clock_timestamp()
+  GROUP BY account_id`,
+);
+
 /** Runs going on now per customer system (`systems`: the systems asked about), in any process. */
 export const RUNNING_PER_SYSTEM = sqlStatement<{ systems: string[] }>(
   (p) => `

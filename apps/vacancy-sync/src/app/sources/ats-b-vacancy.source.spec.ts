@@ -180,6 +180,23 @@ describe(AtsBVacancySource.name, () => {
     expect(pages[0]).toMatchObject({ after: 4, read: 2, closed: [] });
   });
 
+  it('reads at most maxPages keyset pages, then refuses the next with RUN_PAGE_LIMIT before reading it', async () => {
+    const { source, fieldsAsked } = sourceOver([[1], [2], [3], [4]], jobs);
+    const read: SourcePage[] = [];
+    const listing = source.listLive(
+      connector,
+      { after: 0, openStatuses: [], now: NOW, maxPages: 2 },
+      { priority: 'sync' },
+    );
+    await expect(
+      (async () => {
+        for await (const page of listing) read.push(page);
+      })(),
+    ).rejects.toMatchObject({ name: 'SourceRefusedError', code: 'RUN_PAGE_LIMIT' });
+    expect(read.map((p) => p.after)).toEqual([1, 2]);
+    expect(fieldsAsked).toHaveLength(2); // the third page's jobs were never fetched
+  });
+
   it('asks for the sub-fields of the to-one associations it reads (ATS-B sends only their id otherwise)', () => {
     expect(ATS_B_JOB_FIELDS).toContain('clientCorporation(id,name)');
     expect(ATS_B_JOB_FIELDS).toContain('clientContact(id,firstName,lastName,email,phone)');

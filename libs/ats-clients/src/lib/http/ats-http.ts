@@ -9,7 +9,12 @@ import {
 import { UrlPolicyError } from '../url-policy';
 import { countAtsCall } from './ats-metrics';
 import { encodeMultipart, type MultipartPart } from './multipart';
-import { type OutboundGuard, outboundGuard } from './outbound-guard';
+import {
+  AnswerTooLargeError,
+  DEFAULT_MAX_ANSWER_BYTES,
+  type OutboundGuard,
+  outboundGuard,
+} from './outbound-guard';
 
 /** Rate limiting and call counting are the caller's business; the clients only call these around each request. */
 export interface AtsCallHooks {
@@ -57,9 +62,15 @@ export interface AtsHttpOptions {
   fetch?: typeof fetch;
   /** Default DEFAULT_QUICK_RETRY; `false`: one try only. */
   quickRetry?: QuickRetryPolicy | false;
+  /**
+   * The largest answer read (default 8 MiB): a larger one is refused while it streams in (AtsError
+   * `permanent`, code `answer_too_large`), so a broken or hostile host cannot fill the process's memory.
+   */
+  maxResponseBytes?: number;
 }
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
+export const DEFAULT_MAX_RESPONSE_BYTES = DEFAULT_MAX_ANSWER_BYTES;
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -105,6 +116,7 @@ export interface AtsResponse {
 export class AtsHttp {
   private readonly guard: OutboundGuard;
   readonly timeoutMs: number;
+  readonly maxResponseBytes: number;
 
   constructor(
     readonly atsName: string,
@@ -116,6 +128,7 @@ export class AtsHttp {
   ) {
     this.guard = options.guard ?? outboundGuard();
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   }
 
   /** From a write's start until a look-up surely sees it if it landed: the call's timeout, then the index lag. */
@@ -189,7 +202,13 @@ export class AtsHttp {
     let responseHeaders: Headers;
     let text: string;
     try {
-      const init = { method: request.method, headers, body, signal: AbortSignal.timeout(this.timeoutMs) };
+      const init = {
+        method: request.method,
+        headers,
+        body,
+        signal: AbortSignal.timeout(this.timeoutMs),
+        maxAnswerBytes: this.maxResponseBytes,
+      };
       // undici's request on the guard's kept-alive pools; an injected fetch in unit tests.
       ({
         status,
@@ -208,6 +227,15 @@ export class AtsHttp {
           endpoint: request.endpoint,
           code: refused.code,
         });
+      }
+      if (error instanceof AnswerTooLargeError) {
+        // The same answer again would be as large: not worth a retry.
+        countAtsCall(this.atsName, request.endpoint, 'answer_too_large', seconds(started));
+        this.noAnswer(request.endpoint);
+        throw new AtsError(
+          `${this.atsName} ${request.endpoint} answered more than ${error.maxBytes} bytes, the most read from an ATS`,
+          { kind: 'permanent', endpoint: request.endpoint, code: 'answer_too_large' },
+        );
       }
       const failure = classifyNetworkFailure({
         atsName: this.atsName,
@@ -247,11 +275,15 @@ export class AtsHttp {
   private async viaFetch(
     fetchFn: typeof fetch,
     url: string,
-    init: RequestInit,
+    init: RequestInit & { maxAnswerBytes: number },
   ): Promise<{ status: number; headers: Headers; text: string }> {
     this.guard.check(url);
-    const response = await fetchFn(url, { ...init, redirect: 'manual' });
-    return { status: response.status, headers: response.headers, text: await response.text() };
+    const { maxAnswerBytes, ...fetchInit } = init;
+    const response = await fetchFn(url, { ...fetchInit, redirect: 'manual' });
+    const text = await response.text();
+    // The unit tests' seam: the cap is enforced while streaming in the guard; here it is only checked.
+    if (Buffer.byteLength(text) > maxAnswerBytes) throw new AnswerTooLargeError(maxAnswerBytes);
+    return { status: response.status, headers: response.headers, text };
   }
 
   /** An answer that is not a 2xx → AtsError. */
@@ -274,6 +306,17 @@ export class AtsHttp {
       defaultRetryAfterMs: this.defaultRetryAfterMs,
       secrets: request.secrets,
     });
+  }
+
+  /**
+   * A page with more records than asked for (more than twice: a little slack for an ATS that rounds up): a
+   * broken or hostile answer, refused rather than trusted.
+   */
+  tooManyRecords(request: AtsRequest, response: AtsResponse, got: number, asked: number): AtsError {
+    return new AtsError(
+      `${this.atsName} ${request.endpoint} answered ${got} records for a page of ${asked}: a broken answer`,
+      { kind: 'permanent', endpoint: request.endpoint, status: response.status, code: 'too_many_records' },
+    );
   }
 
   /** A 2xx whose body is not what the protocol promises: the ATS changed or the address is wrong. */

@@ -159,4 +159,56 @@ describe(OutboundGuard.name, () => {
       await new Promise((resolve) => site.close(resolve));
     }
   });
+
+  it('AtsHttp stops reading an endless answer at its cap: a permanent answer_too_large, never retried', async () => {
+    const web = await import('node:http');
+    const chunk = Buffer.alloc(64 * 1024, 'x');
+    const endless = 256 * 1024 * 1024;
+    let requests = 0;
+    let written = 0;
+    let closed!: () => void;
+    const hungUp = new Promise<void>((resolve) => (closed = resolve));
+    // A hostile host: chunked JSON that never ends (well, after 256 MiB), sent as fast as it is read.
+    const site = web.createServer((_req, res) => {
+      requests++;
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.on('close', closed);
+      const pump = () => {
+        while (written < endless && !res.destroyed) {
+          written += chunk.length;
+          if (!res.write(chunk)) return void res.once('drain', pump);
+        }
+        res.end();
+      };
+      pump();
+    });
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(site.address() as { port: number }).port}`;
+    try {
+      const http = new AtsHttp(
+        'ATS',
+        { guard: guard({ allowance: 'loopback' }), maxResponseBytes: 1024 * 1024 },
+        0,
+      );
+      const error = await http
+        .send({
+          endpoint: 'POST /api/vacancies/search',
+          method: 'POST',
+          url: `${base}/`,
+          json: {},
+          write: false,
+        })
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(AtsError);
+      expect(error).toMatchObject({ kind: 'permanent', code: 'answer_too_large' });
+      expect((error as AtsError).message).toContain('answered more than 1048576 bytes');
+      await hungUp;
+      // The connection was dropped soon after the cap, not read to its end (socket buffers account for the rest).
+      expect(written).toBeLessThan(32 * 1024 * 1024);
+      expect(requests).toBe(1); // permanent: no quick retry
+    } finally {
+      site.closeAllConnections();
+      await new Promise((resolve) => site.close(resolve));
+    }
+  });
 });

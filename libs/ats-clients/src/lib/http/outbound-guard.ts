@@ -18,7 +18,7 @@ export interface OutboundGuardOptions {
   resolve?: HostResolver;
   /** TCP + TLS connect timeout. Default 10 000. */
   connectTimeoutMs?: number;
-  /** The largest answer `request` reads whole. Default MAX_ANSWER_BYTES. */
+  /** The largest answer `request` reads whole, unless a request says (`GuardedRequest.maxAnswerBytes`). */
   maxAnswerBytes?: number;
 }
 
@@ -26,13 +26,13 @@ export interface OutboundGuardOptions {
  * An ATS answer is JSON of a page of records at most; a larger one is refused, early from Content-Length or
  * while it is read, so a broken or hostile host cannot fill the process's memory.
  */
-const MAX_ANSWER_BYTES = 32 * 1024 * 1024;
+export const DEFAULT_MAX_ANSWER_BYTES = 8 * 1024 * 1024;
 
-/** An answer over the guard's `maxAnswerBytes`. */
-class AnswerTooLargeError extends Error {
+/** An answer over its `maxAnswerBytes`: refused before more than that was read. */
+export class AnswerTooLargeError extends Error {
   readonly code = 'answer_too_large';
 
-  constructor(maxBytes: number) {
+  constructor(readonly maxBytes: number) {
     super(`the answer is larger than the ${maxBytes} bytes read from an ATS`);
     this.name = 'AnswerTooLargeError';
   }
@@ -52,7 +52,7 @@ export class OutboundGuard {
 
   constructor(options: OutboundGuardOptions = {}) {
     this.allowance = options.allowance ?? 'none';
-    this.maxAnswerBytes = options.maxAnswerBytes ?? MAX_ANSWER_BYTES;
+    this.maxAnswerBytes = options.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES;
     const allowance = this.allowance;
     const connectBase = buildConnector({
       lookup: guardedLookup(allowance, options.resolve),
@@ -88,26 +88,31 @@ export class OutboundGuard {
   async request(url: string, init: GuardedRequest): Promise<GuardedResponse> {
     const { statusCode, headers, body } = await this.send(url, init);
     try {
-      return { status: statusCode, headers: headersOf(headers), text: await this.text(body, headers) };
+      const text = await this.text(body, headers, init.maxAnswerBytes ?? this.maxAnswerBytes);
+      return { status: statusCode, headers: headersOf(headers), text };
     } catch (error) {
       throw refusalIn(error) ?? error;
     }
   }
 
-  private async text(body: Dispatcher.ResponseData['body'], headers: IncomingHeaders): Promise<string> {
+  private async text(
+    body: Dispatcher.ResponseData['body'],
+    headers: IncomingHeaders,
+    maxBytes: number,
+  ): Promise<string> {
     const declared = Number(headers['content-length']);
     // HTTP framing ends a body at its Content-Length: undici's own reader is then safe, and the fastest.
-    if (declared <= this.maxAnswerBytes) return body.text();
-    if (declared > this.maxAnswerBytes) {
+    if (declared <= maxBytes) return body.text();
+    if (declared > maxBytes) {
       discard(body);
-      throw new AnswerTooLargeError(this.maxAnswerBytes);
+      throw new AnswerTooLargeError(maxBytes);
     }
     const chunks: Buffer[] = [];
     let received = 0;
     for await (const chunk of body as AsyncIterable<Buffer>) {
       received += chunk.byteLength;
       // Leaving the loop destroys the body, with this loop still listening for its error.
-      if (received > this.maxAnswerBytes) throw new AnswerTooLargeError(this.maxAnswerBytes);
+      if (received > maxBytes) throw new AnswerTooLargeError(maxBytes);
       chunks.push(chunk);
     }
     // As undici's `text()`: UTF-8, a byte order mark dropped.
@@ -141,6 +146,8 @@ export interface GuardedRequest {
   headers?: Record<string, string>;
   body?: string | Buffer;
   signal?: AbortSignal;
+  /** `request` only: the largest answer read (default the guard's). */
+  maxAnswerBytes?: number;
 }
 
 export interface GuardedStream {

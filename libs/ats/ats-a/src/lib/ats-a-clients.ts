@@ -33,6 +33,7 @@ export function makeAtsAClients(deps: AtsClientDeps): AtsClientMaker<AtsAClient>
         },
       ),
       ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+      ...(options.maxResponseBytes !== undefined ? { maxResponseBytes: options.maxResponseBytes } : {}),
     });
   };
 }

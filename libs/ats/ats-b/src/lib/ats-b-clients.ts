@@ -14,5 +14,6 @@ export function makeAtsBClients(deps: AtsClientDeps): AtsClientMaker<AtsBClient>
       },
       hooks: tokenBucketHooks(deps.limiter, 'ats-b', atsBBudget(connector), options),
       ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+      ...(options.maxResponseBytes !== undefined ? { maxResponseBytes: options.maxResponseBytes } : {}),
     });
 }

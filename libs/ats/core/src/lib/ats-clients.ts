@@ -21,6 +21,8 @@ export interface ClientOptions {
   onCall?: (endpoint: string, status: number) => void;
   /** Per ATS request (default the client's 30 s); shorter in tests of timeouts. */
   timeoutMs?: number;
+  /** The largest answer read (default AtsHttp's 8 MiB): a larger one fails as `answer_too_large`. */
+  maxResponseBytes?: number;
   /** The work these calls are for (a message id, `run:<id>`): counted as waiting while it has no budget. */
   waiter?: { id: string; kind: WaiterKind };
 }

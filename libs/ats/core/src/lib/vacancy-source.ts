@@ -48,6 +48,11 @@ export interface ListingOptions {
   now: Date;
   /** Records per listing page; sources use their protocol's maximum sensible page when not given. */
   pageSize?: number;
+  /**
+   * The most pages a run reads (what the ATS says of its page count is not trusted beyond it): a listing with
+   * more fails with `pageLimitReached` instead of reading on. None: no bound (tests, previews).
+   */
+  maxPages?: number;
   /** Enrichment records the run fetched so far, kept across the pauses of one execution. */
   caches?: Map<string, EnrichmentCache<unknown>>;
 }
@@ -73,10 +78,24 @@ export interface SourcePage {
  * run fails at once with this message, closing nothing.
  */
 export class SourceRefusedError extends Error {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    /** A stable code for the run's warning (e.g. RUN_PAGE_LIMIT); none: the run's generic RUN_FAILED. */
+    readonly code?: string,
+  ) {
     super(message);
     this.name = 'SourceRefusedError';
   }
+}
+
+/** A listing that goes on past `maxPages` pages: the run stops there, keeping what it published. */
+export function pageLimitReached(maxPages: number): SourceRefusedError {
+  return new SourceRefusedError(
+    `The ATS listed more than ${maxPages} pages of vacancies, the most a run reads. The run kept what it ` +
+      `published and closed nothing by absence. A listing this long usually means the ATS answers wrongly ` +
+      `(it repeats pages or reports too many); if it really has this many vacancies, ask us to raise the limit.`,
+    'RUN_PAGE_LIMIT',
+  );
 }
 
 /**

@@ -12,6 +12,8 @@ export type ErrorCode =
   | 'INVALID_STATUS_CHANGE'
   | 'CONNECTOR_NOT_CONNECTED'
   | 'RUN_IN_PROGRESS'
+  | 'CONNECTOR_LIMIT'
+  | 'RUN_LIMIT'
   | 'NOT_REPLAYABLE'
   | 'PAYLOAD_TOO_LARGE'
   | 'TOO_MANY_REQUESTS'
@@ -67,7 +69,7 @@ export interface RunCountsResponse {
 }
 
 export interface RunWarningResponse {
-  /** UNKNOWN_STATUSES, EMPTY_LISTING, NOTHING_LIVE, RUN_FAILED… */
+  /** UNKNOWN_STATUSES, EMPTY_LISTING, NOTHING_LIVE, RUN_FAILED, RUN_PAGE_LIMIT, RUN_DEADLINE, ATS_ANSWER_TOO_LARGE, ATS_ANSWER_TOO_MANY_RECORDS… */
   code: string;
   /** plain words for an admin: what the run asked, what it got, what to check */
   message: string;

@@ -107,6 +107,9 @@ export class AtsAClient {
     ) {
       throw this.http.unexpected(request, response, 'CurrentPage, TotalPages and Records');
     }
+    if (page['Records'].length > 2 * body.Paging.RecordsPerPage) {
+      throw this.http.tooManyRecords(request, response, page['Records'].length, body.Paging.RecordsPerPage);
+    }
     return {
       CurrentPage: page['CurrentPage'],
       TotalPages: page['TotalPages'],

@@ -1,6 +1,7 @@
 import {
   EnrichmentCache,
   idsToFetch,
+  pageLimitReached,
   type ClientOptions,
   type ListingOptions,
   type SourcePage,
@@ -82,7 +83,10 @@ export class AtsAVacancySource implements VacancySource {
       responseBlocks: [...ATS_A_VACANCY_BLOCKS],
     });
     let pagesSeen = 0;
+    const { maxPages } = options;
     for await (const page of pages) {
+      // The host's TotalPages is not trusted beyond the run's bound (page numbers carry over a resume).
+      if (maxPages !== undefined && page.page > maxPages) throw pageLimitReached(maxPages);
       pagesSeen += 1;
       const { live, closed } = splitByLiveness(page.records, resolved.ids, options.now);
       // One call per resource for the page, both at once, for live vacancies only.
@@ -97,6 +101,10 @@ export class AtsAVacancySource implements VacancySource {
         closed,
         ...(pagesSeen === 1 && warnings.length > 0 ? { warnings } : {}),
       };
+      // At the bound with more announced: stop before asking for them (no call spent on a page not read).
+      if (maxPages !== undefined && page.page >= maxPages && page.page < page.totalPages) {
+        throw pageLimitReached(maxPages);
+      }
     }
     if (pagesSeen > 0 || options.after > 0) return;
     // Nothing at all from the start of a complete listing: see whether the ATS holds any advertised vacancy.

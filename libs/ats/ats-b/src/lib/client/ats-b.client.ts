@@ -120,7 +120,11 @@ export class AtsBClient {
       path: `search/JobOrder?${query.toString()}`,
       write: false,
     });
-    return idRows(this.http, request, response);
+    const rows = idRows(this.http, request, response);
+    if (rows.data.length > 2 * params.count) {
+      throw this.http.tooManyRecords(request, response, rows.data.length, params.count);
+    }
+    return rows;
   }
 
   /**

@@ -1,5 +1,6 @@
 import {
   type ClientOptions,
+  pageLimitReached,
   type ListingOptions,
   type SourcePage,
   type SourceVacancy,
@@ -47,7 +48,12 @@ export class AtsBVacancySource implements VacancySource {
       afterId: options.after,
       ...(options.since ? { modifiedSince: options.since, state: 'any' as const } : {}),
     });
+    let pagesRead = 0;
     for await (const ids of pages) {
+      // Keyset pages have no number: counted from where this listing (or its resume) began.
+      if (options.maxPages !== undefined && ++pagesRead > options.maxPages) {
+        throw pageLimitReached(options.maxPages);
+      }
       // The page's entity reads (ATS_B_MAX_IDS_PER_GET ids each) at once; the budget still meters each.
       const batches: number[][] = [];
       for (let i = 0; i < ids.length; i += ATS_B_MAX_IDS_PER_GET)
