@@ -30,34 +30,22 @@ import { ATS_TYPES, type AtsType } from '@connector/ats-registry';
 import {
   adminApi,
   createSuiteInfrastructure,
-  startService,
   type ServiceProcess,
   type SuiteInfrastructure,
 } from '@connector/testing';
+import {
+  envNumber,
+  envPairs,
+  inPool,
+  runBench,
+  startBenchService as start,
+  stopBenchServices,
+  useInfrastructure,
+} from '../bench-run';
 import { cpuMsOfCommand, procStat, rssMiB } from '../proc-stats';
 import { type ConnectedAt, type RunStart, type ScheduleStats, scheduleStats } from './fleet-stats';
 import { type EventFeedResult, type EventFeedTenant, probeEventFeed } from './event-feed-probe';
 import { type RetentionResult, simulatedDayOfRetention } from './retention-hook';
-
-const envNumber = (name: string, fallback: number): number => {
-  const raw = process.env[name];
-  const value = raw === undefined || raw === '' ? fallback : Number(raw);
-  if (!Number.isFinite(value) || value < 0)
-    throw new Error(`${name} must be a non-negative number, got "${raw}"`);
-  return value;
-};
-/** `K=V K=V` → { K: V }. */
-const envPairs = (name: string): Record<string, string> =>
-  Object.fromEntries(
-    (process.env[name] ?? '')
-      .split(/\s+/)
-      .filter(Boolean)
-      .map((pair) => {
-        const at = pair.indexOf('=');
-        if (at <= 0) throw new Error(`${name} must be "KEY=value KEY=value", got "${pair}"`);
-        return [pair.slice(0, at), pair.slice(at + 1)];
-      }),
-  );
 
 const ATS_A = envNumber('FLEET_ATS_A', 200);
 const ATS_B = envNumber('FLEET_ATS_B', 0);
@@ -153,29 +141,9 @@ interface Row {
   events?: EventFeedResult;
 }
 
-/** Every service process started and not yet stopped: stopped on a signal, a failed start or the deadline. */
-const running = new Set<ServiceProcess>();
-
-async function start(name: string, env: Record<string, string>): Promise<ServiceProcess> {
-  const service = await startService(name, env);
-  running.add(service);
-  void service.exited.then(() => running.delete(service));
-  return service;
-}
-
-/** The row's database and vhost, dropped on a signal or the deadline too. */
-let infrastructure: SuiteInfrastructure | undefined;
-
-/** Ends every process started, drops the row's database and vhost, and exits. */
-function abandon(code: number): void {
-  for (const service of running) service.child.kill('SIGKILL');
-  const drop = infrastructure?.drop() ?? Promise.resolve();
-  void drop.catch(() => undefined).finally(() => process.exit(code));
-}
-
 async function startFleet(processes: number): Promise<Fleet> {
   const infra = await createSuiteInfrastructure(`bench_fleet_${processes}`);
-  infrastructure = infra;
+  useInfrastructure(infra);
   const ats = { latencyMs: LATENCY_MS, jitterMs: JITTER_MS };
   const atsA = await startAtsASandbox({
     clients: [ATS_A_CLIENT],
@@ -204,11 +172,11 @@ async function startFleet(processes: number): Promise<Fleet> {
     const db = new Pool({ connectionString: infra.database.url, max: 2 });
     return { infra, atsA, atsB, registry, gateway, workers, db };
   } catch (error) {
-    await Promise.all([...running].map((p) => p.stop()));
+    await stopBenchServices();
     await atsA.close();
     await atsB.close();
     await infra.drop();
-    infrastructure = undefined;
+    useInfrastructure(undefined);
     throw error;
   }
 }
@@ -219,19 +187,7 @@ async function stopFleet(fleet: Fleet): Promise<void> {
   await fleet.atsA.close();
   await fleet.atsB.close();
   await fleet.infra.drop();
-  infrastructure = undefined;
-}
-
-/** Runs `work` over 0..count-1, `limit` at a time. */
-async function inPool<T>(count: number, limit: number, work: (i: number) => Promise<T>): Promise<T[]> {
-  const results: T[] = new Array<T>(count);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(limit, count) }, async () => {
-      for (let i = next++; i < count; i = next++) results[i] = await work(i);
-    }),
-  );
-  return results;
+  useInfrastructure(undefined);
 }
 
 /** Creates the connectors through the admin API, as a customer's admin would, each on its own ATS system. */
@@ -549,13 +505,6 @@ function report(rows: Row[], retention: RetentionResult | undefined): string {
 }
 
 async function main(): Promise<void> {
-  // Stops by itself: a signal or a run far past its expected length ends every process it started.
-  const deadlineMs = (PROCESSES.length * (MINUTES + 20) + 30) * 60_000;
-  setTimeout(() => {
-    process.stderr.write(`fleet: still running after ${deadlineMs / 60_000} minutes: stopping\n`);
-    abandon(2);
-  }, deadlineMs).unref();
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => abandon(130));
   const rows: Row[] = [];
   let retention: RetentionResult | undefined;
   for (const [i, processes] of PROCESSES.entries()) {
@@ -568,10 +517,5 @@ async function main(): Promise<void> {
   process.stdout.write(report(rows, retention));
 }
 
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    process.stderr.write(`${(error as Error).stack ?? String(error)}\n`);
-    process.exit(1);
-  },
-);
+// Stops by itself: a signal or a run far past its expected length ends every process it started.
+runBench('fleet', (PROCESSES.length * (MINUTES + 20) + 30) * 60_000, main);
