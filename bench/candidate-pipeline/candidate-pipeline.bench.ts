@@ -50,6 +50,8 @@ import {
 } from '@connector/testing';
 import { saveAtsACredentials, startConnectorDirectoryStub } from '@connector/service-stubs';
 import { procStat } from '../proc-stats';
+import { publishPlatformEvents } from '../platform-events';
+import { percentile } from '../bench-run';
 
 const SUITE = process.env.BENCH_SUITE ?? 'all';
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 3000);
@@ -114,9 +116,6 @@ function machineCpuSince(before: MachineCpu, events: number): MachineCpu {
   };
 }
 
-const percentile = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
-
 function candidate(run: string, i: number): CandidateDataDto {
   return {
     candidateId: `${run}-${i}`,
@@ -127,27 +126,6 @@ function candidate(run: string, i: number): CandidateDataDto {
     workHistory: [{ employer: 'Acme', title: 'Engineer', startDate: '2020-01', current: true }],
     education: [{ institution: 'University', degree: 'BSc', startDate: '2015-09', endDate: '2018-06' }],
   };
-}
-
-/** Publishes the events as fast as the broker confirms them; returns the publish time of each event's key. */
-async function publishAll(
-  events: Array<{ key: string; event: EventEnvelope }>,
-): Promise<Map<string, number>> {
-  const connection = await amqplib.connect(rabbitUrl());
-  const channel = await connection.createConfirmChannel();
-  const sent = new Map<string, number>();
-  for (const [i, { key, event }] of events.entries()) {
-    sent.set(key, Date.now());
-    channel.publish(Exchange.PlatformEvents, event.type, Buffer.from(JSON.stringify(event)), {
-      persistent: true,
-      contentType: 'application/json',
-      messageId: event.id,
-    });
-    if (i % 500 === 499) await channel.waitForConfirms();
-  }
-  await channel.waitForConfirms();
-  await connection.close();
-  return sent;
 }
 
 const candidateEvents = (run: string, count: number) =>
@@ -197,7 +175,12 @@ async function measure(
 async function warmUp(sandbox: RunningAtsASandbox, count: number): Promise<void> {
   if (count === 0) return;
   const run = `warm-${randomUUID().slice(0, 6)}`;
-  await measure('warm-up', count, await publishAll(candidateEvents(run, count)), candidatesOf(sandbox, run));
+  await measure(
+    'warm-up',
+    count,
+    await publishPlatformEvents(candidateEvents(run, count)),
+    candidatesOf(sandbox, run),
+  );
 }
 
 const candidatesOf = (sandbox: RunningAtsASandbox, run: string) => () =>
@@ -286,7 +269,7 @@ async function candidateSyncRun(
     await warmUp(pipeline.sandbox, WARMUP * processes);
     const before = workers.map((w) => cpuMs(w.child.pid));
     const machineBefore = machineCpuMs();
-    const sent = await publishAll(candidateEvents(run, events));
+    const sent = await publishPlatformEvents(candidateEvents(run, events));
     const result = await measure(
       `candidate-sync × ${processes}${label}`,
       events,
@@ -314,7 +297,7 @@ async function applicationsAndDocumentsRun(
   return withWorkers(pipeline, processes, { documents: true }, async (workers) => {
     const run = `ad${processes}-${randomUUID().slice(0, 6)}`;
     const people = candidateEvents(run, PEOPLE);
-    const sentPeople = await publishAll(people);
+    const sentPeople = await publishPlatformEvents(people);
     await measure('candidates first', PEOPLE, sentPeople, candidatesOf(sandbox, run));
     const idOf = new Map(
       sandbox.state
@@ -352,7 +335,7 @@ async function applicationsAndDocumentsRun(
     }
     const before = workers.map((w) => cpuMs(w.child.pid));
     const machineBefore = machineCpuMs();
-    const sent = await publishAll(events);
+    const sent = await publishPlatformEvents(events);
     const result = await measure(
       `candidate-sync × ${processes} + document-service × ${processes}`,
       events.length,
@@ -485,7 +468,7 @@ async function bareRun(
     const run = `${exactlyOnce ? 'eo' : 'bare'}-${randomUUID().slice(0, 6)}`;
     await warmUp(sandbox, WARMUP);
     const machineBefore = machineCpuMs();
-    const sent = await publishAll(candidateEvents(run, EVENTS));
+    const sent = await publishPlatformEvents(candidateEvents(run, EVENTS));
     const result = await measure(
       exactlyOnce ? 'exactly-once baseline (by hand)' : 'bare amqplib consumer',
       EVENTS,

@@ -12,7 +12,8 @@
  * Env: FLEET_ATS_A (200), FLEET_ATS_B (0), FLEET_MINUTES (3), FLEET_PROCESSES (1,2), FLEET_INTERVAL_MINUTES (1),
  * FLEET_LATENCY_MS (150), FLEET_JITTER_MS (50), FLEET_VACANCIES (20 per ATS-A system), FLEET_JOBS (20 per
  * ATS-B system), FLEET_CONNECT_CONCURRENCY (16), FLEET_VACANCY_SYNC_ENV (`K=V K=V`, e.g. `RUN_CONCURRENCY=64`),
- * FLEET_RETENTION (1; 0 skips the simulated day), FLEET_HISTORY_DAYS (1), FLEET_RETENTION_ENV (`K=V …`, given
+ * FLEET_TOKEN_TTL_SECONDS (the ATS-A systems' token lifetime; unset: the sandbox's 3599; the report gives token
+ * renewals a second and auth-gateway's credentials answers), FLEET_RETENTION (1; 0 skips the simulated day), FLEET_HISTORY_DAYS (1), FLEET_RETENTION_ENV (`K=V …`, given
  * to the registry and vacancy-sync of the retention step, e.g. `RUN_HISTORY_DAYS=1`).
  * Event feed (issue 28): FLEET_EVENTS (0; 1 puts the ATS-B connectors on the vendor's event subscriptions,
  * read every FLEET_EVENT_POLL_SECONDS, 60), FLEET_EVENT_CHANGES (300 job orders changed during the window in
@@ -27,37 +28,28 @@ import { Pool } from 'pg';
 import { startAtsASandbox, type RunningAtsASandbox } from '@connector/ats-a-sandbox';
 import { driveLoginForm, startAtsBSandbox, type RunningAtsBSandbox } from '@connector/ats-b-sandbox';
 import { ATS_TYPES, type AtsType } from '@connector/ats-registry';
+import { RoutingKey } from '@connector/contracts';
 import {
   adminApi,
   createSuiteInfrastructure,
-  startService,
+  metricValue,
+  scrapeMetrics,
   type ServiceProcess,
   type SuiteInfrastructure,
 } from '@connector/testing';
+import {
+  envNumber,
+  envPairs,
+  inPool,
+  runBench,
+  startBenchService as start,
+  stopBenchServices,
+  useInfrastructure,
+} from '../bench-run';
 import { cpuMsOfCommand, procStat, rssMiB } from '../proc-stats';
 import { type ConnectedAt, type RunStart, type ScheduleStats, scheduleStats } from './fleet-stats';
 import { type EventFeedResult, type EventFeedTenant, probeEventFeed } from './event-feed-probe';
 import { type RetentionResult, simulatedDayOfRetention } from './retention-hook';
-
-const envNumber = (name: string, fallback: number): number => {
-  const raw = process.env[name];
-  const value = raw === undefined || raw === '' ? fallback : Number(raw);
-  if (!Number.isFinite(value) || value < 0)
-    throw new Error(`${name} must be a non-negative number, got "${raw}"`);
-  return value;
-};
-/** `K=V K=V` → { K: V }. */
-const envPairs = (name: string): Record<string, string> =>
-  Object.fromEntries(
-    (process.env[name] ?? '')
-      .split(/\s+/)
-      .filter(Boolean)
-      .map((pair) => {
-        const at = pair.indexOf('=');
-        if (at <= 0) throw new Error(`${name} must be "KEY=value KEY=value", got "${pair}"`);
-        return [pair.slice(0, at), pair.slice(at + 1)];
-      }),
-  );
 
 const ATS_A = envNumber('FLEET_ATS_A', 200);
 const ATS_B = envNumber('FLEET_ATS_B', 0);
@@ -76,6 +68,10 @@ const RETENTION_ENV = envPairs('FLEET_RETENTION_ENV');
 const EVENTS = envNumber('FLEET_EVENTS', 0) > 0;
 const EVENT_POLL_SECONDS = envNumber('FLEET_EVENT_POLL_SECONDS', 60);
 const EVENT_CHANGES = envNumber('FLEET_EVENT_CHANGES', 300);
+/** The ATS-A systems' token lifetime (`expires_in`); the sandbox's default, 3599, when unset. */
+const TOKEN_TTL_SECONDS = process.env.FLEET_TOKEN_TTL_SECONDS
+  ? envNumber('FLEET_TOKEN_TTL_SECONDS', 3599)
+  : undefined;
 if (PROCESSES.some((p) => !Number.isInteger(p) || p < 1)) throw new Error('FLEET_PROCESSES: e.g. 1,2');
 if (!(ATS_A + ATS_B > 0 && MINUTES > 0 && INTERVAL_MINUTES >= 1)) {
   throw new Error('FLEET_ATS_A + FLEET_ATS_B, FLEET_MINUTES and FLEET_INTERVAL_MINUTES (≥ 1) must be set');
@@ -126,6 +122,17 @@ interface Cost {
   postgresMsPerRun: number;
   rssMiB: { vacancySync: number[]; registry: number; gateway: number; bench: number };
   atsCallsPerRun: number;
+  tokens: TokenStats;
+}
+
+/** Token renewals over the window: what the ATS-A systems issued, and auth-gateway's answers to the services. */
+interface TokenStats {
+  /** `POST /api/token` answered by the ATS-A tenants, per second. */
+  renewalsPerSecond: number;
+  /** `credentials.requested` answered with credentials by auth-gateway (its /metrics), per second. */
+  answeredPerSecond: number;
+  /** `credentials.requested` answered with an error, by its code. */
+  errors: Record<string, number>;
 }
 
 interface TableSize {
@@ -153,32 +160,13 @@ interface Row {
   events?: EventFeedResult;
 }
 
-/** Every service process started and not yet stopped: stopped on a signal, a failed start or the deadline. */
-const running = new Set<ServiceProcess>();
-
-async function start(name: string, env: Record<string, string>): Promise<ServiceProcess> {
-  const service = await startService(name, env);
-  running.add(service);
-  void service.exited.then(() => running.delete(service));
-  return service;
-}
-
-/** The row's database and vhost, dropped on a signal or the deadline too. */
-let infrastructure: SuiteInfrastructure | undefined;
-
-/** Ends every process started, drops the row's database and vhost, and exits. */
-function abandon(code: number): void {
-  for (const service of running) service.child.kill('SIGKILL');
-  const drop = infrastructure?.drop() ?? Promise.resolve();
-  void drop.catch(() => undefined).finally(() => process.exit(code));
-}
-
 async function startFleet(processes: number): Promise<Fleet> {
   const infra = await createSuiteInfrastructure(`bench_fleet_${processes}`);
-  infrastructure = infra;
+  useInfrastructure(infra);
   const ats = { latencyMs: LATENCY_MS, jitterMs: JITTER_MS };
   const atsA = await startAtsASandbox({
     clients: [ATS_A_CLIENT],
+    ...(TOKEN_TTL_SECONDS === undefined ? {} : { tokenTtlSeconds: TOKEN_TTL_SECONDS }),
     tenants: { max: ATS_A + 10, defaults: { ...ats, vacancies: VACANCIES } },
   });
   const atsB = await startAtsBSandbox({
@@ -210,11 +198,11 @@ async function startFleet(processes: number): Promise<Fleet> {
     const db = new Pool({ connectionString: infra.database.url, max: 2 });
     return { infra, atsA, atsB, registry, gateway, workers, db };
   } catch (error) {
-    await Promise.all([...running].map((p) => p.stop()));
+    await stopBenchServices();
     await atsA.close();
     await atsB.close();
     await infra.drop();
-    infrastructure = undefined;
+    useInfrastructure(undefined);
     throw error;
   }
 }
@@ -225,19 +213,7 @@ async function stopFleet(fleet: Fleet): Promise<void> {
   await fleet.atsA.close();
   await fleet.atsB.close();
   await fleet.infra.drop();
-  infrastructure = undefined;
-}
-
-/** Runs `work` over 0..count-1, `limit` at a time. */
-async function inPool<T>(count: number, limit: number, work: (i: number) => Promise<T>): Promise<T[]> {
-  const results: T[] = new Array<T>(count);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(limit, count) }, async () => {
-      for (let i = next++; i < count; i = next++) results[i] = await work(i);
-    }),
-  );
-  return results;
+  useInfrastructure(undefined);
 }
 
 /** Creates the connectors through the admin API, as a customer's admin would, each on its own ATS system. */
@@ -306,6 +282,25 @@ async function cpuNow(fleet: Fleet): Promise<Record<string, number>> {
   };
 }
 
+/** Token calls the ATS-A tenants answered so far. */
+function tokenCalls(fleet: Fleet): number {
+  let calls = 0;
+  for (const name of fleet.atsA.tenants.names())
+    calls += fleet.atsA.tenants.get(name)?.state.callCounts().byEndpoint['POST /api/token'] ?? 0;
+  return calls;
+}
+
+/** auth-gateway's `credentials.requested` answers so far: handled, and errors by code (its /metrics). */
+async function credentialAnswers(fleet: Fleet): Promise<{ handled: number; errors: Record<string, number> }> {
+  const type = { event_type: RoutingKey.CredentialsRequested };
+  const samples = await scrapeMetrics(fleet.gateway.url).catch(() => []);
+  const errors: Record<string, number> = {};
+  for (const s of samples)
+    if (s.name === 'connector_request_errors_total' && s.labels['event_type'] === type.event_type)
+      errors[s.labels['code'] ?? '?'] = (errors[s.labels['code'] ?? '?'] ?? 0) + s.value;
+  return { handled: metricValue(samples, 'connector_messages_handled_total', type), errors };
+}
+
 /** What the ATS sandboxes answered so far, over every tenant. */
 function atsCalls(fleet: Fleet): number {
   let calls = 0;
@@ -357,6 +352,8 @@ async function fleetRow(
     );
     const cpuBefore = await cpuNow(fleet);
     const callsBefore = atsCalls(fleet);
+    const tokensBefore = tokenCalls(fleet);
+    const answersBefore = await credentialAnswers(fleet);
     const events = EVENTS ? probeEvents(fleet, connected) : undefined;
     // Awaited after the window; until then a failure must not end the process as unhandled.
     events?.catch(() => undefined);
@@ -379,6 +376,8 @@ async function fleetRow(
     const cpuAfter = await cpuNow(fleet);
     const eventFeed = await events;
     const calls = atsCalls(fleet) - callsBefore;
+    const tokens = tokenCalls(fleet) - tokensBefore;
+    const answers = await credentialAnswers(fleet);
     const runs = await runStarts(fleet.db);
     const schedule = scheduleStats(connected, runs, { from, to }, INTERVAL_MS);
     const byKind =
@@ -422,6 +421,15 @@ async function fleetRow(
         bench: peakRss.get(process.pid) ?? NaN,
       },
       atsCallsPerRun: calls / done,
+      tokens: {
+        renewalsPerSecond: tokens / seconds,
+        answeredPerSecond: (answers.handled - answersBefore.handled) / seconds,
+        errors: Object.fromEntries(
+          Object.entries(answers.errors)
+            .map(([code, n]) => [code, n - (answersBefore.errors[code] ?? 0)] as const)
+            .filter(([, n]) => n > 0),
+        ),
+      },
     };
     const row: Row = {
       processes,
@@ -476,13 +484,18 @@ const f0 = (n: number) => (Number.isFinite(n) ? n.toFixed(0) : '–');
 const f1 = (n: number) => (Number.isFinite(n) ? n.toFixed(1) : '–');
 const f2 = (n: number) => (Number.isFinite(n) ? n.toFixed(2) : '–');
 const pct = (n: number) => `${(n * 100).toFixed(0)} %`;
+const errorCounts = (errors: Record<string, number>) =>
+  Object.entries(errors)
+    .map(([code, n]) => `${code} ${n}`)
+    .join(', ') || '0';
 
 function report(rows: Row[], retention: RetentionResult | undefined): string {
   const lines: string[] = [];
   const load = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
   lines.push(
     `\n${ATS_A} ATS-A + ${ATS_B} ATS-B connectors, every ${INTERVAL_MINUTES} min, ATS at ${LATENCY_MS} ms + 0–${JITTER_MS} ms, ` +
-      `${MINUTES} min measured after the last was connected; vacancy-sync env ${JSON.stringify(VACANCY_SYNC_ENV)}; load average ${load}\n`,
+      `${MINUTES} min measured after the last was connected; ATS-A tokens for ${TOKEN_TTL_SECONDS ?? 'the sandbox default'} s; ` +
+      `vacancy-sync env ${JSON.stringify(VACANCY_SYNC_ENV)}; load average ${load}\n`,
   );
   lines.push(
     '| vacancy-sync | connect s | due | done | done/due | succeeded | failed | unchanged | idle connectors | interval p50 s | p95 s | max s | longest wait s | first sync p50 s | p95 s | max s | never synced |',
@@ -498,13 +511,13 @@ function report(rows: Row[], retention: RetentionResult | undefined): string {
   }
   lines.push(
     '',
-    '| vacancy-sync | CPU ms/run | split | vacancy-sync core | Postgres ms/run | Postgres core | RabbitMQ core (machine) | registry core | gateway core | bench + sandboxes core | ATS calls/run | RSS MiB vacancy-sync | registry | gateway | bench + sandboxes |',
-    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
+    '| vacancy-sync | CPU ms/run | split | vacancy-sync core | Postgres ms/run | Postgres core | RabbitMQ core (machine) | registry core | gateway core | bench + sandboxes core | ATS calls/run | token renewals/s | credentials answered/s | credential errors | RSS MiB vacancy-sync | registry | gateway | bench + sandboxes |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
   );
   for (const r of rows) {
     const c = r.cost;
     lines.push(
-      `| × ${r.processes} | ${f2(c.cpuMsPerRun)} | ${c.shares.map(pct).join(' / ')} | ${pct(c.core.vacancySync)} | ${f2(c.postgresMsPerRun)} | ${pct(c.core.postgres)} | ${pct(c.core.rabbitmq)} | ${pct(c.core.registry)} | ${pct(c.core.gateway)} | ${pct(c.core.bench)} | ${f1(c.atsCallsPerRun)} | ${c.rssMiB.vacancySync.map(f0).join(' / ')} | ${f0(c.rssMiB.registry)} | ${f0(c.rssMiB.gateway)} | ${f0(c.rssMiB.bench)} |`,
+      `| × ${r.processes} | ${f2(c.cpuMsPerRun)} | ${c.shares.map(pct).join(' / ')} | ${pct(c.core.vacancySync)} | ${f2(c.postgresMsPerRun)} | ${pct(c.core.postgres)} | ${pct(c.core.rabbitmq)} | ${pct(c.core.registry)} | ${pct(c.core.gateway)} | ${pct(c.core.bench)} | ${f1(c.atsCallsPerRun)} | ${f2(c.tokens.renewalsPerSecond)} | ${f2(c.tokens.answeredPerSecond)} | ${errorCounts(c.tokens.errors)} | ${c.rssMiB.vacancySync.map(f0).join(' / ')} | ${f0(c.rssMiB.registry)} | ${f0(c.rssMiB.gateway)} | ${f0(c.rssMiB.bench)} |`,
     );
   }
   lines.push(
@@ -555,13 +568,6 @@ function report(rows: Row[], retention: RetentionResult | undefined): string {
 }
 
 async function main(): Promise<void> {
-  // Stops by itself: a signal or a run far past its expected length ends every process it started.
-  const deadlineMs = (PROCESSES.length * (MINUTES + 20) + 30) * 60_000;
-  setTimeout(() => {
-    process.stderr.write(`fleet: still running after ${deadlineMs / 60_000} minutes: stopping\n`);
-    abandon(2);
-  }, deadlineMs).unref();
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => abandon(130));
   const rows: Row[] = [];
   let retention: RetentionResult | undefined;
   for (const [i, processes] of PROCESSES.entries()) {
@@ -574,10 +580,5 @@ async function main(): Promise<void> {
   process.stdout.write(report(rows, retention));
 }
 
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    process.stderr.write(`${(error as Error).stack ?? String(error)}\n`);
-    process.exit(1);
-  },
-);
+// Stops by itself: a signal or a run far past its expected length ends every process it started.
+runBench('fleet', (PROCESSES.length * (MINUTES + 20) + 30) * 60_000, main);

@@ -338,12 +338,25 @@ export class AtsASandboxState {
     return this.quotaMeter.snapshot();
   }
 
-  /** `startWindow`: a new window starts now (a test need not wait for the aligned one). */
-  setQuota(change: { limit?: number; used?: number; startWindow?: boolean }): QuotaSnapshot {
-    const { startWindow, ...counts } = change;
+  /**
+   * `startWindow`: a new window starts now (a test need not wait for the aligned one). `resetAt` (ISO date-time,
+   * within one window from now): the window ends then, as a system whose day resets at its own hour.
+   */
+  setQuota(change: {
+    limit?: number;
+    used?: number;
+    startWindow?: boolean;
+    resetAt?: string;
+  }): QuotaSnapshot {
+    const { startWindow, resetAt, ...counts } = change;
     if (startWindow !== undefined && typeof startWindow !== 'boolean')
       throw validation('startWindow must be true or false');
+    const resetAtMs = resetAt === undefined ? undefined : Date.parse(String(resetAt));
+    const windowMs = this.quotaMeter.snapshot().windowSeconds * 1000;
+    if (resetAtMs !== undefined && !(resetAtMs > this.now() && resetAtMs <= this.now() + windowMs))
+      throw validation('resetAt must be a date-time within one quota window from now');
     if (startWindow) this.quotaMeter.startWindowNow();
+    if (resetAtMs !== undefined) this.quotaMeter.endWindowAt(resetAtMs);
     for (const [key, value] of Object.entries(counts)) {
       if (key !== 'limit' && key !== 'used') throw validation(`Unknown quota field ${key}`);
       if (!Number.isInteger(value) || (value as number) < 0)

@@ -516,6 +516,27 @@ describe('ATS-A sandbox limits', () => {
       expect(quota.retryAfterSeconds).toBeGreaterThanOrEqual(149);
     }));
 
+  it('ends a quota window at the time a test names: its day resets at its own hour', () =>
+    withSandbox({ dailyLimit: 70 }, async (sandbox) => {
+      const resetAt = new Date(Date.now() + 180_000);
+      const admin = `${sandbox.url}/__sandbox/quota`;
+      const put = (body: Json) =>
+        fetch(admin, {
+          method: 'PUT',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
+      expect((await put({ used: 70, resetAt: resetAt.toISOString() })).status).toBe(200);
+      const limited = await post(`${sandbox.url}/api/token`, { grant_type: 'client_credentials' });
+      expect(limited.status).toBe(429);
+      expect(Number(limited.headers.get('x-ratelimit-reset'))).toBe(Math.ceil(resetAt.getTime() / 1000));
+      expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(170);
+      // In the past, or further than one window ahead: refused, nothing changed.
+      expect((await put({ resetAt: new Date(Date.now() - 1_000).toISOString() })).status).toBe(400);
+      expect((await put({ resetAt: 'tomorrow' })).status).toBe(400);
+      expect(sandbox.state.quota().used).toBe(70);
+    }));
+
   it('expires tokens early when told to: before the expires_in they were issued with', () =>
     withSandbox({ tokenTtlSeconds: 3, tokenEarlyExpirySeconds: 2 }, async (sandbox) => {
       const issuedAt = Date.now();

@@ -87,6 +87,6 @@ export async function sandboxAdminRoutes(
 
   app.get('/quota', async () => state.quota());
   app.put('/quota', async (request) =>
-    state.setQuota(objectBody(request.body) as { limit?: number; used?: number }),
+    state.setQuota(objectBody(request.body) as Parameters<AtsASandboxState['setQuota']>[0]),
   );
 }

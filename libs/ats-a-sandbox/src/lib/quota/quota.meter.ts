@@ -80,6 +80,16 @@ export class QuotaMeter {
     this.roll(this.originMs);
   }
 
+  /**
+   * The current window ends at `atMs` and the next ones follow from there: a customer system whose day resets
+   * at its own hour (its time zone), not at UTC midnight. Its use starts at 0.
+   */
+  endWindowAt(atMs: number): void {
+    this.originMs = atMs;
+    this.roll(this.now());
+    this.used = 0;
+  }
+
   reset(): void {
     this.used = 0;
   }
