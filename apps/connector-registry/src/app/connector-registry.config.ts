@@ -101,6 +101,11 @@ export class ConnectorRegistryConfig extends ServiceConfig {
   @IsString() @Validate(TrustProxyConstraint) TRUST_PROXY = '';
   /** How long to wait for auth-gateway (it may call the ATS). */
   @Type(() => Number) @IsInt() @Min(100) @Max(120_000) AUTH_GATEWAY_TIMEOUT_MS = 12_000;
+  /** Bodies of dead letters one account's failure log keeps in an hour; past it, who/what/why without the body. */
+  @Type(() => Number) @IsInt() @Min(10) @Max(1_000_000) FAILURE_LOG_BODIES_PER_ACCOUNT_HOUR = 2_000;
+  /** Bytes of dead-letter bodies one account's failure log keeps in an hour. */
+  @Type(() => Number) @IsInt() @Min(1_048_576) @Max(10_737_418_240) FAILURE_LOG_BYTES_PER_ACCOUNT_HOUR =
+    67_108_864;
   /** How long the failure log keeps a dead letter (and a finished erasure's record). */
   @Type(() => Number) @IsInt() @Min(1) @Max(3_650) DEAD_LETTER_RETENTION_DAYS = 30;
   /** How long a connector's run history goes back (its last run is kept whatever its age). */

@@ -62,7 +62,12 @@ describe(classifyAddress.name, () => {
     ['fdff:ffff::1', 'unique_local'],
     ['fe80::abcd', 'link_local'],
     ['febf::1', 'link_local'],
-    ['fd00:ec2::254', 'unique_local'],
+    ['fd00:ec2::254', 'metadata'],
+    ['fd00:ec2::23', 'metadata'],
+    ['fd00:ec2::1', 'unique_local'],
+    ['169.254.170.2', 'metadata'],
+    ['169.254.170.23', 'metadata'],
+    ['100.100.100.200', 'metadata'],
     ['ff02::1', 'multicast'],
     ['239.255.255.250', 'multicast'],
     ['::ffff:192.168.0.1', 'private'],
@@ -89,6 +94,8 @@ describe(refusedAddressClass.name, () => {
     // Never, whatever is allowed: the metadata service, "this host", multicast, translations and tunnels.
     ['169.254.169.254', 'private', 'metadata'],
     ['::ffff:169.254.169.254', 'private', 'metadata'],
+    ['169.254.170.2', 'private', 'metadata'],
+    ['fd00:ec2::254', 'private', 'metadata'],
     ['0.0.0.0', 'private', 'unspecified'],
     ['::', 'private', 'unspecified'],
     ['224.0.0.1', 'private', 'multicast'],
@@ -149,7 +156,11 @@ describe(checkAtsUrlPolicy.name, () => {
   it('refuses a host when any of its addresses is private, with a message a person can act on', async () => {
     const check = checkAtsUrlPolicy('https://acme.eploy.net', strict, resolveTo('93.184.216.34', '10.0.0.5'));
     await expect(check).rejects.toMatchObject({ code: 'blocked_address' });
-    await expect(check).rejects.toThrow(/points to 10\.0\.0\.5, a private address .* use the public address/);
+    await expect(check).rejects.toThrow(
+      /acme\.eploy\.net points to a private address .* use the public address/,
+    );
+    // What an internal name points to is not told: it would map our network for any tenant.
+    await expect(check).rejects.not.toThrow(/10\.0\.0\.5/);
   });
 
   it('checks IP literals without DNS, including the metadata address and IPv6 loopback', async () => {

@@ -140,12 +140,25 @@ async function checkResolved(url: string, allowance: AddressAllowance, resolve: 
   }
 }
 
-/** The one refusal of an address by its class, at set-up and at connect time alike. */
+/**
+ * The one refusal of an address by its class, at set-up and at connect time alike. A name's address is not
+ * told: what an internal DNS name points to would be a map of our network for any tenant who types names.
+ * An address typed as such is named (the admin knows it already).
+ */
 export function blockedAddress(host: string, address: string, kind: AddressClass): UrlPolicyError {
+  const typed = hostOfAuthority(host) === address.replace(/^\[|\]$/g, '');
   return new UrlPolicyError(
     'blocked_address',
-    `${host} points to ${address}, ${describeAddressClass(kind)} that the connector may not call`,
+    typed
+      ? `${host} is ${describeAddressClass(kind)} that the connector may not call`
+      : `${host} points to ${describeAddressClass(kind)} that the connector may not call`,
   );
+}
+
+/** `host:port` or `[v6]:port` → the bare host. */
+function hostOfAuthority(authority: string): string {
+  const bracketed = /^\[([^\]]+)\]/.exec(authority);
+  return bracketed ? (bracketed[1] as string) : authority.replace(/:\d+$/, '');
 }
 
 const hostOf = (url: URL): string => url.hostname.replace(/^\[|\]$/g, '');
@@ -160,13 +173,26 @@ export function classifyAddress(address: string): AddressClass {
   return classifyIPv6(v6);
 }
 
+/**
+ * Cloud credential and metadata endpoints: never called, whatever the allowance (a `private` demo network
+ * still must not hand a tenant the host's cloud credentials). AWS/GCP/Azure/OCI instance metadata, ECS task
+ * credentials, EKS Pod Identity, Alibaba Cloud.
+ */
+const METADATA_V4: ReadonlySet<number> = new Set(
+  ['169.254.169.254', '169.254.170.2', '169.254.170.23', '100.100.100.200'].map(
+    (ip) => parseIPv4(ip) as number,
+  ),
+);
+/** AWS's IPv6 instance metadata (fd00:ec2::254) and EKS Pod Identity (fd00:ec2::23). */
+const METADATA_V6 = ['fd00:ec2::254', 'fd00:ec2::23'];
+
 function classifyIPv4(ip: number): AddressClass {
   const inNet = (base: string, bits: number): boolean => {
     const b = parseIPv4(base) as number;
     const mask = bits === 0 ? 0 : (~0 << (32 - bits)) >>> 0;
     return (ip & mask) >>> 0 === (b & mask) >>> 0;
   };
-  if (ip === (parseIPv4('169.254.169.254') as number)) return 'metadata';
+  if (METADATA_V4.has(ip)) return 'metadata';
   if (inNet('0.0.0.0', 8)) return 'unspecified';
   if (inNet('127.0.0.0', 8)) return 'loopback';
   if (inNet('10.0.0.0', 8) || inNet('172.16.0.0', 12) || inNet('192.168.0.0', 16)) return 'private';
@@ -188,6 +214,7 @@ function classifyIPv4(ip: number): AddressClass {
 
 function classifyIPv6(h: number[]): AddressClass {
   const [h0 = 0, h1 = 0, h2 = 0, h3 = 0, h4 = 0, h5 = 0, h6 = 0, h7 = 0] = h;
+  if (METADATA_V6.some((address) => sameIPv6(parseIPv6(address), h))) return 'metadata';
   const embeddedV4 = ((h6 << 16) | h7) >>> 0;
   const zeroPrefix = h0 === 0 && h1 === 0 && h2 === 0 && h3 === 0 && h4 === 0;
   if (zeroPrefix && h5 === 0 && h6 === 0 && h7 === 0) return 'unspecified';
@@ -207,11 +234,15 @@ function classifyIPv6(h: number[]): AddressClass {
   if (h0 === 0x2002) return classifyIPv4(((h1 << 16) | h2) >>> 0);
   if ((h0 & 0xffc0) === 0xfe80) return 'link_local';
   if ((h0 & 0xffc0) === 0xfec0) return 'private'; // deprecated site-local
-  if ((h0 & 0xfe00) === 0xfc00) return 'unique_local'; // includes AWS's fd00:ec2::254 metadata
+  if ((h0 & 0xfe00) === 0xfc00) return 'unique_local';
   if ((h0 & 0xff00) === 0xff00) return 'multicast';
   if (h0 === 0x2001 && h1 === 0x0db8) return 'reserved'; // documentation
   if (h0 === 0x0100 && h1 === 0 && h2 === 0 && h3 === 0) return 'reserved'; // discard-only
   return 'public';
+}
+
+function sameIPv6(a: number[] | undefined, b: number[]): boolean {
+  return a !== undefined && a.every((group, index) => group === b[index]);
 }
 
 /** Dotted quad only (what URL and DNS give us); returns the 32-bit value. */

@@ -22,6 +22,8 @@ describe(FailedKeyAttempts.name, () => {
     ).initialize();
     await runMigrations(db);
     replicas = [new FailedKeyAttempts(db), new FailedKeyAttempts(db)];
+    // Every wrong key written down, but in the test of the write budget itself.
+    for (const replica of replicas) replica.policy.writesPerSecond = 10_000;
   });
 
   afterAll(async () => {
@@ -55,4 +57,56 @@ describe(FailedKeyAttempts.name, () => {
       remainingMs: expect.any(Number),
     });
   });
+
+  it('answers a client over the limit from memory: a flood is not a write per wrong key', async () => {
+    const [replica] = replicas;
+    const { maxFailures } = replica!.policy;
+    const answers = [];
+    for (let i = 0; i < 200; i++) answers.push(await replica!.recordFailure('198.51.100.5'));
+    expect(answers.map((answer) => answer.failures)).toEqual(Array.from({ length: 200 }, (_, i) => i + 1));
+    expect(await storedFailures('198.51.100.5')).toBe(maxFailures);
+  });
+
+  it('counts rotating IPv6 addresses of one /64 as one client', async () => {
+    const [replica] = replicas;
+    const { maxFailures } = replica!.policy;
+    let last = { failures: 0, remainingMs: 0 };
+    for (let i = 0; i <= maxFailures; i++)
+      last = await replica!.recordFailure(`2001:db8:7:7::${(i + 1).toString(16)}`);
+    expect(last.failures).toBe(maxFailures + 1);
+    expect(await storedFailures('2001:db8:7:7::/64')).toBe(maxFailures);
+  });
+
+  it('writes at most writesPerSecond wrong keys a second, whatever the number of clients', async () => {
+    const flooded = new FailedKeyAttempts(db);
+    flooded.policy.writesPerSecond = 5;
+    const before = await storedClients('203.0.113.');
+    // Within one second of the process's clock, even if the test is slow: the budget resets each second.
+    const started = Date.now();
+    let answered = 0;
+    while (Date.now() - started < 300) {
+      await flooded.recordFailure(`203.0.113.${answered % 250}`);
+      answered += 1;
+    }
+    const written = (await storedClients('203.0.113.')) - before;
+    expect(answered).toBeGreaterThan(written);
+    // 300 ms spans at most two clock seconds.
+    expect(written).toBeLessThanOrEqual(10);
+  });
+
+  async function storedFailures(address: string): Promise<number> {
+    const rows = (await db.query(`SELECT failures FROM admin_key_failure WHERE address = $1`, [
+      address,
+    ])) as Array<{
+      failures: number;
+    }>;
+    return Number(rows[0]?.failures ?? 0);
+  }
+
+  async function storedClients(prefix: string): Promise<number> {
+    const rows = (await db.query(`SELECT count(*)::int AS n FROM admin_key_failure WHERE address LIKE $1`, [
+      `${prefix}%`,
+    ])) as Array<{ n: number }>;
+    return Number(rows[0]?.n ?? 0);
+  }
 });

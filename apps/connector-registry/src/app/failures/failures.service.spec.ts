@@ -11,6 +11,8 @@ import { FailuresService } from './failures.service';
 const config = {
   RABBITMQ_USERS: '',
   RABBITMQ_URL: 'amqp://guest:guest@127.0.0.1:5672',
+  FAILURE_LOG_BODIES_PER_ACCOUNT_HOUR: 2,
+  FAILURE_LOG_BYTES_PER_ACCOUNT_HOUR: 1_048_576,
 } as ConnectorRegistryConfig;
 
 describe(FailuresService.name, () => {
@@ -48,6 +50,30 @@ describe(FailuresService.name, () => {
     candidateId: 'cand-1',
     headers: {},
     reported: false,
+  });
+
+  it('keeps an account’s flood of failures without their bodies past its hourly cap, and still reports them', async () => {
+    const { kept, published, keep } = setUp();
+    for (let i = 0; i < 3; i++) {
+      await keep({
+        ...deadLetter(RoutingKey.CandidateUpdated),
+        candidateId: `cand-${i + 10}`,
+        body: Buffer.from('{"a":1}'),
+      });
+    }
+    await keep({
+      ...deadLetter(RoutingKey.CandidateUpdated),
+      accountId: 'acct_other',
+      candidateId: 'cand-20',
+    });
+    expect(kept.map((d) => [d.accountId, d.body.length, d.retryable])).toEqual([
+      ['acct', 7, true],
+      ['acct', 7, true],
+      ['acct', 0, false],
+      ['acct_other', 2, true],
+    ]);
+    expect(kept[2]?.reasons.at(-1)).toMatch(/body not kept: the account's failure log is over its cap/);
+    expect(published).toHaveLength(4);
   });
 
   it("does not keep a dead letter about an erased candidate: its body is that person's data", async () => {

@@ -23,6 +23,7 @@ import { ConnectorRegistryConfig } from '../connector-registry.config';
 import type { AdminIdentity } from '../auth/api-keys';
 import { RegistryErrorCode, RegistryException } from '../common/registry.exception';
 import { ConnectorRepository } from '../repositories/connector.repository';
+import { AccountFailureBudget } from './account-failure-budget';
 import type { DeadLetterEntity } from './dead-letter.entity';
 import { DeadLetterRepository } from './dead-letter.repository';
 
@@ -60,6 +61,7 @@ export class FailuresService implements OnApplicationBootstrap, OnApplicationShu
   private readonly logger = new Logger(FailuresService.name);
   private collector?: DeadLetterCollector;
   private readonly users: BrokerUsers;
+  private readonly budget: AccountFailureBudget;
 
   constructor(
     private readonly deadLetters: DeadLetterRepository,
@@ -70,6 +72,10 @@ export class FailuresService implements OnApplicationBootstrap, OnApplicationShu
     @Inject(ConnectorRegistryConfig) config: ConnectorRegistryConfig,
   ) {
     this.users = brokerUsersOf(config);
+    this.budget = new AccountFailureBudget({
+      bodiesPerHour: config.FAILURE_LOG_BODIES_PER_ACCOUNT_HOUR,
+      bytesPerHour: config.FAILURE_LOG_BYTES_PER_ACCOUNT_HOUR,
+    });
   }
 
   onApplicationBootstrap(): void {
@@ -101,7 +107,7 @@ export class FailuresService implements OnApplicationBootstrap, OnApplicationShu
       );
       return;
     }
-    const stored = withoutSecrets(deadLetter);
+    const stored = this.withinBudget(withoutSecrets(deadLetter));
     await this.deadLetters.keep(stored);
     // An erasure between the check above and the insert deleted the rows before this one existed: look again.
     if (personal && accountId && candidateId && (await this.erased.isErased(accountId, candidateId))) {
@@ -114,6 +120,21 @@ export class FailuresService implements OnApplicationBootstrap, OnApplicationShu
     if (!stored.reported) {
       await this.publisher.publish(Exchange.ConnectorEvents, operationFailedOf(stored));
     }
+  }
+
+  /** Past the account's cap this hour, the dead letter is recorded without its body (and cannot be replayed). */
+  private withinBudget(deadLetter: DeadLetter): DeadLetter {
+    if (this.budget.take(deadLetter.accountId ?? 'unknown', deadLetter.body.length)) return deadLetter;
+    this.logger.warn(
+      `account ${deadLetter.accountId ?? 'unknown'} is over its failure log cap: dead letter ` +
+        `${deadLetter.messageId ?? ''} kept without its body`,
+    );
+    return {
+      ...deadLetter,
+      body: Buffer.alloc(0),
+      reasons: [...deadLetter.reasons, this.budget.describe()],
+      retryable: false,
+    };
   }
 
   async list(admin: AdminIdentity, filter: { connectorId?: string; limit?: number }): Promise<FailureView[]> {
