@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { DataSource } from 'typeorm';
-import type { ClientOptions, ConnectorDirectory } from '@connector/ats-access';
+import { AtsSystems, type ClientOptions, type ConnectorDirectory } from '@connector/ats-access';
 import { AtsAClient, AtsAVacancySource } from '@connector/ats-a';
 import type { VacancyPartDeps } from '@connector/ats-core';
 import { outboundGuard } from '@connector/ats-clients';
@@ -139,6 +139,7 @@ describe(`${SyncRunService.name} (a hostile ATS-A host)`, () => {
       } as unknown as MessagePublisher,
       { ...config, ...overrides },
       { ensure: async () => undefined } as unknown as EventFeedService,
+      new AtsSystems(),
     );
     await runs.registerConnector(connectorId, ACCOUNT);
     const runId = randomUUID();
