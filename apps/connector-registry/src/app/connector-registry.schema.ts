@@ -22,6 +22,7 @@ import { RunNextRunAt1763900000720 } from './migrations/1763900000720-run-next-r
 import { NoDeadLettersOfRequests1763900002601 } from './migrations/1763900002601-no-dead-letters-of-requests';
 import { AdminKeyFailure1763900002602 } from './migrations/1763900002602-admin-key-failure';
 import { ConnectorTypeByRegistry1763900002700 } from './migrations/1763900002700-connector-type-by-registry';
+import { RunWaitingFor1763900003300 } from './migrations/1763900003300-run-waiting-for';
 import { RunEntity } from './runs/run.entity';
 
 /**
@@ -56,6 +57,7 @@ export const CONNECTOR_REGISTRY_SCHEMA = {
     NoDeadLettersOfRequests1763900002601,
     AdminKeyFailure1763900002602,
     ConnectorTypeByRegistry1763900002700,
+    RunWaitingFor1763900003300,
   ],
   shared: [DAILY_QUOTA_SCHEMA, OUTBOX_SCHEMA, ERASED_CANDIDATE_SCHEMA],
 } satisfies Pick<ServiceCoreOptions, 'entities' | 'migrations' | 'shared'>;

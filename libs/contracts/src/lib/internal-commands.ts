@@ -25,6 +25,10 @@ export class RunRequestedDto {
   @IsOptional() @IsIn(RUN_MODES) mode?: RunMode;
 }
 
+/** What a waiting run waits for. */
+export const RUN_WAITS = ['budget', 'ats'] as const;
+export type RunWait = (typeof RUN_WAITS)[number];
+
 /** vacancy-sync → connector-registry: progress of a run while it runs. */
 export class RunProgressDto {
   @IsString() @IsNotEmpty() connectorId!: string;
@@ -38,6 +42,8 @@ export class RunProgressDto {
   @IsOptional() @IsIn(RUN_MODES) mode?: RunMode;
   /** Set while the run waits for ATS budget (daily limit spent, or a 429): when it goes on by itself. */
   @IsOptional() @IsISO8601() waitingUntil?: string;
+  /** What it waits for: ATS budget (the default), or its ATS system (slow, busy with other work, or failing). */
+  @IsOptional() @IsIn(RUN_WAITS) waitingFor?: RunWait;
 }
 
 /**

@@ -2,6 +2,8 @@ import type { PostgresDailyQuota } from '@connector/rate-limiter';
 import { RegistryErrorCode } from '../common/registry.exception';
 import type { ConnectorEntity } from '../connectors/connector.entity';
 import type { ConnectorRepository } from '../repositories/connector.repository';
+import type { RunRepository } from '../repositories/run.repository';
+import type { RunEntity } from '../runs/run.entity';
 import { BudgetService } from './budget.service';
 
 describe(BudgetService.name, () => {
@@ -18,10 +20,15 @@ describe(BudgetService.name, () => {
     new BudgetService(
       { findOwned: async () => entity } as unknown as ConnectorRepository,
       quota as unknown as PostgresDailyQuota,
+      { latest: async () => new Map(latest) } as unknown as RunRepository,
     );
+  let latest: Array<[string, RunEntity]> = [];
   const admin = { accountId: 'acct_1' } as never;
 
-  beforeEach(() => jest.clearAllMocks());
+  beforeEach(() => {
+    jest.clearAllMocks();
+    latest = [];
+  });
 
   it("sets the limit on the daily quota row the adapter keys (the account's, on the customer system)", async () => {
     await sutFor(connector('ats-a')).limitChanged(connector('ats-a', { dailyCallLimit: 500 }));
@@ -36,4 +43,40 @@ describe(BudgetService.name, () => {
     });
     expect(quota.snapshot).not.toHaveBeenCalled();
   });
+
+  it('says when a run waits for this ATS itself, not for budget', async () => {
+    const until = new Date(Date.now() + 60_000);
+    quota.snapshot.mockResolvedValue(plan());
+    latest = [['c1', { status: 'running', waitingFor: 'ats', waitingUntil: until } as RunEntity]];
+    const view = await sutFor(connector('ats-a')).get(admin, 'c1');
+    expect(view.waitingForAtsUntil).toBe(until.toISOString());
+    expect(view.message).toContain('A run is waiting for this ATS');
+    latest = [['c1', { status: 'running', waitingFor: 'budget', waitingUntil: until } as RunEntity]];
+    const budgetWait = await sutFor(connector('ats-a')).get(admin, 'c1');
+    expect(budgetWait.waitingForAtsUntil).toBeNull();
+    expect(budgetWait.message).not.toContain('waiting for this ATS');
+  });
 });
+
+/** A quiet day's plan. */
+function plan() {
+  const now = Date.now();
+  return {
+    limit: 10_000,
+    configuredLimit: 10_000,
+    atsLimit: null,
+    usedByUs: 10,
+    usedByAll: 12,
+    remaining: 9_988,
+    resetAt: now + 3_600_000,
+    pausedUntil: null,
+    resumesAt: null,
+    exhausted: false,
+    currentRatePerHour: 5,
+    projectedUse: 20,
+    sustainableRatePerHour: 9_000,
+    pushReserve: 100,
+    syncShare: 9_000,
+    waiting: { message: { count: 0, until: null }, run: { count: 0, until: null } },
+  };
+}

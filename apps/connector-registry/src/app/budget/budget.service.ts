@@ -4,7 +4,9 @@ import type { PostgresDailyQuota } from '@connector/rate-limiter';
 import type { AdminIdentity } from '../auth/api-keys';
 import { RegistryErrorCode, RegistryException } from '../common/registry.exception';
 import type { ConnectorEntity } from '../connectors/connector.entity';
+import type { RunEntity } from '../runs/run.entity';
 import { ConnectorRepository } from '../repositories/connector.repository';
+import { RunRepository } from '../repositories/run.repository';
 import { type BudgetView, toBudgetView } from './budget.view';
 
 export const REGISTRY_QUOTA = Symbol('REGISTRY_QUOTA');
@@ -15,6 +17,7 @@ export class BudgetService {
   constructor(
     private readonly connectors: ConnectorRepository,
     @Inject(REGISTRY_QUOTA) private readonly quota: PostgresDailyQuota,
+    private readonly runs: RunRepository,
   ) {}
 
   async get(admin: AdminIdentity, id: string): Promise<BudgetView> {
@@ -28,10 +31,15 @@ export class BudgetService {
       );
     }
     const { key, config } = budget;
+    const [plan, latest] = await Promise.all([
+      this.quota.snapshot(key, config),
+      this.runs.latest([connector.id]),
+    ]);
     return toBudgetView(
       connector.id,
       String(connector.config['baseUrl']),
-      await this.quota.snapshot(key, config),
+      plan,
+      atsWaitOf(latest.get(connector.id)),
     );
   }
 
@@ -48,4 +56,10 @@ function dailyQuotaOf(connector: ConnectorEntity) {
     ? atsRegistry.get(connector.type).budget?.(connector)
     : undefined;
   return budget?.kind === 'daily-quota' ? budget : undefined;
+}
+
+/** When the connector's run waits for its ATS system (slow, busy or failing), not for budget: until when. */
+function atsWaitOf(run: RunEntity | undefined): Date | undefined {
+  if (run?.status !== 'running' || run.waitingFor !== 'ats' || !run.waitingUntil) return undefined;
+  return run.waitingUntil;
 }

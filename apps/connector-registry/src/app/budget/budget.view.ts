@@ -39,16 +39,33 @@ export class BudgetView {
   @ApiProperty({ description: 'calls held for pushes for the rest of the day' }) pushReserve!: number;
   @ApiProperty({ description: 'calls held for vacancy syncs for the rest of the day' }) syncShare!: number;
   @ApiProperty({ type: BudgetWaitingView }) waiting!: BudgetWaitingView;
+  @ApiProperty({
+    nullable: true,
+    type: String,
+    format: 'date-time',
+    description:
+      "while the connector's run waits for this ATS itself (slow, busy with this account's other work, or failing), not for budget: until when",
+  })
+  waitingForAtsUntil!: string | null;
 }
 
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 
-export function toBudgetView(connectorId: string, baseUrl: string, plan: QuotaSnapshot): BudgetView {
+export function toBudgetView(
+  connectorId: string,
+  baseUrl: string,
+  plan: QuotaSnapshot,
+  atsWaitUntil?: Date,
+): BudgetView {
   const state = plan.pausedUntil !== null ? 'paused' : plan.exhausted ? 'exhausted' : 'ok';
   const resumesAt = iso(plan.resumesAt);
   const others = Math.max(0, plan.usedByAll - plan.usedByUs);
   const waiting = plan.waiting.message.count + plan.waiting.run.count;
-  const waitingText = waiting > 0 ? ` ${waiting} item(s) of work wait for it.` : '';
+  const waitingText =
+    (waiting > 0 ? ` ${waiting} item(s) of work wait for it.` : '') +
+    (atsWaitUntil
+      ? ` A run is waiting for this ATS (it is slow, busy with this account's other work, or failing) until ${atsWaitUntil.toISOString()} (UTC), not for budget.`
+      : '');
   let message: string;
   switch (state) {
     case 'paused':
@@ -84,5 +101,6 @@ export function toBudgetView(connectorId: string, baseUrl: string, plan: QuotaSn
       runs: plan.waiting.run.count,
       until: iso(Math.max(plan.waiting.message.until ?? 0, plan.waiting.run.until ?? 0) || null),
     },
+    waitingForAtsUntil: atsWaitUntil?.toISOString() ?? null,
   };
 }

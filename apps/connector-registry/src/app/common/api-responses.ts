@@ -65,6 +65,12 @@ export class RunResponse {
     description: 'while the run waits for ATS budget (the daily limit is spent, or the ATS answered 429)',
   })
   waitingForBudgetUntil?: string;
+  @ApiPropertyOptional({
+    format: 'date-time',
+    description:
+      "while the run waits for its ATS system: slow, busy with this account's other work, or failing (its calls are refused for a while)",
+  })
+  waitingForAtsUntil?: string;
   @ApiPropertyOptional({ example: 'waiting for ATS budget until 2026-11-22T00:00:00.000Z' })
   progress?: string;
   @ApiPropertyOptional({

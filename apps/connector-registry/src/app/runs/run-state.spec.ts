@@ -1,4 +1,6 @@
 import { EMPTY_COUNTS, nextRunState, type RunState } from './run-state';
+import type { RunEntity } from './run.entity';
+import { toRunView } from './run.view';
 
 const at = new Date('2026-01-01T10:00:00Z');
 const later = new Date('2026-01-01T10:05:00Z');
@@ -103,9 +105,26 @@ describe('a run waiting for ATS budget', () => {
     };
     const counts = { fetched: 100, upserted: 10, unchanged: 90 };
     const waiting = nextRunState(queued, { kind: 'progress', counts, apiCalls: 7, at, waitingUntil: until });
-    expect(waiting).toMatchObject({ status: 'running', waitingUntil: until });
+    expect(waiting).toMatchObject({ status: 'running', waitingUntil: until, waitingFor: 'budget' });
+    const forAts = nextRunState(queued, {
+      kind: 'progress',
+      counts,
+      apiCalls: 7,
+      at,
+      waitingUntil: until,
+      waitingFor: 'ats',
+    });
+    expect(forAts).toMatchObject({ waitingUntil: until, waitingFor: 'ats' });
+    expect(toRunView({ ...runEntity(), ...forAts! } as RunEntity)).toMatchObject({
+      waitingForAtsUntil: until.toISOString(),
+      progress: expect.stringContaining('waiting for this ATS'),
+    });
+    expect(toRunView({ ...runEntity(), ...waiting! } as RunEntity)).toMatchObject({
+      waitingForBudgetUntil: until.toISOString(),
+      progress: expect.stringContaining('waiting for ATS budget'),
+    });
     const going = nextRunState(waiting!, { kind: 'progress', counts, apiCalls: 8, at });
-    expect(going).toMatchObject({ status: 'running', waitingUntil: null });
+    expect(going).toMatchObject({ status: 'running', waitingUntil: null, waitingFor: null });
     const done = nextRunState(waiting!, {
       kind: 'completed',
       status: 'succeeded',
@@ -116,3 +135,8 @@ describe('a run waiting for ATS budget', () => {
     expect(done).toMatchObject({ status: 'succeeded', waitingUntil: null });
   });
 });
+
+/** A run row as the admin API reads it (the state fields are laid over it). */
+function runEntity(): Partial<RunEntity> {
+  return { id: 'run-1', connectorId: 'c-1', mode: 'incremental', queuedAt: new Date('2026-11-29T10:00:00Z') };
+}

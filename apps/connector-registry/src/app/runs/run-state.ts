@@ -1,4 +1,4 @@
-import type { RunStatus } from '@connector/contracts';
+import type { RunStatus, RunWait } from '@connector/contracts';
 import type { RunCounts, RunWarning } from './run.entity';
 
 export interface RunState {
@@ -11,6 +11,8 @@ export interface RunState {
   finishedAt: Date | null;
   /** Set while the run waits for ATS budget: when it goes on by itself (progress, not failure). */
   waitingUntil?: Date | null;
+  /** What it waits for (null: budget, as before this was recorded). */
+  waitingFor?: RunWait | null;
   /** Set when it ended: when the connector's next scheduled run was due. */
   nextRunAt?: Date | null;
 }
@@ -23,6 +25,7 @@ export type RunEvent =
       apiCalls: number;
       at: Date;
       waitingUntil?: Date;
+      waitingFor?: RunWait;
     }
   | {
       kind: 'completed';
@@ -69,6 +72,7 @@ export function nextRunState(state: RunState, event: RunEvent): RunState | undef
         apiCalls: Math.max(state.apiCalls, event.apiCalls),
         startedAt: state.startedAt ?? event.at,
         waitingUntil: event.waitingUntil ?? null,
+        waitingFor: event.waitingUntil ? (event.waitingFor ?? 'budget') : null,
       };
     case 'completed':
       if (!isFinished(event.status)) return undefined;
@@ -81,6 +85,7 @@ export function nextRunState(state: RunState, event: RunEvent): RunState | undef
         startedAt: state.startedAt ?? event.at,
         finishedAt: event.at,
         waitingUntil: null,
+        waitingFor: null,
         nextRunAt: event.nextRunAt ?? null,
       };
     case 'request_failed':
@@ -90,6 +95,7 @@ export function nextRunState(state: RunState, event: RunEvent): RunState | undef
         errors: [...state.errors, event.reason],
         finishedAt: event.at,
         waitingUntil: null,
+        waitingFor: null,
       };
   }
 }

@@ -1,5 +1,5 @@
 import { Check, Column, Entity, ForeignKey, Index, PrimaryColumn, UpdateDateColumn } from 'typeorm';
-import type { RunMode, RunStatus } from '@connector/contracts';
+import type { RunMode, RunStatus, RunWait } from '@connector/contracts';
 import { ConnectorEntity } from '../connectors/connector.entity';
 
 export interface RunWarning {
@@ -41,6 +41,8 @@ export class RunEntity {
   @Column('timestamptz', { name: 'finished_at', nullable: true }) finishedAt!: Date | null;
   /** While the run waits for ATS budget: when it goes on. */
   @Column('timestamptz', { name: 'waiting_until', nullable: true }) waitingUntil?: Date | null;
+  /** What the run waits for: `budget` or `ats` (its ATS system slow, busy or failing); null: budget. */
+  @Column('text', { name: 'waiting_for', nullable: true }) waitingFor?: RunWait | null;
   /** When it ended, when the connector's next scheduled run was due (vacancy-sync's schedule). */
   @Column('timestamptz', { name: 'next_run_at', nullable: true }) nextRunAt?: Date | null;
   @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' }) updatedAt!: Date;

@@ -1,4 +1,4 @@
-import type { RunMode, RunStatus } from '@connector/contracts';
+import type { RunMode, RunStatus, RunWait } from '@connector/contracts';
 import type { RunCounts, RunEntity, RunWarning } from './run.entity';
 
 /** A run as the admin API shows it. */
@@ -16,6 +16,8 @@ export interface RunView {
   finishedAt?: string;
   /** While the run waits for ATS budget (the daily limit is spent, or the ATS answered 429). */
   waitingForBudgetUntil?: string;
+  /** While the run waits for its ATS system: slow, busy with this account's other work, or failing. */
+  waitingForAtsUntil?: string;
   /** In words, e.g. "waiting for ATS budget until 2026-11-22T00:00:00.000Z". */
   progress?: string;
   /** When it ended, when the connector's next scheduled run was due. */
@@ -36,11 +38,17 @@ export function toRunView(run: RunEntity): RunView {
     ...(run.startedAt ? { startedAt: run.startedAt.toISOString() } : {}),
     ...(run.finishedAt ? { finishedAt: run.finishedAt.toISOString() } : {}),
     ...(run.nextRunAt ? { nextRunAt: run.nextRunAt.toISOString() } : {}),
-    ...(run.waitingUntil && run.status === 'running'
-      ? {
-          waitingForBudgetUntil: run.waitingUntil.toISOString(),
-          progress: `waiting for ATS budget until ${run.waitingUntil.toISOString()}`,
-        }
-      : {}),
+    ...(run.waitingUntil && run.status === 'running' ? waitingView(run.waitingUntil, run.waitingFor) : {}),
   };
+}
+
+function waitingView(until: Date, waitingFor: RunWait | null | undefined): Partial<RunView> {
+  const at = until.toISOString();
+  if (waitingFor === 'ats') {
+    return {
+      waitingForAtsUntil: at,
+      progress: `waiting for this ATS (slow, busy with this account's other work, or failing) until ${at}`,
+    };
+  }
+  return { waitingForBudgetUntil: at, progress: `waiting for ATS budget until ${at}` };
 }

@@ -118,6 +118,7 @@ export class RunsService {
       apiCalls: data.apiCalls,
       at: new Date(event.occurredAt),
       ...(data.waitingUntil ? { waitingUntil: new Date(data.waitingUntil) } : {}),
+      ...(data.waitingFor ? { waitingFor: data.waitingFor } : {}),
     });
   }
 

@@ -27,6 +27,7 @@ describe(decideRunFailure.name, () => {
       until: inMs(1_000),
       inline: false,
       reason: expect.stringContaining('waiting for this ATS'),
+      for: 'ats',
     });
     const open = new AtsSystemUnavailableError('system', inMs(5_000), false);
     expect(decideRunFailure(open, context)).toMatchObject({

@@ -1,5 +1,6 @@
 import { AtsSystemUnavailableError, toMessageError } from '@connector/ats-access';
 import { AtsError } from '@connector/ats-clients';
+import type { RunWait } from '@connector/contracts';
 import { DEFAULT_RETRY_DELAYS_MS, describeError } from '@connector/messaging';
 import { ConcurrencyBusyError, RateLimitExceededError } from '@connector/rate-limiter';
 
@@ -9,8 +10,11 @@ export const RUN_RETRY_DELAYS_MS: readonly number[] = DEFAULT_RETRY_DELAYS_MS;
 const RATE_LIMIT_FALLBACK_MS = 60_000;
 
 export type RunFailureDecision =
-  /** Budget used up or the ATS said 429: wait for the reset, then go on from the cursor; not an attempt. */
-  | { action: 'wait'; until: Date; inline: boolean; reason: string }
+  /**
+   * Budget used up or the ATS said 429 (`for: 'budget'`), or its ATS system busy or failing (`for: 'ats'`): wait,
+   * then go on from the cursor; not an attempt.
+   */
+  | { action: 'wait'; until: Date; inline: boolean; reason: string; for: RunWait }
   /** May pass: park the run and try again from the cursor at `until`. */
   | { action: 'retry'; until: Date; attempts: number; reason: string }
   /** Will not pass (or attempts ran out): the run fails, closing nothing; `code` names a limit it hit. */
@@ -37,11 +41,23 @@ export function decideRunFailure(
   // waited for in place (that would hold a run slot). A failing system's probe counts as the attempt.
   const systemFree = waitingForSystem(error);
   if (systemFree)
-    return { action: 'wait', until: systemFree, inline: false, reason: `waiting for this ATS: ${reason}` };
+    return {
+      action: 'wait',
+      until: systemFree,
+      inline: false,
+      reason: `waiting for this ATS: ${reason}`,
+      for: 'ats',
+    };
   const retryAt = rateLimitReset(error, context.now);
   if (retryAt) {
     const waitMs = Math.max(0, retryAt.getTime() - context.now.getTime());
-    return { action: 'wait', until: retryAt, inline: waitMs <= context.inlineWaitMaxMs, reason };
+    return {
+      action: 'wait',
+      until: retryAt,
+      inline: waitMs <= context.inlineWaitMaxMs,
+      reason,
+      for: 'budget',
+    };
   }
   const broken = brokenAnswer(error);
   if (broken) return { action: 'fail', ...broken };

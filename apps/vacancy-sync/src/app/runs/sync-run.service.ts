@@ -193,7 +193,9 @@ export class SyncRunService {
         switch (decision.action) {
           case 'wait':
             // Waiting for budget is progress, not failure: the registry shows until when.
-            await this.progress(run, calls, decision.until).catch(() => undefined);
+            await this.progress(run, calls, { until: decision.until, for: decision.for }).catch(
+              () => undefined,
+            );
             if (decision.inline && !shouldStop()) {
               this.logger.log(
                 `${run.runId}: ${decision.reason}; waiting until ${decision.until.toISOString()}`,
@@ -507,7 +509,11 @@ export class SyncRunService {
     calls.markWritten(pending);
   }
 
-  private async progress(run: SyncRun, calls: CallCounter, waitingUntil?: Date): Promise<void> {
+  private async progress(
+    run: SyncRun,
+    calls: CallCounter,
+    waiting?: { until: Date; for: RunWait },
+  ): Promise<void> {
     const data: RunProgressDto = {
       connectorId: run.connectorId,
       runId: run.runId,
@@ -517,7 +523,7 @@ export class SyncRunService {
       unchanged: run.counts.unchanged,
       apiCalls: run.apiCalls + calls.pending(),
       ...(run.mode ? { mode: run.mode } : {}),
-      ...(waitingUntil ? { waitingUntil: waitingUntil.toISOString() } : {}),
+      ...(waiting ? { waitingUntil: waiting.until.toISOString(), waitingFor: waiting.for } : {}),
     };
     await this.publish(Exchange.Internal, run, RoutingKey.RunProgress, data);
   }

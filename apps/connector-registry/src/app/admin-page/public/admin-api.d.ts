@@ -91,6 +91,8 @@ export interface RunResponse {
   finishedAt?: string;
   /** while the run waits for ATS budget (the daily limit is spent, or the ATS answered 429) */
   waitingForBudgetUntil?: string;
+  /** while the run waits for its ATS system: slow, busy with this account's other work, or failing (its calls are refused for a while) */
+  waitingForAtsUntil?: string;
   progress?: string;
   /** a finished run: when the connector's next scheduled run was due as it ended */
   nextRunAt?: string;
@@ -351,6 +353,8 @@ export interface BudgetView {
   /** calls held for vacancy syncs for the rest of the day */
   syncShare: number;
   waiting: BudgetWaitingView;
+  /** while the connector's run waits for this ATS itself (slow, busy with this account's other work, or failing), not for budget: until when */
+  waitingForAtsUntil: string | null;
 }
 
 export interface VacancyUpserted {
