@@ -249,6 +249,33 @@ describe('RabbitMqServer never dead-letters a request', () => {
     expect(replies[1].reply).toEqual({ ok: true, data: { found: true } });
   });
 
+  it("passes on a handler's own BUSY with its retryAfterMs, so the asker waits that long", async () => {
+    const { server, replies, handle } = fakeServer();
+    server.addHandler(
+      RoutingKey.ConnectorLookup,
+      () =>
+        Promise.reject(
+          Object.assign(new Error('ATS call slots full'), { code: 'BUSY', retryAfterMs: 1_234 }),
+        ),
+      false,
+    );
+    await handle({
+      content: Buffer.from(
+        JSON.stringify({ ...candidate(), type: RoutingKey.ConnectorLookup, data: { connectorId: 'c1' } }),
+      ),
+      fields: { routingKey: RoutingKey.ConnectorLookup, exchange: 'connector.internal', deliveryTag: 1 },
+      properties: {
+        headers: {},
+        messageId: 'k3',
+        correlationId: 'k3',
+        replyTo: replyQueueName('candidate-sync'),
+      },
+    } as unknown as ConsumeMessage);
+    expect(replies.map((r) => r.reply)).toEqual([
+      { ok: false, error: { code: 'BUSY', message: 'ATS call slots full', retryAfterMs: 1_234 } },
+    ]);
+  });
+
   it('handles an event that names a reply address as the event: no answer, acknowledged once handled', async () => {
     const { server, settled, replies, handle } = fakeServer();
     const seen: unknown[] = [];

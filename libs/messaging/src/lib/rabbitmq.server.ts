@@ -543,10 +543,15 @@ export class RabbitMqServer extends Server implements CustomTransportStrategy {
         const data: unknown = await withTimeLimit(answered, timeoutMs, aborter);
         reply = { ok: true, data: data ?? null };
       } catch (error) {
-        const code: unknown = (error as { code?: unknown } | null | undefined)?.code;
+        const { code, retryAfterMs } = (error ?? {}) as { code?: unknown; retryAfterMs?: unknown };
         reply = {
           ok: false,
-          error: { code: typeof code === 'string' ? code : 'FAILED', message: describeError(error) },
+          error: {
+            code: typeof code === 'string' ? code : 'FAILED',
+            message: describeError(error),
+            // A handler's own BUSY (its ATS call slots full) says when to ask again, as the transport's does.
+            ...(typeof retryAfterMs === 'number' && retryAfterMs >= 0 ? { retryAfterMs } : {}),
+          },
         };
       } finally {
         this.requestsRunning.set(routingKey, (this.requestsRunning.get(routingKey) ?? 1) - 1);

@@ -8,6 +8,7 @@ import { ConnectorCredentialEntity } from './connector-credential.entity';
 import {
   CLAIM_DUE_RENEWALS,
   CLAIM_RENEWAL_LEASE,
+  FIND_CREDENTIAL,
   MARK_IN_USE,
   RELEASE_RENEWAL_LEASE,
 } from './credentials.sql';
@@ -32,15 +33,17 @@ export class CredentialsReplacedError extends Error {
 export interface LeasedCredential {
   find(): Promise<ConnectorCredentialEntity | null>;
   /**
-   * After a `find`, only while the lease is still ours (a change setting `leaseOwner: null` gives it back) and the row still holds the credentials it read (the
-   * same generation), else CredentialsReplacedError: a save made meanwhile is never overwritten with what was
-   * renewed from the old. With `announce`, the change and the messages that announce it (to the outbox) are
-   * written in one transaction: a broker outage can delay the announcement, never lose it.
+   * Only while the lease is still ours (a change setting `leaseOwner: null` gives it back) and the row still
+   * holds the credentials last read (the claim's or the last `find`'s generation), else
+   * CredentialsReplacedError: a save made meanwhile is never overwritten with what was renewed from the old.
+   * With `announce`, the change and the messages that announce it (to the outbox) are written in one
+   * transaction: a broker outage can delay the announcement, never lose it.
    */
   update(changes: Partial<ConnectorCredentialEntity>, announce?: OutboxMessage[]): Promise<void>;
   /**
    * Stores the rotated secret, guarded by `marker` (only while nobody else has started a refresh since), even
-   * when the lease ran out meanwhile: a spent single-use token's successor must not be lost. Retries `attempts` times.
+   * when the lease ran out meanwhile: a spent single-use token's successor must not be lost. Retries
+   * `attempts` times.
    */
   saveRotation(changes: Partial<ConnectorCredentialEntity>, marker: string, attempts?: number): Promise<void>;
 }
@@ -53,8 +56,17 @@ export type LeaseOutcome<T> = { leased: true; value: T } | { leased: false };
 export class CredentialsRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  find(connectorId: string): Promise<ConnectorCredentialEntity | null> {
-    return this.dataSource.getRepository(ConnectorCredentialEntity).findOneBy({ connectorId });
+  async find(connectorId: string): Promise<ConnectorCredentialEntity | null> {
+    const [row] = await FIND_CREDENTIAL.rows(this.dataSource, { connectorId });
+    return row ? this.entityOf(row) : null;
+  }
+
+  /** A raw row (column names) as the entity, by the entity's own column metadata. */
+  private entityOf(row: Record<string, unknown>): ConnectorCredentialEntity {
+    const metadata = this.dataSource.getMetadata(ConnectorCredentialEntity);
+    const entity = new ConnectorCredentialEntity();
+    for (const column of metadata.columns) column.setEntityValue(entity, row[column.databaseName]);
+    return entity;
   }
 
   async save(credential: Partial<ConnectorCredentialEntity> & { connectorId: string }): Promise<void> {
@@ -113,15 +125,18 @@ export class CredentialsRepository {
    */
   async withRenewalLease<T>(
     connectorId: string,
-    work: (leased: LeasedCredential) => Promise<T>,
+    work: (leased: LeasedCredential, row: ConnectorCredentialEntity) => Promise<T>,
     leaseMs: number,
   ): Promise<LeaseOutcome<T>> {
     const owner = randomUUID();
     const [claimed] = await CLAIM_RENEWAL_LEASE.rows(this.dataSource, { connectorId, owner, leaseMs });
     if (!claimed) return { leased: false };
+    // The claim answers the row as it is now: no second read.
+    const row = this.entityOf(claimed);
     const lease = { released: false };
     try {
-      return { leased: true, value: await work(this.leasedHandle(connectorId, owner, lease)) };
+      const handle = this.leasedHandle(connectorId, owner, lease, row.generation);
+      return { leased: true, value: await work(handle, row) };
     } finally {
       // Unless the work's last write gave it back; a failed release only lets the lease run out by itself.
       if (!lease.released) {
@@ -130,10 +145,15 @@ export class CredentialsRepository {
     }
   }
 
-  private leasedHandle(connectorId: string, owner: string, lease: { released: boolean }): LeasedCredential {
+  private leasedHandle(
+    connectorId: string,
+    owner: string,
+    lease: { released: boolean },
+    claimed: string | null,
+  ): LeasedCredential {
     const repository = this.dataSource.getRepository(ConnectorCredentialEntity);
-    /** The generation of the row last read through this handle (undefined: none read yet). */
-    let read: string | null | undefined;
+    /** The generation of the row last read through this handle, first the one the claim answered. */
+    let read: string | null | undefined = claimed;
     const where = () => ({
       connectorId,
       leaseOwner: owner,
@@ -141,7 +161,7 @@ export class CredentialsRepository {
     });
     return {
       find: async () => {
-        const row = await repository.findOneBy({ connectorId });
+        const row = await this.find(connectorId);
         read = row ? row.generation : undefined;
         return row;
       },

@@ -30,19 +30,26 @@ class MemoryCredentials {
   markInUse = async () => {
     if (this.row) this.row = { ...this.row, inUse: true };
   };
-  withRenewalLease = async <T>(_id: string, work: (locked: LeasedCredential) => Promise<T>) => ({
+  withRenewalLease = async <T>(
+    _id: string,
+    work: (locked: LeasedCredential, row: ConnectorCredentialEntity) => Promise<T>,
+  ) => ({
     leased: true as const,
-    value: await work({
-      find: this.find,
-      update: async (changes, announce: OutboxMessage[] = []) => {
-        await this.update(_id, changes);
-        this.announced.push(...announce.map((m) => m.envelope));
+    value: await work(
+      {
+        find: this.find,
+        update: async (changes, announce: OutboxMessage[] = []) => {
+          await this.update(_id, changes);
+          this.announced.push(...announce.map((m) => m.envelope));
+        },
+        saveRotation: async (changes, marker) => {
+          if (this.row?.refreshMarker !== marker) throw new Error('marker lost');
+          await this.update(_id, changes);
+        },
       },
-      saveRotation: async (changes, marker) => {
-        if (this.row?.refreshMarker !== marker) throw new Error('marker lost');
-        await this.update(_id, changes);
-      },
-    }),
+      // The claim answers the row as it is.
+      { ...this.row! },
+    ),
   });
 }
 

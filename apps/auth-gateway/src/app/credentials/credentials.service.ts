@@ -242,9 +242,9 @@ export class CredentialsService {
       return await this.slots.run(system, () =>
         this.repository.withRenewalLease(
           row.connectorId,
-          async (leased) => {
-            // Another process may have renewed since we read the row.
-            const current = this.activeRow(await leased.find(), row.connectorId);
+          async (leased, claimed) => {
+            // Another process may have renewed since we read the row: the claim answers it as it is now.
+            const current = this.activeRow(claimed, row.connectorId);
             return (
               this.usable(current, rejected) ?? (await this.renew(current, leased, renewalFor, rejected))
             );

@@ -1,8 +1,13 @@
 import { sqlStatement } from '@connector/persistence';
 
+/** One connector's credential row (every request reads it; the hot path, so no query builder). */
+export const FIND_CREDENTIAL = sqlStatement<{ connectorId: string }>(
+  (p) => `SELECT * FROM "connector_credential" WHERE "connector_id" = ${p.connectorId}::text`,
+);
+
 /**
- * Takes a connector's renewal lease when it is free or its holder's time ran out (`connector_id` answered),
- * else nothing. One short statement on a pooled connection: nothing is held while the ATS is asked.
+ * Takes a connector's renewal lease when it is free or its holder's time ran out (the row answered, as the
+ * lease left it), else nothing. One short statement on a pooled connection: nothing is held while the ATS is asked.
  */
 export const CLAIM_RENEWAL_LEASE = sqlStatement<{ connectorId: string; owner: string; leaseMs: number }>(
   (p) => `UPDATE "connector_credential"
@@ -10,7 +15,7 @@ export const CLAIM_RENEWAL_LEASE = sqlStatement<{ connectorId: string; owner: st
          "lease_until" = clock_timestamp() + ${p.leaseMs}::int * interval '1 millisecond'
    WHERE "connector_id" = ${p.connectorId}::text
      AND ("lease_until" IS NULL OR "lease_until" <= clock_timestamp())
-   RETURNING "connector_id"`,
+   RETURNING *`,
 );
 
 /** Gives the lease back, only if it is still ours (after its time, another may hold it). */
