@@ -1,6 +1,10 @@
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, Max, Min } from 'class-validator';
-import { ADDRESS_ALLOWANCES, type AddressAllowance } from '@connector/ats-clients';
+import {
+  ADDRESS_ALLOWANCES,
+  type AddressAllowance,
+  DEFAULT_MAX_RESPONSE_BYTES,
+} from '@connector/ats-clients';
 import { ServiceConfig } from '@connector/service-kit';
 
 export const SERVICE_NAME = 'vacancy-sync';
@@ -39,7 +43,8 @@ export class VacancySyncConfig extends ServiceConfig {
    */
   @Type(() => Number) @IsInt() @Min(1) @Max(1_440) RUN_DEADLINE_MINUTES = 60;
   /** The largest ATS answer a run reads; a larger one fails the run with ATS_ANSWER_TOO_LARGE. */
-  @Type(() => Number) @IsInt() @Min(65_536) @Max(268_435_456) ATS_MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
+  @Type(() => Number) @IsInt() @Min(65_536) @Max(268_435_456) ATS_MAX_RESPONSE_BYTES =
+    DEFAULT_MAX_RESPONSE_BYTES;
   /**
    * Scheduled runs of one account at once, across every process (as connector-registry's limit on asked-for
    * runs): an account's due connectors beyond it wait their turn, holding no run slot.

@@ -21,7 +21,7 @@ export type RunFailureDecision =
   | { action: 'fail'; reason: string; code?: string };
 
 /** A bound on what a hostile or broken ATS can make a run do, each its run warning's code. */
-export type RunLimitCode =
+type RunLimitCode =
   'RUN_PAGE_LIMIT' | 'RUN_DEADLINE' | 'ATS_ANSWER_TOO_LARGE' | 'ATS_ANSWER_TOO_MANY_RECORDS';
 
 /** What a run that stopped at a limit kept and did not do, in the admin's words. */
