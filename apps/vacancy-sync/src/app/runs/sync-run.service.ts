@@ -7,6 +7,7 @@ import {
   Exchange,
   type RunCompletedDto,
   type RunProgressDto,
+  type RunWait,
   RoutingKey,
 } from '@connector/contracts';
 import { EnrichmentCache, type SourcePage, SourceRefusedError } from '@connector/ats-core';
