@@ -3,13 +3,17 @@ import {
   type AtsAConfigDto,
   type AuthorizationCompleteReply,
   type AuthorizationStartReply,
+  AuthErrorCode,
   type ConnectionTestReply,
   createEvent,
   type CredentialsSaveReply,
   RoutingKey,
 } from '@connector/contracts';
-import { RpcClient } from '@connector/messaging';
+import { RpcClient, RpcError } from '@connector/messaging';
 import { ConnectorRegistryConfig } from '../connector-registry.config';
+
+/** Time an attempt needs at least to be worth making after a BUSY wait. */
+const MIN_ATTEMPT_MS = 1_000;
 
 /**
  * Requests to auth-gateway, which owns every ATS secret. Failures surface as `RpcError` (its `code` is an
@@ -73,7 +77,26 @@ export class AuthGatewayClient {
     return this.request(RoutingKey.AuthAuthorizationComplete, 'unknown', data);
   }
 
-  private request<T>(type: string, accountId: string, data: object): Promise<T> {
-    return this.rpc.request<T>(createEvent(type, accountId, data), this.timeoutMs);
+  /**
+   * A BUSY answer (auth-gateway's slots for this kind of request, or this account's, are full) was refused
+   * before anything was done: asked again after the wait it names, while the admin's request has time left.
+   */
+  private async request<T>(type: string, accountId: string, data: object): Promise<T> {
+    const deadline = Date.now() + this.timeoutMs;
+    for (;;) {
+      try {
+        return await this.rpc.request<T>(
+          createEvent(type, accountId, data),
+          Math.max(1, deadline - Date.now()),
+        );
+      } catch (error) {
+        const waitMs =
+          error instanceof RpcError && error.code === AuthErrorCode.Busy
+            ? (error.retryAfterMs ?? 500)
+            : undefined;
+        if (waitMs === undefined || Date.now() + waitMs >= deadline - MIN_ATTEMPT_MS) throw error;
+        await new Promise((resolve) => setTimeout(resolve, waitMs));
+      }
+    }
   }
 }
