@@ -81,9 +81,11 @@ export class AtsASetupService {
     accountId: string,
     config: AtsAConfigDto,
     openStatuses?: string[],
+    /** How long it may wait behind the account's own other tests (a save waits; a test answers BUSY at once). */
+    waitMs = 0,
   ): Promise<{ baseUrl: string; accessToken: string; expiresInSeconds: number; openStatuses: string[] }> {
     return this.slots
-      .run(accountId, () => this.verifyInSlot(accountId, config, openStatuses))
+      .run(accountId, () => this.verifyInSlot(accountId, config, openStatuses), waitMs)
       .catch((error: unknown) => {
         if (error instanceof GatewayError && error.code === AuthErrorCode.Busy) {
           // Said to an admin: plain words, the refusal's wait kept for the transport.

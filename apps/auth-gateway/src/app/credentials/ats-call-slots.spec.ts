@@ -37,6 +37,18 @@ describe(AtsCallSlots.name, () => {
     await Promise.all(held.map((h) => h.done));
     expect(slots.held()).toBe(0);
   });
+
+  it("lets a caller that may wait take its key's next free slot, first come first served", async () => {
+    const slots = sut();
+    const first = hold(slots, 'acct');
+    const second = hold(slots, 'acct');
+    const waiting = slots.run('acct', async () => 'after the others', 5_000);
+    await expect(slots.run('acct', async () => 'never')).rejects.toMatchObject({ code: 'BUSY' });
+    first.release();
+    await expect(waiting).resolves.toBe('after the others');
+    second.release();
+    await Promise.all([first.done, second.done]);
+  });
 });
 
 describe(renewAtOf.name, () => {

@@ -35,8 +35,15 @@ export class AtsCallSlots {
     this.keys = new KeyedConcurrency(`${name} per key`, { perKey: options.perKey });
   }
 
-  async run<T>(key: string, work: () => Promise<T>): Promise<T> {
-    const releaseKey = this.keys.tryAcquire(key);
+  /**
+   * `waitMs`: how long to wait in the key's own line (first come, first served) before BUSY; 0 by default. Only
+   * for work that holds nothing another key needs while it waits.
+   */
+  async run<T>(key: string, work: () => Promise<T>, waitMs = 0): Promise<T> {
+    const releaseKey =
+      waitMs > 0
+        ? await this.keys.acquire(key, { maxWaitMs: waitMs }).catch(() => undefined)
+        : this.keys.tryAcquire(key);
     if (!releaseKey) throw this.busy(`every ${this.name} slot of this system is taken`);
     const releaseAll = this.all.tryAcquire('all');
     if (!releaseAll) {

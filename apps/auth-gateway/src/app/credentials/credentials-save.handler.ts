@@ -9,6 +9,9 @@ import {
 import { AtsASetupService } from './ats-a-setup.service';
 import { CredentialsService } from './credentials.service';
 
+/** How long a save waits in its account's line of connection tests before it is answered BUSY. */
+const SAVE_WAIT_MS = 5_000;
+
 /** `auth.credentials.save` (request-reply from connector-registry): verify ATS-A credentials, then seal them. */
 @Controller()
 export class CredentialsSaveHandler {
@@ -24,7 +27,8 @@ export class CredentialsSaveHandler {
     const { connectorId, config, openStatuses } = request.data;
     // A connector id already stored for another account is not this request's to overwrite.
     await this.credentials.requireOwner(request.accountId, connectorId);
-    const verified = await this.atsA.verify(request.accountId, config, openStatuses);
+    // A save waits its turn behind the account's other saves and tests (an admin creating several at once).
+    const verified = await this.atsA.verify(request.accountId, config, openStatuses, SAVE_WAIT_MS);
     const expiresAt = new Date(Date.now() + verified.expiresInSeconds * 1000 - 60_000);
     await this.credentials.store({
       connectorId,
