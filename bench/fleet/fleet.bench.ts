@@ -179,6 +179,8 @@ async function startFleet(processes: number): Promise<Fleet> {
     LOG_LEVEL: 'warn',
     MAX_CONNECTORS_PER_ACCOUNT: '100000',
     MAX_CONCURRENT_RUNS_PER_ACCOUNT: '10000',
+    // Its connectors are created 16 at a time (FLEET_CONNECT_CONCURRENCY), each save a connection test.
+    CONNECTION_TESTS_PER_ACCOUNT: String(CONCURRENCY),
   };
   try {
     const registry = await start('connector-registry', {
