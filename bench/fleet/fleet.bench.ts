@@ -181,6 +181,7 @@ async function startFleet(processes: number): Promise<Fleet> {
     MAX_CONCURRENT_RUNS_PER_ACCOUNT: '10000',
     // Its connectors are created 16 at a time (FLEET_CONNECT_CONCURRENCY), each save a connection test.
     CONNECTION_TESTS_PER_ACCOUNT: String(CONCURRENCY),
+    CONNECTION_TESTS_MAX: String(Math.max(8, CONCURRENCY)),
   };
   try {
     const registry = await start('connector-registry', {
