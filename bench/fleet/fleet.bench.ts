@@ -220,6 +220,9 @@ async function stopFleet(fleet: Fleet): Promise<void> {
 }
 
 /** Creates the connectors through the admin API, as a customer's admin would, each on its own ATS system. */
+/** Creations asked again after a 503, over the run (printed with the row). */
+let connectRetries = 0;
+
 async function connectAll(fleet: Fleet): Promise<Connected[]> {
   const api = adminApi({ baseUrl: () => `${fleet.registry.url}/api/v1`, key: ADMIN_KEY });
   const options = { syncIntervalMinutes: INTERVAL_MINUTES };
@@ -231,10 +234,14 @@ async function connectAll(fleet: Fleet): Promise<Connected[]> {
   const atsA = (i: number) => async (): Promise<Connected> => {
     const name = `fleet a-${i}`;
     const config = { baseUrl: fleet.atsA.tenantUrl(`a-${i}`), ...ATS_A_CLIENT };
-    const id = created(
-      name,
-      await api('POST', '/connectors', { body: { type: 'ats-a', name, config, options } }),
-    );
+    // A provisioning client asks again after a 503 (auth-gateway busy or slow to answer), a few times.
+    let answer = await api('POST', '/connectors', { body: { type: 'ats-a', name, config, options } });
+    for (let retry = 0; answer.status === 503 && retry < 5; retry++) {
+      connectRetries += 1;
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      answer = await api('POST', '/connectors', { body: { type: 'ats-a', name, config, options } });
+    }
+    const id = created(name, answer);
     return { connectorId: id, at: Date.now(), kind: 'ats-a', tenant: `a-${i}` };
   };
   // ATS-B: create, Authorize, the customer's user logs in on the vendor's page, the registry's callback.
@@ -351,7 +358,7 @@ async function fleetRow(
     const from = Date.now();
     const connectSeconds = (from - connectStarted) / 1000;
     process.stdout.write(
-      `  ${connected.length} connected in ${connectSeconds.toFixed(0)} s; measuring ${MINUTES} min…\n`,
+      `  ${connected.length} connected in ${connectSeconds.toFixed(0)} s (${connectRetries} creations asked again after a 503); measuring ${MINUTES} min…\n`,
     );
     const cpuBefore = await cpuNow(fleet);
     const callsBefore = atsCalls(fleet);
