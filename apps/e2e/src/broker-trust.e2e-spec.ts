@@ -3,6 +3,7 @@ import amqplib from 'amqplib';
 import { Client } from 'pg';
 import { createEvent, type EventEnvelope, Exchange, Header, Queue, RoutingKey } from '@connector/contracts';
 import {
+  BrokerUsers,
   type BrokerPrincipal,
   queueExchangeName,
   RabbitConnection,
@@ -150,7 +151,8 @@ describe('the broker as a trust boundary', () => {
 
   async function requestAs<T>(principal: BrokerPrincipal, request: EventEnvelope): Promise<T> {
     const connection = new RabbitConnection({ url: users.urlOf(principal), name: `e2e-${principal}` });
-    const rpc = new RpcClient(connection, principal);
+    const answerers = BrokerUsers.parse(users.envOf('connector-registry').RABBITMQ_USERS, '');
+    const rpc = new RpcClient(connection, principal, answerers);
     try {
       return await rpc.request<T>(request, 10_000);
     } finally {

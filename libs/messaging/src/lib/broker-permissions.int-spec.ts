@@ -8,7 +8,8 @@ import { PermanentMessageError, TransientMessageError } from './message-errors';
 import { MessagePublisher } from './message-publisher';
 import { RabbitConnection } from './rabbitmq.connection';
 import { RabbitMqServer } from './rabbitmq.server';
-import { RpcClient } from './rpc';
+import { BrokerUsers } from './publisher-check';
+import { RpcClient, type RpcError } from './rpc';
 import {
   deadLetterQueueName,
   declareConsumerTopology,
@@ -26,6 +27,8 @@ describe('broker users and their permissions', () => {
   let users: VhostBrokerUsers;
   let admin: TestBroker;
 
+  /** RABBITMQ_USERS as our services get it: who each of them is on this vhost. */
+  const brokerUsers = () => BrokerUsers.parse(users.envOf('connector-registry').RABBITMQ_USERS, '');
   const vacancy = () =>
     createEvent(RoutingKey.VacancyClosed, 'acct_1', { connectorId: 'c1', externalId: 'job-1' });
   const statusChanged = () =>
@@ -338,7 +341,7 @@ describe('broker users and their permissions', () => {
       request: true,
     });
     const connection = new RabbitConnection({ url: users.urlOf('document-service'), name: 'rpc-reply-test' });
-    const rpc = new RpcClient(connection, 'document-service');
+    const rpc = new RpcClient(connection, 'document-service', brokerUsers());
     try {
       await expect(
         rpc.request(createEvent(RoutingKey.CredentialsRequested, 'acct_1', { connectorId: 'c1' }), 10_000),
@@ -356,6 +359,38 @@ describe('broker users and their permissions', () => {
         await channel.bindQueue(mine, Exchange.Replies, replyQueueName('document-service'));
       }),
     ).toMatch(/ACCESS_REFUSED - access to topic '[^']+' in exchange 'connector.replies'/);
+  });
+
+  it("the asker believes a reply only from the user of the service that answers the request's type", async () => {
+    const requests = await admin.tap(Exchange.Internal, RoutingKey.CredentialsRequested);
+    const connection = new RabbitConnection({
+      url: users.urlOf('document-service'),
+      name: 'rpc-forged-test',
+    });
+    const rpc = new RpcClient(connection, 'document-service', brokerUsers());
+    try {
+      const answer = rpc
+        .request(createEvent(RoutingKey.CredentialsRequested, 'acct_1', { connectorId: 'c1' }), 3_000)
+        .then(
+          (data) => ({ believed: data }),
+          (error: RpcError) => ({ refused: error.code }),
+        );
+      await eventually(async () => requests.length === 1, 5_000, 'the request on connector.internal');
+      const { replyTo, correlationId } = requests[0]!.properties;
+      // The registry may write document-service's reply queues (it answers its connector look-ups), but
+      // credentials are auth-gateway's to give.
+      const forged = { ok: true, data: { token: 'forged-by-the-registry' } };
+      expect(
+        await publishAs('connector-registry', Exchange.Replies, String(replyTo), forged, {
+          correlationId,
+          userId: users.userOf('connector-registry'),
+        }),
+      ).toBe('ok');
+      expect(await answer).toEqual({ refused: 'TIMEOUT' });
+    } finally {
+      await rpc.close();
+      await connection.close();
+    }
   });
 
   /** A consumer of `queue` as `service`'s own broker user, its handlers given per routing key. */

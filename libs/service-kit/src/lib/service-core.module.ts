@@ -61,6 +61,7 @@ export class ServiceCoreModule {
       useFactory: () => ({
         url: config.RABBITMQ_URL,
         serviceName: options.name,
+        brokerUsers: brokerUsersOf(config),
         consumer: consumer && {
           ...consumer,
           prefetch: config.PREFETCH,
