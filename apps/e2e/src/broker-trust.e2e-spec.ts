@@ -3,6 +3,7 @@ import amqplib from 'amqplib';
 import { Client } from 'pg';
 import { createEvent, type EventEnvelope, Exchange, Header, Queue, RoutingKey } from '@connector/contracts';
 import {
+  BrokerUsers,
   type BrokerPrincipal,
   queueExchangeName,
   RabbitConnection,
@@ -150,7 +151,8 @@ describe('the broker as a trust boundary', () => {
 
   async function requestAs<T>(principal: BrokerPrincipal, request: EventEnvelope): Promise<T> {
     const connection = new RabbitConnection({ url: users.urlOf(principal), name: `e2e-${principal}` });
-    const rpc = new RpcClient(connection, principal);
+    const answerers = BrokerUsers.parse(users.envOf('connector-registry').RABBITMQ_USERS, '');
+    const rpc = new RpcClient(connection, principal, answerers);
     try {
       return await rpc.request<T>(request, 10_000);
     } finally {
@@ -208,7 +210,8 @@ describe('the broker as a trust boundary', () => {
     );
     // Straight into the registry's queue, claiming to be a replay of auth-gateway's: the broker refuses
     // vacancy-sync, through the default exchange and through the queue's own; what only an administrator can
-    // still put there (without user_id) the registry refuses.
+    // still put there (without user_id) the registry refuses: its x-original-routing-key is not believed (no
+    // copy of ours), so it is read under the key it came with, the queue's name.
     const claims = { [Header.PublishedBy]: users.userOf('auth-gateway'), [Header.ReplayOf]: 'made-up' };
     expect(await intoQueue('vacancy-sync', Queue.ConnectorRegistry, forged, claims)).toMatch(
       defaultExchangeRefused('vacancy-sync'),
@@ -220,10 +223,10 @@ describe('the broker as a trust boundary', () => {
     expect(await intoQueue('admin', Queue.ConnectorRegistry, forged, claims)).toBe('ok');
     const [failure] = await failureOf(forged.id);
     expect(failure!.reasons).toEqual([
-      'refused connector.status_changed without user_id: only connector-registry or auth-gateway may publish it',
+      'type "connector.status_changed" does not match routing key "connector-registry.events"',
     ]);
     expect(await statusOf(id)).toBe('pending_authorization');
-    expect(registry.output.join('\n')).toContain(`dead-lettering connector.status_changed ${forged.id}`);
+    expect(registry.output.join('\n')).toContain(`dead-lettering ${Queue.ConnectorRegistry} ${forged.id}`);
 
     // Not retryable, so the failure log does not replay it (and says why).
     const replay = await api('POST', `/failures/${failure!.id}/replay`);
@@ -273,7 +276,10 @@ describe('the broker as a trust boundary', () => {
     );
     expect(await intoQueue('admin', Queue.DocumentService, forged, claims)).toBe('ok');
     const [failure] = await failureOf(forged.id);
-    expect(failure!.reasons[0]).toMatch(/^refused candidate.synced without user_id: only candidate-sync/);
+    // Its claimed key (x-original-routing-key) is not believed from an administrator's message either.
+    expect(failure!.reasons[0]).toBe(
+      'type "candidate.synced" does not match routing key "document-service.events"',
+    );
     expect(await linkOf('cand-1')).toBe('ats-1');
   });
 
@@ -294,7 +300,7 @@ describe('the broker as a trust boundary', () => {
     expect(await intoQueue('admin', Queue.DocumentService, uploaded)).toBe('ok');
     const [failure] = await failureOf(uploaded.id);
     expect(failure!.reasons).toEqual([
-      'refused document.uploaded from broker user "": only the platform may publish it, on platform.events',
+      'type "document.uploaded" does not match routing key "document-service.events"',
     ]);
   });
 
@@ -364,18 +370,18 @@ describe('the broker as a trust boundary', () => {
       /ACCESS_REFUSED - access to topic 'credentials.requested'/,
     );
     // Candidate-sync cannot put an erasure into auth-gateway's queue; one an administrator puts there (no
-    // user_id) is answered FORBIDDEN (through connector.replies, as auth-gateway's own user), not done.
+    // user_id, a claimed x-original-routing-key that is not believed) is no request under its own key: never
+    // answered nor done, and dropped unread by the failure log (it names a request type).
     const erase = createEvent(RoutingKey.AuthCredentialsErase, ACCOUNT, { connectorId: 'conn-unknown' });
     expect(await intoQueue('candidate-sync', Queue.AuthGateway, erase)).toMatch(
       defaultExchangeRefused('candidate-sync'),
     );
-    expect(await askStraight(Queue.AuthGateway, erase)).toEqual({
-      ok: false,
-      error: {
-        code: 'FORBIDDEN',
-        message: 'refused auth.credentials.erase without user_id: only connector-registry may publish it',
-      },
-    });
+    expect(await askStraight(Queue.AuthGateway, erase)).toBe('no reply within 10 s');
+    await eventually(
+      async () => registry.output.join('\n').includes(`dropped request auth.credentials.erase ${erase.id}`),
+      15_000,
+      "the registry's collector dropping the administrator's erasure unread",
+    );
     await expect(requestAs('connector-registry', erase)).resolves.toEqual({ erased: true });
   });
 });

@@ -3,12 +3,13 @@ import { createEvent, type EventEnvelope, Exchange, Queue, RoutingKey } from '@c
 import { createTestVhost, eventually, TestBroker, type TestVhost } from '@connector/testing';
 import { BROKER_SERVICES, type BrokerPrincipal, type BrokerService } from './broker-permissions';
 import { setUpVhostBrokerUsers, type VhostBrokerUsers } from './broker-setup';
-import { replayDeadLetter } from './dead-letters';
+import { readDeadLetter, replayDeadLetter } from './dead-letters';
 import { PermanentMessageError, TransientMessageError } from './message-errors';
 import { MessagePublisher } from './message-publisher';
 import { RabbitConnection } from './rabbitmq.connection';
 import { RabbitMqServer } from './rabbitmq.server';
-import { RpcClient } from './rpc';
+import { BrokerUsers, outsideHeaderFilter, publisherCheck } from './publisher-check';
+import { RpcClient, type RpcError } from './rpc';
 import {
   deadLetterQueueName,
   declareConsumerTopology,
@@ -26,6 +27,8 @@ describe('broker users and their permissions', () => {
   let users: VhostBrokerUsers;
   let admin: TestBroker;
 
+  /** RABBITMQ_USERS as our services get it: who each of them is on this vhost. */
+  const brokerUsers = () => BrokerUsers.parse(users.envOf('connector-registry').RABBITMQ_USERS, '');
   const vacancy = () =>
     createEvent(RoutingKey.VacancyClosed, 'acct_1', { connectorId: 'c1', externalId: 'job-1' });
   const statusChanged = () =>
@@ -331,6 +334,64 @@ describe('broker users and their permissions', () => {
     }
   });
 
+  it('believes no control header the platform wrote: its attempt, connector, reasons or x-death', async () => {
+    const attempts: number[] = [];
+    const { close } = await consumeAs('candidate-sync', Queue.CandidateSync, {
+      bindings: [{ exchange: Exchange.PlatformEvents, routingKeys: [RoutingKey.CandidateCreated] }],
+      handlers: {
+        [RoutingKey.CandidateCreated]: (_event, attempt) => {
+          attempts.push(attempt);
+          throw attempt === 1
+            ? new TransientMessageError('ATS 503')
+            : new PermanentMessageError('ATS said no');
+        },
+      },
+    });
+    const deadLetterQueue = deadLetterQueueName(Queue.CandidateSync);
+    await admin.channel.purgeQueue(deadLetterQueue);
+    const event = createEvent(RoutingKey.CandidateCreated, 'acct_1', {
+      candidateId: 'forger',
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      email: 'ada@example.com',
+    });
+    const forged = {
+      'x-attempt': 99,
+      'x-connector-id': 'someone-elses-connector',
+      'x-dead-letter-reasons': '["all fine, replay me"]',
+      'x-retryable': true,
+      'x-failed-at': '2001-01-01T00:00:00.000Z',
+      'x-death': [{ queue: Queue.CandidateSync, reason: 'expired', count: 1, 'routing-keys': ['x'] }],
+    };
+    try {
+      expect(
+        await publishAs('platform', Exchange.PlatformEvents, event.type, event, { headers: forged }),
+      ).toBe('ok');
+      await eventually(
+        async () => (await admin.messageCount(deadLetterQueue)) === 1,
+        15_000,
+        'the dead letter after a retry (a forged x-attempt of 99 would have skipped the retry)',
+      );
+      expect(attempts).toEqual([1, 2]);
+      const [copy] = await admin.getAll(deadLetterQueue);
+      const headers = copy!.properties.headers ?? {};
+      expect(headers['x-connector-id']).toBeUndefined();
+      // Only the broker's own record of our retry remains, not the platform's entry for the main queue.
+      expect((headers['x-death'] as Array<{ queue: string }>).map((death) => death.queue)).toEqual([
+        retryQueueName(Queue.CandidateSync, 200),
+      ]);
+      const deadLetter = readDeadLetter(Queue.CandidateSync, {
+        ...copy!,
+        fields: { ...copy!.fields, consumerTag: '' },
+      });
+      expect(deadLetter.reasons).toEqual(['ATS said no']);
+      expect(deadLetter.retryable).toBe(false);
+      expect(deadLetter.failedAt.getFullYear()).toBeGreaterThan(2001);
+    } finally {
+      await close();
+    }
+  });
+
   it('answers a request through connector.replies as the answering service, into its asker only', async () => {
     const { close } = await consumeAs('auth-gateway', Queue.AuthGateway, {
       bindings: [{ exchange: Exchange.Internal, routingKeys: [RoutingKey.CredentialsRequested] }],
@@ -338,7 +399,7 @@ describe('broker users and their permissions', () => {
       request: true,
     });
     const connection = new RabbitConnection({ url: users.urlOf('document-service'), name: 'rpc-reply-test' });
-    const rpc = new RpcClient(connection, 'document-service');
+    const rpc = new RpcClient(connection, 'document-service', brokerUsers());
     try {
       await expect(
         rpc.request(createEvent(RoutingKey.CredentialsRequested, 'acct_1', { connectorId: 'c1' }), 10_000),
@@ -358,6 +419,38 @@ describe('broker users and their permissions', () => {
     ).toMatch(/ACCESS_REFUSED - access to topic '[^']+' in exchange 'connector.replies'/);
   });
 
+  it("the asker believes a reply only from the user of the service that answers the request's type", async () => {
+    const requests = await admin.tap(Exchange.Internal, RoutingKey.CredentialsRequested);
+    const connection = new RabbitConnection({
+      url: users.urlOf('document-service'),
+      name: 'rpc-forged-test',
+    });
+    const rpc = new RpcClient(connection, 'document-service', brokerUsers());
+    try {
+      const answer = rpc
+        .request(createEvent(RoutingKey.CredentialsRequested, 'acct_1', { connectorId: 'c1' }), 3_000)
+        .then(
+          (data) => ({ believed: data }),
+          (error: RpcError) => ({ refused: error.code }),
+        );
+      await eventually(async () => requests.length === 1, 5_000, 'the request on connector.internal');
+      const { replyTo, correlationId } = requests[0]!.properties;
+      // The registry may write document-service's reply queues (it answers its connector look-ups), but
+      // credentials are auth-gateway's to give.
+      const forged = { ok: true, data: { token: 'forged-by-the-registry' } };
+      expect(
+        await publishAs('connector-registry', Exchange.Replies, String(replyTo), forged, {
+          correlationId,
+          userId: users.userOf('connector-registry'),
+        }),
+      ).toBe('ok');
+      expect(await answer).toEqual({ refused: 'TIMEOUT' });
+    } finally {
+      await rpc.close();
+      await connection.close();
+    }
+  });
+
   /** A consumer of `queue` as `service`'s own broker user, its handlers given per routing key. */
   async function consumeAs(
     service: BrokerService,
@@ -374,6 +467,8 @@ describe('broker users and their permissions', () => {
       queue,
       bindings: options.bindings,
       retryDelaysMs: [200],
+      verifyPublisher: publisherCheck(service, brokerUsers()),
+      dropOutsideHeaders: outsideHeaderFilter(service, brokerUsers()),
     });
     for (const [key, handler] of Object.entries(options.handlers)) {
       server.addHandler(

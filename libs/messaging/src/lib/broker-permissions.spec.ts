@@ -1,9 +1,12 @@
-import { Exchange, Queue, RoutingKey } from '@connector/contracts';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Exchange, MESSAGE_EXCHANGE, type MessageType, Queue, RoutingKey } from '@connector/contracts';
 import {
   BROKER_SERVICES,
   brokerDefinitions,
   brokerPermissions,
   brokerTopicPermissions,
+  MESSAGE_PUBLISHERS,
   PLATFORM_QUEUE_PREFIX,
   SERVICE_CONSUMES,
 } from './broker-permissions';
@@ -188,5 +191,21 @@ describe(brokerDefinitions.name, () => {
       ...Object.values(Exchange).map((name) => [name, 'topic', true]),
       ...Object.values(Queue).map((queue) => [queueExchangeName(queue), 'direct', true]),
     ]);
+  });
+});
+
+describe('docs/contract.md', () => {
+  it('lists, for every message type, the user_id that may publish it, as MESSAGE_PUBLISHERS says', () => {
+    const rows = (Object.keys(MESSAGE_PUBLISHERS) as MessageType[]).map((type) => {
+      const publishers = (MESSAGE_PUBLISHERS[type] as readonly string[]).map((user) => `\`${user}\``);
+      return `| \`${type}\` | \`${MESSAGE_EXCHANGE[type]}\` | ${publishers.join(', ')} |`;
+    });
+    const doc = readFileSync(join(__dirname, '../../../../docs/contract.md'), 'utf8');
+    const table = /<!-- publishers:start -->\n([\s\S]*?)<!-- publishers:end -->/.exec(doc)?.[1] ?? '';
+    const listed = table
+      .split('\n')
+      .filter((line) => line.startsWith('| `'))
+      .map((line) => line.replace(/ +\|/g, ' |').replace(/\| +/g, '| '));
+    expect(listed).toEqual(rows);
   });
 });

@@ -12,6 +12,7 @@ import { MessagePublisher } from './message-publisher';
 import { QueueDepthReporter } from './queue-depth';
 import { RabbitConnection } from './rabbitmq.connection';
 import { type ConsumerOptions, RabbitMqServer, retryTiersOf } from './rabbitmq.server';
+import type { BrokerUsers } from './publisher-check';
 import { RpcClient } from './rpc';
 
 export interface MessagingOptions {
@@ -21,6 +22,8 @@ export interface MessagingOptions {
   /** The queue this service consumes, if it consumes. */
   consumer?: ConsumerOptions;
   publishTimeoutMs?: number;
+  /** Our services' broker users (RABBITMQ_USERS): the asker believes a reply only from the answering one's. */
+  brokerUsers?: BrokerUsers;
 }
 
 export interface MessagingModuleAsyncOptions extends Pick<ModuleMetadata, 'imports'> {
@@ -94,7 +97,8 @@ export class MessagingModule {
         {
           provide: RpcClient,
           inject: [RabbitConnection, MESSAGING_OPTIONS],
-          useFactory: (c: RabbitConnection, o: MessagingOptions) => new RpcClient(c, o.serviceName),
+          useFactory: (c: RabbitConnection, o: MessagingOptions) =>
+            new RpcClient(c, o.serviceName, o.brokerUsers),
         },
         {
           provide: QueueDepthReporter,

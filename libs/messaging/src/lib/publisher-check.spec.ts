@@ -5,6 +5,7 @@ import {
   BrokerUsers,
   BrokerUsersFormatError,
   deadLetterWriters,
+  outsideHeaderFilter,
   parseBrokerUsers,
   publisherCheck,
   publisherRefusal,
@@ -133,6 +134,22 @@ describe(publisherCheck.name, () => {
     ).toMatch(/"vs"/);
   });
 
+  it('replays a platform event the broker dead-lettered, recorded under its user_id, unless that is ours', () => {
+    const candidates = publisherCheck('candidate-sync', users);
+    const replayOf = (publishedBy: string) =>
+      ({
+        ...message('cr', { [Header.PublishedBy]: publishedBy, [Header.ReplayOf]: 'f1' }),
+        fields: { routingKey: Queue.CandidateSync, exchange: 'candidate-sync.events.dlx' },
+      }) as ConsumeMessage;
+    const replay = replayOf('platform');
+    expect(candidates(replay, RoutingKey.CandidateCreated)).toBeUndefined();
+    expect(replay.properties.headers?.[Header.PublishedBy]).toBe(Exchange.PlatformEvents);
+    // One of our services' users is never the platform, on a replay or on a retry copy of our own.
+    expect(candidates(replayOf('vs'), RoutingKey.CandidateCreated)).toMatch(/"vs"/);
+    const ownCopy = message('cs', { [Header.PublishedBy]: 'platform' });
+    expect(candidates(ownCopy, RoutingKey.CandidateCreated)).toMatch(/"platform": only the platform/);
+  });
+
   it('in local mode still requires a user_id, of the one shared user', () => {
     const local = publisherCheck('connector-registry', BrokerUsers.parse('', 'guest'));
     expect(local(message('guest'), RoutingKey.ConnectorStatusChanged)).toBeUndefined();
@@ -186,5 +203,52 @@ describe(assertBindingsAllowed.name, () => {
         'connector.internal candidate.synced',
     );
     expect(() => assertBindingsAllowed('document-service', Queue.CandidateSync, [])).toThrow(/queue/);
+  });
+});
+
+describe(outsideHeaderFilter.name, () => {
+  const users = BrokerUsers.parse(PER_SERVICE, 'unused');
+  const filter = outsideHeaderFilter('candidate-sync', users);
+  const control = () => ({
+    [Header.Attempt]: 9,
+    [Header.DeadLetterReasons]: '["forged"]',
+    [Header.Retryable]: true,
+    [Header.FailedAt]: '2000-01-01T00:00:00Z',
+    [Header.ConnectorId]: 'someone-elses',
+    [Header.OriginalRoutingKey]: RoutingKey.CandidateErased,
+    [Header.PublishedBy]: 'platform.events',
+    [Header.ReplayOf]: 'f1',
+    'x-death': [{ queue: Queue.CandidateSync, reason: 'delivery_limit', count: 1 }],
+    'x-first-death-reason': 'rejected',
+    traceparent: '00-abc-def-01',
+  });
+  const arrived = (userId: string | undefined, exchange: string) => {
+    const delivered = {
+      ...message(userId, control()),
+      fields: { routingKey: RoutingKey.CandidateCreated, exchange },
+    } as ConsumeMessage;
+    filter(delivered);
+    return delivered.properties.headers;
+  };
+
+  it('strips our control headers and x-death from what the platform or another service sent', () => {
+    for (const [userId, exchange] of [
+      [undefined, Exchange.PlatformEvents],
+      ['platform', Exchange.PlatformEvents],
+      ['cs', Exchange.ConnectorEvents], // our own user, but not through our own exchange
+      ['vs', 'candidate-sync.events.dlx'], // cannot happen (no write there), and not believed if it did
+    ] as const) {
+      expect([userId, exchange, arrived(userId, exchange)]).toEqual([
+        userId,
+        exchange,
+        { traceparent: '00-abc-def-01' },
+      ]);
+    }
+  });
+
+  it('keeps them on our own copies: through our exchange (or the old default one), by us or a registry replay', () => {
+    expect(arrived('cs', 'candidate-sync.events.dlx')).toEqual(control());
+    expect(arrived('cs', '')).toEqual(control());
+    expect(arrived('cr', 'candidate-sync.events.dlx')).toEqual(control());
   });
 });

@@ -7,7 +7,7 @@ import {
   MESSAGE_PUBLISHERS,
   SERVICE_CONSUMES,
 } from './broker-permissions';
-import type { QueueBinding } from './topology';
+import { type QueueBinding, queueExchangeName } from './topology';
 
 export class BrokerUsersFormatError extends Error {}
 
@@ -85,12 +85,16 @@ export function publisherCheck(service: BrokerService, users: BrokerUsers): Publ
     const headers = (message.properties.headers ??= {});
     const sender = typeof message.properties.userId === 'string' ? message.properties.userId : '';
     const stamped: unknown = headers[Header.PublishedBy];
-    const copy = sender === own || (sender === registry && headers[Header.ReplayOf] !== undefined);
+    const replay = sender === registry && headers[Header.ReplayOf] !== undefined;
+    const copy = sender === own || replay;
     if (isPlatformType(routingKey)) {
       // Only the platform may write platform.events; a copy of ours keeps where its original came in
-      // (copies made before this was recorded carry nothing, and are ours all the same).
+      // (copies made before this was recorded carry nothing, and are ours all the same). A replay of an
+      // original the broker dead-lettered carries its broker-validated user_id: fine if it is none of ours.
       const origin =
-        message.fields.exchange === Exchange.PlatformEvents || (copy && stamped === undefined)
+        message.fields.exchange === Exchange.PlatformEvents ||
+        (copy && stamped === undefined) ||
+        (replay && typeof stamped === 'string' && publisherRefusal(routingKey, stamped, users) === undefined)
           ? PLATFORM_ORIGIN
           : copy && typeof stamped === 'string'
             ? stamped
@@ -104,6 +108,47 @@ export function publisherCheck(service: BrokerService, users: BrokerUsers): Publ
     const publisher = copy && typeof stamped === 'string' ? stamped : sender;
     headers[Header.PublishedBy] = publisher;
     return publisherRefusal(routingKey, publisher, users);
+  };
+}
+
+/**
+ * The headers whose word we act on: ours (Header: attempt, original routing key, reasons, retryable, failure
+ * time, connector, publisher, replay) and the broker's dead-lettering record. A publisher can set any header.
+ */
+const CONTROL_HEADERS: readonly string[] = [
+  ...Object.values(Header),
+  'x-death',
+  'x-first-death-queue',
+  'x-first-death-reason',
+  'x-first-death-exchange',
+  'x-last-death-queue',
+  'x-last-death-reason',
+  'x-last-death-exchange',
+];
+
+/**
+ * Drops the control headers from a message that is not one of our own copies, before anything reads or
+ * copies them. Ours are what came back through the queue's own exchange (or, from a queue declared before
+ * it had one, the default exchange, which no user may write) under a user that writes there: this service's
+ * (retry and dead-letter copies, and what the broker dead-lettered of them) or the registry's, marked as a
+ * replay. Everything else (the platform's events, other services' messages) gets no say in how it is handled.
+ */
+export function outsideHeaderFilter(
+  service: BrokerService,
+  users: BrokerUsers,
+): (message: ConsumeMessage) => void {
+  const own = users.of(service);
+  const registry = users.of('connector-registry');
+  const ownExchange = queueExchangeName(SERVICE_CONSUMES[service].queue);
+  return (message) => {
+    const headers = message.properties.headers;
+    if (!headers) return;
+    const sender = message.properties.userId;
+    const throughOwn = message.fields.exchange === ownExchange || message.fields.exchange === '';
+    const ours =
+      throughOwn && (sender === own || (sender === registry && headers[Header.ReplayOf] !== undefined));
+    if (ours) return;
+    for (const name of CONTROL_HEADERS) delete headers[name];
   };
 }
 

@@ -77,6 +77,8 @@ export interface ConsumerOptions extends Omit<ConsumerTopology, 'retryDelaysMs'>
   handlerTimeoutMs?: number;
   /** Refuses a message whose publisher may not send it: dead-lettered (or answered) with the reason, never handled. */
   verifyPublisher?: PublisherCheck;
+  /** Drops the control headers of a message that is no copy of ours (outsideHeaderFilter), before all else. */
+  dropOutsideHeaders?: (message: ConsumeMessage) => void;
 }
 
 type Envelope = { id?: unknown; type?: unknown; accountId?: unknown; correlationId?: unknown };
@@ -260,6 +262,7 @@ export class RabbitMqServer extends Server implements CustomTransportStrategy {
     channel.once('close', () => closedChannels.add(channel));
     const { consumerTag } = await channel.consume(this.options.queue, (message) => {
       if (message) {
+        this.options.dropOutsideHeaders?.(message);
         void this.track(
           inMessageScope(this.options.queue, message, () => this.handleMessage(channel, message)),
         );

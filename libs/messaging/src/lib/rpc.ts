@@ -4,7 +4,8 @@ import type { Channel, ConsumeMessage } from 'amqplib';
 import { Exchange, type EventEnvelope, validateMessage } from '@connector/contracts';
 import { injectTraceContext, inSpan, SpanKind } from '@connector/observability';
 import { withCorrelation } from './message-observer';
-import { BROKER_SERVICES } from './broker-permissions';
+import { BROKER_SERVICES, SERVICE_CONSUMES } from './broker-permissions';
+import { BrokerUsers } from './publisher-check';
 import type { RabbitConnection } from './rabbitmq.connection';
 import { replyQueueName, replyQueuePattern } from './topology';
 
@@ -49,16 +50,24 @@ export class RpcError extends Error {
  * broker dead-letters is dropped unread by the failure log (REQUEST_TYPES).
  */
 export class RpcClient {
-  private readonly pending = new Map<string, { resolve: (reply: RpcReply) => void; timer: NodeJS.Timeout }>();
+  private readonly pending = new Map<
+    string,
+    { resolve: (reply: RpcReply) => void; timer: NodeJS.Timeout; answerers: ReadonlySet<string> }
+  >();
   /** Opened at the first request: a service that never asks needs no reply queue (nor the permission). */
   private channel?: ChannelWrapper;
   private readonly user: string;
   private readonly replyQueue: string;
 
-  /** `requester`: the service asking, one of BROKER_SERVICES, or no service may answer into its queue. */
+  /**
+   * `requester`: the service asking, one of BROKER_SERVICES, or no service may answer into its queue.
+   * `users`: who our services are on the broker (RABBITMQ_USERS); by default all are this connection's user
+   * (local mode), so a reply is believed only from the user of the service that takes the request type.
+   */
   constructor(
     private readonly connection: RabbitConnection,
     requester: string,
+    private readonly users: BrokerUsers = BrokerUsers.parse('', connection.user),
   ) {
     this.user = connection.user;
     this.replyQueue = replyQueueName(requester);
@@ -116,7 +125,7 @@ export class RpcClient {
           }),
         timeoutMs,
       );
-      this.pending.set(correlationId, { resolve, timer });
+      this.pending.set(correlationId, { resolve, timer, answerers: answerersOf(envelope.type, this.users) });
     });
     const headers: Record<string, unknown> = {};
     injectTraceContext(headers);
@@ -158,11 +167,13 @@ export class RpcClient {
   }
 
   private onReply(message: ConsumeMessage): void {
+    const correlationId = String(message.properties.correlationId);
+    // Anyone who can write connector.replies with our queue's name could answer; only the broker-validated
+    // user_id of the service that takes the request is believed. Another's reply is dropped: we time out.
+    const answerers = this.pending.get(correlationId)?.answerers;
+    if (!answerers || !answerers.has(String(message.properties.userId ?? ''))) return;
     try {
-      this.settle(
-        String(message.properties.correlationId),
-        JSON.parse(message.content.toString()) as RpcReply,
-      );
+      this.settle(correlationId, JSON.parse(message.content.toString()) as RpcReply);
     } catch {
       /* a reply that is not JSON answers nobody; its requester times out */
     }
@@ -175,4 +186,13 @@ export class RpcClient {
     this.pending.delete(correlationId);
     entry.resolve(reply);
   }
+}
+
+/** The broker users of the services that answer `type` (those whose queue takes it). */
+function answerersOf(type: string, users: BrokerUsers): ReadonlySet<string> {
+  return new Set(
+    BROKER_SERVICES.filter((service) =>
+      (SERVICE_CONSUMES[service].types as readonly string[]).includes(type),
+    ).map((service) => users.of(service)),
+  );
 }

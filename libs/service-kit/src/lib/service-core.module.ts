@@ -5,6 +5,7 @@ import {
   type BrokerService,
   type ConsumerOptions,
   MessagingModule,
+  outsideHeaderFilter,
   publisherCheck,
 } from '@connector/messaging';
 import { PersistenceModule, type RetentionRule, type SharedSchema } from '@connector/persistence';
@@ -64,6 +65,7 @@ export class ServiceCoreModule {
       useFactory: () => ({
         url: config.RABBITMQ_URL,
         serviceName: options.name,
+        brokerUsers: brokerUsersOf(config),
         consumer: consumer && {
           ...consumer,
           prefetch: config.PREFETCH,
@@ -74,6 +76,7 @@ export class ServiceCoreModule {
           handlerTimeoutMs: config.HANDLER_TIMEOUT_MS,
           deliveryLimit: config.DELIVERY_LIMIT,
           verifyPublisher: publisherCheck(options.name, brokerUsersOf(config)),
+          dropOutsideHeaders: outsideHeaderFilter(options.name, brokerUsersOf(config)),
         },
       }),
     });
