@@ -20,11 +20,14 @@ const ACCESS_RATE_LIMIT_WAIT_MS = 5_000;
 const BUSY_WAIT_MS = 1_000;
 const BUSY_WAIT_CAP_MS = 30_000;
 
-/** A BUSY answer's wait (the gateway's `retryAfterMs` when the reply carries it), jittered by ±50 %. */
+/**
+ * A BUSY answer's wait: at least the `retryAfterMs` it names (already jittered by the answering service), up to a
+ * quarter more so that callers refused together do not come back together; about 1 s when it names none.
+ */
 function busyWaitMs(error: RpcError): number {
   const named = error.retryAfterMs;
-  const base = named !== undefined && named > 0 ? named : BUSY_WAIT_MS;
-  return Math.min(BUSY_WAIT_CAP_MS, Math.round(base * (0.5 + Math.random())));
+  const base = named !== undefined && named > 0 ? named : BUSY_WAIT_MS * (0.5 + Math.random());
+  return Math.min(BUSY_WAIT_CAP_MS, Math.round(base * (1 + Math.random() / 4)));
 }
 
 /** A 429 without a reset time: wait this long. */
