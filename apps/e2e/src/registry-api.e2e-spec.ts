@@ -583,7 +583,12 @@ describe('connector-registry admin API', () => {
             Exchange.Replies,
             String(message.properties.replyTo),
             Buffer.from(JSON.stringify(reply)),
-            { correlationId: message.properties.correlationId as string, contentType: 'application/json' },
+            {
+              correlationId: message.properties.correlationId as string,
+              contentType: 'application/json',
+              // As vacancy-sync answers: the asker believes a reply only from the service that takes the request.
+              userId: broker.user,
+            },
           );
         },
         { noAck: true },

@@ -11,7 +11,8 @@ export class TestBroker {
   private constructor(
     private readonly connection: ChannelModel,
     readonly channel: Channel,
-    private readonly user: string,
+    /** The broker user it connects as (what the broker stamps as `user_id` on what it publishes). */
+    readonly user: string,
   ) {}
 
   /** As the user of `url` (default RABBITMQ_URL, the suite's vhost as guest). */
