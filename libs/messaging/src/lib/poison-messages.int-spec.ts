@@ -6,7 +6,7 @@ import { Controller, type INestApplication, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { Ctx, EventPattern, Payload } from '@nestjs/microservices';
 import { createEvent, type EventEnvelope, Exchange, Header, RoutingKey } from '@connector/contracts';
-import { eventually, rabbitUrl, TestBroker, WORKSPACE_ROOT } from '@connector/testing';
+import { eventually, rabbitUrl, TestBroker, useTestVhost, WORKSPACE_ROOT } from '@connector/testing';
 import { connectRabbitMqConsumer } from './connect-consumer';
 import { type DeadLetter, DeadLetterCollector } from './dead-letters';
 import { MessagingModule } from './messaging.module';
@@ -18,6 +18,9 @@ import {
   mainQueueArguments,
   retryQueueName,
 } from './topology';
+
+// Its own vhost: never the default one, where `npm start` runs (the hermetic guard refuses it).
+useTestVhost('poison_messages');
 
 const run = promisify(execFile);
 

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { refuseDefaultVhost, refuseStartDatabase } from './hermetic-guard';
 
 export const WORKSPACE_ROOT = join(__dirname, '..', '..', '..', '..');
 
@@ -46,6 +47,10 @@ export function spawnService(
   port: number,
   root = WORKSPACE_ROOT,
 ): ServiceProcess {
+  // The guard of this process does not reach a child: its URLs are checked here, before it starts.
+  const childEnv = { ...process.env, ...env };
+  refuseDefaultVhost(childEnv.RABBITMQ_URL ?? 'amqp://localhost');
+  if (childEnv.DATABASE_URL) refuseStartDatabase(new URL(childEnv.DATABASE_URL).pathname.slice(1));
   // SERVICE_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=tmp/profiles") profiles the services a test or bench runs.
   const nodeArgs = (process.env.SERVICE_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const child = spawn(
