@@ -9,7 +9,7 @@ export class HermeticGuardError extends Error {
   constructor(what: string) {
     super(
       `hermetic guard: this test touches ${what}, where \`npm start\` runs. Give the suite its own: ` +
-        'createTestVhost / useTestVhost for RabbitMQ, createTestDatabase for Postgres (libs/testing README).',
+        'createTestVhost / useTestVhost for RabbitMQ, createTestDatabase for Postgres (libs/testing/README.md).',
     );
     this.name = HermeticGuardError.name;
   }
