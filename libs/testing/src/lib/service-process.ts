@@ -49,8 +49,10 @@ export function spawnService(
 ): ServiceProcess {
   // The guard of this process does not reach a child: its URLs are checked here, before it starts.
   const childEnv = { ...process.env, ...env };
-  refuseDefaultVhost(childEnv.RABBITMQ_URL ?? 'amqp://localhost');
-  if (childEnv.DATABASE_URL) refuseStartDatabase(new URL(childEnv.DATABASE_URL).pathname.slice(1));
+  // (A URL that is not one, as a test of config validation passes, the service refuses by itself.)
+  const { RABBITMQ_URL: rabbitmq = 'amqp://localhost', DATABASE_URL: database } = childEnv;
+  if (/^amqps?:\/\//i.test(rabbitmq)) refuseDefaultVhost(rabbitmq);
+  if (database && URL.canParse(database)) refuseStartDatabase(new URL(database).pathname.slice(1));
   // SERVICE_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=tmp/profiles") profiles the services a test or bench runs.
   const nodeArgs = (process.env.SERVICE_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const child = spawn(
