@@ -8,6 +8,8 @@ const config: Config = {
   displayName: 'integration',
   testMatch: ['<rootDir>/{apps,libs,tools}/**/*.int-spec.ts', '<rootDir>/{apps,libs}/**/*.e2e-spec.ts'],
   globalSetup: '<rootDir>/libs/testing/src/global-setup.ts',
+  // No suite touches the broker's default vhost or `npm start`'s database (where a running system lives).
+  setupFiles: ['<rootDir>/libs/testing/src/hermetic-setup.ts'],
   globalTeardown: '<rootDir>/libs/testing/src/global-teardown.ts',
   maxWorkers: 1,
   testTimeout: 60_000,

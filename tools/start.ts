@@ -27,7 +27,9 @@ const root = join(__dirname, '..');
 const startSandboxes = process.env.START_SANDBOXES !== 'false';
 const atsBSandbox = `http://127.0.0.1:${process.env.ATS_B_SANDBOX_PORT ?? 4020}`;
 const env = {
-  DATABASE_URL: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test',
+  // A database of its own (created when missing), never one the tests use: the tests' hermetic guard
+  // (libs/testing, START_DATABASE) refuses this name.
+  DATABASE_URL: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/ats_connector_local',
   RABBITMQ_URL: process.env.RABBITMQ_URL ?? 'amqp://guest:guest@127.0.0.1:5672',
   ADMIN_API_KEYS: process.env.ADMIN_API_KEYS ?? 'acct_demo:demo-admin-key',
   ENCRYPTION_KEYS: process.env.ENCRYPTION_KEYS ?? localEncryptionKeys(),
@@ -147,7 +149,26 @@ const shutdown = createShutdown({
 });
 const fail = (line: string): Promise<never> => shutdown.fail(line);
 
+/** The default database (not one the user named) is created on first run, through the `postgres` database. */
+async function createLocalDatabase(): Promise<void> {
+  if (process.env.DATABASE_URL) return;
+  const url = new URL(env.DATABASE_URL);
+  const name = decodeURIComponent(url.pathname.slice(1));
+  url.pathname = '/postgres';
+  const client = new Client({ connectionString: url.toString(), connectionTimeoutMillis: 3_000 });
+  try {
+    await client.connect();
+    const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+    if (!rowCount) await client.query(`CREATE DATABASE "${name}"`);
+  } catch {
+    // Not reachable: checkPostgres says so, with how to start it.
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
 async function checkPostgres(): Promise<void> {
+  await createLocalDatabase();
   const client = new Client({ connectionString: env.DATABASE_URL, connectionTimeoutMillis: 3_000 });
   try {
     await client.connect();

@@ -17,3 +17,5 @@ export * from './lib/otlp-collector';
 export * from './lib/metrics-scrape';
 export * from './lib/query-plans';
 export * from './lib/candidate-fixture';
+export * from './lib/hermetic-guard';
+export * from './lib/rabbitmqctl';

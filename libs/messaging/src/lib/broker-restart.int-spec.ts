@@ -4,12 +4,15 @@ import { Controller, type INestApplication, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { EventPattern, Payload } from '@nestjs/microservices';
 import { createEvent, type EventEnvelope, Exchange, Header, RoutingKey } from '@connector/contracts';
-import { eventually, rabbitUrl, restartBroker, TestBroker } from '@connector/testing';
+import { eventually, rabbitUrl, restartBroker, TestBroker, useTestVhost } from '@connector/testing';
 import { connectRabbitMqConsumer } from './connect-consumer';
 import { MessagePublisher } from './message-publisher';
 import { MessagingModule } from './messaging.module';
 import { RabbitConnection } from './rabbitmq.connection';
 import { deadLetterQueueName, retryQueueName } from './topology';
+
+// Its own vhost: never the default one, where `npm start` runs (the hermetic guard refuses it).
+useTestVhost('broker_restart');
 
 const consumerQueue = `test-restart-consumer-${randomUUID().slice(0, 8)}`;
 const tapQueue = `test-restart-tap-${randomUUID().slice(0, 8)}`;

@@ -10,10 +10,13 @@ import {
 import { NestFactory } from '@nestjs/core';
 import { EventPattern } from '@nestjs/microservices';
 import { Exchange, RoutingKey } from '@connector/contracts';
-import { rabbitUrl, TestBroker } from '@connector/testing';
+import { rabbitUrl, TestBroker, useTestVhost } from '@connector/testing';
 import { startRabbitMqConsumer } from './connect-consumer';
 import { MessagingModule } from './messaging.module';
 import { deadLetterQueueName, retryQueueName } from './topology';
+
+// Its own vhost: never the default one, where `npm start` runs (the hermetic guard refuses it).
+useTestVhost('connect_consumer');
 
 const queue = `test-hooks-${randomUUID().slice(0, 8)}`;
 const calls: string[] = [];

@@ -3,7 +3,7 @@ import { Controller, type INestApplication, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { EventPattern, Payload } from '@nestjs/microservices';
 import { createEvent, type EventEnvelope, Exchange, RoutingKey } from '@connector/contracts';
-import { eventually, rabbitUrl, TestBroker } from '@connector/testing';
+import { eventually, rabbitUrl, TestBroker, useTestVhost } from '@connector/testing';
 import { connectRabbitMqConsumer } from './connect-consumer';
 import { type DeadLetter, DeadLetterCollector, replayDeadLetter } from './dead-letters';
 import { PermanentMessageError } from './message-errors';
@@ -11,6 +11,9 @@ import { MessagePublisher } from './message-publisher';
 import { MessagingModule } from './messaging.module';
 import { RabbitConnection } from './rabbitmq.connection';
 import { deadLetterQueueName, retryQueueName } from './topology';
+
+// Its own vhost: never the default one, where `npm start` runs (the hermetic guard refuses it).
+useTestVhost('dead_letters');
 
 const queue = `test-dead-letters-${randomUUID().slice(0, 8)}`;
 let refuse = true;

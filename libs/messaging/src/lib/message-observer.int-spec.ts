@@ -12,12 +12,15 @@ import {
   startTracing,
   type TracingHandle,
 } from '@connector/observability';
-import { eventually, rabbitUrl, TestBroker } from '@connector/testing';
+import { eventually, rabbitUrl, TestBroker, useTestVhost } from '@connector/testing';
 import { connectRabbitMqConsumer } from './connect-consumer';
 import { DeferredMessageError, PermanentMessageError, TransientMessageError } from './message-errors';
 import { MessagePublisher } from './message-publisher';
 import { MessagingModule } from './messaging.module';
 import { deadLetterQueueName, retryQueueName } from './topology';
+
+// Its own vhost: never the default one, where `npm start` runs (the hermetic guard refuses it).
+useTestVhost('message_observer');
 
 /** What the handler does with each candidateId, and what it saw of the log context. */
 const behaviour = new Map<string, 'ok' | 'transient' | 'permanent' | 'defer-once'>();

@@ -6,7 +6,7 @@ import { Controller, type INestApplication, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { Ctx, EventPattern, Payload } from '@nestjs/microservices';
 import { createEvent, type EventEnvelope, Exchange, Header, RoutingKey } from '@connector/contracts';
-import { eventually, rabbitUrl, TestBroker, WORKSPACE_ROOT } from '@connector/testing';
+import { eventually, rabbitUrl, TestBroker, useTestVhost, WORKSPACE_ROOT } from '@connector/testing';
 import { connectRabbitMqConsumer } from './connect-consumer';
 import { type DeadLetter, DeadLetterCollector } from './dead-letters';
 import { MessagingModule } from './messaging.module';
@@ -18,6 +18,9 @@ import {
   mainQueueArguments,
   retryQueueName,
 } from './topology';
+
+// Its own vhost: never the default one, where `npm start` runs (the hermetic guard refuses it).
+useTestVhost('poison_messages');
 
 const run = promisify(execFile);
 
@@ -48,6 +51,9 @@ function startConsumer(queue: string, deliveryLimit: number, output: string[]): 
   child.stdout?.on('data', (chunk: Buffer) => output.push(...chunk.toString().split('\n').filter(Boolean)));
   return child;
 }
+
+/** The suite's own vhost, for the rabbitmqctl commands a test runs. */
+const vhost = (): string => decodeURIComponent(new URL(rabbitUrl()).pathname.slice(1));
 
 describe('poison messages', () => {
   let broker: TestBroker;
@@ -127,11 +133,16 @@ describe('poison messages', () => {
     try {
       await connection.waitForConnect(5_000);
       expect(await connection.declaresQueueWith(queue, mainQueueArguments({ queue }))).toBe(false);
-      // The command the transport logs for it gives the queue the same limit through a policy.
-      await run('sh', ['-c', deliveryLimitPolicyCommand({ queue, deliveryLimit: 4 })]);
-      const queues = await run('rabbitmqctl', ['list_queues', '-q', 'name', 'policy']);
+      // The command the transport logs for it gives the queue the same limit through a policy (here in the
+      // suite's vhost: the default one is a running system's).
+      const command = deliveryLimitPolicyCommand({ queue, deliveryLimit: 4 });
+      await run('sh', [
+        '-c',
+        command.replace('rabbitmqctl set_policy', `rabbitmqctl set_policy -p ${vhost()}`),
+      ]);
+      const queues = await run('rabbitmqctl', ['list_queues', '-p', vhost(), '-q', 'name', 'policy']);
       expect(queues.stdout).toContain(`${queue}\t${queue}-delivery-limit`);
-      const policies = await run('rabbitmqctl', ['list_policies', '-q']);
+      const policies = await run('rabbitmqctl', ['list_policies', '-p', vhost(), '-q']);
       expect(policies.stdout).toContain('"delivery-limit":4');
       expect(policies.stdout).toContain(`"dead-letter-routing-key":"${deadLetterQueueName(queue)}"`);
       const fresh = `${queue}-new`;
@@ -139,7 +150,9 @@ describe('poison messages', () => {
       expect(await connection.declaresQueueWith(fresh, mainQueueArguments({ queue: fresh }))).toBe(true);
       await broker.deleteQueuesIfPresent([fresh]);
     } finally {
-      await run('rabbitmqctl', ['clear_policy', `${queue}-delivery-limit`]).catch(() => undefined);
+      await run('rabbitmqctl', ['clear_policy', '-p', vhost(), `${queue}-delivery-limit`]).catch(
+        () => undefined,
+      );
       await connection.close();
       await broker.deleteQueuesIfPresent([queue]);
     }

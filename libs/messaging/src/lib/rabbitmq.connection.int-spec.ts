@@ -1,6 +1,9 @@
 import { Logger } from '@nestjs/common';
-import { eventually, rabbitUrl } from '@connector/testing';
+import { eventually, rabbitUrl, useTestVhost } from '@connector/testing';
 import { RabbitConnection } from './rabbitmq.connection';
+
+// Its own vhost: never the default one, where `npm start` runs (the hermetic guard refuses it).
+useTestVhost('rabbitmq_connection');
 
 describe(RabbitConnection.name, () => {
   afterEach(() => jest.restoreAllMocks());

@@ -15,7 +15,12 @@ export interface RabbitConnectionOptions {
   reconnectSeconds?: number;
   /** How long a channel's setup waits for the shared exchanges before giving up (`waitForExchanges`). */
   exchangesWaitMs?: number;
+  /** How long a consumer may stay missing while connected before the process gives up (`onFatal`). */
+  consumerRecoveryMs?: number;
 }
+
+/** Longer than the exchanges wait, so a set-up that waits for them gets its answer first. */
+export const DEFAULT_CONSUMER_RECOVERY_MS = 90_000;
 
 /** Long enough for a broker that is still importing its definitions, or `npm start` creating them. */
 export const DEFAULT_EXCHANGES_WAIT_MS = 60_000;
@@ -50,6 +55,12 @@ export class RabbitConnection {
   private connectedOnce = false;
   /** The broker user this connection is opened as: every message published on it says so (`user_id`). */
   readonly user: string;
+  /** Consumers this process should have but has not (readiness), by name, with why and since when. */
+  private readonly missing = new Map<string, { reason: string; since: number }>();
+  private readonly fatalListeners = new Set<(error: Error) => void>();
+  private failed = false;
+  /** One timer per process, running only while a consumer is missing. */
+  private watchdog?: NodeJS.Timeout;
 
   constructor(readonly options: RabbitConnectionOptions) {
     this.user = brokerUserOf(options.url);
@@ -170,7 +181,62 @@ export class RabbitConnection {
     return true;
   }
 
+  /** A consumer (its queue's name) is not taking messages: `/health` says not ready until `consumerUp`. */
+  consumerDown(name: string, reason: string): void {
+    if (!this.missing.has(name)) this.missing.set(name, { reason, since: Date.now() });
+    this.watchdog ??= setInterval(() => this.checkMissing(), 1_000).unref();
+  }
+
+  consumerUp(name: string): void {
+    this.missing.delete(name);
+  }
+
+  /** A consumer closed on purpose (shutdown): no longer expected. */
+  consumerGone(name: string): void {
+    this.missing.delete(name);
+  }
+
+  /** `name: reason` of each consumer missing now; empty when every consumer consumes. */
+  missingConsumers(): string[] {
+    return [...this.missing].map(([name, { reason }]) => `${name}: ${reason}`);
+  }
+
+  /**
+   * Called once when this process cannot get a consumer back (run-service exits non-zero, so its
+   * supervisor restarts it). Without a listener the error is only logged.
+   */
+  onFatal(listener: (error: Error) => void): void {
+    this.fatalListeners.add(listener);
+  }
+
+  /** Gives up on this process: it cannot consume again by itself. */
+  fail(error: Error): void {
+    if (this.failed) return;
+    this.failed = true;
+    this.logger.error(`giving up: ${error.message}`);
+    for (const listener of this.fatalListeners) listener(error);
+  }
+
+  /** While disconnected the connection manager reconnects; only time connected counts against a consumer. */
+  private checkMissing(): void {
+    if (this.missing.size === 0) {
+      clearInterval(this.watchdog);
+      this.watchdog = undefined;
+      return;
+    }
+    const limitMs = this.options.consumerRecoveryMs ?? DEFAULT_CONSUMER_RECOVERY_MS;
+    const now = Date.now();
+    for (const [name, entry] of this.missing) {
+      if (!this.isConnected()) entry.since = now;
+      else if (now - entry.since > limitMs)
+        this.fail(new Error(`consumer ${name} missing for ${Math.round(limitMs / 1000)} s: ${entry.reason}`));
+    }
+  }
+
   async close(): Promise<void> {
+    clearInterval(this.watchdog);
+    this.watchdog = undefined;
+    this.missing.clear();
     await this.manager.close();
   }
 }

@@ -3,13 +3,16 @@ import { Controller, type INestApplication, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { Ctx, EventPattern, Payload } from '@nestjs/microservices';
 import { createEvent, type EventEnvelope, Exchange, Header, RoutingKey } from '@connector/contracts';
-import { eventually, rabbitUrl, TestBroker } from '@connector/testing';
+import { eventually, rabbitUrl, TestBroker, useTestVhost } from '@connector/testing';
 import { PermanentMessageError, TransientMessageError } from './message-errors';
 import { MessagingModule } from './messaging.module';
 import { RabbitMqContext } from './rabbitmq.context';
 import { RabbitMqServer } from './rabbitmq.server';
 import { connectRabbitMqConsumer } from './connect-consumer';
 import { deadLetterQueueName, retryQueueName } from './topology';
+
+// Its own vhost: never the default one, where `npm start` runs (the hermetic guard refuses it).
+useTestVhost('rabbitmq_server');
 
 /** What the test handler should do with each candidateId. */
 const behaviour = new Map<string, 'ok' | 'transient' | 'permanent' | 'slow'>();

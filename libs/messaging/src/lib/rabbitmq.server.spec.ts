@@ -57,7 +57,7 @@ function fakeServer(
     },
     close: async () => undefined,
   };
-  const connection = { user: 'svc', createChannel: () => replyChannel };
+  const connection = { user: 'svc', createChannel: () => replyChannel, consumerGone: () => undefined };
   const channel = {
     publish: () => {
       throw new Error('published on the consumer channel');

@@ -123,6 +123,8 @@ export class RabbitMqServer extends Server implements CustomTransportStrategy {
   private replyChannel?: ChannelWrapper;
   private consumer?: { channel: ConfirmChannel; tag: string };
   private closing = false;
+  /** Listening succeeded: later set-up failures are recovery's, not start-up's. */
+  private started = false;
   private inFlight = 0;
   private drained?: () => void;
   private warnedAboutLimit = false;
@@ -167,17 +169,14 @@ export class RabbitMqServer extends Server implements CustomTransportStrategy {
         slots: this.requestSlots(routingKey),
       })),
     }));
-    this.channel = this.connection.createChannel({
-      name: `consumer:${this.options.queue}`,
-      confirm: true,
-      json: false,
-      setup: (channel: ConfirmChannel) => this.setup(channel),
-    });
+    this.connection.consumerDown(this.options.queue, 'starting');
+    this.channel = this.openChannel();
     // Started once set up; or not, when the shared exchanges never came (the wait is bounded): said so.
     let answered = false;
     const answer = (error?: unknown) => {
       if (answered) return;
       answered = true;
+      this.started = !error;
       this.channel?.off('error', onSetupError);
       callback(error);
     };
@@ -191,10 +190,41 @@ export class RabbitMqServer extends Server implements CustomTransportStrategy {
     );
   }
 
+  private openChannel(): ChannelWrapper {
+    const channel = this.connection.createChannel({
+      name: `consumer:${this.options.queue}`,
+      confirm: true,
+      json: false,
+      setup: (confirmChannel: ConfirmChannel) => this.setup(confirmChannel),
+    });
+    // Once started, shared exchanges gone for good leave nothing to consume from: the supervisor restarts us.
+    channel.on('error', (error: unknown) => {
+      if (this.started && error instanceof MissingExchangesError) this.connection.fail(error);
+    });
+    return channel;
+  }
+
+  /**
+   * The consumer on `channel` is gone (queue deleted, channel closed): a new channel declares the topology
+   * again and consumes. Until then `/health` is not ready; RabbitConnection gives up when it takes too long.
+   */
+  private lose(channel: ConfirmChannel, reason: string): void {
+    if (this.closing || this.consumer?.channel !== channel) return;
+    this.consumer = undefined;
+    this.connection.consumerDown(this.options.queue, reason);
+    this.logger.warn(`consumer of ${this.options.queue} lost (${reason}): declaring its topology again`);
+    const old = this.channel;
+    this.channel = this.openChannel();
+    // Deliveries still running on the old channel settle into nothing: a closed channel's were given back
+    // by the broker, a deleted queue's were dropped with it.
+    void old?.close().catch(() => undefined);
+  }
+
   /** Stops taking messages, lets in-flight handlers finish, then closes the channel. */
   async close(): Promise<void> {
     if (this.closing) return;
     this.closing = true;
+    this.connection.consumerGone(this.options.queue);
     if (this.consumer) {
       await this.consumer.channel.cancel(this.consumer.tag).catch(() => undefined);
     }
@@ -259,16 +289,20 @@ export class RabbitMqServer extends Server implements CustomTransportStrategy {
     );
     if (this.closing) return;
     await channel.prefetch(this.prefetch);
-    channel.once('close', () => closedChannels.add(channel));
+    channel.once('close', () => {
+      closedChannels.add(channel);
+      this.lose(channel, 'its channel closed');
+    });
     const { consumerTag } = await channel.consume(this.options.queue, (message) => {
-      if (message) {
-        this.options.dropOutsideHeaders?.(message);
-        void this.track(
-          inMessageScope(this.options.queue, message, () => this.handleMessage(channel, message)),
-        );
-      }
+      // No message: the broker cancelled this consumer, e.g. its queue was deleted.
+      if (!message) return this.lose(channel, 'the broker cancelled it (queue deleted?)');
+      this.options.dropOutsideHeaders?.(message);
+      void this.track(
+        inMessageScope(this.options.queue, message, () => this.handleMessage(channel, message)),
+      );
     });
     this.consumer = { channel, tag: consumerTag };
+    this.connection.consumerUp(this.options.queue);
   }
 
   private async track(work: Promise<void>): Promise<void> {

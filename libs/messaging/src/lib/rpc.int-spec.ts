@@ -3,11 +3,14 @@ import { Controller, type INestApplication, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import { createEvent, type EventEnvelope, Exchange, RoutingKey } from '@connector/contracts';
-import { rabbitUrl, TestBroker } from '@connector/testing';
+import { rabbitUrl, TestBroker, useTestVhost } from '@connector/testing';
 import { connectRabbitMqConsumer } from './connect-consumer';
 import { MessagingModule } from './messaging.module';
 import { RpcClient } from './rpc';
 import { deadLetterQueueName, retryQueueName } from './topology';
+
+// Its own vhost: never the default one, where `npm start` runs (the hermetic guard refuses it).
+useTestVhost('rpc');
 
 const queue = `test-rpc-${randomUUID().slice(0, 8)}`;
 
@@ -52,10 +55,6 @@ describe(RpcClient.name, () => {
   let client: RpcClient;
 
   beforeAll(async () => {
-    const broker = await TestBroker.connect();
-    // Another suite's leftover queue on the same key would hold requests nobody answers.
-    await broker.deleteQueuesIfPresent(['auth-gateway.commands']);
-    await broker.close();
     app = await NestFactory.create(ResponderModule, { logger: ['error'] });
     connectRabbitMqConsumer(app);
     await app.startAllMicroservices();

@@ -58,6 +58,7 @@ export class RpcClient {
   private channel?: ChannelWrapper;
   private readonly user: string;
   private readonly replyQueue: string;
+  private closed = false;
 
   /**
    * `requester`: the service asking, one of BROKER_SERVICES, or no service may answer into its queue.
@@ -86,15 +87,35 @@ export class RpcClient {
             error: { code: 'NO_RESPONDER', message: `no service takes ${message.fields.routingKey}` },
           }),
         );
-        // Exclusive: gone with the connection; declared again (same name) after a reconnect.
-        await channel.assertQueue(this.replyQueue, { exclusive: true, autoDelete: true, durable: false });
-        await channel.bindQueue(this.replyQueue, Exchange.Replies, this.replyQueue);
-        await channel.consume(this.replyQueue, (message) => message && this.onReply(message), {
-          noAck: true,
-        });
+        await this.consumeReplies(channel);
       },
     });
     return this.channel;
+  }
+
+  /**
+   * Exclusive: gone with the connection; declared again (same name) after a reconnect, and at once when the
+   * broker cancels its consumer (the queue was deleted). Missing meanwhile, `/health` says not ready.
+   */
+  private async consumeReplies(channel: Channel): Promise<void> {
+    const name = this.replyQueue;
+    this.connection.consumerDown(name, 'declaring it');
+    channel.once('close', () => {
+      if (!this.closed) this.connection.consumerDown(name, 'its channel closed');
+    });
+    await channel.assertQueue(name, { exclusive: true, autoDelete: true, durable: false });
+    await channel.bindQueue(name, Exchange.Replies, name);
+    await channel.consume(
+      name,
+      (message) => {
+        if (message) return this.onReply(message);
+        this.consumeReplies(channel).catch((error: unknown) =>
+          this.connection.consumerDown(name, `could not consume again: ${String(error)}`),
+        );
+      },
+      { noAck: true },
+    );
+    this.connection.consumerUp(name);
   }
 
   /** Asks and waits for the answer; asked while a message is handled, it carries its correlation id. */
@@ -160,6 +181,8 @@ export class RpcClient {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
+    this.connection.consumerGone(this.replyQueue);
     for (const id of [...this.pending.keys()]) {
       this.settle(id, { ok: false, error: { code: 'UNAVAILABLE', message: 'client closed' } });
     }

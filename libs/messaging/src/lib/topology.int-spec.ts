@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { Exchange, RoutingKey } from '@connector/contracts';
-import { eventually, TestBroker } from '@connector/testing';
+import { eventually, TestBroker, useTestVhost } from '@connector/testing';
 import { deadLetterQueueName, declareConsumerTopology } from './topology';
+
+// Its own vhost: never the default one, where `npm start` runs (the hermetic guard refuses it).
+useTestVhost('topology');
 
 describe(declareConsumerTopology.name, () => {
   let broker: TestBroker;

@@ -9,7 +9,10 @@ import {
 } from '@nestjs/terminus';
 import { RabbitConnection } from '@connector/messaging';
 
-/** `/health/live`: the process answers. `/health`: ready, meaning RabbitMQ and Postgres answer too. */
+/**
+ * `/health/live`: the process answers. `/health`: ready, meaning RabbitMQ and Postgres answer too and every
+ * consumer consumes.
+ */
 @Controller('health')
 export class HealthController {
   constructor(
@@ -39,7 +42,12 @@ export class HealthController {
       () => this.database.pingCheck('postgres', { timeout: 2_000 }),
       () => {
         const rabbitmq = this.indicators.check('rabbitmq');
-        return this.rabbit.isConnected() ? rabbitmq.up() : rabbitmq.down({ message: 'not connected' });
+        if (!this.rabbit.isConnected()) return rabbitmq.down({ message: 'not connected' });
+        // A consumer that lost its queue takes no work: k8s should send this pod none until it is back.
+        const missing = this.rabbit.missingConsumers();
+        return missing.length === 0
+          ? rabbitmq.up()
+          : rabbitmq.down({ message: `consumer missing: ${missing.join('; ')}` });
       },
     ]);
   }

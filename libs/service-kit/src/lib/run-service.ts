@@ -4,7 +4,12 @@ import type { AddressInfo } from 'node:net';
 import type { DynamicModule, INestApplication, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { register } from 'prom-client';
-import { type BrokerService, MissingExchangesError, startRabbitMqConsumer } from '@connector/messaging';
+import {
+  type BrokerService,
+  MissingExchangesError,
+  RabbitConnection,
+  startRabbitMqConsumer,
+} from '@connector/messaging';
 import { startTracing, type TracingHandle } from '@connector/observability';
 import { httpObserver } from './http-observer';
 import { createPinoLogger, JsonLogger } from './json-logger';
@@ -62,6 +67,7 @@ export async function runService<C extends ServiceConfig>(
     : 0;
   if (metricsPort) app.use('/metrics', notFound);
   await options.configure?.(app, config);
+  exitWhenConsumersCannotRecover(app, logger, options.name);
   if (options.consumes) {
     try {
       await startRabbitMqConsumer(app);
@@ -83,6 +89,24 @@ export async function runService<C extends ServiceConfig>(
   );
   stopOnSignals(app, logger, tracing);
   return app;
+}
+
+/**
+ * A consumer that cannot come back (its queue cannot be declared again, the exchanges are gone): exit 1 after
+ * a bounded stop, so the supervisor restarts the process rather than leave it up and deaf.
+ */
+function exitWhenConsumersCannotRecover(app: INestApplication, logger: JsonLogger, name: string): void {
+  let connection: RabbitConnection;
+  try {
+    connection = app.get(RabbitConnection, { strict: false });
+  } catch {
+    return; // no broker connection in this service
+  }
+  connection.onFatal((error) => {
+    logger.error(`${name} cannot consume again, exiting: ${error.message}`, undefined, 'Bootstrap');
+    const stopped = new Promise((resolve) => setTimeout(resolve, 10_000).unref());
+    void Promise.race([app.close().catch(() => undefined), stopped]).then(() => process.exit(1));
+  });
 }
 
 /** `/metrics` (prom-client's default registry, as MetricsModule serves it) on its own port; the port bound. */

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { refuseDefaultVhost, refuseStartDatabase } from './hermetic-guard';
 
 export const WORKSPACE_ROOT = join(__dirname, '..', '..', '..', '..');
 
@@ -46,6 +47,12 @@ export function spawnService(
   port: number,
   root = WORKSPACE_ROOT,
 ): ServiceProcess {
+  // The guard of this process does not reach a child: its URLs are checked here, before it starts.
+  const childEnv = { ...process.env, ...env };
+  // (A URL that is not one, as a test of config validation passes, the service refuses by itself.)
+  const { RABBITMQ_URL: rabbitmq = 'amqp://localhost', DATABASE_URL: database } = childEnv;
+  if (/^amqps?:\/\//i.test(rabbitmq)) refuseDefaultVhost(rabbitmq);
+  if (database && URL.canParse(database)) refuseStartDatabase(new URL(database).pathname.slice(1));
   // SERVICE_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=tmp/profiles") profiles the services a test or bench runs.
   const nodeArgs = (process.env.SERVICE_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const child = spawn(

@@ -61,6 +61,19 @@ export class TestBroker {
     await this.deleteQueueExchanges(names);
   }
 
+  /** Whether `queue` exists, asked on a channel of its own (a missing queue closes the channel that asks). */
+  async queueExists(queue: string): Promise<boolean> {
+    const channel = await this.connection.createChannel();
+    channel.on('error', () => undefined);
+    try {
+      await channel.checkQueue(queue);
+      await channel.close().catch(() => undefined);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
   /** Deletes queues that may not exist (and their `<queue>.dlx`); a missing one is not an error. */
   async deleteQueuesIfPresent(names: string[]): Promise<void> {
     for (const name of names) {

@@ -16,9 +16,9 @@ export interface TestVhostOptions {
 }
 
 /**
- * A RabbitMQ virtual host of the suite's own when `rabbitmqctl` is at hand (RABBITMQCTL_NODE names its node), so that services another suite
- * or a developer's `npm start` runs on the same broker never take this suite's messages from the shared
- * queues. Without rabbitmqctl it falls back to the broker's default vhost.
+ * A RabbitMQ virtual host of the suite's own (`rabbitmqctl` makes it; RABBITMQCTL_NODE names its node), so
+ * that services another suite or a developer's `npm start` runs on the same broker never take this suite's
+ * messages, nor lose their queues to it. Without rabbitmqctl it fails: the default vhost is a running system's.
  */
 export async function createTestVhost(prefix = 'test', options: TestVhostOptions = {}): Promise<TestVhost> {
   const base = new URL(process.env.RABBITMQ_URL ?? LOCAL_RABBITMQ_URL);
@@ -27,20 +27,39 @@ export async function createTestVhost(prefix = 'test', options: TestVhostOptions
     await rabbitmqctl(['add_vhost', name]);
     const user = decodeURIComponent(base.username || 'guest');
     await rabbitmqctl(['set_permissions', '-p', name, user, '.*', '.*', '.*']);
-  } catch {
-    if (options.exchanges === false)
-      throw new Error('a vhost without the shared exchanges needs rabbitmqctl');
-    await createSharedExchanges(base.toString());
-    return { url: base.toString(), drop: async () => undefined };
+  } catch (error) {
+    throw new Error(
+      `cannot create test vhost ${name} with rabbitmqctl (${(error as Error).message}): integration tests ` +
+        'need it (or RABBITMQCTL_NODE naming the node), and never fall back to the default vhost',
+    );
   }
   base.pathname = `/${encodeURIComponent(name)}`;
-  if (options.exchanges !== false) await createSharedExchanges(base.toString());
-  return {
+  const vhost: TestVhost = {
     url: base.toString(),
     drop: async () => {
       await rabbitmqctl(['delete_vhost', name]).catch(() => undefined);
     },
   };
+  if (options.exchanges !== false) await createSharedExchanges(vhost.url);
+  return vhost;
+}
+
+/**
+ * For a suite whose clients read RABBITMQ_URL (`rabbitUrl()`): a vhost of its own for the whole file, set
+ * before the suite's own `beforeAll` runs, and dropped after its `afterAll`. Call it at the top of the file.
+ */
+export function useTestVhost(prefix: string, options: TestVhostOptions = {}): void {
+  const previous = process.env.RABBITMQ_URL;
+  let vhost: TestVhost | undefined;
+  beforeAll(async () => {
+    vhost = await createTestVhost(prefix, options);
+    process.env.RABBITMQ_URL = vhost.url;
+  });
+  afterAll(async () => {
+    if (previous === undefined) delete process.env.RABBITMQ_URL;
+    else process.env.RABBITMQ_URL = previous;
+    await vhost?.drop();
+  });
 }
 
 /** The shared exchanges on the vhost of `url`, as the broker set-up creates them (services only check them). */
