@@ -182,7 +182,12 @@ describe(CredentialsRepository.name, () => {
         },
       );
       expect({ status: run.status, stderr: run.stderr }).toEqual({ status: 0, stderr: '' });
-      expect(JSON.parse(run.stdout.trim().split('\n').pop()!)).toEqual({
+      // Its report is one line of stdout; a log line (JSON too, e.g. the broker's) may come after it.
+      const lines = run.stdout
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as Record<string, unknown>);
+      expect(lines.find((line) => 'keyIdsInUse' in line)).toEqual({
         credentials: 2,
         resealed: 2,
         keyIdsInUse: ['k2'],
