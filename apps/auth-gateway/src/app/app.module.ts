@@ -2,7 +2,7 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { Exchange, Queue, RoutingKey } from '@connector/contracts';
 import { ServiceCoreModule } from '@connector/service-kit';
 import { SERVICE_NAME, type AuthGatewayConfig } from './auth-gateway.config';
-import { AUTH_GATEWAY_SCHEMA } from './auth-gateway.schema';
+import { AUTH_GATEWAY_SCHEMA, authGatewayMigrations } from './auth-gateway.schema';
 import { AuthGatewayGlobalModule } from './common/auth-gateway-global.module';
 import { CredentialsModule } from './credentials/credentials.module';
 
@@ -14,6 +14,8 @@ export class AppModule {
       name: SERVICE_NAME,
       config,
       ...AUTH_GATEWAY_SCHEMA,
+      // Re-sealing secrets of the old format needs the keys they were sealed with.
+      migrations: authGatewayMigrations(config.ENCRYPTION_KEYS),
       // A login's state is of no use once used or expired (each new login also clears expired ones).
       retention: [
         {

@@ -9,16 +9,15 @@ import { CredentialGeneration1763700000130 } from './migrations/1763700000130-cr
 import { CredentialRecheck1763700000140 } from './migrations/1763700000140-credential-recheck';
 import { CredentialAtsTypeByRegistry1763700000150 } from './migrations/1763700000150-credential-ats-type-by-registry';
 import { CredentialRenewalLease1763700000160 } from './migrations/1763700000160-credential-renewal-lease';
+import { sealBindingMigration } from './migrations/1764000001000-seal-binding';
 import { OAuthStateEntity } from './oauth/oauth-state.entity';
 
 /**
- * auth-gateway's tables (entities and the migrations that build them), the outbox, through which its
- * status changes (auth_failed, connected again) are published, the ATS daily quota, and the rate limit
- * buckets that hold connection tests per account across replicas.
+ * auth-gateway's migrations. Re-sealing the secrets of the old format (1764000001000) opens them with
+ * `encryptionKeys`: the gateway passes its ENCRYPTION_KEYS.
  */
-export const AUTH_GATEWAY_SCHEMA = {
-  entities: [ConnectorCredentialEntity, OAuthStateEntity],
-  migrations: [
+export function authGatewayMigrations(encryptionKeys: string) {
+  return [
     AuthGatewayTables1763700000100,
     CredentialRefreshMarker1763700000110,
     OAuthStatePkce1763700000120,
@@ -26,7 +25,19 @@ export const AUTH_GATEWAY_SCHEMA = {
     CredentialRecheck1763700000140,
     CredentialAtsTypeByRegistry1763700000150,
     CredentialRenewalLease1763700000160,
-  ],
+    sealBindingMigration(encryptionKeys),
+  ];
+}
+
+/**
+ * auth-gateway's tables (entities and the migrations that build them), the outbox, through which its
+ * status changes (auth_failed, connected again) are published, the ATS daily quota, and the rate limit
+ * buckets that hold connection tests per account across replicas. Its migrations are given no keys: enough
+ * for a database holding no secret of the old format (tests); the service runs authGatewayMigrations.
+ */
+export const AUTH_GATEWAY_SCHEMA = {
+  entities: [ConnectorCredentialEntity, OAuthStateEntity],
+  migrations: authGatewayMigrations(''),
   // The daily quota: ATS-A token requests are planned on it like every other call.
   shared: [OUTBOX_SCHEMA, DAILY_QUOTA_SCHEMA, RATE_LIMIT_BUCKET_SCHEMA],
 } satisfies Pick<ServiceCoreOptions, 'entities' | 'migrations' | 'shared'>;

@@ -6,6 +6,7 @@ import { createTestDatabase, type TestDatabase } from '@connector/testing';
 import { AUTH_GATEWAY_SCHEMA } from '../auth-gateway.schema';
 import { OAuthStateEntity } from '../oauth/oauth-state.entity';
 import { ConnectorCredentialEntity } from './connector-credential.entity';
+import { credentialBinding } from '../crypto/seal-binding';
 import { SecretBox } from '../crypto/secret-box';
 import { CredentialsReplacedError, CredentialsRepository, MarkerLostError } from './credentials.repository';
 import { ResealService } from './reseal.service';
@@ -131,16 +132,16 @@ describe(CredentialsRepository.name, () => {
   describe('re-sealing under the newest key', () => {
     const k1 = `k1:${randomBytes(32).toString('base64')}`;
     const k2 = `k2:${randomBytes(32).toString('base64')}`;
+    const owner = (connectorId: string) => ({ connectorId, atsType: 'ats-b', baseUrl: null, clientId: null });
     const seed = async (box: SecretBox, ids: string[]) => {
       await dataSource.query('DELETE FROM connector_credential');
       for (const id of ids) {
         await sut.save({
-          connectorId: id,
+          ...owner(id),
           accountId: 'acct',
-          atsType: 'ats-b',
           state: 'active',
-          secret: box.seal(`refresh-${id}`, id),
-          access: box.seal(`{"accessToken":"at-${id}"}`, id),
+          secret: box.seal(`refresh-${id}`, credentialBinding(owner(id), 'secret')),
+          access: box.seal(`{"accessToken":"at-${id}"}`, credentialBinding(owner(id), 'access')),
         });
       }
     };
@@ -149,7 +150,7 @@ describe(CredentialsRepository.name, () => {
       const rows = await dataSource
         .getRepository(ConnectorCredentialEntity)
         .find({ order: { connectorId: 'ASC' } });
-      return rows.map((row) => box.open(row.secret!, row.connectorId));
+      return rows.map((row) => box.open(row.secret!, credentialBinding(row, 'secret')));
     };
 
     it('leaves nothing under the old key, in pages, and the secrets open with the new key alone', async () => {
@@ -181,7 +182,12 @@ describe(CredentialsRepository.name, () => {
         },
       );
       expect({ status: run.status, stderr: run.stderr }).toEqual({ status: 0, stderr: '' });
-      expect(JSON.parse(run.stdout.trim().split('\n').pop()!)).toEqual({
+      // Its report is one line of stdout; a log line (JSON too, e.g. the broker's) may come after it.
+      const lines = run.stdout
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as Record<string, unknown>);
+      expect(lines.find((line) => 'keyIdsInUse' in line)).toEqual({
         credentials: 2,
         resealed: 2,
         keyIdsInUse: ['k2'],

@@ -5,6 +5,7 @@ import { dataSourceOptions, type OutboxRelay, runMigrations } from '@connector/p
 import { createTestDatabase, type TestDatabase } from '@connector/testing';
 import { SERVICE_NAME } from '../auth-gateway.config';
 import { AUTH_GATEWAY_SCHEMA } from '../auth-gateway.schema';
+import { credentialBinding } from '../crypto/seal-binding';
 import { SecretBox } from '../crypto/secret-box';
 import type { CredentialIssuer } from '@connector/ats-core';
 import { CredentialsRepository } from './credentials.repository';
@@ -85,7 +86,7 @@ describe(`${CredentialsService.name} on Postgres`, () => {
     await expect(worker).resolves.toMatchObject({ accessToken: 'new-token' });
     const row = await repository.find('c1');
     expect(row).toMatchObject({ state: 'active', clientId: 'id2', recheckAt: null });
-    expect(secrets.open(row!.secret!, 'c1')).toBe('NEW-secret');
+    expect(secrets.open(row!.secret!, credentialBinding(row!, 'secret'))).toBe('NEW-secret');
     expect(await dataSource.query('SELECT * FROM outbox_message')).toEqual([]);
     await expect(sut.getAccess('c1')).resolves.toMatchObject({ accessToken: 'new-token' });
   });

@@ -6,6 +6,7 @@ import type { CredentialIssuer, IssuedAccess } from '@connector/ats-core';
 import type { EventEnvelope } from '@connector/contracts';
 import type { OutboxMessage, OutboxRelay } from '@connector/persistence';
 import { RateLimiterErrorCode, RateLimitExceededError } from '@connector/rate-limiter';
+import { credentialBinding } from '../crypto/seal-binding';
 import { SecretBox } from '../crypto/secret-box';
 import type { ConnectorCredentialEntity } from './connector-credential.entity';
 import type { CredentialsRepository, LeasedCredential } from './credentials.repository';
@@ -103,7 +104,10 @@ describe(CredentialsService.name, () => {
 
   const storeAtsB = async (sut: CredentialsService) =>
     sut.store({ connectorId: 'c1', accountId: 'acct', atsType: 'ats-b', secret: 'rt-1' });
-  const storedSecret = () => (store.row?.secret ? secrets.open(store.row.secret, 'c1') : null);
+  /** The ATS-B row's binding: no address or client id of its own. */
+  const atsBRow = { connectorId: 'c1', atsType: 'ats-b', baseUrl: null, clientId: null };
+  const storedSecret = () =>
+    store.row?.secret ? secrets.open(store.row.secret, credentialBinding(store.row, 'secret')) : null;
   const tokens = (refreshToken: string): AtsBTokenSet => ({
     accessToken: `at-${refreshToken}`,
     refreshToken,
@@ -149,7 +153,7 @@ describe(CredentialsService.name, () => {
     const before = SecretBox.fromEnv(oldKey);
     const sut = build();
     await storeAtsB(sut);
-    await store.update('c1', { secret: before.seal('rt-1', 'c1') });
+    await store.update('c1', { secret: before.seal('rt-1', credentialBinding(atsBRow, 'secret')) });
     // The gateway now seals with k1 and still opens k0.
     const rotatedBox = SecretBox.fromEnv(`k1:${keyK1},${oldKey}`);
     const withRotation = new CredentialsService(
@@ -164,7 +168,7 @@ describe(CredentialsService.name, () => {
     oauth.login.mockResolvedValue({ bhRestToken: 'bh', restUrl: 'https://rest/x/' });
     await withRotation.getAccess('c1');
     expect(store.row?.secret?.kid).toBe('k1');
-    expect(rotatedBox.open(store.row!.secret!, 'c1')).toBe('rt-2');
+    expect(rotatedBox.open(store.row!.secret!, credentialBinding(atsBRow, 'secret'))).toBe('rt-2');
   });
 
   it('keeps every refresh token and alerts the operator when ATS-B refuses the platform client (invalid_client)', async () => {

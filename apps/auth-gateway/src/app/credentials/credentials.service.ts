@@ -12,7 +12,8 @@ import { atsRegistry } from '@connector/ats-registry';
 import { type OutboxMessage, OutboxRelay } from '@connector/persistence';
 import { RateLimitExceededError } from '@connector/rate-limiter';
 import { AuthGatewayConfig } from '../auth-gateway.config';
-import { SecretBox } from '../crypto/secret-box';
+import { credentialBinding } from '../crypto/seal-binding';
+import { SealedSecretMismatchError, SecretBox } from '../crypto/secret-box';
 import type { ConnectorCredentialEntity } from './connector-credential.entity';
 import { CREDENTIAL_ISSUERS } from './credential-issuer';
 import { AtsCallSlots } from './ats-call-slots';
@@ -161,15 +162,19 @@ export class CredentialsService {
     access?: { value: StoredAccess; expiresAt: Date };
   }): Promise<void> {
     const issuer = this.issuer(input.atsType);
-    await this.repository.save({
+    // Sealed for the address and client id saved with them: a save is what may change those.
+    const row = {
       connectorId: input.connectorId,
-      accountId: input.accountId,
       atsType: input.atsType,
-      state: 'active',
       baseUrl: input.baseUrl ?? null,
       clientId: input.clientId ?? null,
-      secret: this.secrets.seal(input.secret, input.connectorId),
-      access: input.access ? this.secrets.seal(JSON.stringify(input.access.value), input.connectorId) : null,
+    };
+    await this.repository.save({
+      ...row,
+      accountId: input.accountId,
+      state: 'active',
+      secret: this.seal(row, 'secret', input.secret),
+      access: input.access ? this.seal(row, 'access', JSON.stringify(input.access.value)) : null,
       accessExpiresAt: input.access?.expiresAt ?? null,
       accessFingerprint: input.access ? issuer.fingerprintOf(input.access.value) : null,
       refreshMarker: null,
@@ -203,6 +208,20 @@ export class CredentialsService {
    * with a short backoff, bounded by LEASE_WAIT_MS; then BUSY.
    */
   private async resolveAccess(
+    connectorId: string,
+    renewalFor: RenewalFor,
+    rejected?: string,
+    firstRead?: ConnectorCredentialEntity | null,
+  ): Promise<AtsAccess> {
+    try {
+      return await this.readOrRenew(connectorId, renewalFor, rejected, firstRead);
+    } catch (error) {
+      if (error instanceof SealedSecretMismatchError) throw await this.refuseMismatched(error);
+      throw error;
+    }
+  }
+
+  private async readOrRenew(
     connectorId: string,
     renewalFor: RenewalFor,
     rejected?: string,
@@ -322,7 +341,7 @@ export class CredentialsService {
         {
           state: 'active',
           recheckAt: null,
-          access: this.secrets.seal(JSON.stringify(issued.access), row.connectorId),
+          access: this.seal(row, 'access', JSON.stringify(issued.access)),
           accessExpiresAt: issued.expiresAt,
           accessFingerprint: issuer.fingerprintOf(issued.access),
           renewAt: renewAtOf(issued.expiresAt),
@@ -333,7 +352,7 @@ export class CredentialsService {
           leaseUntil: null,
           // Re-seal a secret still under an older key while we are here (not one that just rotated).
           ...(!rotated && row.secret && this.secrets.isStale(row.secret)
-            ? { secret: this.secrets.seal(input.secret, row.connectorId) }
+            ? { secret: this.seal(row, 'secret', input.secret) }
             : {}),
         },
         recovered ? [statusChanged(row, 'connected', 'authorized')] : [],
@@ -361,13 +380,13 @@ export class CredentialsService {
     try {
       await locked.saveRotation(
         {
-          secret: this.secrets.seal(secret, row.connectorId),
+          secret: this.seal(row, 'secret', secret),
           refreshMarker: null,
           refreshStartedAt: null,
           // The access token it came with, not yet a session: the next attempt logs in with it, no refresh.
           ...(access
             ? {
-                access: this.secrets.seal(JSON.stringify(access), row.connectorId),
+                access: this.seal(row, 'access', JSON.stringify(access)),
                 accessExpiresAt: new Date(0),
                 accessFingerprint: null,
               }
@@ -499,6 +518,45 @@ export class CredentialsService {
     );
   }
 
+  /**
+   * A sealed value does not open for its row as it is now: the address, client id or ATS type was changed
+   * outside a save, or a sealed value was copied. Nothing was sent; the connector needs new credentials (an
+   * admin saves or authorizes again, which seals them for the new values). The sealed values are kept.
+   */
+  private async refuseMismatched(mismatch: SealedSecretMismatchError): Promise<GatewayError> {
+    const { connectorId, column } = mismatch;
+    this.alerts.raise(
+      OperatorAlert.SealedSecretMismatch,
+      `${mismatch.message}. Nothing was sent to the ATS; the connector needs new credentials.`,
+      { connectorId, column },
+    );
+    await this.repository
+      .withRenewalLease(
+        connectorId,
+        async (leased, row) => {
+          // Saved anew meanwhile (it opens now), or already waiting for new credentials: nothing to change.
+          if (row.state === 'authorization_required' || !this.mismatchOf(row)) return;
+          await this.updateAndAnnounce(
+            leased,
+            { state: 'authorization_required', recheckAt: null, leaseOwner: null, leaseUntil: null },
+            // A refused ATS-A secret (`rejected`) was announced auth_failed already.
+            row.state === 'active' ? [statusChanged(row, 'auth_failed', 'sealed_secret_mismatch')] : [],
+          );
+        },
+        RENEWAL_LEASE_MS,
+      )
+      // Another process holds the lease (it meets the same mismatch), or a save came: the alert stands.
+      .catch((error: Error) =>
+        this.logger.warn(
+          `could not mark connector ${connectorId} as needing new credentials: ${error.message}`,
+        ),
+      );
+    return new GatewayError(
+      AuthErrorCode.AuthorizationRequired,
+      `the stored credentials of connector ${connectorId} do not match its settings: save or authorize them again`,
+    );
+  }
+
   /** The change and its announcement in one transaction; the relay publishes it now or after an outage. */
   private async updateAndAnnounce(
     locked: LeasedCredential,
@@ -531,7 +589,7 @@ export class CredentialsService {
     if (!row.access || !row.accessExpiresAt) return undefined;
     if (row.accessExpiresAt.getTime() - Date.now() < EXPIRY_MARGIN_MS) return undefined;
     if (rejected !== undefined && rejected === row.accessFingerprint) return undefined;
-    const access = JSON.parse(this.secrets.open(row.access, row.connectorId)) as StoredAccess;
+    const access = JSON.parse(this.open(row, 'access')) as StoredAccess;
     return this.issuer(row.atsType).toAtsAccess(row, access, row.accessExpiresAt);
   }
 
@@ -542,11 +600,34 @@ export class CredentialsService {
       accountId: row.accountId,
       baseUrl: row.baseUrl,
       clientId: row.clientId,
-      secret: this.secrets.open(row.secret, row.connectorId),
-      current: row.access
-        ? (JSON.parse(this.secrets.open(row.access, row.connectorId)) as StoredAccess)
-        : undefined,
+      secret: this.open(row, 'secret'),
+      current: row.access ? (JSON.parse(this.open(row, 'access')) as StoredAccess) : undefined,
     };
+  }
+
+  private seal(row: SealedFor, column: 'secret' | 'access', plaintext: string) {
+    return this.secrets.seal(plaintext, credentialBinding(row, column));
+  }
+
+  /** A sealed column, opened only for the row's address, client id and ATS type as they are now. */
+  private open(row: ConnectorCredentialEntity, column: 'secret' | 'access'): string {
+    const sealed = row[column];
+    if (!sealed) throw new Error(`connector ${row.connectorId} has no stored ${column}`);
+    return this.secrets.open(sealed, credentialBinding(row, column));
+  }
+
+  /** The first sealed column of the row that does not open for it, if any. */
+  private mismatchOf(row: ConnectorCredentialEntity): SealedSecretMismatchError | undefined {
+    for (const column of ['secret', 'access'] as const) {
+      if (!row[column]) continue;
+      try {
+        this.open(row, column);
+      } catch (error) {
+        if (error instanceof SealedSecretMismatchError) return error;
+        throw error;
+      }
+    }
+    return undefined;
   }
 
   private issuer(atsType: string): CredentialIssuer {
@@ -563,6 +644,9 @@ export function renewAtOf(expiresAt: Date, now = Date.now()): Date {
   const aheadMs = Math.min(Math.max(lifeMs * RENEW_AHEAD_SHARE, RENEW_AHEAD_MIN_MS), lifeMs / 2);
   return new Date(expiresAt.getTime() - aheadMs);
 }
+
+/** What a credential's sealed columns are bound to (seal-binding.ts). */
+type SealedFor = Pick<ConnectorCredentialEntity, 'connectorId' | 'atsType' | 'baseUrl' | 'clientId'>;
 
 /** A refresh another attempt marked, started recently enough that it may still be running. */
 function refreshInFlight(row: ConnectorCredentialEntity): boolean {

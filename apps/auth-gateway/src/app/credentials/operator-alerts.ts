@@ -8,6 +8,11 @@ export const OperatorAlert = {
   AtsBRefreshLostInFlight: 'ATS_B_REFRESH_LOST_IN_FLIGHT',
   /** A rotated ATS-B refresh token could not be stored after every retry. */
   AtsBRefreshNotSaved: 'ATS_B_REFRESH_NOT_SAVED',
+  /**
+   * A sealed secret does not open for its row as stored (address, client id or ATS type changed outside a
+   * save, or a sealed value copied): nothing was sent; the connector needs new credentials.
+   */
+  SealedSecretMismatch: 'SEALED_SECRET_MISMATCH',
 } as const;
 export type OperatorAlertCode = (typeof OperatorAlert)[keyof typeof OperatorAlert];
 

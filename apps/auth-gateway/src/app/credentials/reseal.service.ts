@@ -1,4 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { credentialBinding } from '../crypto/seal-binding';
 import { SecretBox } from '../crypto/secret-box';
 import {
   CredentialsReplacedError,
@@ -45,8 +46,8 @@ export class ResealService {
         const reseal = async (locked: LeasedCredential) => {
           const row = await locked.find();
           if (!row) return [];
-          const secret = row.secret && this.secrets.reseal(row.secret, connectorId);
-          const access = row.access && this.secrets.reseal(row.access, connectorId);
+          const secret = row.secret && this.secrets.reseal(row.secret, credentialBinding(row, 'secret'));
+          const access = row.access && this.secrets.reseal(row.access, credentialBinding(row, 'access'));
           if (secret !== row.secret || access !== row.access) {
             await locked.update({ secret, access });
             resealed += 1;

@@ -14,6 +14,6 @@ export class OAuthStateEntity {
   @Column('text', { name: 'nonce_hash' }) nonceHash!: string;
   @Column('timestamptz', { name: 'expires_at' }) expiresAt!: Date;
   @Column('timestamptz', { name: 'used_at', nullable: true }) usedAt!: Date | null;
-  /** The PKCE code verifier (RFC 7636), sealed with the state hash as context. */
+  /** The PKCE code verifier (RFC 7636), sealed for its state hash and connector. */
   @Column('jsonb', { name: 'code_verifier', nullable: true }) codeVerifier!: SealedSecret | null;
 }

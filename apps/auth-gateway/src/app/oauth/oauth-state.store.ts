@@ -3,7 +3,9 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { entitiesOf, numberColumn } from '@connector/persistence';
-import { SecretBox } from '../crypto/secret-box';
+import { OperatorAlert, OperatorAlerts } from '../credentials/operator-alerts';
+import type { SealBinding } from '../crypto/seal-binding';
+import { SealedSecretMismatchError, SecretBox } from '../crypto/secret-box';
 import { OAuthStateEntity } from './oauth-state.entity';
 import { CONSUME_STATE, PURGE_EXPIRED_STATES } from './oauth-state.sql';
 
@@ -30,6 +32,7 @@ export class OAuthStateStore {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly secrets: SecretBox,
+    private readonly alerts: OperatorAlerts,
   ) {}
 
   async issue(
@@ -43,7 +46,9 @@ export class OAuthStateStore {
     const expiresAt = new Date(Date.now() + ttlSeconds * 1000);
     await this.dataSource.getRepository(OAuthStateEntity).insert({
       stateHash,
-      codeVerifier: verifier ? this.secrets.seal(verifier, stateHash) : null,
+      codeVerifier: verifier
+        ? this.secrets.seal(verifier, verifierBinding(context.connectorId, stateHash))
+        : null,
       connectorId: context.connectorId,
       accountId: context.accountId,
       adminId: context.adminId,
@@ -54,7 +59,10 @@ export class OAuthStateStore {
     return { state, expiresAt };
   }
 
-  /** The state's context if it is known, unused, unexpired and this browser's; it is used up either way. */
+  /**
+   * The state's context if it is known, unused, unexpired and this browser's; it is used up either way. A
+   * verifier that does not open for its state and connector refuses the state (and alerts).
+   */
   async consume(state: string, browserNonce: string): Promise<ConsumedState | undefined> {
     const stateHash = sha256(state);
     const repository = this.dataSource.getRepository(OAuthStateEntity);
@@ -63,7 +71,20 @@ export class OAuthStateStore {
     const expected = Buffer.from(row.nonceHash, 'hex');
     const given = Buffer.from(sha256(browserNonce), 'hex');
     if (expected.length !== given.length || !timingSafeEqual(expected, given)) return undefined;
-    return row.codeVerifier ? { ...row, verifier: this.secrets.open(row.codeVerifier, stateHash) } : row;
+    if (!row.codeVerifier) return row;
+    try {
+      return {
+        ...row,
+        verifier: this.secrets.open(row.codeVerifier, verifierBinding(row.connectorId, stateHash)),
+      };
+    } catch (error) {
+      if (!(error instanceof SealedSecretMismatchError)) throw error;
+      this.alerts.raise(OperatorAlert.SealedSecretMismatch, `${error.message}: the login was refused`, {
+        connectorId: row.connectorId,
+        column: error.column,
+      });
+      return undefined;
+    }
   }
 
   /** Expired states (used or not) are of no use to anyone: gone, so the table holds only live logins. */
@@ -75,4 +96,9 @@ export class OAuthStateStore {
   async forget(connectorId: string): Promise<void> {
     await this.dataSource.getRepository(OAuthStateEntity).delete({ connectorId });
   }
+}
+
+/** A PKCE verifier belongs to its state and to the connector the login is for. */
+function verifierBinding(connectorId: string, stateHash: string): SealBinding {
+  return { column: 'code_verifier', connectorId, stateHash };
 }

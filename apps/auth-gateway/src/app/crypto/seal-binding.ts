@@ -1,0 +1,41 @@
+/**
+ * What a sealed value belongs to: it opens only for exactly these values (AES-GCM associated data). A
+ * credential's secret and access are bound to where they are sent (ATS type, address, client id), so a row
+ * changed outside a save no longer opens, and nothing is sent to the new address. ATS-B rows hold no address
+ * of their own (the OAuth and REST login URLs are the gateway's configuration): null. A per-connector
+ * address (issue 36: ATS-B data centres) must be bound here too.
+ */
+export type SealBinding =
+  | {
+      column: 'secret' | 'access';
+      connectorId: string;
+      atsType: string;
+      baseUrl: string | null;
+      clientId: string | null;
+    }
+  | { column: 'code_verifier'; connectorId: string; stateHash: string };
+
+/** The format of the associated data (SealedSecret `v: 2`); format 1 bound the connector id alone. */
+const SEAL_FORMAT = 'ats-connector/sealed/2';
+
+/** Every field, in the order it is encoded: the encoding never depends on how the binding was built. */
+const FIELD_ORDER = ['format', 'column', 'connectorId', 'atsType', 'baseUrl', 'clientId', 'stateHash'];
+
+/** The binding as associated data: JSON with a fixed key order and the format marker first. */
+export function associatedDataOf(binding: SealBinding): Buffer {
+  return Buffer.from(JSON.stringify({ format: SEAL_FORMAT, ...binding }, FIELD_ORDER));
+}
+
+/** A connector credential's sealed column, bound to the row's values it is sent with. */
+export function credentialBinding(
+  row: { connectorId: string; atsType: string; baseUrl: string | null; clientId: string | null },
+  column: 'secret' | 'access',
+): SealBinding {
+  return {
+    column,
+    connectorId: row.connectorId,
+    atsType: row.atsType,
+    baseUrl: row.baseUrl,
+    clientId: row.clientId,
+  };
+}
