@@ -2,7 +2,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
-import { entitiesOf, numberColumn } from '@connector/persistence';
+import { entitiesOf } from '@connector/persistence';
 import { SecretBox } from '../crypto/secret-box';
 import { OAuthStateEntity } from './oauth-state.entity';
 import { CONSUME_STATE, PURGE_EXPIRED_STATES } from './oauth-state.sql';
@@ -69,7 +69,7 @@ export class OAuthStateStore {
   /** Expired states (used or not) are of no use to anyone: gone, so the table holds only live logins. */
   async purgeExpired(): Promise<number> {
     const [row] = await PURGE_EXPIRED_STATES.rows(this.dataSource, {});
-    return numberColumn(row, 'purged');
+    return row.purged;
   }
 
   async forget(connectorId: string): Promise<void> {
