@@ -7,7 +7,8 @@
  * (default 50). The sandbox runs in this process; autocannon runs as a separate process so they do not share
  * an event loop. The per-minute limit is lifted: the benchmark measures the server, not the 429 path.
  */
-import { driveLoginForm, startAtsBSandbox } from '@connector/ats-b-sandbox';
+import { startAtsBSandbox } from '@connector/ats-b-sandbox';
+import { driveLoginForm } from '@connector/ats-b-sandbox/testing';
 import { autocannon, intEnv } from './autocannon';
 
 interface Scenario {

@@ -1,6 +1,6 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { Client } from 'pg';
+import { Client, type Submittable } from 'pg';
 import { DataSource } from 'typeorm';
 import {
   type LinkTableDescriptor,
@@ -9,7 +9,14 @@ import {
   type OrderedLinkTableDescriptor,
   orderedLinkStatements,
 } from '@connector/exactly-once';
-import { dataSourceOptions, type PersistenceOptions, runMigrations } from '@connector/persistence';
+import {
+  type ColumnType,
+  dataSourceOptions,
+  type PersistenceOptions,
+  type RowShape,
+  runMigrations,
+  sqlStatement,
+} from '@connector/persistence';
 import { createTestDatabase, type TestDatabase } from '@connector/testing';
 
 /**
@@ -19,7 +26,8 @@ import { createTestDatabase, type TestDatabase } from '@connector/testing';
  * under apps/ and libs/ is imported and its exports read (statements, SQL text constants, link-table
  * descriptors and records of statements). An app's statements are checked against that app's schema; a
  * lib's against every service's: each must prepare in at least one, and fail in none but for lacking a table
- * that service does not hold.
+ * that service does not hold. A statement that declares its result row (`withRow`) must answer those columns, of
+ * those types, as Postgres describes them.
  */
 
 const ROOT = join(__dirname, '..');
@@ -35,6 +43,7 @@ const SQL_TEXT = /^\s*(SELECT|INSERT|UPDATE|DELETE|WITH)\b/i;
 interface Found {
   name: string;
   sql: string;
+  row?: RowShape;
 }
 
 interface Service {
@@ -53,7 +62,7 @@ function filesUnder(dir: string, suffix: string): string[] {
   });
 }
 
-function isStatement(value: unknown): value is { sql: string } {
+function isStatement(value: unknown): value is { sql: string; row?: RowShape } {
   return (
     typeof value === 'object' &&
     value !== null &&
@@ -77,7 +86,7 @@ function isLinkTable(value: unknown): value is LinkTableDescriptor<LinkKeyBase, 
 /** The statements a module's exports hold, each named by its export. */
 function statementsOf(exports: Record<string, unknown>): Found[] {
   return Object.entries(exports).flatMap(([name, value]): Found[] => {
-    if (isStatement(value)) return [{ name, sql: value.sql }];
+    if (isStatement(value)) return [{ name, sql: value.sql, row: value.row }];
     if (typeof value === 'string') return SQL_TEXT.test(value) ? [{ name, sql: value }] : [];
     if (isLinkTable(value)) {
       const sent = (value as Partial<OrderedLinkTableDescriptor<LinkKeyBase, object>>).sent;
@@ -93,7 +102,10 @@ function statementsOf(exports: Record<string, unknown>): Found[] {
     if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
       return Object.entries(value)
         .filter(([, each]) => isStatement(each))
-        .map(([each, statement]) => ({ name: `${name}.${each}`, sql: (statement as { sql: string }).sql }));
+        .map(([each, statement]) => {
+          const { sql, row } = statement as { sql: string; row?: RowShape };
+          return { name: `${name}.${each}`, sql, row };
+        });
     }
     return [];
   });
@@ -125,6 +137,83 @@ async function prepareError(
   } catch (error) {
     return error as { code?: string; message: string };
   }
+}
+
+/** What pg hands over for a column of each type (its type parsers; OIDs from pg_type). Others are not checked. */
+const COLUMN_TYPES: Record<number, ColumnType> = {
+  16: 'boolean', // bool
+  20: 'string', // int8
+  21: 'number', // int2
+  23: 'number', // int4
+  700: 'number', // float4
+  701: 'number', // float8
+  1700: 'string', // numeric
+  25: 'string', // text
+  1042: 'string', // bpchar
+  1043: 'string', // varchar
+  2950: 'string', // uuid
+  1082: 'date', // date
+  1114: 'date', // timestamp
+  1184: 'date', // timestamptz
+  114: 'json', // json
+  3802: 'json', // jsonb
+  1007: 'number[]', // int4[]
+  1009: 'string[]', // text[]
+  1015: 'string[]', // varchar[]
+  2951: 'string[]', // uuid[]
+};
+
+interface Column {
+  name: string;
+  dataTypeID: number;
+}
+
+/**
+ * The result columns of `sql` as Postgres describes them (Parse and Describe, as a driver prepares a statement):
+ * nothing runs. Empty for a statement that answers no rows.
+ */
+function describeColumns(session: Client, sql: string): Promise<Column[]> {
+  return new Promise((resolve, reject) => {
+    let columns: Column[] = [];
+    const describe = {
+      submit(connection: {
+        parse(query: { text: string; name: string; types: number[] }): void;
+        describe(message: { type: 'S'; name: string }): void;
+        sync(): void;
+      }) {
+        connection.parse({ text: sql, name: '', types: [] });
+        connection.describe({ type: 'S', name: '' });
+        connection.sync();
+      },
+      handleRowDescription: (message: { fields: Column[] }) => (columns = message.fields),
+      // pg drops a query at its error: the ReadyForQuery after it is not told to this one.
+      handleError: reject,
+      handleReadyForQuery: () => resolve(columns),
+      handleCommandComplete: () => undefined,
+      handleEmptyQuery: () => undefined,
+      handleDataRow: () => undefined,
+    };
+    session.query(describe as unknown as Submittable);
+  });
+}
+
+/** How the declared row differs from the columns: missing, undeclared, or of another type. */
+function rowMismatches(row: RowShape, columns: readonly Column[]): string[] {
+  const declared = new Map(Object.entries(row).map(([name, type]) => [name, type.replace(/ \| null$/, '')]));
+  const mismatches = [...declared.keys()]
+    .filter((name) => !columns.some((column) => column.name === name))
+    .map((name) => `declares ${name}, which the statement does not answer`);
+  for (const { name, dataTypeID } of columns) {
+    const type = declared.get(name);
+    const actual = COLUMN_TYPES[dataTypeID];
+    if (type === undefined) mismatches.push(`answers ${name}, which the row does not declare`);
+    else if (actual !== undefined && actual !== type) {
+      mismatches.push(
+        `declares ${name} as ${type}, but pg hands it over as ${actual} (type oid ${dataTypeID})`,
+      );
+    }
+  }
+  return mismatches;
 }
 
 describe('hand-written SQL (*.sql.ts)', () => {
@@ -219,5 +308,64 @@ describe('hand-written SQL (*.sql.ts)', () => {
     }
     expect(failures).toEqual([]);
     expect(checked).toBeGreaterThan(40);
+  });
+
+  it('answers the declared row of each statement that declares one: its columns, of their types', async () => {
+    const failures: string[] = [];
+    let checked = 0;
+    for (const module of modules) {
+      const app = /^apps\/([^/]+)\//.exec(module)?.[1];
+      const targets = app ? services.filter((s) => s.name === app) : services;
+      const statements = statementsOf((await import(join(ROOT, module))) as Record<string, unknown>);
+      for (const { name, sql, row } of statements.filter((statement) => statement.row)) {
+        // A lib's statement is described where it prepares (the test above checks that it does somewhere).
+        for (const service of targets) {
+          if (await prepareError(service.session!, sql)) continue;
+          checked += 1;
+          const mismatches = rowMismatches(row!, await describeColumns(service.session!, sql));
+          failures.push(...mismatches.map((mismatch) => `${module} ${name}: ${mismatch}`));
+          break;
+        }
+      }
+    }
+    expect(failures).toEqual([]);
+    expect(checked).toBeGreaterThan(0);
+  });
+
+  it('fails a declared row with a column missing, renamed or of another type (the check above can fail)', async () => {
+    const statement = sqlStatement<{ accountId: string }>(
+      (p) => `
+      SELECT count(*)::int AS count, max(queued_at) AS newest, bool_or(status = 'running') AS running
+      FROM run WHERE account_id = ${p.accountId}`,
+    );
+    const registry = services.find((s) => s.name === 'connector-registry')!;
+    const columns = await describeColumns(registry.session!, statement.sql);
+    expect(
+      rowMismatches(
+        statement.withRow({ count: 'number', newest: 'date | null', running: 'boolean | null' }).row!,
+        columns,
+      ),
+    ).toEqual([]);
+    expect(
+      rowMismatches(statement.withRow({ count: 'number', newest: 'date | null' }).row!, columns),
+    ).toEqual(['answers running, which the row does not declare']);
+    expect(
+      rowMismatches(statement.withRow({ total: 'number', newest: 'date', running: 'boolean' }).row!, columns),
+    ).toEqual([
+      'declares total, which the statement does not answer',
+      'answers count, which the row does not declare',
+    ]);
+    expect(
+      rowMismatches(
+        statement.withRow({ count: 'string', newest: 'string', running: 'boolean' }).row!,
+        columns,
+      ),
+    ).toEqual([
+      'declares count as string, but pg hands it over as number (type oid 23)',
+      'declares newest as string, but pg hands it over as date (type oid 1184)',
+    ]);
+    await expect(describeColumns(registry.session!, 'SELECT no_such_column FROM run')).rejects.toThrow(
+      /no_such_column/,
+    );
   });
 });

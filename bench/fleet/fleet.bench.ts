@@ -26,7 +26,8 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Pool } from 'pg';
 import { startAtsASandbox, type RunningAtsASandbox } from '@connector/ats-a-sandbox';
-import { driveLoginForm, startAtsBSandbox, type RunningAtsBSandbox } from '@connector/ats-b-sandbox';
+import { startAtsBSandbox, type RunningAtsBSandbox } from '@connector/ats-b-sandbox';
+import { driveLoginForm } from '@connector/ats-b-sandbox/testing';
 import { ATS_TYPES, type AtsType } from '@connector/ats-registry';
 import { RoutingKey } from '@connector/contracts';
 import {

@@ -1,4 +1,4 @@
-import { isLiveAtsAVacancy, resolveAtsAStatuses, type AtsAVacancy } from '@connector/ats-a';
+import { atsAVacancyLiveness, resolveAtsAStatuses, type AtsAVacancy } from '@connector/ats-a';
 
 /**
  * The baseline: the same minimal ATS-A calls vacancy-sync makes for a full listing (token, the status list
@@ -51,7 +51,7 @@ export async function bareAtsAFullSync(
       },
       token,
     );
-    const records = result.Records.filter((v) => isLiveAtsAVacancy(v, open, new Date()));
+    const records = result.Records.filter((v) => atsAVacancyLiveness(v, open, new Date()).live);
     live += records.length;
     for (const [resource, route, key] of [
       ['contacts', 'Contact.ContactId', 'Contact'],

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { VACANCY_STATUSES } from '@connector/ats-a-sandbox';
-import { isLiveAtsAVacancy } from '@connector/ats-a';
+import { atsAVacancyLiveness } from '@connector/ats-a';
 import { RoutingKey } from '@connector/contracts';
 import type { BurstPublisher, OutgoingMessage } from './burst-publisher';
 import { CHAOS_LOG_ROOT, ChaosStack, WORKERS, type WorkerName } from './chaos-stack';
@@ -225,7 +225,7 @@ async function requestRuns(stack: ChaosStack, progress: Progress): Promise<Fault
   };
   for (let id = 1; id <= stack.atsA.state.vacancyCount(); id++) {
     const vacancy = stack.atsA.state.getVacancy(id);
-    if (vacancy && isLiveAtsAVacancy(vacancy, openIds, now)) live.atsA.push(String(id));
+    if (vacancy && atsAVacancyLiveness(vacancy, openIds, now).live) live.atsA.push(String(id));
   }
   for (let id = 1; id <= stack.atsB.state.jobs.size; id++) {
     const job = stack.atsB.state.job(id);

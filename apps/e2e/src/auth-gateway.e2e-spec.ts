@@ -2,8 +2,10 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:net';
 import { Client } from 'pg';
 import { startAtsASandbox, type RunningAtsASandbox } from '@connector/ats-a-sandbox';
-import { driveLoginForm, startAtsBSandbox, type RunningAtsBSandbox } from '@connector/ats-b-sandbox';
-import type { AtsAccess } from '@connector/ats-registry';
+import { startAtsBSandbox, type RunningAtsBSandbox } from '@connector/ats-b-sandbox';
+import { driveLoginForm } from '@connector/ats-b-sandbox/testing';
+import type { AtsAAccess } from '@connector/ats-a';
+import type { AtsBAccess } from '@connector/ats-b';
 import {
   type AuthorizationStartReply,
   type ConnectionTestReply,
@@ -25,6 +27,9 @@ import {
   TestBroker,
   type SuiteInfrastructure,
 } from '@connector/testing';
+
+/** What auth-gateway hands a worker, per ATS. */
+type AtsAccess = AtsAAccess | AtsBAccess;
 
 const ACCOUNT = 'acct_gateway';
 const CLIENT_SECRET = `secret-${randomBytes(8).toString('hex')}`;

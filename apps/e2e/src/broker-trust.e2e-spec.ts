@@ -9,9 +9,8 @@ import {
   RabbitConnection,
   replyQueueName,
   RpcClient,
-  setUpVhostBrokerUsers,
-  type VhostBrokerUsers,
 } from '@connector/messaging';
+import { setUpVhostBrokerUsers, type VhostBrokerUsers } from '@connector/messaging/testing';
 import { startAuthGateway } from '@connector/service-stubs';
 import {
   adminApi,

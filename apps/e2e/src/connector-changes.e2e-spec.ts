@@ -1,8 +1,9 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { ConsumeMessage } from 'amqplib';
-import { driveLoginForm, startAtsBSandbox, type RunningAtsBSandbox } from '@connector/ats-b-sandbox';
+import { startAtsBSandbox, type RunningAtsBSandbox } from '@connector/ats-b-sandbox';
+import { driveLoginForm } from '@connector/ats-b-sandbox/testing';
 import { createEvent, Exchange, RoutingKey } from '@connector/contracts';
-import { setUpVhostBrokerUsers, type VhostBrokerUsers } from '@connector/messaging';
+import { setUpVhostBrokerUsers, type VhostBrokerUsers } from '@connector/messaging/testing';
 import {
   adminApi,
   createSuiteInfrastructure,

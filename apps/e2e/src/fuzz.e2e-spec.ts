@@ -5,7 +5,8 @@ import type { ConsumeMessage } from 'amqplib';
 import fc from 'fast-check';
 import { Client } from 'pg';
 import { startAtsASandbox, type RunningAtsASandbox } from '@connector/ats-a-sandbox';
-import { driveLoginForm, startAtsBSandbox, type RunningAtsBSandbox } from '@connector/ats-b-sandbox';
+import { startAtsBSandbox, type RunningAtsBSandbox } from '@connector/ats-b-sandbox';
+import { driveLoginForm } from '@connector/ats-b-sandbox/testing';
 import { createEvent, Exchange, RoutingKey } from '@connector/contracts';
 import {
   adminApi,

@@ -4,7 +4,8 @@ import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type BrokerService, setUpVhostBrokerUsers, type VhostBrokerUsers } from '@connector/messaging';
+import type { BrokerService } from '@connector/messaging';
+import { setUpVhostBrokerUsers, type VhostBrokerUsers } from '@connector/messaging/testing';
 import {
   createTestDatabase,
   createTestVhost,

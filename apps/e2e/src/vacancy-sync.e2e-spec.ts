@@ -3,7 +3,7 @@ import type { ConsumeMessage } from 'amqplib';
 import { Client } from 'pg';
 import { startAtsASandbox, type RunningAtsASandbox, VACANCY_STATUSES } from '@connector/ats-a-sandbox';
 import { startAtsBSandbox, type RunningAtsBSandbox } from '@connector/ats-b-sandbox';
-import { type AtsAVacancy, isLiveAtsAVacancy } from '@connector/ats-a';
+import { type AtsAVacancy, atsAVacancyLiveness } from '@connector/ats-a';
 import {
   type ConnectorSnapshot,
   createEvent,
@@ -101,7 +101,7 @@ describe('vacancy-sync', () => {
     const ids: string[] = [];
     for (let id = 1; id <= sandbox.state.vacancyCount(); id++) {
       const vacancy = sandbox.state.getVacancy(id) as unknown as AtsAVacancy | undefined;
-      if (vacancy && isLiveAtsAVacancy(vacancy, OPEN_STATUS_IDS, new Date())) ids.push(String(id));
+      if (vacancy && atsAVacancyLiveness(vacancy, OPEN_STATUS_IDS, new Date()).live) ids.push(String(id));
     }
     return ids.sort();
   }

@@ -20,4 +20,3 @@ export { ADMIN_PREFIX } from './lib/sandbox-admin.routes';
 export { MAX_SEARCH_COUNT, DEFAULT_SEARCH_COUNT } from './lib/job-order.routes';
 export { MAX_FILE_BYTES, MAX_FILE_NAME } from './lib/file.validation';
 export type * from './lib/sandbox.types';
-export { driveLoginForm } from './lib/login-form.driver';

@@ -55,12 +55,4 @@ export {
   type HostResolver,
 } from './lib/url-policy';
 
-export {
-  readArray,
-  readBoolean,
-  readDate,
-  readId,
-  readInt,
-  readObject,
-  readText,
-} from './lib/read/tolerant-read';
+export { readBoolean, readDate, readId, readInt, readObject, readText } from './lib/read/tolerant-read';

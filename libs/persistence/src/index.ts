@@ -1,7 +1,6 @@
 export * from './lib/data-source';
 export * from './lib/persistence.module';
 export * from './lib/shared-schema';
-export * from './lib/schema-drift';
 export * from './lib/shared-tables';
 export * from './lib/sql-rows';
 export * from './lib/outbox';

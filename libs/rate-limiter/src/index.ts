@@ -38,7 +38,6 @@ export {
   type KeyedConcurrencySnapshot,
   type Release,
 } from './lib/keyed-concurrency';
-export { InMemoryRateLimiter } from './lib/in-memory-rate-limiter';
 export { PostgresRateLimiter } from './lib/postgres-rate-limiter';
 export { RATE_LIMIT_BUCKET_SCHEMA } from './lib/rate-limit-bucket.migration';
 export * from './lib/daily-quota/quota-plan';

@@ -1,4 +1,4 @@
-import { schemaDrift } from '@connector/persistence';
+import { schemaDrift } from '@connector/persistence/testing';
 import { createTestDatabase } from '@connector/testing';
 import { SERVICE_NAME } from './auth-gateway.config';
 import { AUTH_GATEWAY_SCHEMA } from './auth-gateway.schema';

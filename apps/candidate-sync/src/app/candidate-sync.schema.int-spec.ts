@@ -1,4 +1,4 @@
-import { schemaDrift } from '@connector/persistence';
+import { schemaDrift } from '@connector/persistence/testing';
 import { createTestDatabase } from '@connector/testing';
 import { SERVICE_NAME } from './candidate-sync.config';
 import { CANDIDATE_SYNC_SCHEMA } from './candidate-sync.schema';

@@ -1,4 +1,4 @@
-import { schemaDrift } from '@connector/persistence';
+import { schemaDrift } from '@connector/persistence/testing';
 import { createTestDatabase } from '@connector/testing';
 import { SERVICE_NAME } from './connector-registry.config';
 import { CONNECTOR_REGISTRY_SCHEMA } from './connector-registry.schema';

@@ -1,4 +1,4 @@
-import { schemaDrift } from '@connector/persistence';
+import { schemaDrift } from '@connector/persistence/testing';
 import { createTestDatabase } from '@connector/testing';
 import { SERVICE_NAME } from './document-service.config';
 import { DOCUMENT_SERVICE_SCHEMA } from './document-service.schema';

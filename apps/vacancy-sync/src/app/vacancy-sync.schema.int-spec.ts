@@ -1,4 +1,4 @@
-import { schemaDrift } from '@connector/persistence';
+import { schemaDrift } from '@connector/persistence/testing';
 import { createTestDatabase } from '@connector/testing';
 import { SERVICE_NAME } from './vacancy-sync.config';
 import { VACANCY_SYNC_SCHEMA } from './vacancy-sync.schema';

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { eventually } from '@connector/testing';
-import { driveLoginForm, startAtsBSandbox, type RunningAtsBSandbox, type TokenResponse } from '../index';
+import { driveLoginForm } from '../test/login-form.driver';
+import { startAtsBSandbox, type RunningAtsBSandbox, type TokenResponse } from '../index';
 
 const REDIRECT = 'http://127.0.0.1:9999/oauth/ats-b/callback';
 const CLIENT = { client_id: 'platform-client', client_secret: 'platform-secret' };

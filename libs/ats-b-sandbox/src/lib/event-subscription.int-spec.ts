@@ -1,4 +1,5 @@
-import { driveLoginForm, startAtsBSandbox, type RunningAtsBSandbox } from '../index';
+import { driveLoginForm } from '../test/login-form.driver';
+import { startAtsBSandbox, type RunningAtsBSandbox } from '../index';
 
 const REDIRECT = 'http://127.0.0.1:9999/oauth/ats-b/callback';
 const CLIENT = { client_id: 'platform-client', client_secret: 'platform-secret' };

@@ -108,4 +108,3 @@ export interface CandidateFile {
 export type CandidateFileView = Omit<CandidateFile, 'content'>;
 
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
-export type JsonObject = { [key: string]: JsonValue };

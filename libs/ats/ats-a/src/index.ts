@@ -16,7 +16,6 @@ export {
 export {
   atsAAdvertisedUntil,
   atsAVacancyLiveness,
-  isLiveAtsAVacancy,
   DEFAULT_ATS_A_OPEN_STATUSES,
   type AtsALiveness,
   type AtsANotLiveReason,

@@ -37,7 +37,6 @@ export {
   AtsBVacancySource,
   atsBJobState,
   atsBPage,
-  isLiveAtsBJob,
   toAtsBSourceVacancy,
 } from './lib/vacancies/ats-b-vacancy.source';
 export { AtsBVacancyEventSource } from './lib/vacancies/ats-b-vacancy-events.source';

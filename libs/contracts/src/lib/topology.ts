@@ -47,7 +47,6 @@ export const RoutingKey = {
   ConnectorChanged: 'connector.changed',
   ErasurePartCompleted: 'erasure.part_completed',
 } as const;
-export type RoutingKeyName = (typeof RoutingKey)[keyof typeof RoutingKey];
 
 /** One durable queue per consuming service; its retry and dead-letter queues derive from it. */
 export const Queue = {

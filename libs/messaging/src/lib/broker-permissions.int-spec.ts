@@ -2,7 +2,7 @@ import amqplib, { type ConsumeMessage, type Options } from 'amqplib';
 import { createEvent, type EventEnvelope, Exchange, Queue, RoutingKey } from '@connector/contracts';
 import { createTestVhost, eventually, TestBroker, type TestVhost } from '@connector/testing';
 import { BROKER_SERVICES, type BrokerPrincipal, type BrokerService } from './broker-permissions';
-import { setUpVhostBrokerUsers, type VhostBrokerUsers } from './broker-setup';
+import { setUpVhostBrokerUsers, type VhostBrokerUsers } from '../test/vhost-broker-users';
 import { readDeadLetter, replayDeadLetter } from './dead-letters';
 import { PermanentMessageError, TransientMessageError } from './message-errors';
 import { MessagePublisher } from './message-publisher';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Logger } from '@nestjs/common';
+import { register } from 'prom-client';
 import { createEvent, type EventEnvelope, Exchange, Header, RoutingKey } from '@connector/contracts';
-import { metricsText } from '@connector/observability';
 import { createTestVhost, eventually, TestBroker, type TestVhost } from '@connector/testing';
 import { MessagePublisher } from './message-publisher';
 import { RabbitConnection } from './rabbitmq.connection';
@@ -142,7 +142,7 @@ describe('RabbitMqServer bulkheads', () => {
     expect(mostRunningForX).toBe(2);
     expect(calls.filter((c) => c.accountId === 'acct_x')).toHaveLength(2);
     // The saturation gauges show it, per queue: acct_x's 2 running and 10 waiting in one lane.
-    const gauges = await metricsText();
+    const gauges = await register.metrics();
     expect(gaugeOf(gauges, 'connector_consumer_handler_slots', queue)).toBe(4);
     expect(gaugeOf(gauges, 'connector_consumer_handler_slots_busy', queue)).toBe(2);
     expect(gaugeOf(gauges, 'connector_consumer_messages_buffered', queue)).toBe(10);
@@ -204,7 +204,7 @@ describe('RabbitMqServer bulkheads', () => {
     expect(busy).toBeInstanceOf(RpcError);
     expect(busy).toMatchObject({ code: 'BUSY', retryAfterMs: expect.any(Number) });
     expect((busy as RpcError).retryAfterMs).toBeGreaterThan(0);
-    const gauges = await metricsText();
+    const gauges = await register.metrics();
     const labels = `queue="${queue}",event_type="${RoutingKey.CredentialsRequested}"`;
     expect(gauges).toContain(`connector_request_slots_busy{${labels}} 2`);
     expect(gauges).toContain(`connector_request_slots{${labels}} 2`);

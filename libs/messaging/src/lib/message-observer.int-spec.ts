@@ -8,7 +8,6 @@ import { createEvent, type EventEnvelope, Exchange, Header, RoutingKey } from '@
 import {
   currentLogContext,
   type LogContext,
-  metricsText,
   startTracing,
   type TracingHandle,
 } from '@connector/observability';
@@ -192,7 +191,7 @@ describe('the transport, observed', () => {
       'the counts',
     );
     expect(await after()).toEqual(expected);
-    const text = await metricsText();
+    const text = await register.metrics();
     expect(text).toMatch(
       new RegExp(
         `connector_message_handler_duration_seconds_count\\{queue="${queue}",event_type="candidate.created",outcome="failure"\\} [1-9]`,
@@ -201,7 +200,7 @@ describe('the transport, observed', () => {
   });
 
   it("reports the queue's depth and consumers from the broker", async () => {
-    const text = await metricsText();
+    const text = await register.metrics();
     expect(text).toContain(`connector_queue_consumers{queue="${queue}"} 1`);
     expect(text).toMatch(new RegExp(`connector_queue_messages\\{queue="${queue}"\\} \\d+`));
     expect(text).toMatch(

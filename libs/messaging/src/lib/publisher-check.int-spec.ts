@@ -11,7 +11,7 @@ import {
   RoutingKey,
 } from '@connector/contracts';
 import { createTestVhost, eventually, TestBroker, type TestVhost } from '@connector/testing';
-import { setUpVhostBrokerUsers, type VhostBrokerUsers } from './broker-setup';
+import { setUpVhostBrokerUsers, type VhostBrokerUsers } from '../test/vhost-broker-users';
 import { connectRabbitMqConsumer } from './connect-consumer';
 import { MessagePublisher } from './message-publisher';
 import { TransientMessageError } from './message-errors';

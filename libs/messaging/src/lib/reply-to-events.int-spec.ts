@@ -3,7 +3,7 @@ import amqplib, { type ConsumeMessage } from 'amqplib';
 import { createEvent, type EventEnvelope, Exchange, Queue, RoutingKey } from '@connector/contracts';
 import { createTestVhost, eventually, TestBroker, type TestVhost } from '@connector/testing';
 import type { BrokerService } from './broker-permissions';
-import { setUpVhostBrokerUsers, type VhostBrokerUsers } from './broker-setup';
+import { setUpVhostBrokerUsers, type VhostBrokerUsers } from '../test/vhost-broker-users';
 import { MessagePublisher } from './message-publisher';
 import { BrokerUsers, publisherCheck } from './publisher-check';
 import { RabbitConnection } from './rabbitmq.connection';

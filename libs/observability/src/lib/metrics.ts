@@ -16,7 +16,6 @@ import { OBSERVABILITY_OFF } from './observability-switch';
  * metric reaches them where an injected one would not. `/metrics` (service-kit) serves the registry.
  * Every name starts with `connector_`; labels are low-cardinality (types, queues, outcomes, never an id).
  */
-export const METRIC_PREFIX = 'connector_';
 
 /** Handler and HTTP latencies, 5 ms to a minute. */
 export const LATENCY_BUCKETS_SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
@@ -62,9 +61,4 @@ export function statusClass(status: number): string {
 export function collectProcessMetrics(): void {
   if (register.getSingleMetric('process_cpu_user_seconds_total')) return;
   collectDefaultMetrics({ register });
-}
-
-/** The registry in Prometheus' text format, for tests and tools; `/metrics` serves the same. */
-export function metricsText(): Promise<string> {
-  return register.metrics();
 }

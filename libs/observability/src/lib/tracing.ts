@@ -25,11 +25,6 @@ export interface TracingHandle {
   shutdown(): Promise<void>;
 }
 
-/** Whether this process sends traces; everything below costs nothing while it does not. */
-export function tracingEnabled(): boolean {
-  return active !== undefined;
-}
-
 /**
  * Starts OpenTelemetry when `OTEL_EXPORTER_OTLP_ENDPOINT` (or `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`) is set:
  * spans for our HTTP servers and clients, Postgres, RabbitMQ and ATS calls, sent as OTLP over HTTP (JSON).

@@ -2,7 +2,7 @@ import { DataSource, type MigrationInterface, type QueryRunner } from 'typeorm';
 import { createTestDatabase, type TestDatabase } from '@connector/testing';
 import { dataSourceOptions, type PersistenceOptions, runMigrations } from './data-source';
 import { KeyedLeaseMigration1763700000002 } from './keyed-lease.migration';
-import { schemaDrift } from './schema-drift';
+import { schemaDrift } from '../test/schema-drift';
 import { KEYED_LEASE_SCHEMA } from './shared-tables';
 
 class OwnTable1763900000200 implements MigrationInterface {

@@ -28,7 +28,7 @@ export function leaseCte(p: Placeholders<LeaseValues>): string {
 /** The lease alone. Written by hand: it runs once per message. */
 export const ACQUIRE_LEASE = sqlStatement<LeaseValues>(
   (p) => `WITH ${leaseCte(p)} SELECT "token" FROM lease`,
-);
+).withRow({ token: 'string' });
 
 /** Which lease a holder's last statement releases: its namespace, key and owner. */
 export interface LeaseRelease {

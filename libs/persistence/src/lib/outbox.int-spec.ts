@@ -1,10 +1,10 @@
+import { register } from 'prom-client';
 import { DataSource } from 'typeorm';
 import { createEvent, type EventEnvelope, validateMessage } from '@connector/contracts';
-import { metricsText } from '@connector/observability';
 import { createTestDatabase, eventually, type TestDatabase } from '@connector/testing';
 import { dataSourceOptions, runMigrations } from './data-source';
 import { addToOutbox, OutboxRelay } from './outbox';
-import { schemaDrift } from './schema-drift';
+import { schemaDrift } from '../test/schema-drift';
 import { OUTBOX_SCHEMA } from './shared-tables';
 
 describe(OutboxRelay.name, () => {
@@ -189,7 +189,7 @@ describe(OutboxRelay.name, () => {
       'SELECT "message_id", "attempts", "last_error" FROM "outbox_message" WHERE "parked_at" IS NOT NULL ORDER BY "id"',
     ) as Promise<Array<{ message_id: string; attempts: number; last_error: string | null }>>;
   const parkedMetric = async (publisher: string) => {
-    const line = (await metricsText())
+    const line = (await register.metrics())
       .split('\n')
       .find((l) => l.startsWith(`connector_outbox_parked_total{publisher="${publisher}"}`));
     return line ? Number(line.split(' ').pop()) : 0;

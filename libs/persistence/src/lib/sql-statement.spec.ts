@@ -29,4 +29,20 @@ describe(sqlStatement.name, () => {
     expect(await statement.rows({ query }, { id: 'a' })).toEqual([{ id: 'a' }]);
     expect(query).toHaveBeenCalledWith('SELECT $1 AS id', ['a']);
   });
+
+  it('declares its result row: the same text and parameters, rows typed by the shape', async () => {
+    const plain = sqlStatement<{ id: string }>(
+      (p) => `SELECT ${p.id}::uuid AS id, now() AS at, NULL::int AS n`,
+    );
+    const typed = plain.withRow({ id: 'string', at: 'date', n: 'number | null' });
+    expect(typed.sql).toBe(plain.sql);
+    expect(typed.row).toEqual({ id: 'string', at: 'date', n: 'number | null' });
+    const at = new Date();
+    const [row] = await typed.rows(
+      { query: async () => ({ rows: [{ id: 'a', at, n: null }] }) },
+      { id: 'a' },
+    );
+    const read: { id: string; at: Date; n: number | null } | undefined = row;
+    expect(read).toEqual({ id: 'a', at, n: null });
+  });
 });

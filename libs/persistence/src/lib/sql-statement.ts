@@ -3,17 +3,48 @@ import { rowsOf, type SqlQueryable, type SqlRow } from './sql-rows';
 /** A statement's parameters by name, each standing for its `$n` in the text: `${p.fence}::bigint`. */
 export type Placeholders<P> = { readonly [K in keyof P]-?: string };
 
+/** What a result column holds, as pg hands it over (int8 and numeric come as text: `string`). */
+interface ColumnValues {
+  string: string;
+  number: number;
+  boolean: boolean;
+  date: Date;
+  json: unknown;
+  'string[]': string[];
+  'number[]': number[];
+}
+export type ColumnType = keyof ColumnValues;
+
+/** A statement's result row, column by column: `{ id: 'string', finished_at: 'date | null' }`. */
+export type RowShape = Readonly<Record<string, ColumnType | `${ColumnType} | null`>>;
+
+type ValueOf<T> = T extends `${infer C extends ColumnType} | null`
+  ? ColumnValues[C] | null
+  : T extends ColumnType
+    ? ColumnValues[T]
+    : never;
+
+/** The row a shape declares, as TypeScript sees it. */
+export type RowOf<S extends RowShape> = { -readonly [K in keyof S]: ValueOf<S[K]> };
+
 /**
  * A hand-written statement whose parameters have names. The text is written once: each name becomes a `$n` the
  * first time it is used and stands for the same `$n` after, so no number is counted by hand and a fragment
  * (`leaseCte`) takes the placeholders it uses instead of reserving numbers by convention. `params` puts one
  * call's values in that order; the text stays constant, so it can be prepared (`preparedStatements`).
  */
-export class SqlStatement<P extends object> {
+export class SqlStatement<P extends object, R = SqlRow> {
   readonly sql: string;
   private readonly names: ReadonlyArray<keyof P & string>;
 
-  constructor(write: (p: Placeholders<P>) => string) {
+  /**
+   * @param row its result row, when declared (`withRow`): the type `rows` answers, and what
+   *   tools/sql-statements.int-spec.ts checks against the columns Postgres describes for the statement.
+   */
+  constructor(
+    private readonly write: (p: Placeholders<P>) => string,
+    readonly row?: RowShape,
+  ) {
     const names: Array<keyof P & string> = [];
     const placeholders = new Proxy({} as Placeholders<P>, {
       get: (_target, name) => {
@@ -37,9 +68,14 @@ export class SqlStatement<P extends object> {
     });
   }
 
+  /** The same statement with its result row declared: `rows` answers that type. */
+  withRow<S extends RowShape>(row: S): SqlStatement<P, RowOf<S>> {
+    return new SqlStatement<P, RowOf<S>>(this.write, row);
+  }
+
   /** Runs it with `values` on `db`: the rows it answers. */
-  async rows(db: SqlQueryable, values: P): Promise<SqlRow[]> {
-    return rowsOf(await db.query(this.sql, this.params(values)));
+  async rows(db: SqlQueryable, values: P): Promise<R[]> {
+    return rowsOf(await db.query(this.sql, this.params(values))) as R[];
   }
 }
 

@@ -45,7 +45,13 @@ SELECT false, b.tokens, (extract(epoch FROM b.updated_at) * 1000)::float8,
        (extract(epoch FROM b.paused_until) * 1000)::float8, (extract(epoch FROM clock_timestamp()) * 1000)::float8
   FROM ${T} AS b
  WHERE b.key = ${p.key} AND NOT EXISTS (SELECT 1 FROM taken)`,
-);
+).withRow({
+  granted: 'boolean',
+  tokens: 'number | null',
+  updated_at_ms: 'number | null',
+  paused_until_ms: 'number | null',
+  now_ms: 'number | null',
+});
 
 /** The key's bucket, created full; one that exists is left alone. */
 export const ENSURE_BUCKET = sqlStatement<BucketValues>(
@@ -77,4 +83,12 @@ SELECT tokens, capacity, refill_per_second, reserve,
        (extract(epoch FROM paused_until) * 1000)::float8 AS paused_until_ms,
        (extract(epoch FROM clock_timestamp()) * 1000)::float8 AS now_ms
   FROM ${T} WHERE key = ${p.key}`,
-);
+).withRow({
+  tokens: 'number',
+  capacity: 'number',
+  refill_per_second: 'number',
+  reserve: 'number',
+  updated_at_ms: 'number',
+  paused_until_ms: 'number | null',
+  now_ms: 'number',
+});

@@ -1,4 +1,4 @@
-import { schemaDrift } from '@connector/persistence';
+import { schemaDrift } from '@connector/persistence/testing';
 import { createTestDatabase } from '@connector/testing';
 import { DAILY_QUOTA_SCHEMA } from './daily-quota/daily-quota.migration';
 import { RATE_LIMIT_BUCKET_SCHEMA } from './rate-limit-bucket.migration';

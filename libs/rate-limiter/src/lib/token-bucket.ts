@@ -21,9 +21,6 @@ export interface BucketState {
   updatedAt: number;
 }
 
-export type TakeResult =
-  { granted: true; state: BucketState } | { granted: false; state: BucketState; retryAfterMs: number };
-
 /** Throws on a config that could never work, so a typo fails at configure time and not on the first call. */
 export function assertValidConfig(config: BucketConfig): void {
   const { capacity, refillPerSecond, reserve } = config;
@@ -71,28 +68,4 @@ export function msUntilAvailable(
   if (missing <= 0) return 0;
   // Rounded up so that after sleeping this long the tokens are really there.
   return Math.ceil((missing / config.refillPerSecond) * 1000);
-}
-
-/** Refills, then takes `cost` if this priority may; otherwise says how long until it could. */
-export function tryTake(
-  state: BucketState,
-  config: BucketConfig,
-  cost: number,
-  priority: Priority,
-  now: number,
-): TakeResult {
-  const current = refill(state, config, now);
-  if (current.tokens - cost >= floorFor(config, priority)) {
-    return { granted: true, state: { tokens: current.tokens - cost, updatedAt: current.updatedAt } };
-  }
-  return {
-    granted: false,
-    state: current,
-    retryAfterMs: msUntilAvailable(current.tokens, config, cost, priority),
-  };
-}
-
-/** A full bucket, as a key starts. */
-export function fullBucket(config: BucketConfig, now: number): BucketState {
-  return { tokens: config.capacity, updatedAt: now };
 }

@@ -18,4 +18,4 @@ export const IS_ERASED = sqlStatement<ErasedCandidateKey>(
   (p) => `
   SELECT EXISTS (SELECT 1 FROM erased_candidate WHERE account_id = ${p.accountId} AND candidate_id = ${p.candidateId})
     AS erased`,
-);
+).withRow({ erased: 'boolean' });

@@ -11,7 +11,6 @@ import {
   RoutingKey,
 } from '@connector/contracts';
 import { MessagePublisher, PermanentMessageError } from '@connector/messaging';
-import { booleanColumn } from '@connector/persistence';
 import { IS_ERASED, TOMBSTONE } from './erased-candidates.sql';
 
 /** Work found the candidate erased while it ran (checked again under its lock): refused like at the door. */
@@ -53,7 +52,7 @@ export class ErasedCandidates {
 
   async isErased(accountId: string, candidateId: string): Promise<boolean> {
     const [row] = await IS_ERASED.rows(this.dataSource, { accountId, candidateId });
-    return booleanColumn(row, 'erased');
+    return row.erased;
   }
 
   /** CandidateErasedError when the candidate is erased: for work to check again under its lock. */

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { driveLoginForm } from '@connector/ats-b-sandbox';
+import { driveLoginForm } from '@connector/ats-b-sandbox/testing';
 import {
   type AtsAConfigDto,
   type AuthorizationStartReply,

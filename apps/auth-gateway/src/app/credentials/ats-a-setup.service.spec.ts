@@ -1,5 +1,5 @@
 import { OutboundGuard } from '@connector/ats-clients';
-import { InMemoryRateLimiter, type PostgresDailyQuota } from '@connector/rate-limiter';
+import type { PostgresDailyQuota, RateLimiter } from '@connector/rate-limiter';
 import { loadConfig } from '@connector/service-kit';
 import { AuthGatewayConfig } from '../auth-gateway.config';
 import { AtsASetupService } from './ats-a-setup.service';
@@ -22,12 +22,9 @@ describe(AtsASetupService.name, () => {
   const config = productionConfig();
   const guard = new OutboundGuard({ allowance: config.ALLOW_PRIVATE_ADDRESSES });
   const quota = { snapshot: jest.fn() } as unknown as PostgresDailyQuota;
-  const sut = new AtsASetupService(
-    config,
-    guard,
-    quota,
-    new InMemoryRateLimiter({ resolveConfig: () => ({ capacity: 100, refillPerSecond: 1, reserve: 0 }) }),
-  );
+  // The connection-test limit always grants here: these tests are about the URL checks after it.
+  const limiter = { acquire: jest.fn().mockResolvedValue({}) } as unknown as RateLimiter;
+  const sut = new AtsASetupService(config, guard, quota, limiter);
   afterAll(() => guard.close());
   const atsA = (baseUrl: string) => ({ baseUrl, clientId: 'id', clientSecret: 'secret' });
 

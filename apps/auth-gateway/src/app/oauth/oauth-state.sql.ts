@@ -16,4 +16,4 @@ export const PURGE_EXPIRED_STATES = sqlStatement<Record<string, never>>(
   () => `
   WITH purged AS (DELETE FROM oauth_state WHERE expires_at <= now() RETURNING 1)
   SELECT count(*)::int AS purged FROM purged`,
-);
+).withRow({ purged: 'number' });

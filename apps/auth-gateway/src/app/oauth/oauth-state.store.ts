@@ -2,7 +2,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
-import { entitiesOf, numberColumn } from '@connector/persistence';
+import { entitiesOf } from '@connector/persistence';
 import { OperatorAlert, OperatorAlerts } from '../credentials/operator-alerts';
 import type { SealBinding } from '../crypto/seal-binding';
 import { SealedSecretMismatchError, SecretBox } from '../crypto/secret-box';
@@ -90,7 +90,7 @@ export class OAuthStateStore {
   /** Expired states (used or not) are of no use to anyone: gone, so the table holds only live logins. */
   async purgeExpired(): Promise<number> {
     const [row] = await PURGE_EXPIRED_STATES.rows(this.dataSource, {});
-    return numberColumn(row, 'purged');
+    return row.purged;
   }
 
   async forget(connectorId: string): Promise<void> {

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
-import { booleanColumn, numberColumn, textColumn } from '@connector/persistence';
 import { ACTIVITY_DAYS, PRUNE_EVENTS, RECORD_WRITTEN } from './activity.sql';
 import type { ActivityDayView } from './activity.view';
 
@@ -14,19 +13,18 @@ export class ActivityRepository {
   async recordWritten(eventId: string, connectorId: string, day: string): Promise<void> {
     const [row] = await RECORD_WRITTEN.rows(this.dataSource, { eventId, connectorId, day });
     // Once a day per connector: forget the ids of events too old to be redelivered.
-    if (row && booleanColumn(row, 'first_of_day'))
-      await PRUNE_EVENTS.rows(this.dataSource, { connectorId, day });
+    if (row?.first_of_day) await PRUNE_EVENTS.rows(this.dataSource, { connectorId, day });
   }
 
   /** The last `count` days of the connector `connectorId` of the account `accountId`. */
   async days(accountId: string, connectorId: string, count: number): Promise<ActivityDayView[]> {
     const rows = await ACTIVITY_DAYS.rows(this.dataSource, { connectorId, days: count, accountId });
     return rows.map((row) => ({
-      day: textColumn(row, 'day'),
-      apiCalls: numberColumn(row, 'api_calls'),
-      vacanciesPublished: numberColumn(row, 'published'),
-      recordsWritten: numberColumn(row, 'records_written'),
-      failures: numberColumn(row, 'failures'),
+      day: row.day,
+      apiCalls: row.api_calls,
+      vacanciesPublished: row.published,
+      recordsWritten: row.records_written,
+      failures: row.failures,
     }));
   }
 }

@@ -12,7 +12,7 @@ INSERT INTO connector_activity AS a (connector_id, day, records_written)
 SELECT connector_id, day, 1 FROM fresh
 ON CONFLICT (connector_id, day) DO UPDATE SET records_written = a.records_written + 1
 RETURNING (xmax = 0) AS first_of_day`,
-);
+).withRow({ first_of_day: 'boolean' });
 
 /** The ids of the connector's events too old to be redelivered (15 days before `day`). */
 export const PRUNE_EVENTS = sqlStatement<{ connectorId: string; day: string }>(
@@ -56,4 +56,10 @@ SELECT to_char(days.day, 'YYYY-MM-DD') AS day,
   LEFT JOIN dead ON dead.day = days.day
   LEFT JOIN connector_activity AS a ON a.connector_id = ${p.connectorId}::text AND a.day = days.day
  ORDER BY days.day`,
-);
+).withRow({
+  day: 'string',
+  api_calls: 'number',
+  published: 'number',
+  records_written: 'number',
+  failures: 'number',
+});

@@ -16,4 +16,4 @@ export const RECORD_FAILURE = sqlStatement<{ address: string; windowMs: number }
   RETURNING "failures",
     GREATEST(0, ceil(extract(epoch FROM f."window_started_at" + make_interval(secs => ${p.windowMs}::numeric / 1000.0) - now()) * 1000))::int
       AS "remaining_ms"`,
-);
+).withRow({ failures: 'number', remaining_ms: 'number' });

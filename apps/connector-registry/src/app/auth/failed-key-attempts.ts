@@ -2,7 +2,6 @@ import { isIP } from 'node:net';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
-import { numberColumn } from '@connector/persistence';
 import { RECORD_FAILURE } from './failed-key-attempts.sql';
 
 /** How many wrong keys one client may present in a window before its wrong keys get 429. */
@@ -64,8 +63,7 @@ export class FailedKeyAttempts {
       address: client.slice(0, 200),
       windowMs: this.policy.windowMs,
     });
-    const shared = numberColumn(row, 'failures');
-    const remainingMs = numberColumn(row, 'remaining_ms');
+    const { failures: shared, remaining_ms: remainingMs } = row;
     // The shared count, or what this process saw when some of it was not written down.
     const window = this.windows.get(client);
     if (window && window.endsAt > now) {

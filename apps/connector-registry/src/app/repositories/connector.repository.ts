@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { isUUID } from 'class-validator';
 import { type DataSource, IsNull, type Repository } from 'typeorm';
 import type { JobMapping } from '@connector/job-mapping';
-import { addToOutbox, numberColumn, type OutboxMessage, textColumn } from '@connector/persistence';
+import { addToOutbox, type OutboxMessage } from '@connector/persistence';
 import { SERVICE_NAME } from '../connector-registry.config';
 import { ConnectorEntity } from '../connectors/connector.entity';
 import { JobMappingEntity } from '../mapping/job-mapping.entity';
@@ -45,18 +45,13 @@ export class ConnectorRepository {
 
   /** Live connectors per ATS type and status (for the metrics). */
   async countByTypeAndStatus(): Promise<Array<{ type: string; status: string; count: number }>> {
-    const rows = await LIVE_CONNECTOR_COUNTS.rows(this.dataSource, {});
-    return rows.map((row) => ({
-      type: textColumn(row, 'type'),
-      status: textColumn(row, 'status'),
-      count: numberColumn(row, 'count'),
-    }));
+    return LIVE_CONNECTOR_COUNTS.rows(this.dataSource, {});
   }
 
   /** An account's live connectors. */
   async countLive(accountId: string): Promise<number> {
     const [row] = await LIVE_CONNECTORS_OF_ACCOUNT.rows(this.dataSource, { accountId });
-    return row ? numberColumn(row, 'count') : 0;
+    return row?.count ?? 0;
   }
 
   /**
@@ -72,7 +67,7 @@ export class ConnectorRepository {
     return this.dataSource.transaction(async (manager) => {
       await LOCK_ACCOUNT_CONNECTORS.rows(manager, { accountId: connector.accountId });
       const [row] = await LIVE_CONNECTORS_OF_ACCOUNT.rows(manager, { accountId: connector.accountId });
-      if (row && numberColumn(row, 'count') >= maxPerAccount) return 'limit';
+      if (row && row.count >= maxPerAccount) return 'limit';
       await manager.save(ConnectorEntity, connector);
       await manager.insert(JobMappingEntity, { connectorId: connector.id, version: 1, mapping, createdBy });
       return 'inserted';

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { isUUID } from 'class-validator';
 import { type DataSource, In, type Repository } from 'typeorm';
-import { entitiesOf, numberColumn } from '@connector/persistence';
+import { entitiesOf } from '@connector/persistence';
 import { RunEntity } from '../runs/run.entity';
 import { isUniqueViolation } from './job-mapping.repository';
 import { ACTIVE_RUNS_OF_ACCOUNT, LATEST_RUNS, LOCK_ACCOUNT_RUNS } from './run.sql';
@@ -37,8 +37,7 @@ export class RunRepository {
         });
         if (active) return { inserted: false, activeRunId: active.id };
         const [row] = await ACTIVE_RUNS_OF_ACCOUNT.rows(manager, { accountId: run.accountId });
-        if (row && numberColumn(row, 'count') >= maxPerAccount)
-          return { inserted: false, accountLimit: true };
+        if (row && row.count >= maxPerAccount) return { inserted: false, accountLimit: true };
         await manager.insert(RunEntity, run);
         return { inserted: true };
       });

@@ -16,9 +16,9 @@ export const LOCK_ACCOUNT_RUNS = sqlStatement<{ accountId: string }>(
   (p) => `SELECT pg_advisory_xact_lock(7330, hashtext(${p.accountId}))`,
 );
 
-/** An account's runs queued or running (the partial uq_run_connector_active holds only those; column `count`). */
+/** An account's runs queued or running (the partial uq_run_connector_active holds only those). */
 export const ACTIVE_RUNS_OF_ACCOUNT = sqlStatement<{ accountId: string }>(
   (p) => `
   SELECT count(*)::int AS count FROM run
   WHERE account_id = ${p.accountId} AND status IN ('queued', 'running')`,
-);
+).withRow({ count: 'number' });

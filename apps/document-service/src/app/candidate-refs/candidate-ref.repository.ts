@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, Repository } from 'typeorm';
-import { preparedStatements, type SqlQueryable, textColumn } from '@connector/persistence';
+import { preparedStatements, type SqlQueryable } from '@connector/persistence';
 import { CandidateRefEntity } from './candidate-ref.entity';
 import { FIND_CANDIDATE_REF } from './candidate-ref.sql';
 
@@ -18,7 +18,7 @@ export class CandidateRefRepository {
 
   async find(connectorId: string, candidateId: string): Promise<string | undefined> {
     const [row] = await FIND_CANDIDATE_REF.rows(this.statements, { connectorId, candidateId });
-    return row ? textColumn(row, 'external_id') : undefined;
+    return row?.external_id;
   }
 
   /** The connectors that told where the candidate lives. */

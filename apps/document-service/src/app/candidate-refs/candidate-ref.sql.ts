@@ -4,4 +4,4 @@ import { sqlStatement } from '@connector/persistence';
 export const FIND_CANDIDATE_REF = sqlStatement<{ connectorId: string; candidateId: string }>(
   (p) =>
     `SELECT "external_id" FROM "candidate_ref" WHERE "connector_id" = ${p.connectorId} AND "candidate_id" = ${p.candidateId}`,
-);
+).withRow({ external_id: 'string' });

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { driveLoginForm, startAtsBSandbox, type RunningAtsBSandbox } from '@connector/ats-b-sandbox';
+import { startAtsBSandbox, type RunningAtsBSandbox } from '@connector/ats-b-sandbox';
+import { driveLoginForm } from '@connector/ats-b-sandbox/testing';
 import { AtsSystems, type ClientOptions, type ConnectorDirectory } from '@connector/ats-access';
 import type { VacancyPartDeps } from '@connector/ats-core';
 import { AtsBClient, AtsBOAuthClient, type AtsBSession, AtsBVacancyEventSource } from '@connector/ats-b';

@@ -4,7 +4,7 @@ import { startAtsASandbox, type RunningAtsASandbox, VACANCY_STATUSES } from '@co
 import { AtsSystems, type ClientOptions, type ConnectorDirectory } from '@connector/ats-access';
 import type { VacancyPartDeps } from '@connector/ats-core';
 import { outboundGuard } from '@connector/ats-clients';
-import { AtsAClient, AtsAVacancySource, isLiveAtsAVacancy } from '@connector/ats-a';
+import { AtsAClient, AtsAVacancySource, atsAVacancyLiveness } from '@connector/ats-a';
 import { AtsBVacancySource } from '@connector/ats-b';
 import { type EventEnvelope, RoutingKey } from '@connector/contracts';
 import type { MessagePublisher } from '@connector/messaging';
@@ -128,7 +128,7 @@ describe(`${SyncRunService.name} (ATS-A full run)`, () => {
 
   const isLive = (id: number) => {
     const v = sandbox.state.getVacancy(id);
-    return v !== undefined && isLiveAtsAVacancy(v, OPEN_STATUS_IDS, new Date());
+    return v !== undefined && atsAVacancyLiveness(v, OPEN_STATUS_IDS, new Date()).live;
   };
 
   it('closes no live vacancy when one listed on page 1 is closed before page 2 is read', async () => {

@@ -8,12 +8,11 @@ import {
   AtsBVacancySource,
   atsBJobState,
   atsBPage,
-  isLiveAtsBJob,
   toAtsBSourceVacancy,
 } from '@connector/ats-b';
 import type { SourcePage, VacancyPartDeps } from '@connector/ats-core';
 import type { ConnectorSnapshot } from '@connector/contracts';
-import { defaultJobMapping, knownSourcePaths } from '@connector/ats-registry';
+import { atsRegistry, defaultJobMapping } from '@connector/ats-registry';
 import { buildVacancyUpsert } from '../vacancies/vacancy-content';
 
 const NOW = new Date('2026-11-21T10:00:00.000Z');
@@ -50,12 +49,11 @@ const publish = (job: AtsBJobOrder) =>
 
 describe('ATS-B job liveness', () => {
   it('takes an open, published (isPublic 1), not deleted job as the vendor sends it', () => {
-    expect(isLiveAtsBJob(vendorJob)).toBe(true);
     expect(atsBJobState(vendorJob, { listedOpen: false })).toBe('live');
   });
 
   it.each([1, '1', true, 'true', 'TRUE'])('reads isPublic %p as published', (isPublic) => {
-    expect(isLiveAtsBJob(variant({ isPublic }))).toBe(true);
+    expect(atsBJobState(variant({ isPublic }), { listedOpen: false })).toBe('live');
   });
 
   it.each([0, '0', false, 'false', null])('reads isPublic %p as not published: closed', (isPublic) => {
@@ -67,7 +65,7 @@ describe('ATS-B job liveness', () => {
   });
 
   it.each([true, 1, '1', 'true'])('reads isOpen %p as open', (isOpen) => {
-    expect(isLiveAtsBJob(variant({ isOpen }))).toBe(true);
+    expect(atsBJobState(variant({ isOpen }), { listedOpen: false })).toBe('live');
   });
 
   it.each([false, 0, '0', 'false'])('reads isOpen %p as closed', (isOpen) => {
@@ -82,11 +80,11 @@ describe('ATS-B job liveness', () => {
   );
 
   it.each([false, 0, '0', 'false', null])('reads isDeleted %p as not deleted', (isDeleted) => {
-    expect(isLiveAtsBJob(variant({ isDeleted }))).toBe(true);
+    expect(atsBJobState(variant({ isDeleted }), { listedOpen: false })).toBe('live');
   });
 
   it('reads an absent isDeleted as not deleted', () => {
-    expect(isLiveAtsBJob(variant({}, ['isDeleted']))).toBe(true);
+    expect(atsBJobState(variant({}, ['isDeleted']), { listedOpen: false })).toBe('live');
   });
 
   it('trusts an open-jobs listing for an absent isOpen, but decides nothing on it in a changes-only one', () => {
@@ -523,7 +521,7 @@ describe('ATS-B fields asked for', () => {
       const [, root, subs] = /^(\w+)(?:\(([\w,]+)\))?$/.exec(field) ?? [];
       asked.set(root, subs ? subs.split(',') : 'all');
     }
-    const missing = knownSourcePaths('ats-b').filter((path) => {
+    const missing = [...atsRegistry.get('ats-b').mapping.sourcePaths].filter((path) => {
       const [root, sub] = path.split('.');
       const fields = asked.get(root);
       return fields === undefined || (sub !== undefined && fields !== 'all' && !fields.includes(sub));

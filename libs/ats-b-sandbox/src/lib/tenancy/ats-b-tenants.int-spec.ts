@@ -1,5 +1,5 @@
 import { startAtsBSandbox, type RunningAtsBSandbox } from '../ats-b-sandbox.server';
-import { driveLoginForm } from '../login-form.driver';
+import { driveLoginForm } from '../../test/login-form.driver';
 import { tenantSeed } from './ats-b-tenants';
 
 const REDIRECT = 'http://127.0.0.1:9999/oauth/ats-b/callback';

@@ -61,11 +61,6 @@ export function readDate(value: unknown): Date | undefined {
   return Number.isNaN(ms) ? undefined : new Date(ms);
 }
 
-/** An array, or nothing: `null`, absent and non-arrays read as empty. */
-export function readArray(value: unknown): unknown[] {
-  return Array.isArray(value) ? value : [];
-}
-
 /** A JSON object (not an array), or `undefined`. */
 export function readObject(value: unknown): Record<string, unknown> | undefined {
   return typeof value === 'object' && value !== null && !Array.isArray(value)

@@ -7,7 +7,6 @@ import type {
   RateLimiter,
   WaiterKind,
 } from '@connector/rate-limiter';
-import type { AtsAdapter } from './ats-adapter';
 import { meteredAcquire } from './budget-metrics';
 
 /** Pushes (candidates, applications, documents) may use the reserve; syncs may not. */
@@ -94,23 +93,4 @@ export function tokenBucketHooks(
       }
     },
   };
-}
-
-/** The capabilities whose work calls the ATS: an adapter declaring one needs `makeClients` and a `budget`. */
-const CALLING_CAPABILITIES = ['vacancies', 'candidates', 'applications', 'documents'] as const;
-
-/**
- * What an adapter's capabilities promise of its clients and it lacks: `makeClients` and `budget` for an ATS
- * services call, a daily quota for one that declares `daily-budget` (and none for one that does not).
- */
-export function missingClientParts(adapter: AtsAdapter, connector: BudgetConnector): string[] {
-  const calls = CALLING_CAPABILITIES.some((capability) => adapter.capabilities.includes(capability));
-  const missing: string[] = [];
-  if (calls && !adapter.makeClients) missing.push('makeClients');
-  if (calls && !adapter.budget) missing.push('budget');
-  const daily = adapter.budget?.(connector).kind === 'daily-quota';
-  if (adapter.capabilities.includes('daily-budget') !== daily) {
-    missing.push(daily ? 'the daily-budget capability its daily quota needs' : 'a daily-quota budget');
-  }
-  return missing;
 }

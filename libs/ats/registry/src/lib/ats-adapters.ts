@@ -12,20 +12,12 @@ export type AtsType = (typeof ATS_ADAPTERS)[number]['type'];
 /** The registered names, typed (for code written against the ATSs this build has; others ask the registry). */
 export const ATS_TYPES: readonly AtsType[] = ATS_ADAPTERS.map((adapter) => adapter.type);
 
-/** What auth-gateway hands a worker for a connector of a registered ATS, each ATS's own shape. */
-export type AtsAccess = ReturnType<(typeof ATS_ADAPTERS)[number]['accessOf']>;
-
 /** The registry every service looks its adapter up in. */
 export const atsRegistry = new AtsRegistry(ATS_ADAPTERS);
 
 /** The mapping a new connector of `type` starts with (a copy: the caller may change it). */
 export function defaultJobMapping(type: string): JobMapping {
   return structuredClone(atsRegistry.get(type).mapping.defaults);
-}
-
-/** The source paths a mapping of `type` may read. */
-export function knownSourcePaths(type: string): string[] {
-  return [...atsRegistry.get(type).mapping.sourcePaths];
 }
 
 /**

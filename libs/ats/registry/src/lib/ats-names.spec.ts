@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
+import * as ts from 'typescript';
 import { atsRegistry } from './ats-adapters';
 
 const ROOT = join(__dirname, '../../../../..');
@@ -25,14 +26,20 @@ function listsOfNames(text: string, names: readonly string[]): string[] {
   return text.match(pattern) ?? [];
 }
 
-function sourceFiles(): string[] {
+/** Tracked and new (not ignored) files, as the repository has them. */
+function repositoryFiles(): string[] {
   const out = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard'], {
     cwd: ROOT,
     encoding: 'utf8',
   });
-  return out
-    .split('\n')
-    .filter((path) => /\.(ts|js|mjs)$/.test(path) && !/\.(spec|int-spec|e2e-spec)\.ts$/.test(path))
+  return out.split('\n').filter((path) => path !== '' && /\.(ts|js|mjs)$/.test(path));
+}
+
+const isTest = (path: string) => /\.(spec|int-spec|e2e-spec)\.ts$/.test(path);
+
+function sourceFiles(): string[] {
+  return repositoryFiles()
+    .filter((path) => !isTest(path))
     .filter((path) => !ALLOWED.some((allowed) => allowed.test(path)));
 }
 
@@ -51,5 +58,284 @@ describe('ATS names', () => {
     expect(listsOfNames(`const L = ['ats-a', "ats-b"];`, names)).toHaveLength(1);
     expect(listsOfNames(`CHECK ("type" IN ('ats-a', 'ats-b'))`, names)).toHaveLength(1);
     expect(listsOfNames(`if (type === 'ats-a') return 'ats-b';`, names)).toEqual([]);
+  });
+});
+
+/*
+ * A vendor is a folder (STYLE.md 12): outside libs/ats, production code names no vendor (in an identifier, a
+ * string or a file name; comments are prose and not read), and only the registry imports a concrete adapter.
+ * Production code is what the services, the sandboxes and the tools run: not tests, the test kit, bench, chaos,
+ * migrations (history) or generated files. Today's code is the baseline below: it may only shrink, and an
+ * entry that no longer occurs fails too, so the list stays true.
+ */
+
+/** The vendors' brand names (docs/ats-a.md, docs/ats-b.md), which the registry does not hold. */
+const BRANDS = ['eploy', 'bullhorn'];
+
+const PRODUCTION = /^(apps|libs|tools)\//;
+const NOT_PRODUCTION = [
+  /^apps\/e2e\//,
+  /^libs\/(testing|service-stubs|ats\/testing)\//,
+  /^libs\/[^/]+\/src\/test\//,
+  /\/migrations\/|\.migration\.ts$/,
+  /^apps\/connector-registry\/src\/app\/admin-page\/public\/admin-api\.d\.ts$/,
+];
+
+/**
+ * Today's violations, `<file>: <what>`; a folder (`<folder>/: vendor folder`) holds whatever its files do.
+ * Issue 35's redesign empties this list: remove an entry when its code moves behind the registry, never add one.
+ */
+const BASELINE: readonly string[] = [
+  'apps/ats-a-sandbox/: vendor folder',
+  'apps/ats-b-sandbox/: vendor folder',
+  'libs/ats-a-sandbox/: vendor folder',
+  'libs/ats-b-sandbox/: vendor folder',
+  'apps/auth-gateway/src/app/auth-gateway.config.ts: name ATS_A',
+  'apps/auth-gateway/src/app/auth-gateway.config.ts: name ATS_B',
+  'apps/auth-gateway/src/app/auth-gateway.config.ts: name ats-b',
+  'apps/auth-gateway/src/app/credentials/ats-a-setup.service.ts: file name',
+  'apps/auth-gateway/src/app/credentials/ats-a-setup.service.ts: import @connector/ats-a',
+  'apps/auth-gateway/src/app/credentials/ats-a-setup.service.ts: name ATS-A',
+  'apps/auth-gateway/src/app/credentials/ats-a-setup.service.ts: name ATS_A',
+  'apps/auth-gateway/src/app/credentials/ats-a-setup.service.ts: name AtsA',
+  'apps/auth-gateway/src/app/credentials/ats-a-setup.service.ts: name atsA',
+  'apps/auth-gateway/src/app/credentials/ats-a-setup.service.ts: name eploy',
+  'apps/auth-gateway/src/app/credentials/connection-test.handler.ts: name AtsA',
+  'apps/auth-gateway/src/app/credentials/connection-test.handler.ts: name ats-a',
+  'apps/auth-gateway/src/app/credentials/connection-test.handler.ts: name atsA',
+  'apps/auth-gateway/src/app/credentials/credential-recheck.job.ts: name ATS_A',
+  'apps/auth-gateway/src/app/credentials/credentials-save.handler.ts: name AtsA',
+  'apps/auth-gateway/src/app/credentials/credentials-save.handler.ts: name ats-a',
+  'apps/auth-gateway/src/app/credentials/credentials-save.handler.ts: name atsA',
+  'apps/auth-gateway/src/app/credentials/credentials.module.ts: import @connector/ats-b',
+  'apps/auth-gateway/src/app/credentials/credentials.module.ts: name ATS_B',
+  'apps/auth-gateway/src/app/credentials/credentials.module.ts: name AtsA',
+  'apps/auth-gateway/src/app/credentials/credentials.module.ts: name AtsB',
+  'apps/auth-gateway/src/app/credentials/credentials.module.ts: name ats-a',
+  'apps/auth-gateway/src/app/credentials/credentials.module.ts: name ats-b',
+  'apps/auth-gateway/src/app/credentials/credentials.module.ts: name atsB',
+  'apps/auth-gateway/src/app/credentials/credentials.service.ts: name ATS-A',
+  'apps/auth-gateway/src/app/credentials/credentials.service.ts: name ATS-B',
+  'apps/auth-gateway/src/app/credentials/credentials.service.ts: name ATS_A',
+  'apps/auth-gateway/src/app/credentials/credentials.service.ts: name ATS_B',
+  'apps/auth-gateway/src/app/credentials/credentials.service.ts: name AtsA',
+  'apps/auth-gateway/src/app/credentials/credentials.service.ts: name AtsB',
+  'apps/auth-gateway/src/app/credentials/operator-alerts.ts: name ATS_B',
+  'apps/auth-gateway/src/app/credentials/operator-alerts.ts: name AtsB',
+  'apps/auth-gateway/src/app/oauth/ats-b-oauth.strategy.ts: file name',
+  'apps/auth-gateway/src/app/oauth/ats-b-oauth.strategy.ts: import @connector/ats-b',
+  'apps/auth-gateway/src/app/oauth/ats-b-oauth.strategy.ts: name AtsB',
+  'apps/auth-gateway/src/app/oauth/oauth.service.ts: name ATS-B',
+  'apps/auth-gateway/src/app/oauth/oauth.service.ts: name ATS_B',
+  'apps/auth-gateway/src/app/oauth/oauth.service.ts: name AtsB',
+  'apps/auth-gateway/src/app/oauth/oauth.service.ts: name ats-b',
+  'apps/connector-registry/src/app/budget/budget.controller.ts: name ATS-A',
+  'apps/connector-registry/src/app/budget/budget.controller.ts: name ATS-B',
+  'apps/connector-registry/src/app/budget/budget.controller.ts: name ATS_A',
+  'apps/connector-registry/src/app/budget/budget.service.ts: name ATS-A',
+  'apps/connector-registry/src/app/budget/budget.service.ts: name ATS-B',
+  'apps/connector-registry/src/app/budget/budget.service.ts: name AtsA',
+  'apps/connector-registry/src/app/clients/auth-gateway.client.ts: name AtsA',
+  'apps/connector-registry/src/app/clients/auth-gateway.client.ts: name ats-a',
+  'apps/connector-registry/src/app/common/api-responses.ts: name ATS-A',
+  'apps/connector-registry/src/app/common/api-responses.ts: name ATS-B',
+  'apps/connector-registry/src/app/common/registry.exception.ts: name ATS_A',
+  'apps/connector-registry/src/app/common/registry.exception.ts: name ATS_B',
+  'apps/connector-registry/src/app/common/registry.exception.ts: name AtsA',
+  'apps/connector-registry/src/app/common/registry.exception.ts: name AtsB',
+  'apps/connector-registry/src/app/connectors/connectors.controller.ts: name ATS-A',
+  'apps/connector-registry/src/app/connectors/connectors.service.ts: name ATS-B',
+  'apps/connector-registry/src/app/connectors/dto/connector-requests.dto.ts: name ATS-A',
+  'apps/connector-registry/src/app/connectors/dto/connector-requests.dto.ts: name ATS-B',
+  'apps/connector-registry/src/app/connectors/dto/connector-requests.dto.ts: name AtsA',
+  'apps/connector-registry/src/app/connectors/dto/connector-requests.dto.ts: name AtsB',
+  'apps/connector-registry/src/app/connectors/kinds/gateway-credentials.ts: name AtsA',
+  'apps/connector-registry/src/app/metrics/registry-metrics.ts: name ATS-A',
+  'apps/connector-registry/src/app/oauth/oauth-cookie.ts: name ats_b',
+  'apps/connector-registry/src/app/oauth/oauth.controller.ts: name ATS-B',
+  'apps/connector-registry/src/app/oauth/oauth.controller.ts: name ATS_B',
+  'apps/connector-registry/src/app/oauth/oauth.service.ts: name ATS-B',
+  'apps/connector-registry/src/app/oauth/oauth.service.ts: name AtsB',
+  'apps/vacancy-sync/src/app/runs/sync-options.ts: import @connector/ats-a',
+  'apps/vacancy-sync/src/app/runs/sync-options.ts: name ATS_A',
+  'libs/contracts/src/lib/auth-requests.ts: name AtsA',
+  'libs/contracts/src/lib/auth-requests.ts: name ats-a',
+  'libs/contracts/src/lib/auth-requests.ts: name ats-b',
+  'tools/contract-docs.ts: name ATS-B',
+  'tools/demo-connectors.ts: name ATS-A',
+  'tools/demo-connectors.ts: name ATS-B',
+  'tools/demo-connectors.ts: name ATS_A',
+  'tools/demo-connectors.ts: name ats-a',
+  'tools/demo-connectors.ts: name ats-b',
+  'tools/demo-connectors.ts: name atsA',
+  'tools/start.ts: name ATS-A',
+  'tools/start.ts: name ATS-B',
+  'tools/start.ts: name ATS_A',
+  'tools/start.ts: name ATS_B',
+  'tools/start.ts: name ats-a',
+  'tools/start.ts: name ats-b',
+  'tools/start.ts: name atsA',
+  'tools/start.ts: name atsB',
+];
+
+/**
+ * A vendor's name as code writes it: `ats-a`, `ATS-A`, `ats_a`, `ATS_A` as a word (not `ats-access`); `atsA`,
+ * `AtsA` as a word of an identifier (not `AtsAdapter`, `atsAccess`); a brand in any of these cases.
+ */
+function vendorPattern(names: readonly string[]): RegExp {
+  const spellings = names.flatMap((name) => {
+    const words = name.toLowerCase().split('-');
+    const [first, ...rest] = words.map((word) => word.charAt(0).toUpperCase() + word.slice(1));
+    return [
+      `(?<![A-Za-z0-9])(?:${words.join('[-_]?')}|${words.join('[-_]?').toUpperCase()})(?![A-Za-z0-9])`,
+      `(?<![A-Za-z0-9])${words[0]}${rest.join('')}(?![a-z])`,
+      `${first}${rest.join('')}(?![a-z])`,
+    ];
+  });
+  return new RegExp(spellings.join('|'), 'g');
+}
+
+/** The path aliases of tsconfig.base.json: `@connector/<name>` to its lib's barrel. */
+const PATH_ALIASES = (
+  JSON.parse(readFileSync(join(ROOT, 'tsconfig.base.json'), 'utf8')) as {
+    compilerOptions: { paths: Record<string, string[]> };
+  }
+).compilerOptions.paths;
+
+/** Whether a module specifier loads a concrete adapter (its alias, or a path into its folder) from outside it. */
+function importsAdapter(path: string, specifier: string, adapterFolders: readonly string[]): boolean {
+  const target = specifier.startsWith('.')
+    ? `${relative(ROOT, resolve(ROOT, dirname(path), specifier))}/`
+    : (PATH_ALIASES[specifier]?.[0] ?? '');
+  return adapterFolders.some((folder) => target.startsWith(folder) && !path.startsWith(folder));
+}
+
+/** What one file does that only the adapters and the registry may: `file name`, `import …`, `name …`. */
+function violationsIn(path: string, text: string, types: readonly string[]): string[] {
+  const names = vendorPattern([...types, ...BRANDS]);
+  const adapterFolders = types.map((type) => `libs/ats/${type}/`);
+  const namesIn = (value: string) => [...value.matchAll(names)].map((match) => `name ${match[0]}`);
+  const insideAts = path.startsWith('libs/ats/');
+  const found = insideAts || namesIn(path).length === 0 ? [] : ['file name'];
+  const visit = (node: ts.Node): void => {
+    const specifier =
+      (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier
+        ? (node.moduleSpecifier as ts.StringLiteral).text
+        : undefined;
+    if (
+      specifier !== undefined &&
+      !path.startsWith('libs/ats/registry/') &&
+      importsAdapter(path, specifier, adapterFolders)
+    ) {
+      found.push(`import ${specifier}`);
+      return;
+    }
+    if (
+      !insideAts &&
+      (ts.isIdentifier(node) || ts.isStringLiteralLike(node) || ts.isTemplateLiteralToken(node))
+    ) {
+      found.push(...namesIn(node.text));
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(ts.createSourceFile(path, text, ts.ScriptTarget.Latest, false));
+  return found;
+}
+
+/** The violations of `files` (path and text), each `<file>: <what>` once, sorted. */
+function violationsOf(
+  files: ReadonlyArray<{ path: string; text: string }>,
+  types: readonly string[],
+): string[] {
+  const found = files.flatMap(({ path, text }) =>
+    violationsIn(path, text, types).map((what) => `${path}: ${what}`),
+  );
+  return [...new Set(found)].sort();
+}
+
+const FOLDER = ': vendor folder';
+
+/** The violations not in `baseline`, and the baseline entries that no longer occur. */
+function againstBaseline(found: readonly string[], baseline: readonly string[]) {
+  const folders = baseline
+    .filter((entry) => entry.endsWith(FOLDER))
+    .map((entry) => entry.slice(0, -FOLDER.length));
+  const inFolder = (folder: string) => (entry: string) => entry.startsWith(folder);
+  return {
+    added: found.filter(
+      (entry) => !baseline.includes(entry) && !folders.some((folder) => inFolder(folder)(entry)),
+    ),
+    gone: baseline.filter((entry) =>
+      entry.endsWith(FOLDER) ? !found.some(inFolder(entry.slice(0, -FOLDER.length))) : !found.includes(entry),
+    ),
+  };
+}
+
+const productionFiles = () =>
+  repositoryFiles()
+    .filter((path) => PRODUCTION.test(path) && !isTest(path) && !NOT_PRODUCTION.some((p) => p.test(path)))
+    .map((path) => ({ path, text: readFileSync(join(ROOT, path), 'utf8') }));
+
+describe('vendor names outside libs/ats', () => {
+  const types = atsRegistry.types();
+
+  it('production code names no vendor and imports no adapter, but for the baseline (which only shrinks)', () => {
+    const { added, gone } = againstBaseline(violationsOf(productionFiles(), types), BASELINE);
+    // added: put the vendor's part in its adapter (libs/ats/<name>) and ask the registry for it.
+    // gone: the baseline names something no longer there; remove the entry.
+    expect({ added, gone }).toEqual({ added: [], gone: [] });
+  });
+
+  it('finds vendor names, adapter imports and vendor files; not comments, not the registry (it can fail)', () => {
+    const found = violationsOf(
+      [
+        {
+          path: 'apps/vacancy-sync/src/app/runs/sync.ts',
+          text: [
+            "import { AtsAClient } from '@connector/ats-a';",
+            '// ATS-A and ats-b in a comment are prose',
+            "const limit = process.env['ATS_B_LIMIT'] ?? 'ats-a';",
+            'const kind: AtsAdapter = atsAccess(new AtsAClient());',
+            'const toBullhornJob = `${limit}`;',
+          ].join('\n'),
+        },
+        { path: 'apps/vacancy-sync/src/app/runs/eploy-statuses.ts', text: 'export {};' },
+        { path: 'libs/ats-access/src/lib/systems.ts', text: "export * from '../../../ats/ats-b/src/index';" },
+        {
+          path: 'libs/ats/registry/src/lib/adapters.ts',
+          text: "import { atsAAdapter } from '@connector/ats-a';",
+        },
+      ],
+      types,
+    );
+    expect(found).toEqual([
+      'apps/vacancy-sync/src/app/runs/eploy-statuses.ts: file name',
+      'apps/vacancy-sync/src/app/runs/sync.ts: import @connector/ats-a',
+      'apps/vacancy-sync/src/app/runs/sync.ts: name ATS_B',
+      'apps/vacancy-sync/src/app/runs/sync.ts: name AtsA',
+      'apps/vacancy-sync/src/app/runs/sync.ts: name Bullhorn',
+      'apps/vacancy-sync/src/app/runs/sync.ts: name ats-a',
+      'libs/ats-access/src/lib/systems.ts: import ../../../ats/ats-b/src/index',
+    ]);
+  });
+
+  it('fails on a violation the baseline lacks and on a baseline entry that no longer occurs', () => {
+    const baseline = [
+      'apps/a.ts: name AtsA',
+      'apps/gone.ts: name ats-b',
+      'libs/ats-c-sandbox/: vendor folder',
+    ];
+    const found = [
+      'apps/a.ts: name AtsA',
+      'apps/a.ts: name ATS_B',
+      'libs/ats-c-sandbox/src/main.ts: file name',
+    ];
+    expect(againstBaseline(found, baseline)).toEqual({
+      added: ['apps/a.ts: name ATS_B'],
+      gone: ['apps/gone.ts: name ats-b'],
+    });
+    expect(againstBaseline(['apps/a.ts: name AtsA'], baseline).gone).toContain(
+      'libs/ats-c-sandbox/: vendor folder',
+    );
   });
 });

@@ -1,5 +1,5 @@
 import { applyJobMapping, type JobMapping, readPath, validateJobMapping } from '@connector/job-mapping';
-import { atsRegistry, defaultJobMapping, knownSourcePaths } from './ats-adapters';
+import { atsRegistry, defaultJobMapping } from './ats-adapters';
 
 /** The adapters' mapping defaults with the mapping engine (libs/job-mapping): they must fit each other. */
 const vocabulary = (type: string) => atsRegistry.get(type).mapping;
@@ -97,9 +97,9 @@ describe(validateJobMapping.name, () => {
   });
 
   it('accepts documented example paths', () => {
-    expect(knownSourcePaths('ats-a').includes('Location.Description')).toBe(true);
-    expect(knownSourcePaths('ats-a').includes('Company.Name')).toBe(true);
-    expect(knownSourcePaths('ats-b').includes('clientCorporation.name')).toBe(true);
+    expect(atsRegistry.get('ats-a').mapping.sourcePaths.has('Location.Description')).toBe(true);
+    expect(atsRegistry.get('ats-a').mapping.sourcePaths.has('Company.Name')).toBe(true);
+    expect(atsRegistry.get('ats-b').mapping.sourcePaths.has('clientCorporation.name')).toBe(true);
   });
 });
 

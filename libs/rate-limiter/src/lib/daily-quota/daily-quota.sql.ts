@@ -42,7 +42,7 @@ export interface AcquireQuotaValues {
 /**
  * The one statement that takes budget: locks the customer system's row (FOR UPDATE re-reads the newest
  * version after waiting), rolls the window over at its reset, and takes `cost` calls when they fit under the
- * limit less the other side's claim (allowanceFor and afterGrant in quota-plan.ts), unless a 429 paused it.
+ * limit less the other side's claim (allowanceFor in quota-plan.ts; afterGrant in src/test/quota-plan.model.ts), unless a 429 paused it.
  * Concurrent takers queue on the row lock, so none ever spends the same call twice.
  */
 export const ACQUIRE_QUOTA = sqlStatement<AcquireQuotaValues>(

@@ -1,5 +1,5 @@
+import { afterGrant, observed } from '../../test/quota-plan.model';
 import {
-  afterGrant,
   allowanceFor,
   claims,
   DAY_MS,
@@ -8,7 +8,6 @@ import {
   effectiveLimit,
   nextConfiguredReset,
   nextGrantAt,
-  observed,
   parseResetTime,
   planView,
   type QuotaPolicy,

@@ -1,4 +1,4 @@
-import { atsAVacancyLiveness, isLiveAtsAVacancy } from './ats-a-vacancy';
+import { atsAVacancyLiveness } from './ats-a-vacancy';
 
 const now = new Date('2026-03-10T12:00:00Z');
 const OPEN = 31;
@@ -35,7 +35,7 @@ describe(atsAVacancyLiveness.name, () => {
     ['date with another offset', { AdvertisingEndDate: '2026-03-10T01:00:00+02:00' }, false],
     ['unreadable date', { AdvertisingEndDate: 'soon' }, false],
   ])('%s → %s', (_name, change, expected) => {
-    expect(isLiveAtsAVacancy({ ...live, ...change }, open, now)).toBe(expected);
+    expect(atsAVacancyLiveness({ ...live, ...change }, open, now).live).toBe(expected);
   });
 
   it('says why a vacancy is not live', () => {
@@ -58,7 +58,7 @@ describe(atsAVacancyLiveness.name, () => {
   });
 
   it('uses the open status ids it is given', () => {
-    expect(isLiveAtsAVacancy(live, [LIVE], now)).toBe(false);
-    expect(isLiveAtsAVacancy(live, [], now)).toBe(false);
+    expect(atsAVacancyLiveness(live, [LIVE], now).live).toBe(false);
+    expect(atsAVacancyLiveness(live, [], now).live).toBe(false);
   });
 });

@@ -36,10 +36,6 @@ export function atsAVacancyLiveness(
   return { live: true };
 }
 
-export function isLiveAtsAVacancy(vacancy: object, openStatusIds: Iterable<number>, now: Date): boolean {
-  return atsAVacancyLiveness(vacancy, openStatusIds, now).live;
-}
-
 /** The last UTC day the vacancy is advertised (`AdvertisingEndDate`), or undefined when open-ended or unreadable. */
 export function atsAAdvertisedUntil(record: object): string | undefined {
   const day = dayOf((record as Readonly<Record<string, unknown>>)['AdvertisingEndDate']);

@@ -5,7 +5,15 @@ import { AtsError } from '@connector/ats-clients';
 import { outboundGuard } from '@connector/ats-clients';
 import { AtsAClient, type AtsAClientConfig } from './ats-a.client';
 import { requestAtsAToken } from './ats-a-token';
-import type { AtsAContact, AtsAVacancy } from './ats-a.types';
+import type { AtsALink, AtsAVacancy } from './ats-a.types';
+
+/** The blocks of a contact the search below asks for. */
+interface AtsAContact {
+  ContactId: number;
+  FirstName: string;
+  Surname: string;
+  Company?: AtsALink | null;
+}
 
 const CLIENT_ID = 'demo-client';
 const CLIENT_SECRET = 'demo-secret';

@@ -42,29 +42,6 @@ export interface AtsAVacancy {
   ModificationDate: string;
 }
 
-export interface AtsACompany {
-  CompanyId: number;
-  Name: string;
-  CompanyStatus?: AtsAPickList | null;
-  ParentCompany?: AtsALink | null;
-  Address?: AtsAAddress | null;
-  Website?: string | null;
-  LinkedIn?: string | null;
-  Telephone?: string | null;
-  Email?: string | null;
-}
-
-export interface AtsAContact {
-  ContactId: number;
-  FirstName: string;
-  Surname: string;
-  Email?: string | null;
-  Telephone?: string | null;
-  Mobile?: string | null;
-  JobTitle?: string | null;
-  Company?: AtsALink | null;
-}
-
 export interface AtsAEmploymentHistory {
   Employer: string | null;
   JobTitle: string | null;
@@ -81,29 +58,9 @@ export interface AtsAEducation {
   EndDate: string | null;
 }
 
-export interface AtsACandidate {
-  CandidateId: number;
-  Title: string | null;
-  FirstName: string;
-  Surname: string;
-  Email: string;
-  Telephone: string | null;
-  Mobile: string | null;
-  Address: AtsAAddress | null;
-}
-
 export interface AtsAQuestion {
   Question: string;
   Answer: string | null;
-}
-
-export interface AtsAApplication {
-  ApplicationId: number;
-  Candidate: AtsALink;
-  Vacancy: AtsALink;
-  ApplicationDate: string;
-  Workflow: { Stage: AtsAPickList; Status: AtsAPickList };
-  Questions: AtsAQuestion[];
 }
 
 export type AtsASearchResource = 'vacancies' | 'contacts' | 'companies' | 'candidates' | 'applications';

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { driveLoginForm, startAtsBSandbox, type RunningAtsBSandbox } from '@connector/ats-b-sandbox';
+import { startAtsBSandbox, type RunningAtsBSandbox } from '@connector/ats-b-sandbox';
+import { driveLoginForm } from '@connector/ats-b-sandbox/testing';
 import { AtsError } from '@connector/ats-clients';
 import { outboundGuard } from '@connector/ats-clients';
 import { AtsBOAuthClient } from './ats-b-oauth.client';

@@ -82,11 +82,6 @@ export function atsBJobState(job: AtsBJobOrder, options: { listedOpen: boolean }
   return open === true ? 'live' : 'unknown';
 }
 
-/** Open, public and not deleted, each said by the job itself. */
-export function isLiveAtsBJob(job: AtsBJobOrder): boolean {
-  return atsBJobState(job, { listedOpen: false }) === 'live';
-}
-
 /** A page of JobOrders read as a listing page: its live vacancies and the ids it says are not live. */
 export function atsBPage(
   jobs: readonly AtsBJobOrder[],

@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { dataSourceOptions, type PersistenceOptions, runMigrations } from './data-source';
+import { dataSourceOptions, type PersistenceOptions, runMigrations } from '../lib/data-source';
 
 /** Tables as code declares them: the entities, and the migrations (own and shared) that build them. */
 export type SchemaDeclaration = Pick<PersistenceOptions, 'service' | 'entities' | 'migrations' | 'shared'>;

@@ -1,4 +1,4 @@
-import type { Clock } from './rate-limiter';
+import type { Clock } from '../lib/rate-limiter';
 
 /** A clock for tests: sleep() moves time forward at once and records how long was asked for. */
 export class FakeClock implements Clock {

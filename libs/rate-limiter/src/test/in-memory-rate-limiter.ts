@@ -1,6 +1,11 @@
-import { acquireWithRetry, defaultJitter, type AcquireLoopDeps, type AttemptOutcome } from './acquire-loop';
-import { BucketConfigs } from './bucket-configs';
-import { RateLimiterErrorCode } from './rate-limiter.errors';
+import {
+  acquireWithRetry,
+  defaultJitter,
+  type AcquireLoopDeps,
+  type AttemptOutcome,
+} from '../lib/acquire-loop';
+import { BucketConfigs } from '../lib/bucket-configs';
+import { RateLimiterErrorCode } from '../lib/rate-limiter.errors';
 import {
   systemClock,
   type AcquireOptions,
@@ -8,8 +13,9 @@ import {
   type BucketSnapshot,
   type RateLimiter,
   type RateLimiterOptions,
-} from './rate-limiter';
-import { fullBucket, refill, tryTake, type BucketConfig, type BucketState } from './token-bucket';
+} from '../lib/rate-limiter';
+import { refill, type BucketConfig, type BucketState } from '../lib/token-bucket';
+import { fullBucket, tryTake } from './token-bucket.model';
 
 interface Bucket {
   state: BucketState;
@@ -17,8 +23,8 @@ interface Bucket {
 }
 
 /**
- * One process only: smooths bursts inside a worker, and is the limiter for unit tests of callers.
- * Every step between awaits is synchronous, so a try is atomic without locks.
+ * One process only, for tests: the bucket and retry rules (token-bucket.ts, acquire-loop.ts) the Postgres
+ * limiter shares, checked without a database by its spec. Every step between awaits is synchronous, so a try is atomic without locks.
  */
 export class InMemoryRateLimiter implements RateLimiter {
   private readonly configs: BucketConfigs;

@@ -1,6 +1,6 @@
 import { FakeClock } from './fake-clock';
 import { InMemoryRateLimiter } from './in-memory-rate-limiter';
-import { RateLimiterError, RateLimiterErrorCode, RateLimitExceededError } from './rate-limiter.errors';
+import { RateLimiterError, RateLimiterErrorCode, RateLimitExceededError } from '../lib/rate-limiter.errors';
 
 describe(InMemoryRateLimiter.name, () => {
   const key = 'connector-1';

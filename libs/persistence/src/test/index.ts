@@ -1,0 +1,2 @@
+/** Helpers for the tests of services that use @connector/persistence (as @connector/persistence/testing). */
+export * from './schema-drift';
