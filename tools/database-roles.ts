@@ -70,8 +70,8 @@ export async function setUpServiceRoles(
  * service's from its first deploy). Nothing when there are none (one role for every service, as locally);
  * an error when only some exist.
  */
-export async function regrantServiceRoles(db: SqlQueryable): Promise<ServiceRole[]> {
-  const roles = serviceRoles();
+export async function regrantServiceRoles(db: SqlQueryable, suffix = ''): Promise<ServiceRole[]> {
+  const roles = serviceRoles(suffix);
   const found = rowsOf(
     await db.query(`SELECT rolname FROM pg_roles WHERE rolname = ANY($1::text[])`, [
       roles.map((r) => r.role),

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { BrokerService } from '@connector/messaging';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import {
@@ -18,7 +19,7 @@ import {
   type TestDatabase,
   useTestVhost,
 } from '@connector/testing';
-import { SERVICE_SCHEMAS, SERVICES, setUpServiceRoles } from './database-roles';
+import { regrantServiceRoles, SERVICE_SCHEMAS, SERVICES, setUpServiceRoles } from './database-roles';
 import { sqlModules } from './sql-statement-modules';
 
 /** Postgres's "insufficient privilege": a table's right, or a row that row-level security refuses. */
@@ -69,10 +70,31 @@ describe('per-service database roles (npm run db-roles)', () => {
   let migrator: Client;
   const sessions = new Map<string, Client>();
   const processes: ServiceProcess[] = [];
-  const urlAs = (role: string) => {
-    const url = new URL(database.url);
+  const urlAs = (role: string, db = database) => {
+    const url = new URL(db.url);
     url.username = role;
     return url.toString();
+  };
+  /** The database as an existing deployment's: its one role (here the migrator) owns it and its tables. */
+  const ownedByMigrator = async (db: TestDatabase) => {
+    const admin = new Client({ connectionString: db.url });
+    await admin.connect();
+    try {
+      await admin.query(`ALTER DATABASE ${db.name} OWNER TO ${migratorRole}`);
+      await admin.query(`ALTER SCHEMA public OWNER TO ${migratorRole}`);
+    } finally {
+      await admin.end();
+    }
+  };
+  const migrate = async (service: BrokerService, db = database) => {
+    const source = await new DataSource(
+      dataSourceOptions({ url: urlAs(migratorRole, db), service, ...SERVICE_SCHEMAS[service] }),
+    ).initialize();
+    try {
+      await runMigrations(source, SERVICE_SCHEMAS[service].shared);
+    } finally {
+      await source.destroy();
+    }
   };
   const as = (service: string) => sessions.get(service)!;
   const roleOf = (service: string) => roles.find((r) => r.service === service)!.role;
@@ -83,21 +105,11 @@ describe('per-service database roles (npm run db-roles)', () => {
     await admin.connect();
     try {
       await admin.query(`CREATE ROLE ${migratorRole} LOGIN CREATEROLE`);
-      await admin.query(`ALTER DATABASE ${database.name} OWNER TO ${migratorRole}`);
-      await admin.query(`ALTER SCHEMA public OWNER TO ${migratorRole}`);
     } finally {
       await admin.end();
     }
-    for (const service of SERVICES) {
-      const db = await new DataSource(
-        dataSourceOptions({ url: urlAs(migratorRole), service, ...SERVICE_SCHEMAS[service] }),
-      ).initialize();
-      try {
-        await runMigrations(db, SERVICE_SCHEMAS[service].shared);
-      } finally {
-        await db.destroy();
-      }
-    }
+    await ownedByMigrator(database);
+    for (const service of SERVICES) await migrate(service);
     migrator = new Client({ connectionString: urlAs(migratorRole) });
     await migrator.connect();
     // What an existing deployment has: rows written by its one role before the service roles.
@@ -281,6 +293,27 @@ describe('per-service database roles (npm run db-roles)', () => {
     );
     expect(rows[0].owners).toBe(3);
     expect(roleOf('candidate-sync')).toBe(`candidate_sync${suffix}`);
+  });
+
+  it('sets up the roles of a new database before its migrations, the migrate step granting after them', async () => {
+    const fresh = await createTestDatabase('db_roles_new');
+    const owner = new Client({ connectionString: urlAs(migratorRole, fresh) });
+    const vacancies = new Client({ connectionString: urlAs(roleOf('vacancy-sync'), fresh) });
+    try {
+      await ownedByMigrator(fresh);
+      await owner.connect();
+      await setUpServiceRoles(owner, () => randomBytes(12).toString('hex'), suffix);
+      await migrate('vacancy-sync', fresh);
+      await vacancies.connect();
+      expect(await outcome(vacancies, 'SELECT * FROM vacancy_state')).toBe(INSUFFICIENT_PRIVILEGE);
+      expect((await regrantServiceRoles(owner, suffix)).length).toBe(SERVICES.length);
+      expect(await outcome(vacancies, 'SELECT * FROM vacancy_state')).toBe('ok');
+      expect(await missingDatabaseRights(vacancies, SERVICE_SCHEMAS['vacancy-sync'])).toEqual([]);
+    } finally {
+      await vacancies.end().catch(() => undefined);
+      await owner.end().catch(() => undefined);
+      await fresh.drop();
+    }
   });
 
   it("starts a service as its own role, and stops one at boot that has another's, naming what it lacks", async () => {

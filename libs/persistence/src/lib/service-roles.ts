@@ -68,26 +68,48 @@ async function sequencesOf(db: SqlQueryable, tables: string[]): Promise<string[]
   return rowsOf(result).map((row) => textColumn(row, 'sequence'));
 }
 
+/** The tables of the schema `public` as they are now, each with its columns. */
+async function columnsByTable(db: SqlQueryable): Promise<Map<string, string[]>> {
+  const rows = rowsOf(
+    await db.query(
+      `SELECT table_name AS "table", column_name AS "column" FROM information_schema.columns
+        WHERE table_schema = 'public' ORDER BY table_name, ordinal_position`,
+    ),
+  );
+  const tables = new Map<string, string[]>();
+  for (const row of rows) {
+    const table = textColumn(row, 'table');
+    tables.set(table, [...(tables.get(table) ?? []), plain(textColumn(row, 'column'))]);
+  }
+  return tables;
+}
+
 /**
  * Gives each service's role exactly the rights its schema needs, and nothing it had before beyond them: DML on
  * its tables, its tables' sequences, and on a shared table with per-service rows (`ownRows`) only its own
  * rows, by row-level security. Rows such a table has from before the roles (another `owner_role`: everything
- * was one role's) become each of those services' own. Idempotent; run as the tables' owner (the migrator),
- * in one transaction, so a running service never sees its rights half applied.
+ * was one role's) become each of those services' own. Tables the migrations have not made yet are left for
+ * the migrate step, which runs this again. Idempotent; run as the tables' owner (the migrator), in one
+ * transaction, so a running service never sees its rights half applied.
  */
 export async function grantServiceRoles(db: SqlQueryable, roles: ServiceRole[]): Promise<void> {
-  const names = roles.map((each) => plain(each.role));
   await db.query('BEGIN');
   try {
-    for (const { service, role, schema } of roles) {
-      const tables = tablesOf(schema).map(plain);
+    const existing = await columnsByTable(db);
+    for (const { service, role: name, schema } of roles) {
+      const role = plain(name);
+      const tables = tablesOf(schema)
+        .filter((table) => existing.has(table))
+        .map(plain);
       await db.query(`REVOKE ALL ON ALL TABLES IN SCHEMA public FROM ${role}`);
       await db.query(`REVOKE ALL ON ALL SEQUENCES IN SCHEMA public FROM ${role}`);
       await db.query(`GRANT USAGE ON SCHEMA public TO ${role}`);
-      await db.query(`GRANT ${TABLE_RIGHTS.join(', ')} ON ${tables.join(', ')} TO ${role}`);
+      if (tables.length > 0)
+        await db.query(`GRANT ${TABLE_RIGHTS.join(', ')} ON ${tables.join(', ')} TO ${role}`);
       const sequences = (await sequencesOf(db, tables)).map(plain);
       if (sequences.length > 0) await db.query(`GRANT USAGE ON SEQUENCE ${sequences.join(', ')} TO ${role}`);
       for (const { table, column, holds } of ownRowsOf(schema)) {
+        if (!existing.get(table)?.includes(column)) continue;
         const own = `${plain(column)} = ${literal(holds === 'service' ? service : role)}`;
         await db.query(`ALTER TABLE ${plain(table)} ENABLE ROW LEVEL SECURITY`);
         await db.query(`DROP POLICY IF EXISTS ${role}_rows ON ${table}`);
@@ -96,7 +118,7 @@ export async function grantServiceRoles(db: SqlQueryable, roles: ServiceRole[]):
         );
       }
     }
-    await adoptEarlierRows(db, roles, names);
+    await adoptEarlierRows(db, roles, existing);
     await db.query('COMMIT');
   } catch (error) {
     await db.query('ROLLBACK');
@@ -105,24 +127,22 @@ export async function grantServiceRoles(db: SqlQueryable, roles: ServiceRole[]):
 }
 
 /** Rows of `owner_role` tables written before the roles: copied to each service holding the table. */
-async function adoptEarlierRows(db: SqlQueryable, roles: ServiceRole[], names: string[]): Promise<void> {
+async function adoptEarlierRows(
+  db: SqlQueryable,
+  roles: ServiceRole[],
+  existing: Map<string, string[]>,
+): Promise<void> {
   const holders = new Map<string, { column: string; roles: string[] }>();
   for (const { role, schema } of roles) {
     for (const { table, column, holds } of ownRowsOf(schema)) {
-      if (holds !== 'role') continue;
+      if (holds !== 'role' || !existing.get(table)?.includes(column)) continue;
       const entry = holders.get(table) ?? { column, roles: [] };
       holders.set(table, { ...entry, roles: [...entry.roles, role] });
     }
   }
+  const names = roles.map((each) => each.role);
   for (const [table, { column, roles: owners }] of holders) {
-    const columns = rowsOf(
-      await db.query(
-        `SELECT column_name AS "name" FROM information_schema.columns
-          WHERE table_schema = 'public' AND table_name = $1 AND column_name <> $2 ORDER BY ordinal_position`,
-        [table, column],
-      ),
-    ).map((row) => plain(textColumn(row, 'name')));
-    const list = columns.join(', ');
+    const list = (existing.get(table) ?? []).filter((each) => each !== column).join(', ');
     await db.query(
       `INSERT INTO ${table} (${list}, ${column})
          SELECT ${list}, o.role FROM ${table} CROSS JOIN unnest($1::text[]) AS o(role)
