@@ -6,6 +6,7 @@ import {
   dataSourceOptions,
   missingDatabaseRights,
   rowsOf,
+  scramVerifier,
   runMigrations,
   type ServiceRole,
   tablesOf,
@@ -313,6 +314,25 @@ describe('per-service database roles (npm run db-roles)', () => {
       await vacancies.end().catch(() => undefined);
       await owner.end().catch(() => undefined);
       await fresh.drop();
+    }
+  });
+
+  it('hands Postgres a password only as the SCRAM verifier Postgres itself would store', async () => {
+    const admin = new Client({ connectionString: database.url });
+    await admin.connect();
+    try {
+      // Postgres hashes a password given in clear with a salt of its own: the same salt must give the same.
+      await admin.query(`ALTER ROLE ${migratorRole} PASSWORD 'correct horse battery'`);
+      const { rows } = await admin.query<{ stored: string }>(
+        `SELECT rolpassword AS stored FROM pg_authid WHERE rolname = $1`,
+        [migratorRole],
+      );
+      const [, iterations, salt] = /^SCRAM-SHA-256\$(\d+):([^$]+)\$/.exec(rows[0].stored) ?? [];
+      expect(scramVerifier('correct horse battery', Buffer.from(salt, 'base64'), Number(iterations))).toBe(
+        rows[0].stored,
+      );
+    } finally {
+      await admin.end();
     }
   });
 
