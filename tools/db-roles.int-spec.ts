@@ -345,7 +345,13 @@ describe('per-service database roles (npm run db-roles)', () => {
     processes.push(await startService('vacancy-sync', env(roleOf('vacancy-sync'))));
     const wrong = spawnService('vacancy-sync', env(roleOf('candidate-sync')), await freePort());
     processes.push(wrong);
-    expect(await wrong.exited).toBe(1);
+    let timer: NodeJS.Timeout | undefined;
+    const ended = await Promise.race([
+      wrong.exited,
+      new Promise((resolve) => (timer = setTimeout(resolve, 60_000, 'still running after 60 s'))),
+    ]);
+    clearTimeout(timer);
+    expect(ended).toBe(1);
     const said = wrong.output.join('\n');
     expect(said).toContain(`vacancy-sync cannot start: database role "${roleOf('candidate-sync')}" lacks`);
     expect(said).toContain('vacancy_state (SELECT, INSERT, UPDATE, DELETE)');
