@@ -303,6 +303,8 @@ describe('per-service database roles (npm run db-roles)', () => {
     try {
       await ownedByMigrator(fresh);
       await owner.connect();
+      // As a database made by Postgres 14 or earlier has it: anyone may create tables.
+      await owner.query('GRANT CREATE ON SCHEMA public TO PUBLIC');
       await setUpServiceRoles(owner, () => randomBytes(12).toString('hex'), suffix);
       await migrate('vacancy-sync', fresh);
       await vacancies.connect();
@@ -310,6 +312,7 @@ describe('per-service database roles (npm run db-roles)', () => {
       expect((await regrantServiceRoles(owner, suffix)).length).toBe(SERVICES.length);
       expect(await outcome(vacancies, 'SELECT * FROM vacancy_state')).toBe('ok');
       expect(await missingDatabaseRights(vacancies, SERVICE_SCHEMAS['vacancy-sync'])).toEqual([]);
+      expect(await outcome(vacancies, 'CREATE TABLE stash (x text)')).toBe(INSUFFICIENT_PRIVILEGE);
     } finally {
       await vacancies.end().catch(() => undefined);
       await owner.end().catch(() => undefined);

@@ -119,11 +119,32 @@ export async function grantServiceRoles(db: SqlQueryable, roles: ServiceRole[]):
       }
     }
     await adoptEarlierRows(db, roles, existing);
+    await noTablesOfTheirOwn(db);
     await db.query('COMMIT');
   } catch (error) {
     await db.query('ROLLBACK');
     throw error;
   }
+}
+
+/**
+ * Only the migrator creates tables: Postgres 15 gives PUBLIC no CREATE on the schema `public`, but a database
+ * made by an earlier version keeps it. Its owner takes it away here; anyone else is told to.
+ */
+async function noTablesOfTheirOwn(db: SqlQueryable): Promise<void> {
+  const [schema] = rowsOf(
+    await db.query(
+      `SELECT has_schema_privilege('public', 'public', 'CREATE') AS "open", pg_has_role(nspowner, 'USAGE') AS "ours"
+         FROM pg_namespace WHERE nspname = 'public'`,
+    ),
+  );
+  if (!booleanColumn(schema, 'open')) return;
+  if (!booleanColumn(schema, 'ours')) {
+    throw new Error(
+      'every role may create tables in the schema public: REVOKE CREATE ON SCHEMA public FROM PUBLIC as its owner',
+    );
+  }
+  await db.query('REVOKE CREATE ON SCHEMA public FROM PUBLIC');
 }
 
 /** Rows of `owner_role` tables written before the roles: copied to each service holding the table. */
