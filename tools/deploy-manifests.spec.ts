@@ -10,6 +10,7 @@ import { ConnectorRegistryConfig } from '../apps/connector-registry/src/app/conn
 import { DocumentServiceConfig } from '../apps/document-service/src/app/document-service.config';
 import { parseTrustProxy } from '../apps/connector-registry/src/app/trust-proxy';
 import { VacancySyncConfig } from '../apps/vacancy-sync/src/app/vacancy-sync.config';
+import { databaseUrlSecretKey, SERVICES } from './database-roles';
 
 /**
  * No container engine or cluster runs in CI, so the deployment files are checked here: docker-compose.yml
@@ -261,6 +262,17 @@ describe('Kubernetes manifests (deploy/k8s)', () => {
     for (const Config of Object.values(CONFIGS)) {
       for (const variable of requiredInProductionOf(Config)) expect(names).toContain(variable);
     }
+  });
+
+  it('connects each service as its own database role, and migrates as the migrator', () => {
+    const databaseKey = (container: Container) =>
+      container.env?.find((e) => e.name === 'DATABASE_URL')?.valueFrom?.['secretKeyRef']?.key;
+    for (const service of SERVICES) {
+      const container = of('Deployment', service).spec.template?.spec.containers[0] as Container;
+      expect([service, databaseKey(container)]).toEqual([service, databaseUrlSecretKey(service)]);
+    }
+    const job = of('Job', 'connector-migrate').spec.template?.spec.containers[0] as Container;
+    expect(databaseKey(job)).toBe('DATABASE_URL');
   });
 
   it('scales each worker on CPU', () => {

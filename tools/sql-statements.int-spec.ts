@@ -1,14 +1,7 @@
 import { readdirSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { Client, type Submittable } from 'pg';
 import { DataSource } from 'typeorm';
-import {
-  type LinkTableDescriptor,
-  type LinkKeyBase,
-  linkStatements,
-  type OrderedLinkTableDescriptor,
-  orderedLinkStatements,
-} from '@connector/exactly-once';
 import {
   type ColumnType,
   dataSourceOptions,
@@ -18,97 +11,27 @@ import {
   sqlStatement,
 } from '@connector/persistence';
 import { createTestDatabase, type TestDatabase } from '@connector/testing';
+import { GENERATORS, sqlModules } from './sql-statement-modules';
 
 /**
- * Every hand-written statement of the repository, prepared (PREPARE: parsed, its names resolved and its
- * parameters typed, not run) against the migrated schema of the service it runs in, so a renamed column or
- * table fails here rather than in production. The statements are found, not listed: each `*.sql.ts` module
- * under apps/ and libs/ is imported and its exports read (statements, SQL text constants, link-table
- * descriptors and records of statements). An app's statements are checked against that app's schema; a
- * lib's against every service's: each must prepare in at least one, and fail in none but for lacking a table
- * that service does not hold. A statement that declares its result row (`withRow`) must answer those columns, of
- * those types, as Postgres describes them.
+ * Every hand-written statement of the repository (sql-statement-modules.ts finds them), prepared (PREPARE:
+ * parsed, its names resolved and its parameters typed, not run) against the migrated schema of the service it
+ * runs in, so a renamed column or table fails here rather than in production. An app's statements are
+ * checked against that app's schema; a lib's against every service's: each must prepare in at least one, and
+ * fail in none but for lacking a table that service does not hold. A statement that declares its result row
+ * (`withRow`) must answer those columns, of those types, as Postgres describes them.
  */
 
 const ROOT = join(__dirname, '..');
 
-/** `*.sql.ts` modules that only generate statements (from descriptors found in other modules). */
-const GENERATORS = ['libs/exactly-once/src/lib/link-table.sql.ts'];
-
 /** Postgres's "relation does not exist": a lib's table this service does not hold. */
 const UNDEFINED_TABLE = '42P01';
-
-const SQL_TEXT = /^\s*(SELECT|INSERT|UPDATE|DELETE|WITH)\b/i;
-
-interface Found {
-  name: string;
-  sql: string;
-  row?: RowShape;
-}
 
 interface Service {
   name: string;
   schema: Pick<PersistenceOptions, 'entities' | 'migrations' | 'shared'>;
   database?: TestDatabase;
   session?: Client;
-}
-
-function filesUnder(dir: string, suffix: string): string[] {
-  return readdirSync(dir).flatMap((entry) => {
-    if (entry === 'node_modules') return [];
-    const path = join(dir, entry);
-    if (statSync(path).isDirectory()) return filesUnder(path, suffix);
-    return path.endsWith(suffix) ? [path] : [];
-  });
-}
-
-function isStatement(value: unknown): value is { sql: string; row?: RowShape } {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    typeof (value as { sql?: unknown }).sql === 'string' &&
-    typeof (value as { params?: unknown }).params === 'function'
-  );
-}
-
-function isLinkTable(value: unknown): value is LinkTableDescriptor<LinkKeyBase, object> {
-  const d = value as Partial<LinkTableDescriptor<LinkKeyBase, object>> | null;
-  return (
-    typeof d === 'object' &&
-    d !== null &&
-    typeof d.table === 'string' &&
-    typeof d.key === 'object' &&
-    typeof d.claim === 'object' &&
-    Array.isArray(d.reclaim)
-  );
-}
-
-/** The statements a module's exports hold, each named by its export. */
-function statementsOf(exports: Record<string, unknown>): Found[] {
-  return Object.entries(exports).flatMap(([name, value]): Found[] => {
-    if (isStatement(value)) return [{ name, sql: value.sql, row: value.row }];
-    if (typeof value === 'string') return SQL_TEXT.test(value) ? [{ name, sql: value }] : [];
-    if (isLinkTable(value)) {
-      const sent = (value as Partial<OrderedLinkTableDescriptor<LinkKeyBase, object>>).sent;
-      const generated =
-        typeof sent === 'string'
-          ? orderedLinkStatements(value as OrderedLinkTableDescriptor<LinkKeyBase, object>)
-          : linkStatements(value);
-      return Object.entries(generated).map(([each, statement]) => ({
-        name: `${name}.${each}`,
-        sql: statement.sql,
-      }));
-    }
-    if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
-      return Object.entries(value)
-        .filter(([, each]) => isStatement(each))
-        .map(([each, statement]) => {
-          const { sql, row } = statement as { sql: string; row?: RowShape };
-          return { name: `${name}.${each}`, sql, row };
-        });
-    }
-    return [];
-  });
 }
 
 /** The service's schema: the one export of apps/<service>/src/app/<service>.schema.ts with migrations. */
@@ -218,10 +141,6 @@ function rowMismatches(row: RowShape, columns: readonly Column[]): string[] {
 
 describe('hand-written SQL (*.sql.ts)', () => {
   const services: Service[] = [];
-  const modules = [
-    ...filesUnder(join(ROOT, 'apps'), '.sql.ts'),
-    ...filesUnder(join(ROOT, 'libs'), '.sql.ts'),
-  ].map((path) => relative(ROOT, path));
 
   beforeAll(async () => {
     const names = readdirSync(join(ROOT, 'apps')).filter((name) => {
@@ -263,11 +182,9 @@ describe('hand-written SQL (*.sql.ts)', () => {
       'document-service',
       'vacancy-sync',
     ]);
-    const empty: string[] = [];
-    for (const module of modules) {
-      const found = statementsOf((await import(join(ROOT, module))) as Record<string, unknown>);
-      if (found.length === 0 && !GENERATORS.includes(module)) empty.push(module);
-    }
+    const empty = (await sqlModules())
+      .filter((module) => module.statements.length === 0 && !GENERATORS.includes(module.path))
+      .map((module) => module.path);
     // A *.sql.ts whose statements this test cannot see would go unchecked: export them as sqlStatements.
     expect(empty).toEqual([]);
   });
@@ -275,9 +192,7 @@ describe('hand-written SQL (*.sql.ts)', () => {
   it('prepares each against the migrated schema of the service it runs in', async () => {
     const failures: string[] = [];
     let checked = 0;
-    for (const module of modules) {
-      const statements = statementsOf((await import(join(ROOT, module))) as Record<string, unknown>);
-      const app = /^apps\/([^/]+)\//.exec(module)?.[1];
+    for (const { path: module, app, statements } of await sqlModules()) {
       const targets = app ? services.filter((s) => s.name === app) : services;
       if (targets.length === 0) {
         if (statements.length > 0) failures.push(`${module}: no service schema for app ${app}`);
@@ -313,10 +228,8 @@ describe('hand-written SQL (*.sql.ts)', () => {
   it('answers the declared row of each statement that declares one: its columns, of their types', async () => {
     const failures: string[] = [];
     let checked = 0;
-    for (const module of modules) {
-      const app = /^apps\/([^/]+)\//.exec(module)?.[1];
+    for (const { path: module, app, statements } of await sqlModules()) {
       const targets = app ? services.filter((s) => s.name === app) : services;
-      const statements = statementsOf((await import(join(ROOT, module))) as Record<string, unknown>);
       for (const { name, sql, row } of statements.filter((statement) => statement.row)) {
         // A lib's statement is described where it prepares (the test above checks that it does somewhere).
         for (const service of targets) {

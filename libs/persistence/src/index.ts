@@ -11,3 +11,4 @@ export * from './lib/retention';
 export * from './lib/deleted-connector.entity';
 export * from './lib/prepared-statements';
 export * from './lib/sql-statement';
+export * from './lib/service-roles';

@@ -60,4 +60,6 @@ export const CONNECTOR_REGISTRY_SCHEMA = {
     RunWaitingFor1763900003300,
   ],
   shared: [DAILY_QUOTA_SCHEMA, OUTBOX_SCHEMA, ERASED_CANDIDATE_SCHEMA],
-} satisfies Pick<ServiceCoreOptions, 'entities' | 'migrations' | 'shared'>;
+  // Wrong admin keys per client, counted in one statement (admin-key-failures.sql.ts).
+  tables: ['admin_key_failure'],
+} satisfies Pick<ServiceCoreOptions, 'entities' | 'migrations' | 'shared' | 'tables'>;

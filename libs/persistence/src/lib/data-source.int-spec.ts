@@ -44,6 +44,7 @@ describe(runMigrations.name, () => {
     expect(await runMigrations(first, shared)).toEqual([
       'KeyedLeaseMigration1763700000002',
       'KeyedLeaseTokenMigration1763900000500',
+      'KeyedLeaseTokenOwnedMigration1764000003003',
       'OwnTable1763900000200',
     ]);
     const second = await open({ service: 'second-service', migrations: [], shared });
@@ -52,6 +53,7 @@ describe(runMigrations.name, () => {
     expect(await history(first, 'migrations_persistence')).toEqual([
       'KeyedLeaseMigration1763700000002',
       'KeyedLeaseTokenMigration1763900000500',
+      'KeyedLeaseTokenOwnedMigration1764000003003',
     ]);
     expect(await history(first, 'migrations_first_service')).toEqual(['OwnTable1763900000200']);
     expect(await history(first, 'migrations_second_service')).toEqual([]);
@@ -73,6 +75,7 @@ describe(runMigrations.name, () => {
     expect(await runMigrations(after, shared)).toEqual([
       'KeyedLeaseMigration1763700000002',
       'KeyedLeaseTokenMigration1763900000500',
+      'KeyedLeaseTokenOwnedMigration1764000003003',
     ]);
     expect(await runMigrations(after, shared)).toEqual([]);
     expect(await after.query(`SELECT owner FROM keyed_lease`)).toEqual([{ owner: 'o' }]);

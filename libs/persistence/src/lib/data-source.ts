@@ -12,6 +12,8 @@ export interface PersistenceOptions {
   migrations: Array<new () => MigrationInterface>;
   /** Libs' tables the service uses: their entities join the service's, their migrations run in their owner's history. */
   shared?: SharedSchema[];
+  /** The service's tables that have no entity (hand-written SQL only): its database role needs them too. */
+  tables?: string[];
   /** Tests only: build the schema from entities instead of migrations. */
   synchronize?: boolean;
   poolSize?: number;

@@ -6,6 +6,14 @@ import { CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
  */
 @Entity('deleted_connector')
 export class DeletedConnectorEntity {
-  @PrimaryColumn('text', { name: 'connector_id' }) connectorId!: string;
+  @PrimaryColumn('text', { name: 'connector_id', primaryKeyConstraintName: 'pk_deleted_connector' })
+  connectorId!: string;
+  /** The database role that wrote it: each worker's own under per-service roles. */
+  @PrimaryColumn('text', {
+    name: 'owner_role',
+    default: () => 'CURRENT_USER',
+    primaryKeyConstraintName: 'pk_deleted_connector',
+  })
+  ownerRole!: string;
   @CreateDateColumn({ name: 'deleted_at', type: 'timestamptz' }) deletedAt!: Date;
 }

@@ -10,5 +10,12 @@ export class ErasedCandidateEntity {
   accountId!: string;
   @PrimaryColumn('text', { name: 'candidate_id', primaryKeyConstraintName: 'pk_erased_candidate' })
   candidateId!: string;
+  /** The database role that wrote it: each service's own tombstones under per-service roles. */
+  @PrimaryColumn('text', {
+    name: 'owner_role',
+    default: () => 'CURRENT_USER',
+    primaryKeyConstraintName: 'pk_erased_candidate',
+  })
+  ownerRole!: string;
   @CreateDateColumn({ name: 'erased_at', type: 'timestamptz' }) erasedAt!: Date;
 }

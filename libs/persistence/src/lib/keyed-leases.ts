@@ -62,7 +62,7 @@ export interface Lease {
 }
 
 export interface KeyedLeasesOptions {
-  /** Keeps services' keys apart. */
+  /** Keeps services' keys apart: the service's name (under per-service roles a service sees only its own). */
   namespace: string;
   /** A lease lapses this long after its last renewal, when its holder died. */
   ttlMs?: number;

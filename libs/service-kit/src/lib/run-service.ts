@@ -11,6 +11,7 @@ import {
   startRabbitMqConsumer,
 } from '@connector/messaging';
 import { startTracing, type TracingHandle } from '@connector/observability';
+import { DatabaseRightsError } from '@connector/persistence';
 import { httpObserver } from './http-observer';
 import { createPinoLogger, JsonLogger } from './json-logger';
 import { brokerUserProblem, ConfigError, loadConfig, type ServiceConfig } from './service-config';
@@ -60,7 +61,16 @@ export async function runService<C extends ServiceConfig>(
   }
   // Before anything connects: the HTTP and Postgres modules are patched when they are first loaded.
   const tracing = await startTracing(options.name);
-  const app = await NestFactory.create(options.module(config), { logger, bufferLogs: true });
+  // Not aborted by Nest on a failed start: a role without its rights gets one clear line and exit 1.
+  const app = await NestFactory.create(options.module(config), {
+    logger,
+    bufferLogs: true,
+    abortOnError: false,
+  }).catch((error: unknown) => {
+    if (!(error instanceof DatabaseRightsError)) throw error;
+    process.stderr.write(`${options.name} cannot start: ${error.message}\n`);
+    process.exit(1);
+  });
   app.use(httpObserver());
   const metricsPort = config.METRICS_PORT
     ? await serveMetricsApart(config.HOST, Number(config.METRICS_PORT))

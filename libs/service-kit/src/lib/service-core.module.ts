@@ -33,6 +33,8 @@ export interface ServiceCoreOptions {
   migrations?: Array<new () => MigrationInterface>;
   /** Libs' tables the service uses (their owning migrations run in the lib's history). */
   shared?: SharedSchema[];
+  /** Its tables without an entity (hand-written SQL only), which its database role needs too. */
+  tables?: string[];
   /** What the service deletes once kept long enough (a job in every process, RETENTION_INTERVAL_MS). */
   retention?: RetentionRule[];
   /** Postgres connections of this process (default 10): a service with many handlers sizes it to them. */
@@ -57,6 +59,7 @@ export class ServiceCoreModule {
         entities: options.entities ?? [],
         migrations: options.migrations ?? [],
         shared: options.shared ?? [],
+        tables: options.tables ?? [],
         migrationsRun: config.MIGRATIONS_RUN === 'true',
         ...(options.poolSize ? { poolSize: options.poolSize } : {}),
       }),
