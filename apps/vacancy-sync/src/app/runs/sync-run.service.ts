@@ -61,8 +61,10 @@ interface RunScope {
   lastSuccesses: Pick<HeadRun, 'lastSuccessStartedAt' | 'lastFullStartedAt'>;
   mapping: JobMapping;
   options: SyncOptions;
-  /** The connector's event feed when its ATS has one (made here if missing): the run's interval and warning. */
+  /** The connector's event feed when its ATS has one (made here if missing): the run's interval. */
   feed?: EventFeed;
+  /** The feed was down when the run took the connector up: the run warns so (EVENTS_UNAVAILABLE), saying why. */
+  feedWarning?: { code: string; message: string };
   /** The run makes a lost subscription again before it lists: it is the full listing that catches up. */
   catchUp: boolean;
   calls: CallCounter;
@@ -161,6 +163,7 @@ export class SyncRunService {
               : made;
           scope = {
             ...(feed ? { feed } : {}),
+            ...(feedDown(made) ? { feedWarning: eventsUnavailableWarning(made?.reason) } : {}),
             catchUp: made?.catchUp === true && feed?.mode === 'events',
             lease,
             connector,
@@ -456,12 +459,12 @@ export class SyncRunService {
     status: 'succeeded' | 'failed',
     failure: { reason: string; code?: string } | undefined,
     calls: CallCounter,
-    scope: Pick<RunScope, 'options' | 'feed' | 'connector'> | undefined,
+    scope: Pick<RunScope, 'options' | 'feed' | 'feedWarning' | 'connector'> | undefined,
   ): Promise<boolean> {
     const error = failure?.reason;
     const options = scope?.options;
-    // The event feed down: the run is the only way changes arrive now, and the admin is told so.
-    const feedWarnings = feedDown(scope?.feed) ? [eventsUnavailableWarning(scope?.feed?.reason)] : [];
+    // The event feed was down when the run began (it may have made it again since): the admin is told so.
+    const feedWarnings = scope?.feedWarning ? [scope.feedWarning] : [];
     // A failed run says why in the same words an admin reads warnings in (run.completed has no error field):
     // under the limit's own code when it hit one (RUN_PAGE_LIMIT…), else RUN_FAILED.
     const warnings =
