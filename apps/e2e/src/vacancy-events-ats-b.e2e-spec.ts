@@ -350,6 +350,8 @@ describe('vacancy-sync on ATS-B event subscriptions', () => {
   });
 
   it("reads a job order changed during a new connector's first run within two poll periods of its end, once", async () => {
+    // The first run holds the connector before its feed exists (asked for as it connects; a scheduled first sync
+    // that the scheduler claims before the poller's tick is the same): nothing else can subscribe it meanwhile.
     // Its own customer at the vendor (a tenant): 700 job orders, two listing pages.
     const tenant = await atsB.tenants.create('first-run', { jobs: 700 });
     const newcomer = randomUUID();
@@ -372,6 +374,18 @@ describe('vacancy-sync on ATS-B event subscriptions', () => {
     tenant.state.setFaults({ latencyMs: 2_000 });
     const title = 'Changed during the first run';
     try {
+      broker.publish(
+        Exchange.Internal,
+        RoutingKey.RunRequested,
+        createEvent(RoutingKey.RunRequested, ACCOUNT, { connectorId: newcomer, runId: randomUUID() }),
+      );
+      const running = () =>
+        db.query(`SELECT 1 FROM sync_run WHERE connector_id = $1 AND status = 'running'`, [newcomer]);
+      await eventually(
+        async () => (await running()).rows[0],
+        30_000,
+        "the new connector's first run started",
+      );
       broker.publish(
         Exchange.ConnectorEvents,
         RoutingKey.ConnectorStatusChanged,
@@ -396,11 +410,7 @@ describe('vacancy-sync on ATS-B event subscriptions', () => {
         "the first page of the new connector's first run committed while the run goes on",
       );
       tenant.state.updateJob(Number(changed), { title });
-      const { rows: open } = await db.query(
-        `SELECT 1 FROM sync_run WHERE connector_id = $1 AND status = 'running'`,
-        [newcomer],
-      );
-      expect(open).toHaveLength(1); // changed during the run, after the run read it
+      expect((await running()).rows).toHaveLength(1); // changed during the run, after the run read it
       tenant.state.clearFaults();
 
       const first = await eventually(
