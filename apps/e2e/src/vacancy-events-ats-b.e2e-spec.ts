@@ -309,7 +309,7 @@ describe('vacancy-sync on ATS-B event subscriptions', () => {
     );
   });
 
-  it('applies a changed eventPollSeconds at once: from 3 600 s to 2 s, a change comes within a few new periods', async () => {
+  it('applies a changed eventPollSeconds at once in every process: from 3 600 s to 2 s, a change comes within a few new periods', async () => {
     let version = 1;
     /** What connector-registry does when an admin saves the option: the snapshot changes, then connector.changed. */
     const changePoll = (eventPollSeconds: number) => {
@@ -330,6 +330,8 @@ describe('vacancy-sync on ATS-B event subscriptions', () => {
       );
       return rows[0]?.poll_seconds === 3_600 && rows[0].far ? true : undefined;
     };
+    // Two processes share the feeds: whichever hears of the change and whichever polls, the new period holds.
+    const second = await startWorker();
     try {
       changePoll(3_600);
       await eventually(hourly, 20_000, 'the feed read hourly (poll_seconds 3600, its next read far ahead)');
@@ -346,6 +348,7 @@ describe('vacancy-sync on ATS-B event subscriptions', () => {
       );
     } finally {
       changePoll(POLL_SECONDS);
+      await second.stop();
     }
   });
 
@@ -413,7 +416,7 @@ describe('vacancy-sync on ATS-B event subscriptions', () => {
       expect((await running()).rows).toHaveLength(1); // changed during the run, after the run read it
       tenant.state.clearFaults();
 
-      const first = await eventually(
+      await eventually(
         () => completedRuns(newcomer).find((r) => r.status === 'succeeded'),
         60_000,
         "the new connector's first run",
