@@ -147,6 +147,9 @@ describe('vacancy-sync query plans at fleet size', () => {
     await record('event feed: an empty read', () => feeds.readEmpty(connector));
     await record('event feed: fallen back to polling', () => feeds.fallBack(connector, 'plans', 60));
     await record('event feed: subscribed again, a catch-up run asked', () => feeds.subscribed(connector));
+    await record('event feed: the poll period of options never announced', () =>
+      feeds.healPollPeriod(connector, 3, 30),
+    );
     await record("event feed: the account's subscriptions", () =>
       feeds.accountSubscriptions('acct-42', connector),
     );
@@ -172,7 +175,7 @@ describe('vacancy-sync query plans at fleet size', () => {
   });
 
   it('recorded the statements of every piece it checks', () => {
-    expect(new Set(statements.map((s) => s.name.replace(/ #\d+$/, ''))).size).toBe(27);
+    expect(new Set(statements.map((s) => s.name.replace(/ #\d+$/, ''))).size).toBe(28);
   });
 
   it('sees a statement that reads a whole table (the check itself)', async () => {

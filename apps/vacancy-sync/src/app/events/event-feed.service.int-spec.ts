@@ -7,6 +7,7 @@ import { AtsBClient, AtsBOAuthClient, type AtsBSession, AtsBVacancyEventSource }
 import { outboundGuard } from '@connector/ats-clients';
 import { connectorSnapshot } from '@connector/ats-testing';
 import {
+  type ConnectorSnapshot,
   type EventEnvelope,
   RoutingKey,
   type VacancyClosedDto,
@@ -43,14 +44,18 @@ describe(`${EventFeedService.name} (ATS-B subscriptions)`, () => {
   /** Set to make the next publish fail: a crash between storing a batch's requestId and acting on it. */
   let failNextPublish = false;
   const connectorId = randomUUID();
-  const snapshot = () =>
-    connectorSnapshot({
+  /** What the registry answers on top of the connector below (a later version of its options). */
+  let changed: Partial<ConnectorSnapshot> = {};
+  const snapshot = (): ConnectorSnapshot => ({
+    ...connectorSnapshot({
       id: connectorId,
       accountId: ACCOUNT,
       type: 'ats-b',
       config: { routine: 'api-oauth' },
       options: { eventPollSeconds: 1 },
-    });
+    }),
+    ...changed,
+  });
 
   const upserts = () =>
     published.filter((e) => e.type === RoutingKey.VacancyUpserted).map((e) => e.data as VacancyUpsertedDto);
@@ -272,6 +277,35 @@ describe(`${EventFeedService.name} (ATS-B subscriptions)`, () => {
     expect(waited).toMatchObject({ mode: 'events', failures: 0 });
     expect(waited.nextReadAt.getTime()).toBeGreaterThan(Date.now());
     sandbox.state.clearFaults();
+  });
+
+  it("takes up the poll period of options whose connector.changed was lost, never an older version's", async () => {
+    // connector.changed applied version 3 (eventPollSeconds 1).
+    await dataSource.query(`UPDATE sync_connector SET options_version = 3 WHERE connector_id = $1`, [
+      connectorId,
+    ]);
+    try {
+      // A poll whose snapshot is from before that change (a cache not yet dropped) does not undo it.
+      changed = { version: 2, options: { eventPollSeconds: 30 } };
+      await due();
+      await tickBoth();
+      expect((await feed()).pollSeconds).toBe(1);
+      // Version 4 was saved but never announced: the poll that reads it takes its period up.
+      changed = { version: 4, options: { eventPollSeconds: 30 } };
+      await due();
+      await tickBoth();
+      const healed = await feed();
+      expect(healed.pollSeconds).toBe(30);
+      expect(healed.nextReadAt.getTime() - Date.now()).toBeGreaterThan(25_000);
+    } finally {
+      changed = {};
+      await dataSource.query(`UPDATE sync_connector SET options_version = 0 WHERE connector_id = $1`, [
+        connectorId,
+      ]);
+      await dataSource.query(`UPDATE vacancy_event_feed SET poll_seconds = 1 WHERE connector_id = $1`, [
+        connectorId,
+      ]);
+    }
   });
 
   it('handles a feed unread for longer than the ATS keeps events as lost: polling, then a full catch-up run', async () => {

@@ -193,9 +193,17 @@ export class EventFeedService {
       await this.feeds.remove(connectorId);
       return;
     }
-    // The poll period is the feed's own (set from the options when they change), never read here: a poll that
-    // read the options just before a change would undo it.
-    const { pollSeconds } = feed;
+    // The poll period is the feed's own, set from the options when they change (connector.changed): a poll that
+    // read the options just before a change must not undo it. Only options of a newer version than any applied
+    // (their announcement was lost) are taken up here.
+    let { pollSeconds } = feed;
+    const wanted = eventPollSecondsOf(connector.options, this.config.EVENT_POLL_MIN_SECONDS);
+    if (
+      wanted !== pollSeconds &&
+      connector.version !== undefined &&
+      (await this.feeds.healPollPeriod(connectorId, connector.version, wanted))
+    )
+      pollSeconds = wanted;
     if (connector.status !== 'connected') {
       await this.feeds.reschedule(connectorId);
       return;

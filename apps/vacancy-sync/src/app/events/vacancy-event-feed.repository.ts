@@ -24,6 +24,7 @@ import {
   ENSURE_FEED,
   FALL_BACK,
   FEED,
+  HEAL_POLL_PERIOD,
   READ_EMPTY,
   READ_FAILED,
   RESCHEDULE,
@@ -118,6 +119,12 @@ export class VacancyEventFeedRepository {
   async accountSubscriptions(accountId: string, connectorId: string): Promise<number> {
     const [row] = await ACCOUNT_SUBSCRIPTIONS.rows(this.sql, { accountId, connectorId });
     return row ? numberColumn(row, 'held') : 0;
+  }
+
+  /** The poll period of options newer than any applied (a lost `connector.changed`); false: none applied. */
+  async healPollPeriod(connectorId: string, version: number, pollSeconds: number): Promise<boolean> {
+    const [row] = await HEAL_POLL_PERIOD.rows(this.sql, { connectorId, version, pollSeconds });
+    return row !== undefined && booleanColumn(row, 'healed');
   }
 
   async storeRequest(connectorId: string, requestId: number): Promise<void> {

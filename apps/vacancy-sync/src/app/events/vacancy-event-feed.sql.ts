@@ -105,6 +105,26 @@ export const RESCHEDULE = sqlStatement<{ connectorId: string; inSeconds: number 
   WHERE connector_id = ${p.connectorId}`,
 );
 
+/**
+ * A poll read options of a connector version newer than any applied (its `connector.changed` was lost: the
+ * registry could not announce it): the feed takes their poll period. Never an older version's: a poll that read
+ * a snapshot from before a change changes nothing. Answers whether it applied.
+ */
+export const HEAL_POLL_PERIOD = sqlStatement<{ connectorId: string; version: number; pollSeconds: number }>(
+  (p) => `
+  WITH applied AS (
+    UPDATE sync_connector SET options_version = ${p.version}
+    WHERE connector_id = ${p.connectorId} AND options_version < ${p.version}
+    RETURNING connector_id
+  ),
+  healed AS (
+    UPDATE vacancy_event_feed SET poll_seconds = ${p.pollSeconds}::int
+    WHERE connector_id = (SELECT connector_id FROM applied)
+    RETURNING connector_id
+  )
+  SELECT EXISTS (SELECT 1 FROM healed) AS healed`,
+);
+
 /** A batch was read: its requestId is kept before anything is acted on, so a crash reads it again. */
 export const STORE_REQUEST = sqlStatement<{ connectorId: string; requestId: number }>(
   (p) => `
