@@ -73,20 +73,20 @@ describe('vacancy-sync on ATS-B event subscriptions', () => {
     });
 
   /** What vacancy-sync published for the feed (events carry no run's correlation id). */
-  const feedUpserts = (externalId: string, from = 0) =>
+  const feedUpserts = (externalId: string, from = 0, ofConnector = connectorId) =>
     taps.upserted
       .slice(from)
       .map((m) => parseEvent<VacancyUpsertedDto>(m))
-      .filter((e) => e.data.connectorId === connectorId && e.data.externalId === externalId)
+      .filter((e) => e.data.connectorId === ofConnector && e.data.externalId === externalId)
       .map((e) => e.data);
   const feedClosures = (externalId: string) =>
     taps.closed
       .map((m) => parseEvent<VacancyClosedDto>(m))
       .filter((e) => e.data.connectorId === connectorId && e.data.externalId === externalId);
-  const completedRuns = () =>
+  const completedRuns = (ofConnector = connectorId) =>
     taps.completed
       .map((m) => parseEvent<RunCompletedDto>(m).data)
-      .filter((r) => r.connectorId === connectorId);
+      .filter((r) => r.connectorId === ofConnector);
   const subscriptions = () => atsB.state.events.list().map((s) => s.subscriptionId);
   const feedStatus = () =>
     rpc.request<VacancyEventFeedStatus>(
@@ -255,6 +255,7 @@ describe('vacancy-sync on ATS-B event subscriptions', () => {
   it('falls back to polling with EVENTS_UNAVAILABLE when the ATS drops the subscription, then is on events again', async () => {
     const [subscriptionId] = subscriptions();
     const before = completedRuns().length;
+    const droppedAt = new Date();
     expect((await sandboxAdmin('DELETE', `/event-subscriptions/${subscriptionId}`)).status).toBe(200);
 
     const warned = await eventually(
@@ -267,7 +268,8 @@ describe('vacancy-sync on ATS-B event subscriptions', () => {
     );
     expect(warned.status).toBe('succeeded');
 
-    // Made again: on events, and a changes-only run catches up on what the lost subscription missed.
+    // Made again (by the poller, or by that run before it listed): on events, and a full run catches up on what
+    // the lost subscription missed (a job deleted for good meanwhile is seen only by a full listing).
     await eventually(
       async () => ((await feedStatus()).mode === 'events' ? true : undefined),
       30_000,
@@ -283,18 +285,13 @@ describe('vacancy-sync on ATS-B event subscriptions', () => {
       TWO_POLLS_MS + 5_000,
       `vacancy.upserted of job ${id} through the re-made subscription`,
     );
-    // The catch-up run, on events again: no warning, and the safety-net runs come hourly now. Looked for after
-    // the warned run: a run that was already going when the subscription was dropped ends without a warning too.
-    const warnedAt = completedRuns().findIndex((r) => r.runId === warned.runId);
-    const caughtUp = await eventually(
-      () =>
-        completedRuns()
-          .slice(warnedAt + 1)
-          .find((r) => !r.warnings?.some((w) => w.code === 'EVENTS_UNAVAILABLE')),
-      30_000,
-      'the changes-only run that catches up once the subscription is made again',
+    const { rows: full } = await db.query(
+      `SELECT run_id FROM sync_run
+       WHERE connector_id = $1 AND mode = 'full' AND status = 'succeeded' AND created_at >= $2`,
+      [connectorId, droppedAt],
     );
-    expect(caughtUp.status).toBe('succeeded');
+    expect(full).toHaveLength(1);
+    // On events again, runs carry no warning.
     const later = completedRuns().slice(after);
     expect(later.every((r) => !r.warnings?.some((w) => w.code === 'EVENTS_UNAVAILABLE'))).toBe(true);
     // syncIntervalMinutes 15, lengthened while events are healthy. The end of a run is written just after its
@@ -308,8 +305,146 @@ describe('vacancy-sync on ATS-B event subscriptions', () => {
         return rows[0]?.interval_seconds === 3_600 ? true : undefined;
       },
       15_000,
-      'the interval lengthened to 3600 s by the catch-up run on events (sync_connector.interval_seconds)',
+      'the interval lengthened to 3600 s by the catch-up run, on events (sync_connector.interval_seconds)',
     );
+  });
+
+  it('applies a changed eventPollSeconds at once in every process: from 3 600 s to 2 s, a change comes within a few new periods', async () => {
+    let version = 1;
+    /** What connector-registry does when an admin saves the option: the snapshot changes, then connector.changed. */
+    const changePoll = (eventPollSeconds: number) => {
+      version += 1;
+      const current = snapshots.get(connectorId)!;
+      snapshots.set(connectorId, { ...current, options: { ...current.options, eventPollSeconds }, version });
+      broker.publish(
+        Exchange.Internal,
+        RoutingKey.ConnectorChanged,
+        createEvent(RoutingKey.ConnectorChanged, ACCOUNT, { connectorId, version }),
+      );
+    };
+    const hourly = async () => {
+      const { rows } = await db.query<{ poll_seconds: number; far: boolean }>(
+        `SELECT poll_seconds, next_read_at > now() + interval '10 minutes' AS far
+         FROM vacancy_event_feed WHERE connector_id = $1`,
+        [connectorId],
+      );
+      return rows[0]?.poll_seconds === 3_600 && rows[0].far ? true : undefined;
+    };
+    // Two processes share the feeds: whichever hears of the change and whichever polls, the new period holds.
+    const second = await startWorker();
+    try {
+      changePoll(3_600);
+      await eventually(hourly, 20_000, 'the feed read hourly (poll_seconds 3600, its next read far ahead)');
+
+      changePoll(2);
+      const mark = taps.upserted.length;
+      const id = liveSeededJob();
+      await sandboxAdmin('PATCH', `/jobs/${id}`, { title: 'Heard of within the new period' });
+      // Before, the new period took effect only after the old one (an hour) had passed.
+      await eventually(
+        () => feedUpserts(id, mark).find((u) => u.title === 'Heard of within the new period'),
+        3 * 2_000 + 1_000,
+        `vacancy.upserted of job ${id} within a few new poll periods (2 s) of eventPollSeconds 3600 → 2`,
+      );
+    } finally {
+      changePoll(POLL_SECONDS);
+      await second.stop();
+    }
+  });
+
+  it("reads a job order changed during a new connector's first run within two poll periods of its end, once", async () => {
+    // The first run holds the connector before its feed exists (asked for as it connects; a scheduled first sync
+    // that the scheduler claims before the poller's tick is the same): nothing else can subscribe it meanwhile.
+    // Its own customer at the vendor (a tenant): 700 job orders, two listing pages.
+    const tenant = await atsB.tenants.create('first-run', { jobs: 700 });
+    const newcomer = randomUUID();
+    await authorizeAtsB(rpc, ACCOUNT, newcomer, {
+      username: 'recruiter@first-run',
+      password: 'recruiter-pass',
+    });
+    snapshots.set(
+      newcomer,
+      connectorSnapshot({
+        id: newcomer,
+        accountId: ACCOUNT,
+        type: 'ats-b',
+        config: { routine: 'api-oauth' },
+        options: { eventPollSeconds: POLL_SECONDS },
+        ownDailyLimit: false,
+      }),
+    );
+    // Each of its data calls takes 2 s: the first run lists for several seconds after its first page.
+    tenant.state.setFaults({ latencyMs: 2_000 });
+    const title = 'Changed during the first run';
+    try {
+      broker.publish(
+        Exchange.Internal,
+        RoutingKey.RunRequested,
+        createEvent(RoutingKey.RunRequested, ACCOUNT, { connectorId: newcomer, runId: randomUUID() }),
+      );
+      const running = () =>
+        db.query(`SELECT 1 FROM sync_run WHERE connector_id = $1 AND status = 'running'`, [newcomer]);
+      await eventually(
+        async () => (await running()).rows[0],
+        30_000,
+        "the new connector's first run started",
+      );
+      broker.publish(
+        Exchange.ConnectorEvents,
+        RoutingKey.ConnectorStatusChanged,
+        createEvent(RoutingKey.ConnectorStatusChanged, ACCOUNT, {
+          connectorId: newcomer,
+          status: 'connected',
+        }),
+      );
+      // A job order the run already listed and published (its first page committed), the run still going.
+      const changed = await eventually(
+        async () => {
+          const { rows } = await db.query<{ external_id: string }>(
+            `SELECT v.external_id FROM vacancy_state v
+             WHERE v.connector_id = $1 AND v.live
+               AND EXISTS (SELECT 1 FROM sync_run r WHERE r.connector_id = v.connector_id AND r.status = 'running')
+             ORDER BY v.external_id LIMIT 1`,
+            [newcomer],
+          );
+          return rows[0]?.external_id;
+        },
+        60_000,
+        "the first page of the new connector's first run committed while the run goes on",
+      );
+      tenant.state.updateJob(Number(changed), { title });
+      expect((await running()).rows).toHaveLength(1); // changed during the run, after the run read it
+      tenant.state.clearFaults();
+
+      await eventually(
+        () => completedRuns(newcomer).find((r) => r.status === 'succeeded'),
+        60_000,
+        "the new connector's first run",
+      );
+      const endedAt = Date.now();
+      // Before, the connector was subscribed only after this run: the change waited for a later run.
+      await eventually(
+        () => feedUpserts(changed, 0, newcomer).find((u) => u.title === title),
+        TWO_POLLS_MS + 1_000,
+        `vacancy.upserted of job ${changed} (changed during the first run) within two poll periods of its end`,
+      );
+      expect(Date.now() - endedAt).toBeLessThanOrEqual(TWO_POLLS_MS + 1_000);
+      await eventually(
+        async () => {
+          const { rows } = await db.query<{ pending: number | null }>(
+            `SELECT pending_request_id AS pending FROM vacancy_event_feed WHERE connector_id = $1 AND mode = 'events'`,
+            [newcomer],
+          );
+          const queued = tenant.state.events.list()[0]?.queued;
+          return rows[0] && rows[0].pending === null && queued === 0 ? true : undefined;
+        },
+        TWO_POLLS_MS * 2,
+        "the new connector's feed read everything (nothing queued at the ATS, no batch pending)",
+      );
+      expect(feedUpserts(changed, 0, newcomer).filter((u) => u.title === title)).toHaveLength(1);
+    } finally {
+      tenant.state.clearFaults();
+    }
   });
 
   /** A job the first sync published and nothing in this test touched since (each call takes another). */

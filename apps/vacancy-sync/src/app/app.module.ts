@@ -26,6 +26,8 @@ export class AppModule {
               RoutingKey.RunRequested,
               RoutingKey.VacancyPreviewRequested,
               RoutingKey.VacancyEventFeedRequested,
+              // Options a schedule is kept by take effect at once (one process per change; see runs/).
+              RoutingKey.ConnectorChanged,
             ],
           },
           // A connector joins the schedule when it becomes usable and leaves it when it stops being so.

@@ -104,7 +104,7 @@ describe('vacancy-sync query plans at fleet size', () => {
     await record("a connector's head run", () => runs.headRun(connector));
     const ending = (await runs.run(run))!;
     await record("a run's end", () =>
-      runs.finish(ending, lease, 'succeeded', undefined, 0, 900, async () => undefined),
+      runs.finish(ending, lease, 'succeeded', undefined, 0, { intervalSeconds: 900 }, async () => undefined),
     );
     await record('scheduler: due connectors claimed', () =>
       runs.claimDue({ limit: 50, owner: 'plans', ttlMs: 60_000, perSystem: 2, perAccount: 4 }),
@@ -141,13 +141,28 @@ describe('vacancy-sync query plans at fleet size', () => {
           closed: ['v-003'],
           lastEventAt: new Date(),
           nextInSeconds: 60,
-          pollSeconds: 60,
         },
       ),
     );
-    await record('event feed: an empty read', () => feeds.readEmpty(connector, 60));
+    await record('event feed: an empty read', () => feeds.readEmpty(connector));
     await record('event feed: fallen back to polling', () => feeds.fallBack(connector, 'plans', 60));
-    await record('event feed: subscribed again, a catch-up run asked', () => feeds.subscribed(connector, 60));
+    await record('event feed: subscribed again, a catch-up run asked', () => feeds.subscribed(connector));
+    await record('event feed: the poll period of options never announced', () =>
+      feeds.healPollPeriod(connector, 3, 30),
+    );
+    await record("event feed: the account's subscriptions", () =>
+      feeds.accountSubscriptions('acct-42', connector),
+    );
+    await record("a connector's changed options applied to its schedule and feed", () =>
+      runs.applyOptions({
+        connectorId: connector,
+        version: 2,
+        intervalSeconds: 300,
+        nextRunAt: new Date(),
+        pollSeconds: 5,
+        nextReadAt: new Date(),
+      }),
+    );
     await record('event feed: removed', () => feeds.remove(connector));
     session = new Client({ connectionString: database.url });
     await session.connect();
@@ -160,7 +175,7 @@ describe('vacancy-sync query plans at fleet size', () => {
   });
 
   it('recorded the statements of every piece it checks', () => {
-    expect(new Set(statements.map((s) => s.name.replace(/ #\d+$/, ''))).size).toBe(25);
+    expect(new Set(statements.map((s) => s.name.replace(/ #\d+$/, ''))).size).toBe(28);
   });
 
   it('sees a statement that reads a whole table (the check itself)', async () => {

@@ -8,6 +8,8 @@ import { SyncConnectorStatusAt1763700000303 } from './migrations/1763700000303-s
 import { SyncSchedule1763700000310 } from './migrations/1763700000310-sync-schedule';
 import { SyncRunHistory1763700000320 } from './migrations/1763700000320-sync-run-history';
 import { VacancyEventFeed1763700000330 } from './migrations/1763700000330-vacancy-event-feed';
+import { SyncConnectorOptionsVersion1764000005001 } from './migrations/1764000005001-sync-connector-options-version';
+import { VacancyEventFeedAccount1764000005002 } from './migrations/1764000005002-vacancy-event-feed-account';
 import { VacancyEventFeedEntity } from './events/vacancy-event-feed.entity';
 import { SyncConnectorEntity } from './runs/sync-connector.entity';
 import { SyncRunEntity } from './runs/sync-run.entity';
@@ -24,6 +26,8 @@ export const VACANCY_SYNC_SCHEMA = {
     SyncSchedule1763700000310,
     SyncRunHistory1763700000320,
     VacancyEventFeed1763700000330,
+    SyncConnectorOptionsVersion1764000005001,
+    VacancyEventFeedAccount1764000005002,
   ],
   shared: [...ATS_ACCESS_SCHEMAS, DELETED_CONNECTOR_SCHEMA],
 } satisfies Pick<ServiceCoreOptions, 'entities' | 'migrations' | 'shared'>;

@@ -45,9 +45,15 @@ export interface EventsResponse {
 }
 
 export interface EventSubscriptionOptions {
-  /** Subscriptions per customer database (the vendor's event-subscriptions page: 15). */
+  /**
+   * Subscriptions per customer database: the vendor's event-subscriptions guide says 15, its usage-limits page
+   * 50; the sandbox plays the less convenient unless told otherwise.
+   */
   max: number;
-  /** Unread events are purged, and a subscription not read is dropped, after this long (vendor: 7 days). */
+  /**
+   * Unread events are purged, and a subscription not read is dropped, after this long: 7 days in the event
+   * guide, 30 on another vendor page; the sandbox plays the shorter unless told otherwise.
+   */
   ttlMs: number;
   /** Events at most per read (vendor: 100); a larger maxEvents is cut to it. */
   maxEventsPerRead: number;

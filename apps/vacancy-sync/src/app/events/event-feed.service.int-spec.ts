@@ -8,6 +8,7 @@ import { AtsBClient, AtsBOAuthClient, type AtsBSession, AtsBVacancyEventSource }
 import { outboundGuard } from '@connector/ats-clients';
 import { connectorSnapshot } from '@connector/ats-testing';
 import {
+  type ConnectorSnapshot,
   type EventEnvelope,
   RoutingKey,
   type VacancyClosedDto,
@@ -44,14 +45,18 @@ describe(`${EventFeedService.name} (ATS-B subscriptions)`, () => {
   /** Set to make the next publish fail: a crash between storing a batch's requestId and acting on it. */
   let failNextPublish = false;
   const connectorId = randomUUID();
-  const snapshot = () =>
-    connectorSnapshot({
+  /** What the registry answers on top of the connector below (a later version of its options). */
+  let changed: Partial<ConnectorSnapshot> = {};
+  const snapshot = (): ConnectorSnapshot => ({
+    ...connectorSnapshot({
       id: connectorId,
       accountId: ACCOUNT,
       type: 'ats-b',
       config: { routine: 'api-oauth' },
       options: { eventPollSeconds: 1 },
-    });
+    }),
+    ...changed,
+  });
 
   const upserts = () =>
     published.filter((e) => e.type === RoutingKey.VacancyUpserted).map((e) => e.data as VacancyUpsertedDto);
@@ -228,7 +233,7 @@ describe(`${EventFeedService.name} (ATS-B subscriptions)`, () => {
     expect(upserts()).toHaveLength(1);
   });
 
-  it('falls back to polling when the ATS drops the subscription, then makes it again and asks for a catch-up run', async () => {
+  it('falls back to polling when the ATS drops the subscription, then makes it again and asks for a full catch-up run', async () => {
     sandbox.state.dropSubscription(subscriptionIdOf(connectorId));
     await dataSource.query(
       `UPDATE sync_connector SET next_run_at = now() + interval '1 hour' WHERE connector_id = $1`,
@@ -256,7 +261,8 @@ describe(`${EventFeedService.name} (ATS-B subscriptions)`, () => {
       `SELECT requested_mode, status FROM sync_run WHERE connector_id = $1`,
       [connectorId],
     );
-    expect(asked).toEqual([{ requested_mode: 'incremental', status: 'queued' }]);
+    // Full: a hard delete the lost subscription missed is noticed only by a full listing.
+    expect(asked).toEqual([{ requested_mode: 'full', status: 'queued' }]);
     expect(sandbox.state.events.list().map((s) => s.subscriptionId)).toEqual([subscriptionIdOf(connectorId)]);
   });
 
@@ -272,6 +278,104 @@ describe(`${EventFeedService.name} (ATS-B subscriptions)`, () => {
     expect(waited).toMatchObject({ mode: 'events', failures: 0 });
     expect(waited.nextReadAt.getTime()).toBeGreaterThan(Date.now());
     sandbox.state.clearFaults();
+  });
+
+  it("takes up the poll period of options whose connector.changed was lost, never an older version's", async () => {
+    // connector.changed applied version 3 (eventPollSeconds 1).
+    await dataSource.query(`UPDATE sync_connector SET options_version = 3 WHERE connector_id = $1`, [
+      connectorId,
+    ]);
+    try {
+      // A poll whose snapshot is from before that change (a cache not yet dropped) does not undo it.
+      changed = { version: 2, options: { eventPollSeconds: 30 } };
+      await due();
+      await tickBoth();
+      expect((await feed()).pollSeconds).toBe(1);
+      // Version 4 was saved but never announced: the poll that reads it takes its period up.
+      changed = { version: 4, options: { eventPollSeconds: 30 } };
+      await due();
+      await tickBoth();
+      const healed = await feed();
+      expect(healed.pollSeconds).toBe(30);
+      expect(healed.nextReadAt.getTime() - Date.now()).toBeGreaterThan(25_000);
+    } finally {
+      changed = {};
+      await dataSource.query(`UPDATE sync_connector SET options_version = 0 WHERE connector_id = $1`, [
+        connectorId,
+      ]);
+      await dataSource.query(`UPDATE vacancy_event_feed SET poll_seconds = 1 WHERE connector_id = $1`, [
+        connectorId,
+      ]);
+    }
+  });
+
+  it('handles a feed unread for longer than the ATS keeps events as lost: polling, then a full catch-up run', async () => {
+    const eightDays = `interval '8 days'`;
+    await dataSource.query(
+      `UPDATE vacancy_event_feed SET last_read_at = now() - ${eightDays}, since = now() - ${eightDays}
+       WHERE connector_id = $1`,
+      [connectorId],
+    );
+    await due();
+    calls.length = 0;
+    await tickBoth();
+    expect(calls).toEqual([]); // not read: what it would answer may miss events the ATS dropped
+    expect(await feed()).toMatchObject({
+      mode: 'polling',
+      catchUp: true,
+      reason: expect.stringContaining('longer than the ATS keeps events (7 days)'),
+    });
+    await due();
+    await tickBoth();
+    expect(await feed()).toMatchObject({ mode: 'events', catchUp: false });
+    const asked = await dataSource.query(
+      `SELECT requested_mode FROM sync_run WHERE connector_id = $1 AND status = 'queued'`,
+      [connectorId],
+    );
+    expect(asked).toEqual([{ requested_mode: 'full' }]);
+    await dataSource.query(`UPDATE sync_run SET status = 'succeeded' WHERE connector_id = $1`, [connectorId]);
+  });
+
+  it("makes no subscription beyond the vendor's cap per customer, and says why", async () => {
+    // 15 other connectors of the account on events (ATS_B_MAX_EVENT_SUBSCRIPTIONS, the event guide's 15).
+    await dataSource.query(
+      `INSERT INTO vacancy_event_feed (connector_id, account_id, subscription_id, mode, next_read_at)
+       SELECT 'other-' || n, $1, 'vs-other-' || n, 'events', now() + interval '1 hour' FROM generate_series(1, 15) n`,
+      [ACCOUNT],
+    );
+    try {
+      sandbox.state.dropSubscription(subscriptionIdOf(connectorId));
+      await due();
+      await tickBoth(); // lost: polling
+      await due();
+      calls.length = 0;
+      await tickBoth();
+      expect(calls).toEqual([]); // no PUT the vendor would refuse
+      expect(await feed()).toMatchObject({
+        mode: 'polling',
+        reason: expect.stringContaining('allows 15 event subscriptions per customer'),
+      });
+    } finally {
+      await dataSource.query(`DELETE FROM vacancy_event_feed WHERE connector_id LIKE 'other-%'`);
+    }
+  });
+
+  it('lets a run that has not listed yet make the subscription first, holding the lease (no catch-up run)', async () => {
+    // Polling after the test above; the run about to list holds the connector.
+    await dataSource.query(`DELETE FROM sync_run WHERE connector_id = $1`, [connectorId]);
+    await dataSource.query(
+      `INSERT INTO sync_run (run_id, connector_id, account_id, trigger, status) VALUES ($1, $2, $3, 'scheduled', 'queued')`,
+      [randomUUID(), connectorId, ACCOUNT],
+    );
+    const made = await one.subscribeBeforeRun(await feed(), snapshot(), { priority: 'sync' });
+    expect(made).toMatchObject({ mode: 'events', failures: 0 });
+    expect(sandbox.state.events.list().map((s) => s.subscriptionId)).toEqual([subscriptionIdOf(connectorId)]);
+    // The run itself lists after the subscription: no other run asked for.
+    const runs = await dataSource.query(`SELECT count(*)::int AS n FROM sync_run WHERE connector_id = $1`, [
+      connectorId,
+    ]);
+    expect(runs).toEqual([{ n: 1 }]);
+    await dataSource.query(`UPDATE sync_run SET status = 'succeeded' WHERE connector_id = $1`, [connectorId]);
   });
 
   it('tries a feed whose connector a run holds again within seconds, not a poll period later', async () => {

@@ -22,15 +22,15 @@ import {
   afterReadFailure,
   eventPollSecondsOf,
   eventsUnavailableWarning,
+  MAX_RESUBSCRIBE_BACKOFF_SECONDS,
   resubscribeBackoffSeconds,
   subscriptionIdOf,
+  unreadTooLong,
 } from './event-feed';
 import { eventFeedMetrics } from './event-feed-metrics';
 import { type EventFeed, VacancyEventFeedRepository } from './vacancy-event-feed.repository';
 import { VacancyEventSources } from './vacancy-event-sources';
 
-/** Events asked for per read (the vendor's cap); a full batch is followed by the next read at once. */
-const MAX_EVENTS = 100;
 /** A feed whose connector a run holds is tried again this soon (or at its poll period, when shorter). */
 const BUSY_RETRY_SECONDS = 5;
 /** How long a poll's ATS call may wait for the connector's budget before the poll is tried again later. */
@@ -76,6 +76,31 @@ export class EventFeedService {
     );
   }
 
+  /**
+   * A run that has not listed yet, holding the connector's lease, makes the subscription of a feed not on events
+   * (a new connector, one switched onto events, one whose subscription was lost) before it lists: what changes
+   * while it lists waits at the ATS and is read once the run ends (the content hashes make a change the run
+   * published too publish nothing). Never fails the run: a subscription that cannot be made is tried again by
+   * the poller. Answers the feed as it is now.
+   */
+  async subscribeBeforeRun(
+    feed: EventFeed,
+    connector: ConnectorSnapshot,
+    client: ClientOptions,
+  ): Promise<EventFeed> {
+    const source = this.sources.find(connector.type);
+    if (feed.mode === 'events' || !source) return feed;
+    try {
+      await this.subscribe(feed, connector, source, client);
+      return (await this.feeds.feed(connector.id)) ?? feed;
+    } catch (error) {
+      this.logger.warn(
+        `connector ${connector.id}: its run goes on without the subscription: ${reasonOf(error)}`,
+      );
+      return feed;
+    }
+  }
+
   /** A connector became connected: its feed is made (the poller subscribes it at once); else at its first run. */
   async connected(connectorId: string, accountId: string): Promise<void> {
     try {
@@ -106,6 +131,11 @@ export class EventFeedService {
     }
   }
 
+  /** The connector's feed, if it has one. */
+  feedOf(connectorId: string): Promise<EventFeed | undefined> {
+    return this.feeds.feed(connectorId);
+  }
+
   /** What the registry's admin page shows (`vacancy.event-feed.requested`). */
   async status(accountId: string, connectorId: string): Promise<VacancyEventFeedStatus> {
     const feed = await this.feeds.feed(connectorId);
@@ -134,10 +164,9 @@ export class EventFeedService {
   async poll(feed: EventFeed): Promise<void> {
     const { connectorId } = feed;
     if (!(await this.feeds.tryLease(connectorId, this.owner, this.config.RUN_LEASE_TTL_MS))) {
-      // Tried again soon, not a poll period later: a new connector is subscribed right after its first run, and
-      // events wait no longer than the run that held the connector. A try is one statement, no ATS call.
-      const retry = Math.min(feed.pollSeconds, BUSY_RETRY_SECONDS);
-      await this.feeds.reschedule(connectorId, retry, feed.pollSeconds);
+      // Tried again soon, not a poll period later: events that came while a run held the connector (a new one's
+      // first run among them) wait no longer than the run. A try is one statement, no ATS call.
+      await this.feeds.reschedule(connectorId, Math.min(feed.pollSeconds, BUSY_RETRY_SECONDS));
       return;
     }
     try {
@@ -164,13 +193,34 @@ export class EventFeedService {
       await this.feeds.remove(connectorId);
       return;
     }
-    const pollSeconds = eventPollSecondsOf(connector.options, this.config.EVENT_POLL_MIN_SECONDS);
+    // The poll period is the feed's own, set from the options when they change (connector.changed): a poll that
+    // read the options just before a change must not undo it. Only options of a newer version than any applied
+    // (their announcement was lost) are taken up here.
+    let { pollSeconds } = feed;
+    const wanted = eventPollSecondsOf(connector.options, this.config.EVENT_POLL_MIN_SECONDS);
+    if (
+      wanted !== pollSeconds &&
+      connector.version !== undefined &&
+      (await this.feeds.healPollPeriod(connectorId, connector.version, wanted))
+    )
+      pollSeconds = wanted;
     if (connector.status !== 'connected') {
-      await this.feeds.reschedule(connectorId, pollSeconds, pollSeconds);
+      await this.feeds.reschedule(connectorId);
       return;
     }
     if (feed.mode === 'polling') {
-      await this.subscribe(feed, connector, source, pollSeconds);
+      await this.subscribe(feed, connector, source, this.client());
+      return;
+    }
+    if (unreadTooLong(feed, source.limits.retentionMs, new Date())) {
+      // Unread for longer than the ATS keeps events (the connector was paused, say): some may be gone.
+      eventFeedMetrics.read(connector.type, 'gone');
+      const days = Math.round(source.limits.retentionMs / 86_400_000);
+      await this.fallBack(
+        connector,
+        `it was not read for longer than the ATS keeps events (${days} days), so some may have been lost`,
+        pollSeconds,
+      );
       return;
     }
     let batch: VacancyEventBatch;
@@ -181,7 +231,7 @@ export class EventFeedService {
           connector,
           feed.subscriptionId,
           {
-            maxEvents: MAX_EVENTS,
+            maxEvents: source.limits.maxEventsPerRead,
             ...(feed.pendingRequestId !== undefined ? { requestId: feed.pendingRequestId } : {}),
           },
           this.client(),
@@ -208,7 +258,7 @@ export class EventFeedService {
         return;
       }
       eventFeedMetrics.read(connector.type, 'empty');
-      await this.feeds.readEmpty(connectorId, pollSeconds);
+      await this.feeds.readEmpty(connectorId);
       return;
     }
     eventFeedMetrics.read(connector.type, 'events', batch.events.length);
@@ -222,7 +272,7 @@ export class EventFeedService {
       }
     }
     try {
-      await this.apply(connector, source, batch, pollSeconds);
+      await this.apply(connector, source, batch);
     } catch (error) {
       await this.failed(feed, connector, pollSeconds, error);
     }
@@ -233,7 +283,6 @@ export class EventFeedService {
     connector: ConnectorSnapshot,
     source: VacancyEventSource,
     batch: VacancyEventBatch,
-    pollSeconds: number,
   ): Promise<void> {
     const mapping = mappingOf(connector);
     const page = await source.changed(connector, batch.events, { now: new Date() }, this.client());
@@ -269,9 +318,8 @@ export class EventFeedService {
         liveUntil: decision.liveUntil,
         closed: decision.closing,
         ...(lastEventAt ? { lastEventAt } : {}),
-        // A full batch: more are waiting, read them at once.
-        nextInSeconds: batch.events.length >= MAX_EVENTS ? 0 : pollSeconds,
-        pollSeconds,
+        // A full batch: more are waiting, read them at once (else one poll period from now).
+        ...(batch.events.length >= source.limits.maxEventsPerRead ? { nextInSeconds: 0 } : {}),
       },
     );
     if (!held)
@@ -282,16 +330,28 @@ export class EventFeedService {
     );
   }
 
+  /**
+   * Makes the subscription (the feed is on events after), or says why not and when it is tried again. The
+   * vendor caps subscriptions per customer: an account that holds them all makes no more (its connectors beyond
+   * are kept current by their runs, and tried again after the longest wait).
+   */
   private async subscribe(
     feed: EventFeed,
     connector: ConnectorSnapshot,
     source: VacancyEventSource,
-    pollSeconds: number,
+    client: ClientOptions,
   ): Promise<void> {
+    const { maxSubscriptions } = source.limits;
+    if ((await this.feeds.accountSubscriptions(connector.accountId, connector.id)) >= maxSubscriptions) {
+      const reason = `the ATS allows ${maxSubscriptions} event subscriptions per customer and this account holds them all`;
+      this.logger.warn(`connector ${connector.id}: no event subscription: ${reason}`);
+      await this.feeds.subscribeFailed(connector.id, reason, MAX_RESUBSCRIBE_BACKOFF_SECONDS);
+      return;
+    }
     try {
-      await source.subscribe(connector, feed.subscriptionId, this.client());
+      await source.subscribe(connector, feed.subscriptionId, client);
     } catch (error) {
-      const retry = resubscribeBackoffSeconds(feed.failures + 1, pollSeconds);
+      const retry = resubscribeBackoffSeconds(feed.failures + 1, feed.pollSeconds);
       this.logger.warn(`connector ${connector.id}: making the event subscription failed: ${reasonOf(error)}`);
       await this.feeds.subscribeFailed(
         connector.id,
@@ -300,11 +360,11 @@ export class EventFeedService {
       );
       return;
     }
-    const caughtUp = await this.feeds.subscribed(connector.id, pollSeconds);
+    const caughtUp = await this.feeds.subscribed(connector.id);
     eventFeedMetrics.mode(connector.type, 'events');
     this.logger.log(
       `connector ${connector.id}: on events (subscription ${feed.subscriptionId})` +
-        (caughtUp ? '; a changes-only run catches up on what happened while it was lost' : ''),
+        (caughtUp ? '; a full run catches up on what happened while it was lost' : ''),
     );
   }
 
@@ -325,7 +385,7 @@ export class EventFeedService {
     });
     if (decision.action === 'wait') {
       const inSeconds = Math.max(1, Math.ceil((decision.until.getTime() - now.getTime()) / 1000));
-      await this.feeds.reschedule(connector.id, inSeconds, pollSeconds);
+      await this.feeds.reschedule(connector.id, inSeconds);
       return;
     }
     const failures = await this.feeds.readFailed(

@@ -7,6 +7,7 @@ import {
   resubscribeBackoffSeconds,
   runIntervalMinutes,
   subscriptionIdOf,
+  unreadTooLong,
 } from './event-feed';
 import { feedDown } from './event-feed.service';
 import type { EventFeed } from './vacancy-event-feed.repository';
@@ -21,6 +22,25 @@ describe('event feed decisions', () => {
       expect(subscriptionIdOf('weird id/with ünicode and a very long tail '.repeat(4))).toMatch(
         /^[A-Za-z0-9_-]{1,64}$/,
       );
+    });
+  });
+
+  describe(unreadTooLong.name, () => {
+    const DAY = 86_400_000;
+    const now = new Date(Date.UTC(2026, 10, 29));
+    const ago = (ms: number) => new Date(now.getTime() - ms);
+
+    it('is true only once the feed went unread for longer than the ATS keeps events', () => {
+      expect(unreadTooLong({ lastReadAt: ago(6 * DAY), since: ago(20 * DAY) }, 7 * DAY, now)).toBe(false);
+      expect(unreadTooLong({ lastReadAt: ago(8 * DAY), since: ago(20 * DAY) }, 7 * DAY, now)).toBe(true);
+      // A longer retention setting (another vendor page says 30 days) keeps it.
+      expect(unreadTooLong({ lastReadAt: ago(8 * DAY), since: ago(20 * DAY) }, 30 * DAY, now)).toBe(false);
+    });
+
+    it('counts a feed never read, or subscribed again since its last read, from when it was made', () => {
+      expect(unreadTooLong({ since: ago(2 * DAY) }, 7 * DAY, now)).toBe(false);
+      expect(unreadTooLong({ since: ago(8 * DAY) }, 7 * DAY, now)).toBe(true);
+      expect(unreadTooLong({ lastReadAt: ago(20 * DAY), since: ago(DAY) }, 7 * DAY, now)).toBe(false);
     });
   });
 

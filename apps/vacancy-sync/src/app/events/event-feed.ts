@@ -50,6 +50,19 @@ export function afterReadFailure(failures: number): 'retry' | 'polling' {
   return failures >= FAILURES_BEFORE_POLLING ? 'polling' : 'retry';
 }
 
+/**
+ * Whether a feed on events went unread for longer than the ATS keeps events (`retentionMs`): what it did not
+ * read may be gone, so it is handled as lost. Counted from its last read, or from when it was made.
+ */
+export function unreadTooLong(
+  feed: { lastReadAt?: Date; since: Date },
+  retentionMs: number,
+  now: Date,
+): boolean {
+  const readUpTo = Math.max(feed.lastReadAt?.getTime() ?? 0, feed.since.getTime());
+  return now.getTime() - readUpTo > retentionMs;
+}
+
 /** The run interval while the feed is healthy: the changes-only run is the safety net, so it may come less often. */
 export function runIntervalMinutes(syncIntervalMinutes: number, mode: FeedMode | undefined): number {
   return mode === 'events'

@@ -6,6 +6,7 @@ import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
  */
 @Entity('vacancy_event_feed')
 @Index('ix_vacancy_event_feed_due', ['nextReadAt'])
+@Index('ix_vacancy_event_feed_account_events', ['accountId'], { where: `"mode" = 'events'` })
 export class VacancyEventFeedEntity {
   @PrimaryColumn('text', { name: 'connector_id', primaryKeyConstraintName: 'pk_vacancy_event_feed' })
   connectorId!: string;

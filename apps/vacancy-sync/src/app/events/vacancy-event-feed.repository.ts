@@ -17,12 +17,14 @@ import {
 import { RELEASE_LEASE } from '../runs/sync-run.sql';
 import type { FeedMode } from './event-feed';
 import {
+  ACCOUNT_SUBSCRIPTIONS,
   APPLY_BATCH,
   CLAIM_DUE_FEEDS,
   DELETE_FEED,
   ENSURE_FEED,
   FALL_BACK,
   FEED,
+  HEAL_POLL_PERIOD,
   READ_EMPTY,
   READ_FAILED,
   RESCHEDULE,
@@ -55,8 +57,8 @@ export interface FeedBatchCommit {
   liveUntil: ReadonlyMap<string, string>;
   closed: string[];
   lastEventAt?: Date;
-  nextInSeconds: number;
-  pollSeconds: number;
+  /** When the feed is read next; none: one poll period from now. */
+  nextInSeconds?: number;
 }
 
 /**
@@ -108,8 +110,21 @@ export class VacancyEventFeedRepository {
     await RELEASE_LEASE.rows(this.sql, { connectorId, owner });
   }
 
-  async reschedule(connectorId: string, inSeconds: number, pollSeconds: number): Promise<void> {
-    await RESCHEDULE.rows(this.sql, { connectorId, inSeconds, pollSeconds });
+  /** Read again `inSeconds` from now; none: one poll period from now (the feed's own, as options set it). */
+  async reschedule(connectorId: string, inSeconds?: number): Promise<void> {
+    await RESCHEDULE.rows(this.sql, { connectorId, inSeconds: inSeconds ?? null });
+  }
+
+  /** The subscriptions the account holds besides the connector's (feeds on events). */
+  async accountSubscriptions(accountId: string, connectorId: string): Promise<number> {
+    const [row] = await ACCOUNT_SUBSCRIPTIONS.rows(this.sql, { accountId, connectorId });
+    return row ? numberColumn(row, 'held') : 0;
+  }
+
+  /** The poll period of options newer than any applied (a lost `connector.changed`); false: none applied. */
+  async healPollPeriod(connectorId: string, version: number, pollSeconds: number): Promise<boolean> {
+    const [row] = await HEAL_POLL_PERIOD.rows(this.sql, { connectorId, version, pollSeconds });
+    return row !== undefined && booleanColumn(row, 'healed');
   }
 
   async storeRequest(connectorId: string, requestId: number): Promise<void> {
@@ -131,14 +146,13 @@ export class VacancyEventFeedRepository {
       seenLiveUntil: batch.seen.map((v) => batch.liveUntil.get(v.externalId) ?? null),
       closedIds: batch.closed,
       lastEventAt: batch.lastEventAt ?? null,
-      nextInSeconds: batch.nextInSeconds,
-      pollSeconds: batch.pollSeconds,
+      nextInSeconds: batch.nextInSeconds ?? null,
     });
     return row !== undefined && booleanColumn(row, 'held');
   }
 
-  async readEmpty(connectorId: string, pollSeconds: number): Promise<void> {
-    await READ_EMPTY.rows(this.sql, { connectorId, pollSeconds });
+  async readEmpty(connectorId: string): Promise<void> {
+    await READ_EMPTY.rows(this.sql, { connectorId });
   }
 
   /** The failures in a row so far. */
@@ -158,8 +172,8 @@ export class VacancyEventFeedRepository {
   }
 
   /** True when a catch-up run was asked for. */
-  async subscribed(connectorId: string, pollSeconds: number): Promise<boolean> {
-    const [row] = await SUBSCRIBED.rows(this.sql, { connectorId, pollSeconds, runId: randomUUID() });
+  async subscribed(connectorId: string): Promise<boolean> {
+    const [row] = await SUBSCRIBED.rows(this.sql, { connectorId, runId: randomUUID() });
     return row !== undefined && booleanColumn(row, 'asked');
   }
 }

@@ -69,6 +69,16 @@ export const CLAIM_DUE_FEEDS = sqlStatement<{ limit: number; claimSeconds: numbe
 );
 
 /**
+ * The event subscriptions an account holds at its ATS besides the connector's (feeds on events), read through
+ * the partial index of such feeds: the vendor caps subscriptions per customer.
+ */
+export const ACCOUNT_SUBSCRIPTIONS = sqlStatement<{ accountId: string; connectorId: string }>(
+  (p) => `
+  SELECT count(*)::int AS held FROM vacancy_event_feed
+  WHERE account_id = ${p.accountId} AND mode = 'events' AND connector_id <> ${p.connectorId}`,
+);
+
+/**
  * Takes the connector's run lease for a poll, as a run takes it, unless a run holds it or the connector has an
  * open run (a run reads the same changes; the events wait at the ATS) or is not active.
  */
@@ -83,13 +93,36 @@ export const TRY_FEED_LEASE = sqlStatement<{ connectorId: string; owner: string;
   RETURNING s.connector_id`,
 );
 
-/** The poll is done with the feed for now: it is read again `inSeconds` from now (its poll settings kept). */
-export const RESCHEDULE = sqlStatement<{ connectorId: string; inSeconds: number; pollSeconds: number }>(
+/**
+ * The poll is done with the feed for now: it is read again `inSeconds` from now, or (null) one poll period from
+ * now. The period is the row's, set from the connector's options when they change (APPLY_OPTIONS), never from
+ * what a poll read: a poll that read the options just before a change cannot undo it.
+ */
+export const RESCHEDULE = sqlStatement<{ connectorId: string; inSeconds: number | null }>(
   (p) => `
   UPDATE vacancy_event_feed
-  SET next_read_at = clock_timestamp() + make_interval(secs => ${p.inSeconds}::float8),
-      poll_seconds = ${p.pollSeconds}
+  SET next_read_at = clock_timestamp() + make_interval(secs => coalesce(${p.inSeconds}::float8, poll_seconds))
   WHERE connector_id = ${p.connectorId}`,
+);
+
+/**
+ * A poll read options of a connector version newer than any applied (its `connector.changed` was lost: the
+ * registry could not announce it): the feed takes their poll period. Never an older version's: a poll that read
+ * a snapshot from before a change changes nothing. Answers whether it applied.
+ */
+export const HEAL_POLL_PERIOD = sqlStatement<{ connectorId: string; version: number; pollSeconds: number }>(
+  (p) => `
+  WITH applied AS (
+    UPDATE sync_connector SET options_version = ${p.version}
+    WHERE connector_id = ${p.connectorId} AND options_version < ${p.version}
+    RETURNING connector_id
+  ),
+  healed AS (
+    UPDATE vacancy_event_feed SET poll_seconds = ${p.pollSeconds}::int
+    WHERE connector_id = (SELECT connector_id FROM applied)
+    RETURNING connector_id
+  )
+  SELECT EXISTS (SELECT 1 FROM healed) AS healed`,
 );
 
 /** A batch was read: its requestId is kept before anything is acted on, so a crash reads it again. */
@@ -111,9 +144,8 @@ export interface ApplyValues {
   closedIds: string[];
   /** The newest event's ATS time; null keeps the last. */
   lastEventAt: Date | null;
-  /** When the feed is read next. */
-  nextInSeconds: number;
-  pollSeconds: number;
+  /** When the feed is read next; null: one poll period from now. */
+  nextInSeconds: number | null;
 }
 
 /**
@@ -147,19 +179,18 @@ export const APPLY_BATCH = sqlStatement<ApplyValues>(
     UPDATE vacancy_event_feed
     SET pending_request_id = NULL, last_read_at = clock_timestamp(), failures = 0,
         last_event_at = coalesce(${p.lastEventAt}::timestamptz, last_event_at),
-        next_read_at = clock_timestamp() + make_interval(secs => ${p.nextInSeconds}::float8),
-        poll_seconds = ${p.pollSeconds}
+        next_read_at = clock_timestamp() + make_interval(secs => coalesce(${p.nextInSeconds}::float8, poll_seconds))
     WHERE connector_id = ${p.connectorId} AND EXISTS (SELECT 1 FROM held)
   )
   SELECT EXISTS (SELECT 1 FROM held) AS held`,
 );
 
 /** An empty read: the feed is read again after its poll period. */
-export const READ_EMPTY = sqlStatement<{ connectorId: string; pollSeconds: number }>(
+export const READ_EMPTY = sqlStatement<{ connectorId: string }>(
   (p) => `
   UPDATE vacancy_event_feed
-  SET pending_request_id = NULL, last_read_at = clock_timestamp(), failures = 0, poll_seconds = ${p.pollSeconds}::int,
-      next_read_at = clock_timestamp() + make_interval(secs => ${p.pollSeconds}::int)
+  SET pending_request_id = NULL, last_read_at = clock_timestamp(), failures = 0,
+      next_read_at = clock_timestamp() + make_interval(secs => poll_seconds)
   WHERE connector_id = ${p.connectorId}`,
 );
 
@@ -207,11 +238,12 @@ export const SUBSCRIBE_FAILED = sqlStatement<{ connectorId: string; reason: stri
 );
 
 /**
- * The ATS has the subscription (made or made again): the feed is on events, read after `pollSeconds`. When it
- * had been lost (`catch_up`), a changes-only run is asked for at once, unless one is open: a subscription made
- * again starts empty, the run catches up on what happened meanwhile. Answers whether a run was asked for.
+ * The ATS has the subscription (made or made again): the feed is on events, read after its poll period. When it
+ * had been lost (`catch_up`), a full run is asked for at once, unless one is open (a run that makes the
+ * subscription before it lists is that run): a subscription made again starts empty, and only a full listing
+ * also notices what was deleted for good meanwhile. Answers whether a run was asked for.
  */
-export const SUBSCRIBED = sqlStatement<{ connectorId: string; pollSeconds: number; runId: string }>(
+export const SUBSCRIBED = sqlStatement<{ connectorId: string; runId: string }>(
   (p) => `
   WITH before AS (
     SELECT catch_up, account_id FROM vacancy_event_feed WHERE connector_id = ${p.connectorId}
@@ -219,14 +251,14 @@ export const SUBSCRIBED = sqlStatement<{ connectorId: string; pollSeconds: numbe
   healthy AS (
     UPDATE vacancy_event_feed
     SET mode = 'events', reason = NULL, failures = 0, catch_up = false, since = clock_timestamp(),
-        pending_request_id = NULL, poll_seconds = ${p.pollSeconds}::int,
-        next_read_at = clock_timestamp() + make_interval(secs => ${p.pollSeconds}::int)
+        pending_request_id = NULL,
+        next_read_at = clock_timestamp() + make_interval(secs => poll_seconds)
     WHERE connector_id = ${p.connectorId}
     RETURNING connector_id
   ),
   asked AS (
     INSERT INTO sync_run (run_id, connector_id, account_id, trigger, requested_mode, status)
-    SELECT ${p.runId}, ${p.connectorId}, b.account_id, 'scheduled', 'incremental', 'queued'
+    SELECT ${p.runId}, ${p.connectorId}, b.account_id, 'scheduled', 'full', 'queued'
     FROM before b
     WHERE b.catch_up AND EXISTS (SELECT 1 FROM healthy)
       AND EXISTS (SELECT 1 FROM sync_connector c WHERE c.connector_id = ${p.connectorId} AND c.active)

@@ -54,6 +54,17 @@ export function nextSlot(input: {
 }
 
 /**
+ * The connector's first slot after `now` in a period of `periodSeconds`: where a changed run interval or event
+ * poll period takes effect. At most one new period away, and a fleet whose option changed at once spreads over
+ * the period instead of coming due together.
+ */
+export function firstSlotAfter(input: { connectorId: string; periodSeconds: number; now: Date }): Date {
+  const periodMs = Math.max(1, Math.round(input.periodSeconds)) * 1000;
+  const fraction = slotFraction(input.connectorId);
+  return new Date(slotAtOrBefore(input.now.getTime(), periodMs, fraction) + periodMs);
+}
+
+/**
  * Whether a run now is the connector's periodic full listing: once in every `everyHours` period, at the
  * connector's own place in it (full listings of a fleet spread over the day, not all at the hour their
  * connectors were created), and never sooner than half a period after the last one.

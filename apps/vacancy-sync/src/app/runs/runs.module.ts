@@ -1,3 +1,4 @@
+import { ConnectorChangedHandler } from './connector-changed.handler';
 import { ConnectorStatusChangedHandler } from './connector-status-changed.handler';
 import { Module } from '@nestjs/common';
 import { ConnectorDeletions } from '@connector/service-kit';
@@ -12,7 +13,7 @@ import { SyncRunService } from './sync-run.service';
 
 @Module({
   imports: [SourcesModule, EventsModule],
-  controllers: [RunRequestedHandler, ConnectorStatusChangedHandler],
+  controllers: [RunRequestedHandler, ConnectorStatusChangedHandler, ConnectorChangedHandler],
   providers: [
     VacancyStateRepository,
     SyncRunRepository,

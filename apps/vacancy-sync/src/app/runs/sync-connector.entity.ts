@@ -23,4 +23,6 @@ export class SyncConnectorEntity {
   @Column('text', { name: 'system_key', nullable: true }) systemKey!: string | null;
   /** When the last `connector.status_changed` applied to it happened (its `occurredAt`): older ones are ignored. */
   @Column('timestamptz', { name: 'status_changed_at', nullable: true }) statusChangedAt!: Date | null;
+  /** The connector version (`connector.changed`) whose options set its interval and event poll period. */
+  @Column('integer', { name: 'options_version', default: 0 }) optionsVersion!: number;
 }

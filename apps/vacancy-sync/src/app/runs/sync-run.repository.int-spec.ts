@@ -143,7 +143,15 @@ describe(SyncRunRepository.name, () => {
     await sut.pause(run.runId, lease, { resumeAt, attempts: 2, error: 'rate limited', apiCalls: 5 });
     expect(await sut.run(run.runId)).toMatchObject({ status: 'paused', resumeAt, attempts: 2, apiCalls: 5 });
 
-    const finished = await sut.finish(started, lease, 'succeeded', undefined, 3, 120, async () => undefined);
+    const finished = await sut.finish(
+      started,
+      lease,
+      'succeeded',
+      undefined,
+      3,
+      { intervalSeconds: 120 },
+      async () => undefined,
+    );
     expect(finished.run).toMatchObject({ status: 'succeeded', apiCalls: 8, resumeAt: undefined });
     const [marks] = (await dataSource.query(
       `SELECT connector_id, account_id, last_success_started_at, last_full_started_at
@@ -177,7 +185,7 @@ describe(SyncRunRepository.name, () => {
     await sut.enqueue(run);
     await sut.tryLease(connectorId, 'a', 60_000);
     const started = await sut.start(run.runId, 'a', 60_000, { mode: 'full' });
-    await sut.finish(started, lease, 'failed', 'x', 0, 60, async () => undefined);
+    await sut.finish(started, lease, 'failed', 'x', 0, { intervalSeconds: 60 }, async () => undefined);
     // Ten missed slots are skipped, not run one after another: the next run is one slot ahead, at most an
     // interval and a tenth away (how soon depends on where now falls in its interval: run-schedule.spec.ts).
     const next = await secondsToNextRun(connectorId);
@@ -188,8 +196,121 @@ describe(SyncRunRepository.name, () => {
     await sut.enqueue(again);
     await sut.tryLease(connectorId, 'a', 60_000);
     const startedAgain = await sut.start(again.runId, 'a', 60_000, { mode: 'full' });
-    await sut.finish(startedAgain, lease, 'succeeded', undefined, 0, 60, async () => undefined);
+    await sut.finish(
+      startedAgain,
+      lease,
+      'succeeded',
+      undefined,
+      0,
+      { intervalSeconds: 60 },
+      async () => undefined,
+    );
     expect(Math.abs((await secondsToNextRun(connectorId)) - next)).toBeLessThan(2);
+  });
+
+  describe('options applied as they change', () => {
+    const soon = (seconds: number) => new Date(Date.now() + seconds * 1000);
+    const feedOf = async (connectorId: string) => {
+      const [row] = (await dataSource.query(
+        `SELECT poll_seconds, extract(epoch FROM next_read_at - clock_timestamp()) AS next
+         FROM vacancy_event_feed WHERE connector_id = $1`,
+        [connectorId],
+      )) as Array<{ poll_seconds: number; next: string }>;
+      return { pollSeconds: row!.poll_seconds, next: Number(row!.next) };
+    };
+    const connectorOn = async (intervalSeconds: number, pollSeconds: number) => {
+      const connectorId = nextId('c');
+      await sut.registerConnector(connectorId, 'acct', intervalSeconds);
+      await dataSource.query(`UPDATE sync_connector SET interval_seconds = $2 WHERE connector_id = $1`, [
+        connectorId,
+        intervalSeconds,
+      ]);
+      await dataSource.query(
+        `INSERT INTO vacancy_event_feed (connector_id, account_id, subscription_id, mode, next_read_at, poll_seconds)
+         VALUES ($1, 'acct', 'vs-' || $1, 'events', clock_timestamp() + make_interval(secs => $2), $2)`,
+        [connectorId, pollSeconds],
+      );
+      return connectorId;
+    };
+
+    it('brings the next run and read forward to the new, shorter period at once', async () => {
+      const connectorId = await connectorOn(3_600, 3_600);
+      const applied = await sut.applyOptions({
+        connectorId,
+        version: 2,
+        intervalSeconds: 300,
+        nextRunAt: soon(120),
+        pollSeconds: 2,
+        nextReadAt: soon(1),
+      });
+      expect(applied).toBe(true);
+      expect(await secondsToNextRun(connectorId)).toBeLessThanOrEqual(120);
+      expect(await feedOf(connectorId)).toEqual({ pollSeconds: 2, next: expect.any(Number) });
+      expect((await feedOf(connectorId)).next).toBeLessThanOrEqual(1);
+    });
+
+    it('keeps a next run or read that comes sooner than the new period, and the periods it did not change', async () => {
+      const connectorId = await connectorOn(300, 5);
+      await sut.applyOptions({
+        connectorId,
+        version: 2,
+        intervalSeconds: 3_600,
+        nextRunAt: soon(3_000),
+        pollSeconds: 5,
+        nextReadAt: soon(0),
+      });
+      expect(await secondsToNextRun(connectorId)).toBeLessThanOrEqual(300); // still the old, sooner one
+      expect((await feedOf(connectorId)).next).toBeGreaterThan(3); // poll period unchanged: not moved
+      const [{ interval_seconds }] = (await dataSource.query(
+        `SELECT interval_seconds FROM sync_connector WHERE connector_id = $1`,
+        [connectorId],
+      )) as Array<{ interval_seconds: number }>;
+      expect(interval_seconds).toBe(3_600);
+    });
+
+    it('applies a version once, and never an older one after a newer', async () => {
+      const connectorId = await connectorOn(900, 60);
+      const values = { connectorId, intervalSeconds: 900, nextRunAt: soon(60), nextReadAt: soon(1) };
+      expect(await sut.applyOptions({ ...values, version: 3, pollSeconds: 10 })).toBe(true);
+      expect(await sut.applyOptions({ ...values, version: 3, pollSeconds: 10 })).toBe(false);
+      expect(await sut.applyOptions({ ...values, version: 2, pollSeconds: 30 })).toBe(false);
+      expect((await feedOf(connectorId)).pollSeconds).toBe(10);
+      expect(
+        await sut.applyOptions({ ...values, connectorId: 'not-scheduled', version: 9, pollSeconds: 5 }),
+      ).toBe(false);
+    });
+
+    it('lets a run that read older options end without undoing the interval the change set', async () => {
+      const connectorId = await connectorOn(3_600, 60);
+      const run = newRun(connectorId);
+      await sut.enqueue(run);
+      await sut.tryLease(connectorId, 'a', 60_000);
+      const started = await sut.start(run.runId, 'a', 60_000, { mode: 'full' });
+      await sut.applyOptions({
+        connectorId,
+        version: 5,
+        intervalSeconds: 300,
+        nextRunAt: soon(200),
+        pollSeconds: 60,
+        nextReadAt: soon(60),
+      });
+      // The run read version 4's options (3 600 s): its end keeps the 300 s the change set.
+      await sut.finish(
+        started,
+        { owner: 'a', ttlMs: 60_000 },
+        'succeeded',
+        undefined,
+        0,
+        { intervalSeconds: 3_600, optionsVersion: 4 },
+        async () => undefined,
+      );
+      const [{ interval_seconds }] = (await dataSource.query(
+        `SELECT interval_seconds FROM sync_connector WHERE connector_id = $1`,
+        [connectorId],
+      )) as Array<{ interval_seconds: number }>;
+      expect(interval_seconds).toBe(300);
+      expect(await secondsToNextRun(connectorId)).toBeLessThanOrEqual(300);
+    });
   });
 
   it("gives the connector's lease back with its last open run's end, and keeps it while another is open", async () => {
@@ -202,7 +323,15 @@ describe(SyncRunRepository.name, () => {
     await sut.tryLease(connectorId, 'a', 60_000);
 
     const started = await sut.start(first.runId, 'a', 60_000, { mode: 'full' });
-    const one = await sut.finish(started, lease, 'succeeded', undefined, 0, 900, async () => undefined);
+    const one = await sut.finish(
+      started,
+      lease,
+      'succeeded',
+      undefined,
+      0,
+      { intervalSeconds: 900 },
+      async () => undefined,
+    );
     expect(one).toMatchObject({ run: { runId: first.runId, status: 'succeeded' }, leaseKept: true });
     expect(await sut.tryLease(connectorId, 'b', 60_000)).toBe(false);
     // The next head run comes with the connector's last successes (its mode is decided from them).
@@ -218,7 +347,7 @@ describe(SyncRunRepository.name, () => {
       'failed',
       'x',
       0,
-      900,
+      { intervalSeconds: 900 },
       async () => undefined,
     );
     expect(two).toMatchObject({ run: { runId: second.runId, status: 'failed' }, leaseKept: false });
@@ -378,7 +507,15 @@ describe(SyncRunRepository.name, () => {
         sut.pause('fenced-run-1', stale, { resumeAt: new Date(), attempts: 1, error: 'x', apiCalls: 1 }),
       ).rejects.toBeInstanceOf(RunLeaseLostError);
       await expect(
-        sut.finish(run, stale, 'failed', 'stale', 0, 900, async () => void announced.push('stale')),
+        sut.finish(
+          run,
+          stale,
+          'failed',
+          'stale',
+          0,
+          { intervalSeconds: 900 },
+          async () => void announced.push('stale'),
+        ),
       ).rejects.toBeInstanceOf(RunLeaseLostError);
       expect(announced).toEqual([]);
       expect(await sut.run('fenced-run-1')).toMatchObject({ status: 'running' });
@@ -389,7 +526,7 @@ describe(SyncRunRepository.name, () => {
         'succeeded',
         undefined,
         3,
-        900,
+        { intervalSeconds: 900 },
         async () => void announced.push('current'),
       );
       expect(finished.run.status).toBe('succeeded');
@@ -406,7 +543,7 @@ describe(SyncRunRepository.name, () => {
       expect(await sut.tryLease('conn-fenced', current.owner, ttlMs)).toBe(true);
       const run = await sut.start('fenced-run-2', current.owner, ttlMs, { mode: 'full' });
       await expect(
-        sut.finish(run, current, 'succeeded', undefined, 0, 900, async () => {
+        sut.finish(run, current, 'succeeded', undefined, 0, { intervalSeconds: 900 }, async () => {
           throw new Error('broker gone');
         }),
       ).rejects.toThrow('broker gone');

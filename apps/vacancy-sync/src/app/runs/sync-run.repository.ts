@@ -35,6 +35,7 @@ import {
   TRY_LEASE,
 } from './sync-run.sql';
 import {
+  APPLY_OPTIONS,
   APPLY_STATUS,
   CLAIM,
   DUE_CANDIDATES,
@@ -44,6 +45,7 @@ import {
   RUNNABLE,
   RUNNING_PER_ACCOUNT,
   RUNNING_PER_SYSTEM,
+  type OptionsValues,
 } from './sync-schedule.sql';
 
 /** Due connectors one claim looks at; a larger backlog is claimed over the scheduler's next rounds. */
@@ -242,7 +244,7 @@ export class SyncRunRepository {
     status: Extract<SyncRunStatus, 'succeeded' | 'failed'>,
     error: string | undefined,
     apiCalls: number,
-    intervalSeconds: number | undefined,
+    schedule: RunSchedule | undefined,
     announce: (nextRunAt: Date | undefined) => Promise<void>,
   ): Promise<EndedRun> {
     const [current] = await END_SCHEDULE.rows(this.sql, {
@@ -251,8 +253,12 @@ export class SyncRunRepository {
       leaseSeconds: lease.ttlMs / 1000,
     });
     if (!current) throw new RunLeaseLostError(run.runId);
-    const schedule = scheduleAfterRun(current, run.connectorId, intervalSeconds);
-    await announce(schedule.nextRunAt);
+    // Options changed since the run read them (connector.changed set the schedule): the run keeps to it.
+    const stale =
+      schedule?.optionsVersion !== undefined &&
+      numberColumn(current, 'options_version') > schedule.optionsVersion;
+    const next = scheduleAfterRun(current, run.connectorId, stale ? undefined : schedule?.intervalSeconds);
+    await announce(next.nextRunAt);
     const succeeded = status === 'succeeded';
     const startedAt = run.startedAt ?? new Date();
     const [row] = await END.rows(this.sql, {
@@ -262,13 +268,23 @@ export class SyncRunRepository {
       status,
       error: error ?? null,
       apiCalls,
-      nextRunAt: schedule.moved ? schedule.nextRunAt : null,
-      intervalSeconds: schedule.intervalSeconds ?? null,
+      nextRunAt: next.moved ? next.nextRunAt : null,
+      intervalSeconds: next.intervalSeconds ?? null,
       lastSuccessStartedAt: succeeded ? startedAt : null,
       lastFullStartedAt: succeeded && run.mode === 'full' ? startedAt : null,
     });
     if (!row) throw new RunLeaseLostError(run.runId);
     return { run: runOf(row), leaseKept: booleanColumn(row, 'more') };
+  }
+
+  /**
+   * The connector's options as of `version` set its run interval and its event feed's poll period at once (a
+   * changed period brings the next run or read forward to the new period's slot). False: a newer version was
+   * applied already, or vacancy-sync does not schedule the connector.
+   */
+  async applyOptions(values: OptionsValues): Promise<boolean> {
+    const [row] = await APPLY_OPTIONS.rows(this.sql, values);
+    return row !== undefined && booleanColumn(row, 'applied');
   }
 
   /** The connector is gone from the registry: no more scheduled runs. */
@@ -379,6 +395,12 @@ export class SyncRunRepository {
     const [row] = await DUE_COUNT.rows(this.db, {});
     return row ? numberColumn(row, 'due') : 0;
   }
+}
+
+/** The schedule a run's options ask for, and the connector version they are of (when the registry says). */
+export interface RunSchedule {
+  intervalSeconds: number;
+  optionsVersion?: number;
 }
 
 /** A scheduled run this process claimed: its connector's lease is held by the claiming owner. */

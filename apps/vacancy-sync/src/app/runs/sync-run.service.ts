@@ -61,8 +61,12 @@ interface RunScope {
   lastSuccesses: Pick<HeadRun, 'lastSuccessStartedAt' | 'lastFullStartedAt'>;
   mapping: JobMapping;
   options: SyncOptions;
-  /** The connector's event feed when its ATS has one (made here if missing): the run's interval and warning. */
+  /** The connector's event feed when its ATS has one (made here if missing): the run's interval. */
   feed?: EventFeed;
+  /** The feed was down when the run took the connector up: the run warns so (EVENTS_UNAVAILABLE), saying why. */
+  feedWarning?: { code: string; message: string };
+  /** The run makes a lost subscription again before it lists: it is the full listing that catches up. */
+  catchUp: boolean;
   calls: CallCounter;
   caches: Map<string, EnrichmentCache<unknown>>;
   shouldStop: () => boolean;
@@ -150,9 +154,17 @@ export class SyncRunService {
         if (!scope) {
           const connector = await this.connectorOf(run);
           await this.learnSystem(connector);
-          const feed = await this.events.ensure(connector);
+          const made = await this.events.ensure(connector);
+          // A run that has not listed yet makes a missing subscription first (a new connector's first run, one
+          // switched onto events, one lost): what changes while it lists waits at the ATS for the feed.
+          const feed =
+            made && !run.startedAt
+              ? await this.events.subscribeBeforeRun(made, connector, this.clientOptions(run, calls))
+              : made;
           scope = {
             ...(feed ? { feed } : {}),
+            ...(feedDown(made) ? { feedWarning: eventsUnavailableWarning(made?.reason) } : {}),
+            catchUp: made?.catchUp === true && feed?.mode === 'events',
             lease,
             connector,
             lastSuccesses: head,
@@ -258,7 +270,7 @@ export class SyncRunService {
   private async start(run: SyncRun, scope: RunScope): Promise<SyncRun> {
     const decided = decideRunMode({
       connectorId: run.connectorId,
-      requested: run.requestedMode,
+      requested: scope.catchUp ? 'full' : run.requestedMode,
       lastSuccessStartedAt: scope.lastSuccesses.lastSuccessStartedAt,
       lastFullStartedAt: scope.lastSuccesses.lastFullStartedAt,
       fullSyncEveryHours: scope.options.fullSyncEveryHours,
@@ -293,7 +305,7 @@ export class SyncRunService {
           caches: scope.caches,
           maxPages: this.config.RUN_MAX_PAGES,
         },
-        this.clientOptions(run, scope),
+        this.clientOptions(run, scope.calls),
       ),
     );
     let current = run;
@@ -313,12 +325,12 @@ export class SyncRunService {
   }
 
   /** The run's ATS calls: sync priority (the budget's reserve is for pushes), each counted on the run. */
-  private clientOptions(run: SyncRun, scope: RunScope): ClientOptions {
+  private clientOptions(run: SyncRun, calls: CallCounter): ClientOptions {
     return {
       priority: 'sync',
       maxWaitMs: this.config.RUN_INLINE_WAIT_MAX_MS,
       maxResponseBytes: this.config.ATS_MAX_RESPONSE_BYTES,
-      onCall: scope.calls.count,
+      onCall: calls.count,
       waiter: { id: `run:${run.runId}`, kind: 'run' },
     };
   }
@@ -398,7 +410,7 @@ export class SyncRunService {
         scope.connector,
         absent,
         { openStatuses: scope.options.openStatuses, now: new Date(), caches: scope.caches },
-        this.clientOptions(run, scope),
+        this.clientOptions(run, scope.calls),
       );
       const before = current.counts;
       // Records read stay the listing's (what the run's NOTHING_LIVE warning speaks of).
@@ -447,12 +459,12 @@ export class SyncRunService {
     status: 'succeeded' | 'failed',
     failure: { reason: string; code?: string } | undefined,
     calls: CallCounter,
-    scope: Pick<RunScope, 'options' | 'feed'> | undefined,
+    scope: Pick<RunScope, 'options' | 'feed' | 'feedWarning' | 'connector'> | undefined,
   ): Promise<boolean> {
     const error = failure?.reason;
     const options = scope?.options;
-    // The event feed down: the run is the only way changes arrive now, and the admin is told so.
-    const feedWarnings = feedDown(scope?.feed) ? [eventsUnavailableWarning(scope?.feed?.reason)] : [];
+    // The event feed was down when the run began (it may have made it again since): the admin is told so.
+    const feedWarnings = scope?.feedWarning ? [scope.feedWarning] : [];
     // A failed run says why in the same words an admin reads warnings in (run.completed has no error field):
     // under the limit's own code when it hit one (RUN_PAGE_LIMIT…), else RUN_FAILED.
     const warnings =
@@ -481,7 +493,12 @@ export class SyncRunService {
       pending,
       // While the event feed is healthy the run is the safety net: it may come less often.
       options
-        ? Math.round(runIntervalMinutes(options.syncIntervalMinutes, scope?.feed?.mode) * 60)
+        ? {
+            intervalSeconds: Math.round(
+              runIntervalMinutes(options.syncIntervalMinutes, scope?.feed?.mode) * 60,
+            ),
+            ...(scope?.connector.version !== undefined ? { optionsVersion: scope.connector.version } : {}),
+          }
         : undefined,
       (nextRunAt) =>
         this.publish(Exchange.ConnectorEvents, run, RoutingKey.RunCompleted, {

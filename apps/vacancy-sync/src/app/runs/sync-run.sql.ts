@@ -221,7 +221,7 @@ export const END_SCHEDULE = sqlStatement<ConnectorLease>(
   (p) => `
   UPDATE sync_connector SET lease_until = clock_timestamp() + make_interval(secs => ${p.leaseSeconds}::float8)
   WHERE connector_id = ${p.connectorId} AND lease_owner = ${p.owner} AND lease_until >= clock_timestamp()
-  RETURNING interval_seconds, next_run_at, clock_timestamp() AS now`,
+  RETURNING interval_seconds, next_run_at, options_version, clock_timestamp() AS now`,
 );
 
 /** The end of a run, as END takes it. */

@@ -166,3 +166,39 @@ export const APPLY_STATUS = sqlStatement<StatusValues>(
   WHERE c.status_changed_at IS NULL OR c.status_changed_at <= EXCLUDED.status_changed_at
   RETURNING connector_id`,
 );
+
+/** What APPLY_OPTIONS takes: the connector's options as of `version`, as `scheduleForOptions` reads them. */
+export interface OptionsValues {
+  connectorId: string;
+  version: number;
+  intervalSeconds: number;
+  nextRunAt: Date;
+  pollSeconds: number;
+  nextReadAt: Date;
+}
+
+/**
+ * A connector's options changed (`connector.changed`, version `version`): its run interval and its event feed's
+ * poll period are set from them at once, unless a newer version was applied already. A period that changed
+ * brings the next run or read forward to `nextRunAt` / `nextReadAt` (never later than it was: a longer period
+ * starts after the next one). Answers whether it applied (a connector vacancy-sync does not schedule: no row).
+ */
+export const APPLY_OPTIONS = sqlStatement<OptionsValues>(
+  (p) => `
+  WITH applied AS (
+    UPDATE sync_connector
+    SET options_version = ${p.version}, interval_seconds = ${p.intervalSeconds}::int,
+        next_run_at = CASE WHEN interval_seconds <> ${p.intervalSeconds}::int
+                           THEN least(next_run_at, ${p.nextRunAt}::timestamptz) ELSE next_run_at END
+    WHERE connector_id = ${p.connectorId} AND options_version < ${p.version}
+    RETURNING connector_id
+  ),
+  feed AS (
+    UPDATE vacancy_event_feed
+    SET poll_seconds = ${p.pollSeconds}::int,
+        next_read_at = CASE WHEN poll_seconds <> ${p.pollSeconds}::int
+                            THEN least(next_read_at, ${p.nextReadAt}::timestamptz) ELSE next_read_at END
+    WHERE connector_id = (SELECT connector_id FROM applied)
+  )
+  SELECT EXISTS (SELECT 1 FROM applied) AS applied`,
+);

@@ -24,12 +24,23 @@ export class SubscriptionGoneError extends Error {
   }
 }
 
+/** The ATS's limits on event subscriptions, as the adapter's settings say (vendors' pages may disagree). */
+export interface EventSubscriptionLimits {
+  /** Subscriptions one customer may hold. */
+  maxSubscriptions: number;
+  /** How long the ATS keeps events nobody read: a feed unread for longer may have lost some. */
+  retentionMs: number;
+  /** Events one read answers at most. */
+  maxEventsPerRead: number;
+}
+
 /**
  * How vacancy-sync hears of an ATS's vacancy changes between runs (capability `vacancy-events`): a subscription
  * per connector, read in batches, and the changed records read again by id as a listing page (the same
  * liveness and mapping as runs). All calls go through the connector's budget (`client`).
  */
 export interface VacancyEventSource extends AtsPart {
+  readonly limits: EventSubscriptionLimits;
   subscribe(connector: ConnectorSnapshot, subscriptionId: string, client: ClientOptions): Promise<void>;
   /** `requestId`: the batch again (after a crash); else up to `maxEvents`, which the ATS then forgets. */
   read(

@@ -1,6 +1,7 @@
 import {
   type ClientOptions,
   eventActions,
+  type EventSubscriptionLimits,
   type SourcePage,
   SubscriptionGoneError,
   type VacancyEvent,
@@ -10,6 +11,7 @@ import {
 } from '@connector/ats-core';
 import { readId } from '@connector/ats-clients';
 import type { ConnectorSnapshot } from '@connector/contracts';
+import { type AtsBLimits, atsBLimits } from '../ats-b.limits';
 import type { AtsBClient } from '../client/ats-b.client';
 import { ATS_B_MAX_EVENTS_PER_READ, AtsBSubscriptionGoneError } from '../client/ats-b-events';
 import { ATS_B_JOB_FIELDS, atsBPage } from './ats-b-vacancy.source';
@@ -22,8 +24,19 @@ import { ATS_B_JOB_FIELDS, atsBPage } from './ats-b-vacancy.source';
  */
 export class AtsBVacancyEventSource implements VacancyEventSource {
   readonly atsType = 'ats-b';
+  readonly limits: EventSubscriptionLimits;
 
-  constructor(private readonly deps: VacancyPartDeps<AtsBClient>) {}
+  /** `limits`: this process's (read from its environment when the source is built, so at boot). */
+  constructor(
+    private readonly deps: VacancyPartDeps<AtsBClient>,
+    limits: AtsBLimits = atsBLimits(),
+  ) {
+    this.limits = {
+      maxSubscriptions: limits.maxEventSubscriptions,
+      retentionMs: limits.eventRetentionMs,
+      maxEventsPerRead: ATS_B_MAX_EVENTS_PER_READ,
+    };
+  }
 
   async subscribe(
     connector: ConnectorSnapshot,

@@ -1,0 +1,68 @@
+import type { AtsBSandboxOptions } from '@connector/ats-b-sandbox';
+
+/** Reads the environment once and fails fast, naming the variable that is wrong. */
+export function optionsFromEnv(env: NodeJS.ProcessEnv): AtsBSandboxOptions {
+  const int = (name: string, fallback: number): number => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return fallback;
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n < 0)
+      throw new Error(`${name} must be a non-negative integer, got '${raw}'`);
+    return n;
+  };
+  const positive = (name: string): number | undefined => {
+    if (!env[name]) return undefined;
+    const n = int(name, 0);
+    if (n < 1) throw new Error(`${name} must be a positive integer, got '${env[name]}'`);
+    return n;
+  };
+  const days = (name: string): number | undefined => {
+    const n = positive(name);
+    return n === undefined ? undefined : n * 86_400_000;
+  };
+  const pair = (name: string, raw: string): [string, string] => {
+    const i = raw.indexOf(':');
+    if (i <= 0 || i === raw.length - 1)
+      throw new Error(`${name} entries must look like name:secret, got '${raw}'`);
+    return [raw.slice(0, i), raw.slice(i + 1)];
+  };
+  const [clientId, clientSecret] = pair(
+    'ATS_B_SANDBOX_CLIENT',
+    env['ATS_B_SANDBOX_CLIENT'] || 'platform-client:platform-secret',
+  );
+  const redirectUris = (env['ATS_B_SANDBOX_REDIRECT_URIS'] ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const users = (env['ATS_B_SANDBOX_USERS'] || 'recruiter:recruiter-pass')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map((entry) => {
+      const [username, password] = pair('ATS_B_SANDBOX_USERS', entry);
+      return { username, password };
+    });
+  return {
+    port: int('PORT', 4020),
+    host: env['HOST'] || '127.0.0.1',
+    // The address it advertises (loginInfo, restUrl) when clients reach it by another name (docker compose).
+    publicUrl: env['ATS_B_SANDBOX_PUBLIC_URL'] || undefined,
+    seed: { jobs: int('ATS_B_SANDBOX_JOBS', 200) },
+    client: { clientId, clientSecret, redirectUris: redirectUris.length > 0 ? redirectUris : undefined },
+    users,
+    // Optional knobs for benchmarks and demos; unset means the Bullhorn-like defaults.
+    perMinuteLimit: env['ATS_B_SANDBOX_PER_MINUTE_LIMIT']
+      ? int('ATS_B_SANDBOX_PER_MINUTE_LIMIT', 1500)
+      : undefined,
+    latencyMs: int('ATS_B_SANDBOX_LATENCY_MS', 0),
+    jitterMs: int('ATS_B_SANDBOX_JITTER_MS', 0),
+    tenants: { max: int('ATS_B_SANDBOX_MAX_TENANTS', 5_000) },
+    sessionTtlSeconds: env['ATS_B_SANDBOX_SESSION_TTL'] ? int('ATS_B_SANDBOX_SESSION_TTL', 600) : undefined,
+    // The vendor's pages disagree (15 subscriptions and 7 days in the event guide, 50 and 30 days on the
+    // usage-limits page): unset means the event guide's, the less convenient.
+    eventSubscriptions: {
+      max: positive('ATS_B_SANDBOX_MAX_EVENT_SUBSCRIPTIONS'),
+      ttlMs: days('ATS_B_SANDBOX_EVENT_RETENTION_DAYS'),
+    },
+  };
+}
