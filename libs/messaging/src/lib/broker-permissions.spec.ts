@@ -94,7 +94,8 @@ describe(brokerPermissions.name, () => {
         const topic = topics[service].find((permission) => permission.exchange === exchange);
         expect([service, exchange, topic !== undefined]).toEqual([service, exchange, true]);
       }
-      expect(readAndWritten.every((name) => [Exchange.Replies, Exchange.Internal].includes(name))).toBe(true);
+      const runTime: string[] = [Exchange.Replies, Exchange.Internal];
+      expect(readAndWritten.filter((name) => !runTime.includes(name))).toEqual([]);
     }
   });
 
