@@ -9,6 +9,9 @@
  *   --apply
  *       also creates the users on the broker now, as the administrator of RABBITMQ_ADMIN_URL: through the
  *       management API (RABBITMQ_MANAGEMENT_URL, default port 15672), or rabbitmqctl on this machine
+ *   --keep
+ *       the broker keeper: as the administrator of RABBITMQ_ADMIN_URL, declares every service's queues and
+ *       bindings again every 5 s until stopped (services may declare none; a lost queue comes back)
  *
  * Passwords are never printed.
  */
@@ -19,6 +22,7 @@ import {
   type BrokerAccounts,
   brokerUrlAs,
   brokerVhostOf,
+  keepBrokerTopology,
   newBrokerPassword,
   rabbitPasswordHash,
   setUpBrokerUsers,
@@ -47,6 +51,16 @@ function writeSecret(path: string, text: string, mode = 0o600): void {
 }
 
 async function main(): Promise<void> {
+  if (process.argv.includes('--keep')) {
+    const adminUrl =
+      process.env.RABBITMQ_ADMIN_URL ?? fail('--keep needs RABBITMQ_ADMIN_URL (an administrator)');
+    keepBrokerTopology({
+      adminUrl,
+      onError: (error) => process.stderr.write(`✖ could not declare the topology: ${error.message}\n`),
+    });
+    process.stdout.write("✓ keeping every service's queues and bindings declared (every 5 s)\n");
+    return;
+  }
   const secrets = option('--secrets');
   if (!secrets) {
     writeFileSync(DEFINITIONS_PATH, definitionsJson(deploymentDefinitions()));

@@ -17,6 +17,7 @@ import {
   brokerUrlAs,
   brokerUsersSetting,
   declareSharedExchanges,
+  keepBrokerTopology,
   newBrokerPassword,
   setUpBrokerUsers,
 } from '@connector/messaging';
@@ -96,6 +97,11 @@ async function brokerUsers(): Promise<{ envOf: (service: string) => Record<strin
     );
     return { envOf: () => ({}), line: '(one user for all services)' };
   }
+  // The broker keeper: the services' users may declare no queue, so a lost one is declared again from here.
+  keepBrokerTopology({
+    adminUrl: env.RABBITMQ_URL,
+    onError: (error) => process.stderr.write(`broker keeper: ${error.message}\n`),
+  });
   const usersSetting = brokerUsersSetting(
     Object.fromEntries(BROKER_SERVICES.map((service) => [service, accounts[service].user])) as Record<
       BrokerService,

@@ -71,7 +71,12 @@ describe('connector changes reach every worker at once', () => {
     files = await startFileServer();
     broker = await TestBroker.connect();
     out = await broker.tap(Exchange.ConnectorEvents, '#');
-    users = await setUpVhostBrokerUsers(vhost.url);
+    // The workers below retry sooner than production: the broker set-up declares their queues so.
+    const retryDelaysMs = [300, 600, 1_000, 2_000];
+    users = await setUpVhostBrokerUsers(vhost.url, {
+      'document-service': { retryDelaysMs },
+      'candidate-sync': { retryDelaysMs },
+    });
     platform = await TestBroker.connect(users.urlOf('platform'));
 
     const env = (service: Parameters<VhostBrokerUsers['envOf']>[0]) => ({
@@ -82,7 +87,7 @@ describe('connector changes reach every worker at once', () => {
       ...env('connector-registry'),
       ADMIN_API_KEYS: `${ACCOUNT}:${KEY}`,
     });
-    const retries = { RETRY_DELAYS_MS: '300,600,1000,2000' };
+    const retries = { RETRY_DELAYS_MS: retryDelaysMs.join(',') };
     processes.push(
       registry,
       await startService('auth-gateway', {

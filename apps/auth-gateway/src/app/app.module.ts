@@ -1,5 +1,5 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import { Exchange, Queue, RoutingKey } from '@connector/contracts';
+import { RoutingKey } from '@connector/contracts';
 import { ServiceCoreModule } from '@connector/service-kit';
 import { SERVICE_NAME, type AuthGatewayConfig } from './auth-gateway.config';
 import { AUTH_GATEWAY_SCHEMA, authGatewayMigrations } from './auth-gateway.schema';
@@ -25,22 +25,6 @@ export class AppModule {
         },
       ],
       consumer: {
-        queue: Queue.AuthGateway,
-        bindings: [
-          {
-            exchange: Exchange.Internal,
-            routingKeys: [
-              RoutingKey.CredentialsRequested,
-              RoutingKey.AuthConnectionTest,
-              RoutingKey.AuthCredentialsSave,
-              RoutingKey.AuthAuthorizationStart,
-              RoutingKey.AuthAuthorizationComplete,
-              RoutingKey.AuthCredentialsErase,
-            ],
-          },
-          // A deleted connector's secrets go even if the registry's erase request was lost.
-          { exchange: Exchange.ConnectorEvents, routingKeys: [RoutingKey.ConnectorStatusChanged] },
-        ],
         // A tarpit address holds a connection test until its timeout: tests get few slots of their own.
         requestConcurrency: { [RoutingKey.AuthConnectionTest]: config.CONNECTION_TEST_CONCURRENCY },
       },

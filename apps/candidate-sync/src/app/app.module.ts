@@ -1,5 +1,4 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import { Exchange, Queue, RoutingKey } from '@connector/contracts';
 import { deletedConnectorRetention } from '@connector/persistence';
 import { ServiceCoreModule } from '@connector/service-kit';
 import { ApplicationsModule } from './applications/applications.module';
@@ -24,21 +23,6 @@ export class AppModule {
         deletedConnectorRetention(table, config.DELETED_CONNECTOR_RETENTION_DAYS),
       ),
       consumer: {
-        queue: Queue.CandidateSync,
-        bindings: [
-          {
-            exchange: Exchange.PlatformEvents,
-            routingKeys: [
-              RoutingKey.CandidateCreated,
-              RoutingKey.CandidateUpdated,
-              RoutingKey.ApplicationSubmitted,
-              RoutingKey.ApplicationUpdated,
-              RoutingKey.CandidateErased,
-            ],
-          },
-          // A deleted connector's links go after the retention period.
-          { exchange: Exchange.ConnectorEvents, routingKeys: [RoutingKey.ConnectorStatusChanged] },
-        ],
         ...(retryDelaysMs ? { retryDelaysMs } : {}),
       },
     });

@@ -1,5 +1,4 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import { Exchange, Queue, RoutingKey } from '@connector/contracts';
 import { ServiceCoreModule } from '@connector/service-kit';
 import { ActivityModule } from './activity/activity.module';
 import { AdminPageModule } from './admin-page/admin-page.module';
@@ -24,36 +23,7 @@ export class AppModule {
       config,
       ...CONNECTOR_REGISTRY_SCHEMA,
       retention: registryRetention(config),
-      consumer: {
-        queue: Queue.ConnectorRegistry,
-        bindings: [
-          {
-            exchange: Exchange.ConnectorEvents,
-            routingKeys: [
-              RoutingKey.RunCompleted,
-              RoutingKey.ConnectorStatusChanged,
-              // What the workers wrote to the ATSs: the activity view counts it per day.
-              RoutingKey.CandidateSynced,
-              RoutingKey.ApplicationSynced,
-              RoutingKey.DocumentSynced,
-            ],
-            // Only recorded in the inbox, which is gone; failures reach the registry as dead letters.
-            retiredRoutingKeys: [RoutingKey.OperationFailed, RoutingKey.OperationUnsupported],
-          },
-          {
-            exchange: Exchange.Internal,
-            routingKeys: [
-              RoutingKey.RunProgress,
-              // Requests from workers (request-reply): the registry answers them.
-              RoutingKey.ConnectorLookup,
-              RoutingKey.ConnectorsByAccount,
-              RoutingKey.ErasurePartCompleted,
-            ],
-          },
-          // The erasure of a candidate: the failure log's part, and the coordination of all parts.
-          { exchange: Exchange.PlatformEvents, routingKeys: [RoutingKey.CandidateErased] },
-        ],
-      },
+      consumer: {},
     });
     return {
       module: AppModule,

@@ -1,5 +1,4 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import { Exchange, Queue, RoutingKey } from '@connector/contracts';
 import { deletedConnectorRetention } from '@connector/persistence';
 import { ServiceCoreModule } from '@connector/service-kit';
 import { CandidateRefsModule } from './candidate-refs/candidate-refs.module';
@@ -23,19 +22,6 @@ export class AppModule {
         deletedConnectorRetention(table, config.DELETED_CONNECTOR_RETENTION_DAYS),
       ),
       consumer: {
-        queue: Queue.DocumentService,
-        bindings: [
-          {
-            exchange: Exchange.PlatformEvents,
-            routingKeys: [RoutingKey.DocumentUploaded, RoutingKey.CandidateErased],
-          },
-          // Where candidates live in each ATS, as candidate-sync announces it, and which connectors were
-          // deleted (their links go after the retention period).
-          {
-            exchange: Exchange.ConnectorEvents,
-            routingKeys: [RoutingKey.CandidateSynced, RoutingKey.ConnectorStatusChanged],
-          },
-        ],
         ...(retryDelaysMs ? { retryDelaysMs } : {}),
       },
     });

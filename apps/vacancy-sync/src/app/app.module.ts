@@ -1,5 +1,4 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import { Exchange, Queue, RoutingKey } from '@connector/contracts';
 import { deletedConnectorRetention } from '@connector/persistence';
 import { ServiceCoreModule } from '@connector/service-kit';
 import { VACANCY_SYNC_SCHEMA } from './vacancy-sync.schema';
@@ -17,23 +16,7 @@ export class AppModule {
     const core = ServiceCoreModule.forRoot({
       name: SERVICE_NAME,
       config,
-      consumer: {
-        queue: Queue.VacancySync,
-        bindings: [
-          {
-            exchange: Exchange.Internal,
-            routingKeys: [
-              RoutingKey.RunRequested,
-              RoutingKey.VacancyPreviewRequested,
-              RoutingKey.VacancyEventFeedRequested,
-              // Options a schedule is kept by take effect at once (one process per change; see runs/).
-              RoutingKey.ConnectorChanged,
-            ],
-          },
-          // A connector joins the schedule when it becomes usable and leaves it when it stops being so.
-          { exchange: Exchange.ConnectorEvents, routingKeys: [RoutingKey.ConnectorStatusChanged] },
-        ],
-      },
+      consumer: {},
       ...VACANCY_SYNC_SCHEMA,
       retention: [
         runHistoryRetention(config),

@@ -73,15 +73,16 @@ describe('broker users and their permissions', () => {
 
   beforeAll(async () => {
     vhost = await createTestVhost('broker_users');
-    users = await setUpVhostBrokerUsers(vhost.url);
+    // The consumers below retry after 200 ms: the set-up declares their queues so.
+    users = await setUpVhostBrokerUsers(
+      vhost.url,
+      Object.fromEntries(BROKER_SERVICES.map((service) => [service, { retryDelaysMs: [200] }])),
+    );
     admin = await TestBroker.connect(vhost.url);
     for (const exchange of Object.values(Exchange)) {
       await admin.channel.assertExchange(exchange, 'topic', { durable: true });
     }
-    await admin.channel.assertQueue(Queue.AuthGateway, {
-      durable: true,
-      arguments: { 'x-queue-type': 'quorum' },
-    });
+    // Every service's queue the set-up has declared: none of them may.
   }, 120_000);
 
   afterAll(async () => {
@@ -198,12 +199,17 @@ describe('broker users and their permissions', () => {
     }
   });
 
-  it("each service can set up its own queue, but not another's", async () => {
+  it('no service may declare a queue, its own neither: the broker set-up has, with its bindings', async () => {
     const topology = { queue: Queue.CandidateSync, bindings: [], retryDelaysMs: [5_000] };
-    expect(await as('candidate-sync', (channel) => declareConsumerTopology(channel, topology))).toBe('ok');
-    expect(await as('document-service', (channel) => declareConsumerTopology(channel, topology))).toMatch(
-      /ACCESS_REFUSED - access to (exchange 'candidate-sync.events.dlx'|queue 'candidate-sync.events')/,
-    );
+    for (const service of ['candidate-sync', 'document-service'] as const) {
+      expect([service, await as(service, (channel) => declareConsumerTopology(channel, topology))]).toEqual([
+        service,
+        expect.stringMatching(
+          /ACCESS_REFUSED - access to (exchange 'candidate-sync.events.dlx'|queue 'candidate-sync.events')/,
+        ),
+      ]);
+    }
+    expect(await as('candidate-sync', (channel) => channel.checkQueue(Queue.CandidateSync))).toBe('ok');
   });
 
   it("refuses a user_id that is not the connection's user, and our publishers always set theirs", async () => {
@@ -270,6 +276,9 @@ describe('broker users and their permissions', () => {
   it("a service's own retries and dead letters, and the registry's replays, pass through its own exchange", async () => {
     const outcome = new Map<string, 'transient-once' | 'permanent'>();
     const attempts: Array<[string, number]> = [];
+    // The set-up declared and bound them at the start: what the tests above put there is not this test's.
+    await admin.channel.purgeQueue(Queue.CandidateSync);
+    await admin.channel.purgeQueue(deadLetterQueueName(Queue.CandidateSync));
     const { close } = await consumeAs('candidate-sync', Queue.CandidateSync, {
       bindings: [{ exchange: Exchange.PlatformEvents, routingKeys: [RoutingKey.CandidateCreated] }],
       handlers: {
@@ -412,8 +421,7 @@ describe('broker users and their permissions', () => {
     // Another service cannot listen in on document-service's replies, even with its own queue.
     expect(
       await as('candidate-sync', async (channel) => {
-        const mine = replyQueueName('candidate-sync');
-        await channel.assertQueue(mine, { exclusive: true });
+        const { queue: mine } = await channel.assertQueue('', { exclusive: true });
         await channel.bindQueue(mine, Exchange.Replies, replyQueueName('document-service'));
       }),
     ).toMatch(/ACCESS_REFUSED - access to topic '[^']+' in exchange 'connector.replies'/);
@@ -461,7 +469,11 @@ describe('broker users and their permissions', () => {
       request?: boolean;
     },
   ): Promise<{ close: () => Promise<void> }> {
-    const connection = new RabbitConnection({ url: users.urlOf(service), name: `${service}-consumer-test` });
+    const connection = new RabbitConnection({
+      url: users.urlOf(service),
+      name: `${service}-consumer-test`,
+      declaredBySetUp: true,
+    });
     const publisher = new MessagePublisher(connection);
     const server = new RabbitMqServer(connection, publisher, {
       queue,

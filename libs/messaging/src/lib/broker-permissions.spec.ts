@@ -45,29 +45,57 @@ describe(brokerPermissions.name, () => {
     expect(allows(platform.read, Exchange.PlatformEvents)).toBe(true);
   });
 
-  it("keeps each service to its own queues, the registry also draining everyone's dead letters", () => {
+  it("lets each service consume only its own queue, the registry also draining everyone's dead letters", () => {
     for (const service of BROKER_SERVICES) {
       const own = permissions[service];
       for (const queue of Object.values(Queue)) {
         const mine = queue === SERVICE_CONSUMES[service].queue;
-        const collects = mine || service === 'connector-registry';
         expect([service, queue, allows(own.read, queue), allows(own.write, queue)]).toEqual([
           service,
           queue,
           mine,
-          mine,
-        ]);
-        expect([service, queue, allows(own.configure, retryQueueName(queue, 300))]).toEqual([
-          service,
-          queue,
-          mine,
+          false, // the broker set-up binds it
         ]);
         expect([service, queue, allows(own.read, deadLetterQueueName(queue))]).toEqual([
           service,
           queue,
-          collects,
+          service === 'connector-registry',
         ]);
       }
+    }
+  });
+
+  it('lets our services declare nothing but server-named queues, no exchange at all', () => {
+    for (const service of BROKER_SERVICES) {
+      const { configure } = permissions[service];
+      const { queue } = SERVICE_CONSUMES[service];
+      for (const name of [
+        queue,
+        retryQueueName(queue, 5_000),
+        deadLetterQueueName(queue),
+        queueExchangeName(queue),
+        replyQueueName(service),
+        ...Object.values(Exchange),
+      ]) {
+        expect([service, name, allows(configure, name)]).toEqual([service, name, false]);
+      }
+      expect(allows(configure, 'amq.gen-JzTY20BRgKO-HjmUJj0wLg')).toBe(true);
+    }
+  });
+
+  it('lets no service read an exchange it may write but the reply and broadcast ones, topic-limited', () => {
+    const topics = brokerTopicPermissions();
+    const exchanges = [...Object.values(Exchange), ...Object.values(Queue).map(queueExchangeName)];
+    for (const service of BROKER_SERVICES) {
+      const { read, write } = permissions[service];
+      const readAndWritten = exchanges.filter((name) => allows(read, name) && allows(write, name));
+      for (const exchange of readAndWritten) {
+        // Topic permissions: nothing it may bind from there is a key it may publish there.
+        const topic = topics[service].find((permission) => permission.exchange === exchange);
+        expect([service, exchange, topic !== undefined]).toEqual([service, exchange, true]);
+      }
+      const runTime: string[] = [Exchange.Replies, Exchange.Internal];
+      expect(readAndWritten.filter((name) => !runTime.includes(name))).toEqual([]);
     }
   });
 
@@ -91,17 +119,19 @@ describe(brokerPermissions.name, () => {
           queue,
           mine || service === 'connector-registry', // the registry's replays
         ]);
-        expect([service, queue, allows(configure, queueExchangeName(queue))]).toEqual([service, queue, mine]);
+        expect([service, queue, allows(configure, queueExchangeName(queue))]).toEqual([
+          service,
+          queue,
+          false,
+        ]);
       }
     }
   });
 
-  it('lets the services that answer requests write replies, and those that ask bind their own reply queues', () => {
+  it('lets the services that answer requests write replies, and those that ask bind from replies', () => {
     const replier = BROKER_SERVICES.filter((service) => allows(permissions[service].write, Exchange.Replies));
     expect(replier).toEqual(['connector-registry', 'auth-gateway', 'vacancy-sync']);
-    const mine = replyQueueName('vacancy-sync');
-    expect(allows(permissions['vacancy-sync'].configure, mine)).toBe(true);
-    expect(allows(permissions['candidate-sync'].configure, mine)).toBe(false);
+    expect(allows(permissions['vacancy-sync'].read, Exchange.Replies)).toBe(true);
     expect(allows(permissions['auth-gateway'].read, Exchange.Replies)).toBe(false); // never asks
   });
 
@@ -139,7 +169,18 @@ describe(brokerTopicPermissions.name, () => {
     for (const key of [RoutingKey.AuthCredentialsSave, '#', 'auth.*']) {
       expect([key, allows(candidates.read, key)]).toEqual([key, false]);
     }
-    expect(allows(on('auth-gateway', Exchange.Internal)!.read, RoutingKey.AuthCredentialsSave)).toBe(true);
+    // auth-gateway's commands the broker set-up binds; it binds nothing itself.
+    expect(on('auth-gateway', Exchange.Internal)).toBeUndefined();
+  });
+
+  it('lets no service bind from an exchange a key it may publish there', () => {
+    for (const service of BROKER_SERVICES) {
+      for (const { exchange, read, write } of topics[service]) {
+        const keys = [...Object.keys(MESSAGE_PUBLISHERS), ...BROKER_SERVICES.map((s) => replyQueueName(s))];
+        const both = keys.filter((key) => allows(read, key) && allows(write, key));
+        expect([service, exchange, both]).toEqual([service, exchange, []]);
+      }
+    }
   });
 
   it('writes a reply only into the reply queues of those it answers, and binds none but its own', () => {
@@ -191,6 +232,60 @@ describe(brokerDefinitions.name, () => {
       ...Object.values(Exchange).map((name) => [name, 'topic', true]),
       ...Object.values(Queue).map((queue) => [queueExchangeName(queue), 'direct', true]),
     ]);
+  });
+
+  it("declares every service's queues and all their bindings, with a test's retry delays when given", () => {
+    const users = Object.fromEntries(
+      [...BROKER_SERVICES, 'platform'].map((principal) => [
+        principal,
+        { user: principal, passwordHash: 'h' },
+      ]),
+    ) as Parameters<typeof brokerDefinitions>[1];
+    const { queues, bindings } = brokerDefinitions('ats', users, {
+      'candidate-sync': { retryDelaysMs: [300] },
+    });
+    const names = queues.map((queue) => queue.name);
+    expect(names).toEqual(
+      expect.arrayContaining([Queue.CandidateSync, retryQueueName(Queue.CandidateSync, 300)]),
+    );
+    expect(names).not.toContain(retryQueueName(Queue.DocumentService, 300));
+    expect(names).toContain(retryQueueName(Queue.DocumentService, 5_000));
+    expect(queues.find((queue) => queue.name === Queue.AuthGateway)?.arguments).toMatchObject({
+      'x-queue-type': 'quorum',
+      'x-dead-letter-exchange': queueExchangeName(Queue.AuthGateway),
+    });
+    expect(bindings).toContainEqual({
+      source: Exchange.Internal,
+      vhost: 'ats',
+      destination: Queue.AuthGateway,
+      destination_type: 'queue',
+      routing_key: RoutingKey.AuthCredentialsSave,
+      arguments: {},
+    });
+    expect(bindings).toContainEqual(
+      expect.objectContaining({
+        source: queueExchangeName(Queue.CandidateSync),
+        destination: retryQueueName(Queue.CandidateSync, 300),
+      }),
+    );
+  });
+});
+
+describe('SERVICE_CONSUMES', () => {
+  it('binds each queue only to types its service takes, each on the exchange that type goes to', () => {
+    for (const service of BROKER_SERVICES) {
+      const { bindings, types } = SERVICE_CONSUMES[service];
+      for (const { exchange, routingKeys } of bindings) {
+        for (const key of routingKeys as MessageType[]) {
+          expect([service, key, types.includes(key), MESSAGE_EXCHANGE[key]]).toEqual([
+            service,
+            key,
+            true,
+            exchange,
+          ]);
+        }
+      }
+    }
   });
 });
 

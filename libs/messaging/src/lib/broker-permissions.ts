@@ -8,7 +8,15 @@ import {
   REQUEST_TYPES,
   RoutingKey,
 } from '@connector/contracts';
-import { deadLetterQueueName, queueExchangeName, replyQueuePattern } from './topology';
+import { retryTiersOf } from './retry-policy';
+import {
+  consumerDeclarations,
+  type ConsumerTopology,
+  deadLetterQueueName,
+  type QueueBinding,
+  queueExchangeName,
+  replyQueuePattern,
+} from './topology';
 
 /**
  * Who may do what on the broker, in one place: the broker users' permissions (`npm start`, the deployment
@@ -72,12 +80,43 @@ export const MESSAGE_PUBLISHERS = {
 } as const satisfies Record<MessageType, readonly BrokerPrincipal[]>;
 
 /**
- * Each service's queue and the message types it takes: those its queue binds and, for the workers, the
- * `connector.changed` broadcasts. A service refuses at boot to bind anything not listed here.
+ * Each service's queue, what the broker set-up binds it to, and the message types it takes: those its queue
+ * binds and, for the workers, the `connector.changed` broadcasts. Every binding must be of a listed type
+ * (`assertBindingsAllowed`).
  */
-export const SERVICE_CONSUMES: Record<BrokerService, { queue: QueueName; types: readonly MessageType[] }> = {
+export const SERVICE_CONSUMES: Record<
+  BrokerService,
+  { queue: QueueName; bindings: QueueBinding[]; types: readonly MessageType[] }
+> = {
   'connector-registry': {
     queue: Queue.ConnectorRegistry,
+    bindings: [
+      {
+        exchange: Exchange.ConnectorEvents,
+        routingKeys: [
+          RoutingKey.RunCompleted,
+          RoutingKey.ConnectorStatusChanged,
+          // What the workers wrote to the ATSs: the activity view counts it per day.
+          RoutingKey.CandidateSynced,
+          RoutingKey.ApplicationSynced,
+          RoutingKey.DocumentSynced,
+        ],
+        // Only recorded in the inbox, which is gone; failures reach the registry as dead letters.
+        retiredRoutingKeys: [RoutingKey.OperationFailed, RoutingKey.OperationUnsupported],
+      },
+      {
+        exchange: Exchange.Internal,
+        routingKeys: [
+          RoutingKey.RunProgress,
+          // Requests from workers (request-reply): the registry answers them.
+          RoutingKey.ConnectorLookup,
+          RoutingKey.ConnectorsByAccount,
+          RoutingKey.ErasurePartCompleted,
+        ],
+      },
+      // The erasure of a candidate: the failure log's part, and the coordination of all parts.
+      { exchange: Exchange.PlatformEvents, routingKeys: [RoutingKey.CandidateErased] },
+    ],
     types: [
       RoutingKey.RunCompleted,
       RoutingKey.ConnectorStatusChanged,
@@ -96,6 +135,21 @@ export const SERVICE_CONSUMES: Record<BrokerService, { queue: QueueName; types: 
   },
   'auth-gateway': {
     queue: Queue.AuthGateway,
+    bindings: [
+      {
+        exchange: Exchange.Internal,
+        routingKeys: [
+          RoutingKey.CredentialsRequested,
+          RoutingKey.AuthConnectionTest,
+          RoutingKey.AuthCredentialsSave,
+          RoutingKey.AuthAuthorizationStart,
+          RoutingKey.AuthAuthorizationComplete,
+          RoutingKey.AuthCredentialsErase,
+        ],
+      },
+      // A deleted connector's secrets go even if the registry's erase request was lost.
+      { exchange: Exchange.ConnectorEvents, routingKeys: [RoutingKey.ConnectorStatusChanged] },
+    ],
     types: [
       RoutingKey.CredentialsRequested,
       RoutingKey.AuthConnectionTest,
@@ -108,6 +162,20 @@ export const SERVICE_CONSUMES: Record<BrokerService, { queue: QueueName; types: 
   },
   'vacancy-sync': {
     queue: Queue.VacancySync,
+    bindings: [
+      {
+        exchange: Exchange.Internal,
+        routingKeys: [
+          RoutingKey.RunRequested,
+          RoutingKey.VacancyPreviewRequested,
+          RoutingKey.VacancyEventFeedRequested,
+          // Options a schedule is kept by take effect at once (one process per change; see runs/).
+          RoutingKey.ConnectorChanged,
+        ],
+      },
+      // A connector joins the schedule when it becomes usable and leaves it when it stops being so.
+      { exchange: Exchange.ConnectorEvents, routingKeys: [RoutingKey.ConnectorStatusChanged] },
+    ],
     types: [
       RoutingKey.RunRequested,
       RoutingKey.VacancyPreviewRequested,
@@ -118,6 +186,20 @@ export const SERVICE_CONSUMES: Record<BrokerService, { queue: QueueName; types: 
   },
   'candidate-sync': {
     queue: Queue.CandidateSync,
+    bindings: [
+      {
+        exchange: Exchange.PlatformEvents,
+        routingKeys: [
+          RoutingKey.CandidateCreated,
+          RoutingKey.CandidateUpdated,
+          RoutingKey.ApplicationSubmitted,
+          RoutingKey.ApplicationUpdated,
+          RoutingKey.CandidateErased,
+        ],
+      },
+      // A deleted connector's links go after the retention period.
+      { exchange: Exchange.ConnectorEvents, routingKeys: [RoutingKey.ConnectorStatusChanged] },
+    ],
     types: [
       RoutingKey.CandidateCreated,
       RoutingKey.CandidateUpdated,
@@ -130,6 +212,18 @@ export const SERVICE_CONSUMES: Record<BrokerService, { queue: QueueName; types: 
   },
   'document-service': {
     queue: Queue.DocumentService,
+    bindings: [
+      {
+        exchange: Exchange.PlatformEvents,
+        routingKeys: [RoutingKey.DocumentUploaded, RoutingKey.CandidateErased],
+      },
+      // Where candidates live in each ATS, as candidate-sync announces it, and which connectors were
+      // deleted (their links go after the retention period).
+      {
+        exchange: Exchange.ConnectorEvents,
+        routingKeys: [RoutingKey.CandidateSynced, RoutingKey.ConnectorStatusChanged],
+      },
+    ],
     types: [
       RoutingKey.DocumentUploaded,
       RoutingKey.CandidateErased,
@@ -147,20 +241,29 @@ export interface BrokerPermission {
   read: string;
 }
 
-/** Server-named queues (the per-process broadcast queues). */
+/** Server-named queues (reply and broadcast queues): `amq.` names no client may declare an exchange of. */
 const SERVER_NAMED = 'amq\\.gen-.*';
 
 /**
- * Our services may declare their own queue with its retry and dead-letter queues and its own exchange
- * (`<queue>.dlx`, which routes into those by name), their own reply queues and server-named queues; never the
- * shared exchanges, which the broker set-up creates and they only check (so none can delete or re-declare
- * them). They write only to the exchanges of what they publish, to their own exchange, and (answering
- * requests) to `connector.replies`; read only their own queues and the exchanges of what they consume. None
- * may write the default exchange, which reaches every queue by name. The registry also drains every
+ * Types every process of a consumer gets through a server-named queue of its own (BroadcastListener), bound
+ * at run time; everything else the broker set-up binds to the service's queue.
+ */
+const BROADCASTS: readonly MessageType[] = [RoutingKey.ConnectorChanged];
+
+/**
+ * No service can route a message around the topic permissions: it may declare nothing but server-named
+ * queues, and it may read (bind from) no exchange it can route into with a routing key of its choosing.
+ * The broker set-up declares every service's queues, their own exchanges (`<queue>.dlx`) and all their
+ * bindings (`brokerTopology`); a service writes only the exchanges of what it publishes, its own exchange
+ * (retry and dead-letter copies) and, answering requests, `connector.replies`; it reads its own queue, its
+ * server-named queues and only the exchanges it binds those to at run time: `connector.replies` (its replies)
+ * and `connector.internal` (broadcasts), each limited by topic permissions to keys it may not publish there
+ * itself, so an exchange-to-exchange binding from them gains nothing (docs/security.md, "On the broker").
+ * None may write the default exchange, which reaches every queue by name. The registry also drains every
  * service's dead-letter queue (the failure log) and replays into every queue's own exchange. The platform
  * may declare, bind and consume only `platform.*` and server-named queues, publish only to
  * `platform.events`, and read only `connector.events`: no internal command, reply, retry or dead-letter
- * queue is within its reach.
+ * queue is within its reach, and it may write no exchange of ours.
  */
 export function brokerPermissions(): Record<BrokerPrincipal, BrokerPermission> {
   const queues = Object.values(Queue);
@@ -168,30 +271,23 @@ export function brokerPermissions(): Record<BrokerPrincipal, BrokerPermission> {
   const allQueueExchanges = queues.map((queue) => literal(queueExchangeName(queue)));
   const permissions = {} as Record<BrokerPrincipal, BrokerPermission>;
   for (const service of BROKER_SERVICES) {
-    const { queue, types } = SERVICE_CONSUMES[service];
-    const own = `${literal(queue)}(\\.retry\\.\\d+ms|\\.dead|\\.dlx)?`;
+    const { queue } = SERVICE_CONSUMES[service];
     const registry = service === 'connector-registry';
-    const collector = registry ? allDeadLetterQueues : [];
-    const replies = requestsOf(service).length > 0 ? [replyQueuePattern(service)] : [];
-    const answers = answeredBy(service).length > 0 ? [literal(Exchange.Replies)] : [];
     permissions[service] = {
-      // Not the shared exchanges: the broker set-up creates them, services only check them (passively).
-      configure: anyOf([own, ...replies, SERVER_NAMED, ...collector]),
+      configure: anyOf([SERVER_NAMED]),
       write: anyOf([
-        own,
-        ...replies,
         SERVER_NAMED,
         ...publishedExchanges(service).map(literal),
-        ...answers,
+        literal(queueExchangeName(queue)),
+        ...(answeredBy(service).length > 0 ? [literal(Exchange.Replies)] : []),
         ...(registry ? allQueueExchanges : []),
       ]),
       read: anyOf([
-        own,
-        ...replies,
+        literal(queue),
         SERVER_NAMED,
-        ...exchangesOf(types).map(literal),
-        ...(replies.length > 0 ? [literal(Exchange.Replies)] : []),
-        ...collector,
+        ...(requestsOf(service).length > 0 ? [literal(Exchange.Replies)] : []),
+        ...exchangesOf(broadcastsOf(service)).map(literal),
+        ...(registry ? allDeadLetterQueues : []),
       ]),
     };
   }
@@ -216,21 +312,21 @@ export interface BrokerTopicPermission {
 
 /**
  * Within an exchange, our services may publish only the message types they are listed for in
- * MESSAGE_PUBLISHERS and bind only those they consume, so that no service can send another's events or
- * listen to commands not meant for it (`auth.credentials.save` carries a customer's secret). The platform
- * has none: it may bind anything on `connector.events` and publish anything on its own `platform.events`.
+ * MESSAGE_PUBLISHERS, so that no service can send another's events; and bind only what they bind at run
+ * time (broadcasts, their own reply addresses), never a type they may publish there. The platform has none:
+ * it may bind anything on `connector.events` and publish anything on its own `platform.events`.
  */
 export function brokerTopicPermissions(): Record<BrokerService, BrokerTopicPermission[]> {
   const permissions = {} as Record<BrokerService, BrokerTopicPermission[]>;
   for (const service of BROKER_SERVICES) {
     const published = publishedTypes(service);
-    const consumed = SERVICE_CONSUMES[service].types;
-    permissions[service] = exchangesOf([...published, ...consumed]).map((exchange) => ({
+    const broadcasts = broadcastsOf(service);
+    permissions[service] = exchangesOf([...published, ...broadcasts]).map((exchange) => ({
       exchange,
       write: keysOn(exchange, published),
-      read: keysOn(exchange, consumed),
+      read: keysOn(exchange, broadcasts),
     }));
-    // Replies: written only into the reply queues of those whose requests it answers, bound only to its own.
+    // Replies: written only to the addresses of those whose requests it answers, bound only to its own.
     const requesters = answeredBy(service).flatMap((type) => servicesPublishing(type));
     const asks = requestsOf(service).length > 0;
     if (requesters.length > 0 || asks) {
@@ -242,6 +338,11 @@ export function brokerTopicPermissions(): Record<BrokerService, BrokerTopicPermi
     }
   }
   return permissions;
+}
+
+/** The broadcast types a service listens to (each process binds a server-named queue of its own). */
+function broadcastsOf(service: BrokerService): MessageType[] {
+  return SERVICE_CONSUMES[service].types.filter((type) => BROADCASTS.includes(type));
 }
 
 /** The request types a service asks (publishes). */
@@ -288,6 +389,24 @@ function anyOf(patterns: string[]): string {
   return `^(${[...new Set(patterns)].join('|')})$`;
 }
 
+/**
+ * What a deployment sets per service that shapes its queues (its config's RETRY_DELAYS_MS and DELIVERY_LIMIT):
+ * the broker set-up declares the queues with the same, the production ladder and limit by default.
+ */
+export type TopologySettings = Partial<
+  Record<BrokerService, { retryDelaysMs?: readonly number[]; deliveryLimit?: number }>
+>;
+
+/** Every service's queue topology, as the broker set-up declares it. */
+export function serviceTopologies(settings: TopologySettings = {}): ConsumerTopology[] {
+  return BROKER_SERVICES.map((service) => ({
+    queue: SERVICE_CONSUMES[service].queue,
+    bindings: SERVICE_CONSUMES[service].bindings,
+    retryDelaysMs: retryTiersOf({ retryDelaysMs: settings[service]?.retryDelaysMs }),
+    deliveryLimit: settings[service]?.deliveryLimit,
+  }));
+}
+
 /** What RabbitMQ imports (`rabbitmqctl import_definitions`, the management API, `load_definitions`). */
 export interface BrokerDefinitions {
   users: Array<{ name: string; password_hash: string; hashing_algorithm: string; tags: string[] }>;
@@ -303,6 +422,21 @@ export interface BrokerDefinitions {
     internal: false;
     arguments: Record<string, never>;
   }>;
+  queues: Array<{
+    name: string;
+    vhost: string;
+    durable: true;
+    auto_delete: false;
+    arguments: Record<string, unknown>;
+  }>;
+  bindings: Array<{
+    source: string;
+    vhost: string;
+    destination: string;
+    destination_type: 'queue';
+    routing_key: string;
+    arguments: Record<string, never>;
+  }>;
 }
 
 /** A broker user of one principal, with its password hash (RabbitMQ's salted SHA-256) or a placeholder. */
@@ -311,13 +445,18 @@ export interface BrokerUserDefinition {
   passwordHash: string;
 }
 
-/** The users, the vhost, the permissions (topic ones too) and the exchanges, as a definitions document. */
+/**
+ * The users, the vhost, the permissions (topic ones too), the exchanges and every service's queues with
+ * their bindings, as a definitions document.
+ */
 export function brokerDefinitions(
   vhost: string,
   users: Record<BrokerPrincipal, BrokerUserDefinition>,
+  settings: TopologySettings = {},
 ): BrokerDefinitions {
   const permissions = brokerPermissions();
   const topicPermissions = brokerTopicPermissions();
+  const declarations = serviceTopologies(settings).map(consumerDeclarations);
   return {
     users: BROKER_PRINCIPALS.map((principal) => ({
       name: users[principal].user,
@@ -334,8 +473,7 @@ export function brokerDefinitions(
     topic_permissions: BROKER_SERVICES.flatMap((service) =>
       topicPermissions[service].map((permission) => ({ user: users[service].user, vhost, ...permission })),
     ),
-    // The shared exchanges, and each queue's own (its service declares it too; here it exists for replays
-    // before that service first starts).
+    // The shared exchanges, and each queue's own.
     exchanges: [
       ...Object.values(Exchange).map((name) => ({ name, type: 'topic' as const })),
       ...Object.values(Queue).map((queue) => ({ name: queueExchangeName(queue), type: 'direct' as const })),
@@ -348,5 +486,18 @@ export function brokerDefinitions(
       internal: false,
       arguments: {},
     })),
+    queues: declarations.flatMap(({ queues }) =>
+      queues.map((queue) => ({ ...queue, vhost, durable: true as const, auto_delete: false as const })),
+    ),
+    bindings: declarations.flatMap(({ bindings }) =>
+      bindings.map(({ exchange, queue, routingKey }) => ({
+        source: exchange,
+        vhost,
+        destination: queue,
+        destination_type: 'queue' as const,
+        routing_key: routingKey,
+        arguments: {},
+      })),
+    ),
   };
 }

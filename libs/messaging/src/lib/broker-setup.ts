@@ -7,8 +7,16 @@ import {
   type BrokerPrincipal,
   type BrokerService,
   brokerDefinitions,
+  serviceTopologies,
+  type TopologySettings,
 } from './broker-permissions';
 import { brokerUrlAs, brokerVhostOf, isLoopbackBroker } from './broker-url';
+import {
+  consumerDeclarations,
+  declareConsumerTopology,
+  declaresQueueWith,
+  declareSharedExchanges,
+} from './topology';
 
 /** A broker user and its password, in clear: only ever in memory, a 0600 file or a secret. */
 export interface BrokerAccount {
@@ -25,6 +33,8 @@ export interface BrokerSetupOptions {
   adminUrl: string;
   /** The management HTTP API; default http://<broker host>:15672 as the administrator of adminUrl. */
   managementUrl?: string;
+  /** The services' retry delays and delivery limits, when not production's (their queues are declared here). */
+  topology?: TopologySettings;
 }
 
 /** RabbitMQ's `rabbit_password_hashing_sha256`: base64(salt ‖ sha256(salt ‖ password)), a 4-byte salt. */
@@ -47,9 +57,10 @@ export function brokerUsersSetting(users: Record<BrokerService, string>): string
 }
 
 /**
- * Creates or updates the users of `accounts` with their permissions (broker-permissions.ts) in the vhost of
- * `adminUrl`, by importing one definitions document: through the management HTTP API when it answers, else
- * with `rabbitmqctl` when the broker runs on this machine. Resolves once every user can connect.
+ * Creates or updates the users of `accounts` with their permissions (broker-permissions.ts), the exchanges
+ * and every service's queues with their bindings in the vhost of `adminUrl`, by importing one definitions
+ * document: through the management HTTP API when it answers, else with `rabbitmqctl` when the broker runs on
+ * this machine. Resolves once every user can connect and the topology is declared (`declareBrokerTopology`).
  */
 export async function setUpBrokerUsers(
   options: BrokerSetupOptions & { accounts: BrokerAccounts },
@@ -67,6 +78,7 @@ export async function setUpBrokerUsers(
           },
         ]),
       ) as Record<BrokerPrincipal, { user: string; passwordHash: string }>,
+      options.topology,
     ),
   );
   const api = await managementApi(options);
@@ -89,8 +101,70 @@ export async function setUpBrokerUsers(
       ),
     ),
   );
+  // The import declares no queue that exists already, nor unbinds a retired key: this does both.
+  await declareBrokerTopology(options.adminUrl, options.topology);
   return result;
 }
+
+/**
+ * Declares, as the administrator of `adminUrl`, the shared exchanges and every service's queues, their own
+ * exchanges and all their bindings; a queue an earlier version declared with other arguments (they never
+ * change) is kept as it is. Our services may declare none of it (docs/security.md, "On the broker").
+ */
+export async function declareBrokerTopology(
+  adminUrl: string,
+  settings: TopologySettings = {},
+): Promise<void> {
+  const connection = await amqplib.connect(adminUrl, { timeout: 5_000 });
+  try {
+    const channel = await connection.createChannel();
+    await declareSharedExchanges(channel);
+    for (const topology of serviceTopologies(settings)) {
+      const olderQueues: string[] = [];
+      for (const queue of consumerDeclarations(topology).queues) {
+        if (!(await declaresQueueWith(connection, queue.name, queue.arguments))) olderQueues.push(queue.name);
+      }
+      await declareConsumerTopology(channel, topology, olderQueues);
+    }
+  } finally {
+    await connection.close().catch(() => undefined);
+  }
+}
+
+/**
+ * The broker keeper: declares the topology (`declareBrokerTopology`) again every `intervalMs`, so that a
+ * service whose queue was lost (deleted by an operator, a test on the wrong vhost) gets it back: its broker
+ * user may not declare it, it waits until it is there. Run by a principal our services never hold (npm
+ * start's supervisor, `broker-users --keep` in a deployment, a test). `onError` hears a round that failed.
+ */
+export function keepBrokerTopology(options: {
+  adminUrl: string;
+  topology?: TopologySettings;
+  intervalMs?: number;
+  onError?: (error: Error) => void;
+}): { stop(): Promise<void> } {
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let round: Promise<void> = Promise.resolve();
+  const tick = () => {
+    round = declareBrokerTopology(options.adminUrl, options.topology)
+      .catch((error: unknown) => options.onError?.(error as Error))
+      .finally(() => {
+        if (!stopped) timer = setTimeout(tick, options.intervalMs ?? DEFAULT_KEEPER_INTERVAL_MS);
+      });
+  };
+  tick();
+  return {
+    stop: async () => {
+      stopped = true;
+      clearTimeout(timer);
+      await round;
+    },
+  };
+}
+
+/** How often the keeper declares the topology again: a lost queue is back within this (and a round). */
+export const DEFAULT_KEEPER_INTERVAL_MS = 5_000;
 
 /**
  * Deletes broker users; users that do not exist are not an error. For tests' throwaway users (kept here, beside

@@ -71,9 +71,17 @@ export class DeadLetterCollector {
       json: false,
       setup: async (channel: Channel) => {
         await channel.prefetch(20);
-        for (const queue of this.queues) {
-          const dead = `${queue}${DEAD_SUFFIX}`;
-          await channel.assertQueue(dead, { durable: true, arguments: { 'x-queue-type': 'quorum' } });
+        const deadQueues = this.queues.map((queue) => `${queue}${DEAD_SUFFIX}`);
+        if (this.connection.declaredBySetUp) {
+          await this.connection.waitForQueues(deadQueues, (missing) =>
+            this.logger.warn(`waiting for the broker set-up to declare ${missing.join(', ')}`),
+          );
+        }
+        for (const [index, queue] of this.queues.entries()) {
+          const dead = deadQueues[index];
+          if (!this.connection.declaredBySetUp) {
+            await channel.assertQueue(dead, { durable: true, arguments: { 'x-queue-type': 'quorum' } });
+          }
           await channel.consume(dead, (message) => message && void this.collect(channel, queue, message));
         }
       },

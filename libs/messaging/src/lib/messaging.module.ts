@@ -11,7 +11,8 @@ import {
 import { MessagePublisher } from './message-publisher';
 import { QueueDepthReporter } from './queue-depth';
 import { RabbitConnection } from './rabbitmq.connection';
-import { type ConsumerOptions, RabbitMqServer, retryTiersOf } from './rabbitmq.server';
+import { type ConsumerOptions, RabbitMqServer } from './rabbitmq.server';
+import { retryTiersOf } from './retry-policy';
 import type { BrokerUsers } from './publisher-check';
 import { RpcClient } from './rpc';
 
@@ -24,6 +25,8 @@ export interface MessagingOptions {
   publishTimeoutMs?: number;
   /** Our services' broker users (RABBITMQ_USERS): the asker believes a reply only from the answering one's. */
   brokerUsers?: BrokerUsers;
+  /** The broker set-up declares the queues (RabbitConnectionOptions.declaredBySetUp). */
+  declaredBySetUp?: boolean;
 }
 
 export interface MessagingModuleAsyncOptions extends Pick<ModuleMetadata, 'imports'> {
@@ -80,7 +83,8 @@ export class MessagingModule {
         {
           provide: RabbitConnection,
           inject: [MESSAGING_OPTIONS],
-          useFactory: (o: MessagingOptions) => new RabbitConnection({ url: o.url, name: o.serviceName }),
+          useFactory: (o: MessagingOptions) =>
+            new RabbitConnection({ url: o.url, name: o.serviceName, declaredBySetUp: o.declaredBySetUp }),
         },
         {
           provide: MessagePublisher,

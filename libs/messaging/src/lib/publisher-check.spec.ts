@@ -1,7 +1,6 @@
 import type { ConsumeMessage } from 'amqplib';
 import { Exchange, Header, Queue, RoutingKey } from '@connector/contracts';
 import {
-  assertBindingsAllowed,
   BrokerUsers,
   BrokerUsersFormatError,
   deadLetterWriters,
@@ -181,28 +180,6 @@ describe(publisherRefusal.name, () => {
     expect(publisherRefusal(RoutingKey.CandidateCreated, undefined, users)).toBeUndefined();
     expect(publisherRefusal(RoutingKey.CandidateCreated, 'platform.events', users)).toBeUndefined();
     expect(publisherRefusal(RoutingKey.CandidateCreated, 'vs', users)).toMatch(/only the platform/);
-  });
-});
-
-describe(assertBindingsAllowed.name, () => {
-  it('lets a service bind what its broker user may read, and nothing else', () => {
-    expect(() =>
-      assertBindingsAllowed('document-service', Queue.DocumentService, [
-        { exchange: Exchange.PlatformEvents, routingKeys: [RoutingKey.DocumentUploaded] },
-        { exchange: Exchange.ConnectorEvents, routingKeys: [RoutingKey.CandidateSynced] },
-      ]),
-    ).not.toThrow();
-    expect(() =>
-      assertBindingsAllowed('document-service', Queue.DocumentService, [
-        { exchange: Exchange.ConnectorEvents, routingKeys: [RoutingKey.RunCompleted] },
-        { exchange: Exchange.Internal, routingKeys: [RoutingKey.CandidateSynced] },
-      ]),
-    ).toThrow(
-      'document-service binds what its broker permissions do not allow (add it to SERVICE_CONSUMES in ' +
-        'libs/messaging/src/lib/broker-permissions.ts): connector.events run.completed; ' +
-        'connector.internal candidate.synced',
-    );
-    expect(() => assertBindingsAllowed('document-service', Queue.CandidateSync, [])).toThrow(/queue/);
   });
 });
 

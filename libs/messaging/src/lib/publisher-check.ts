@@ -1,5 +1,5 @@
 import type { ConsumeMessage } from 'amqplib';
-import { Exchange, Header, MESSAGE_EXCHANGE, type MessageType } from '@connector/contracts';
+import { Exchange, Header, type MessageType } from '@connector/contracts';
 import {
   BROKER_SERVICES,
   type BrokerPrincipal,
@@ -7,7 +7,7 @@ import {
   MESSAGE_PUBLISHERS,
   SERVICE_CONSUMES,
 } from './broker-permissions';
-import { type QueueBinding, queueExchangeName } from './topology';
+import { queueExchangeName } from './topology';
 
 export class BrokerUsersFormatError extends Error {}
 
@@ -213,24 +213,4 @@ export function deadLetterWriters(users: BrokerUsers): (queue: string, userId: u
       ((owner !== undefined && users.of(owner) === userId) || users.of('connector-registry') === userId)
     );
   };
-}
-
-/** A service binds only what SERVICE_CONSUMES lists for it (its broker permissions come from there). */
-export function assertBindingsAllowed(service: BrokerService, queue: string, bindings: QueueBinding[]): void {
-  const allowed = SERVICE_CONSUMES[service];
-  const problems = queue === allowed.queue ? [] : [`queue ${queue} is not ${allowed.queue}`];
-  for (const { exchange, routingKeys } of bindings) {
-    for (const key of routingKeys) {
-      const type = key as MessageType;
-      if (!allowed.types.includes(type) || MESSAGE_EXCHANGE[type] !== exchange) {
-        problems.push(`${exchange} ${key}`);
-      }
-    }
-  }
-  if (problems.length > 0) {
-    throw new Error(
-      `${service} binds what its broker permissions do not allow (add it to SERVICE_CONSUMES in ` +
-        `libs/messaging/src/lib/broker-permissions.ts): ${problems.join('; ')}`,
-    );
-  }
 }

@@ -1,9 +1,13 @@
+import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { Controller, type INestApplication, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { EventPattern, MessagePattern, Payload } from '@nestjs/microservices';
-import { createEvent, type EventEnvelope, Exchange, RoutingKey } from '@connector/contracts';
+import { createEvent, type EventEnvelope, Exchange, Queue, RoutingKey } from '@connector/contracts';
 import { eventually, rabbitmqctl, TestBroker, useTestVhost } from '@connector/testing';
+import { SERVICE_CONSUMES } from './broker-permissions';
+import { keepBrokerTopology } from './broker-setup';
+import { setUpVhostBrokerUsers, type VhostBrokerUsers } from '../test/vhost-broker-users';
 import { connectRabbitMqConsumer } from './connect-consumer';
 import { MessagingModule } from './messaging.module';
 import { RabbitConnection } from './rabbitmq.connection';
@@ -138,15 +142,23 @@ describe('a consumer whose queue is deleted', () => {
     const ask = (connectorId: string) =>
       client.request(createEvent(RoutingKey.CredentialsRequested, 'acct_1', { connectorId }), 5_000);
     await expect(ask('c1')).resolves.toEqual({ accessToken: 'token-for-c1' });
-    // Its name ends in a random id: the first declaration told readiness which.
+    // Its address ends in a random id: the first declaration told readiness which.
     const declared = wentMissing.find((line) => line.endsWith(': declaring it')) ?? '';
     const replyQueue = declared.slice(0, declared.indexOf(':'));
     expect(replyQueue).toMatch(/^document-service\.reply\./);
     wentMissing.length = 0;
     const vhost = decodeURIComponent(new URL(process.env.RABBITMQ_URL ?? '').pathname.slice(1));
 
-    // An exclusive queue only its connection may delete; the broker's administrator can.
-    await rabbitmqctl(['delete_queue', '-p', vhost, replyQueue]);
+    // The queue is server-named (the only one here); an exclusive queue only its connection may delete, and
+    // the broker's administrator.
+    const serverNamed = execFileSync('rabbitmqctl', ['list_queues', '-q', '-p', vhost, 'name'], {
+      encoding: 'utf8',
+    })
+      .split('\n')
+      .map((line) => line.trim())
+      .filter((name) => name.startsWith('amq.gen-'));
+    expect(serverNamed).toHaveLength(1);
+    await rabbitmqctl(['delete_queue', '-p', vhost, serverNamed[0]]);
 
     await eventually(
       () => wentMissing.some((line) => line.startsWith(`${replyQueue}: declaring it`)),
@@ -159,6 +171,77 @@ describe('a consumer whose queue is deleted', () => {
       `the reply consumer back within 30 s (missing: ${connection.missingConsumers().join('; ')})`,
     );
     await expect(ask('c2')).resolves.toEqual({ accessToken: 'token-for-c2' });
+  });
+});
+
+@Controller()
+class ErasureHandler {
+  @EventPattern(RoutingKey.CandidateErased)
+  handle(@Payload() event: EventEnvelope<string, { candidateId: string }>) {
+    erased.push(event.data.candidateId);
+  }
+}
+const erased: string[] = [];
+
+describe('a consumer with a broker user of its own, whose queue is deleted', () => {
+  const settings = { 'document-service': { retryDelaysMs: [1_000] } };
+  let users: VhostBrokerUsers;
+  let keeper: { stop(): Promise<void> } | undefined;
+  let app: INestApplication;
+  let broker: TestBroker;
+
+  beforeAll(async () => {
+    const adminUrl = process.env.RABBITMQ_URL ?? '';
+    users = await setUpVhostBrokerUsers(adminUrl, settings);
+    @Module({
+      imports: [
+        MessagingModule.forRootAsync({
+          useFactory: () => ({
+            url: users.urlOf('document-service'),
+            serviceName: 'document-service',
+            declaredBySetUp: true,
+            consumer: { ...SERVICE_CONSUMES['document-service'], retryDelaysMs: [1_000] },
+          }),
+        }),
+      ],
+      controllers: [ErasureHandler],
+    })
+    class OwnUserModule {}
+    app = await NestFactory.create(OwnUserModule, { logger: ['error'] });
+    connectRabbitMqConsumer(app);
+    await app.startAllMicroservices();
+    await app.init();
+    broker = await TestBroker.connect(adminUrl);
+    keeper = keepBrokerTopology({ adminUrl, topology: settings, intervalMs: 2_000 });
+  });
+
+  afterAll(async () => {
+    await keeper?.stop();
+    await app?.close();
+    await broker?.close();
+    await users?.remove();
+  });
+
+  it('may not declare it, and serves again within 30 s once the broker keeper has', async () => {
+    const connection = app.get(RabbitConnection);
+    const erasure = (candidateId: string) =>
+      createEvent(RoutingKey.CandidateErased, 'acct_1', { candidateId });
+    broker.publish(Exchange.PlatformEvents, RoutingKey.CandidateErased, erasure('before'));
+    await eventually(() => erased.includes('before'), 5_000, 'a message handled before the deletion');
+
+    await broker.channel.deleteQueue(Queue.DocumentService);
+    await eventually(
+      () => connection.missingConsumers().length > 0,
+      10_000,
+      'readiness to report the consumer missing',
+    );
+    await eventually(
+      () => connection.missingConsumers().length === 0,
+      30_000,
+      `the consumer back within 30 s (missing: ${connection.missingConsumers().join('; ')})`,
+    );
+    broker.publish(Exchange.PlatformEvents, RoutingKey.CandidateErased, erasure('after'));
+    await eventually(() => erased.includes('after'), 10_000, 'a message published after recovery handled');
   });
 });
 

@@ -4,8 +4,10 @@ import amqp, {
   type ChannelWrapper,
   type CreateChannelOpts,
 } from 'amqp-connection-manager';
+import type { Channel } from 'amqplib';
 import { Exchange } from '@connector/contracts';
 import { brokerUserOf, brokerVhostOf } from './broker-url';
+import { declaresQueueWith } from './topology';
 
 export interface RabbitConnectionOptions {
   url: string;
@@ -17,6 +19,12 @@ export interface RabbitConnectionOptions {
   exchangesWaitMs?: number;
   /** How long a consumer may stay missing while connected before the process gives up (`onFatal`). */
   consumerRecoveryMs?: number;
+  /**
+   * The broker set-up declares this service's queues and their bindings (a broker user of its own, which may
+   * declare none: docs/security.md, "On the broker"); the service only waits until they exist. Otherwise
+   * (local mode: one user for every service) the service declares them itself.
+   */
+  declaredBySetUp?: boolean;
 }
 
 /** Longer than the exchanges wait, so a set-up that waits for them gets its answer first. */
@@ -144,15 +152,49 @@ export class RabbitConnection {
   }
 
   /** The exchanges of `names` that do not exist: a passive declare each, on a channel of its own. */
-  private async missingExchanges(names: readonly string[]): Promise<string[]> {
+  private missingExchanges(names: readonly string[]): Promise<string[]> {
+    return this.missingOf(names, (channel, name) => channel.checkExchange(name));
+  }
+
+  /** See `RabbitConnectionOptions.declaredBySetUp`. */
+  get declaredBySetUp(): boolean {
+    return this.options.declaredBySetUp === true;
+  }
+
+  /**
+   * Resolves once every queue of `names` exists (passive declares, which need no permission), checked every
+   * second while `wanted()`; `onMissing` hears which are missing each time that changes. For queues the broker
+   * set-up declares (and its keeper declares again when they are lost).
+   */
+  async waitForQueues(
+    names: readonly string[],
+    onMissing: (missing: string[]) => void,
+    wanted: () => boolean = () => true,
+  ): Promise<void> {
+    let reported = '';
+    for (;;) {
+      const missing = await this.missingOf(names, (channel, name) => channel.checkQueue(name));
+      if (missing.length === 0 || !wanted()) return;
+      if (missing.join(', ') !== reported) {
+        reported = missing.join(', ');
+        onMissing(missing);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+    }
+  }
+
+  private async missingOf(
+    names: readonly string[],
+    check: (channel: Channel, name: string) => Promise<unknown>,
+  ): Promise<string[]> {
     const connection = this.manager.connection;
     if (!connection) throw new Error('not connected to RabbitMQ');
     const missing: string[] = [];
     for (const name of names) {
       const channel = await connection.createChannel();
-      channel.on('error', () => undefined); // a missing exchange closes this channel: that is the answer
+      channel.on('error', () => undefined); // a missing one closes this channel: that is the answer
       try {
-        await channel.checkExchange(name);
+        await check(channel, name);
         await channel.close().catch(() => undefined);
       } catch (error) {
         if ((error as { code?: unknown }).code !== 404) throw error;
@@ -169,16 +211,7 @@ export class RabbitConnection {
   async declaresQueueWith(queue: string, args: Record<string, unknown>): Promise<boolean> {
     const connection = this.manager.connection;
     if (!connection) throw new Error('not connected to RabbitMQ');
-    const channel = await connection.createChannel();
-    channel.on('error', () => undefined); // a refused declaration closes this channel: that is the answer
-    try {
-      await channel.assertQueue(queue, { durable: true, arguments: args });
-    } catch (error) {
-      if ((error as { code?: unknown }).code === 406) return false;
-      throw error;
-    }
-    await channel.close().catch(() => undefined);
-    return true;
+    return declaresQueueWith(connection, queue, args);
   }
 
   /** A consumer (its queue's name) is not taking messages: `/health` says not ready until `consumerUp`. */

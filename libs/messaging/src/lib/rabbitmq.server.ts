@@ -36,10 +36,12 @@ import {
   describeError,
   jittered,
   overflowDelay,
+  retryTiersOf,
 } from './retry-policy';
 import { isReplyQueue, type RpcReply } from './rpc';
 import { DEFAULT_HANDLER_TIMEOUT_MS, withTimeLimit } from './time-limit';
 import {
+  consumerDeclarations,
   type ConsumerTopology,
   deadLetterQueueName,
   declareConsumerTopology,
@@ -88,15 +90,6 @@ export const DEFAULT_REQUEST_CONCURRENCY = 16;
 
 /** A BUSY answer asks to come back after about this long (jittered, so refused callers spread out). */
 export const BUSY_RETRY_AFTER_MS = 500;
-
-/** Every delay a consumer's retry queues hold: the attempts' ladder and the deferrals' short tiers. */
-export function retryTiersOf(options: Pick<ConsumerOptions, 'retryDelaysMs' | 'deferralDelaysMs'>): number[] {
-  const tiers = [
-    ...(options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS),
-    ...(options.deferralDelaysMs ?? DEFAULT_DEFERRAL_DELAYS_MS),
-  ];
-  return [...new Set(tiers)].sort((a, b) => a - b);
-}
 
 /**
  * The RabbitMQ transport for @nestjs/microservices. A handler is `@EventPattern(RoutingKey.X)` on a
@@ -252,41 +245,8 @@ export class RabbitMqServer extends Server implements CustomTransportStrategy {
 
   private async setup(channel: ConfirmChannel): Promise<void> {
     await this.connection.waitForExchanges();
-    const withLimit = await this.connection.declaresQueueWith(
-      this.options.queue,
-      mainQueueArguments(this.options),
-    );
-    if (!withLimit && !this.warnedAboutLimit) {
-      this.warnedAboutLimit = true;
-      this.logger.warn(
-        `queue ${this.options.queue} was declared by an earlier version, with other arguments (they never ` +
-          'change); it keeps working as declared. Without a delivery limit, set one with: ' +
-          `${deliveryLimitPolicyCommand(this.options)}; dead-lettering through the default exchange, it ` +
-          `works as before, and moves to ${queueExchangeName(this.options.queue)} once re-created (README, ` +
-          '"How a message is handled")',
-      );
-    }
-    const olderRetryDelaysMs: number[] = [];
-    for (const delayMs of this.tiersMs) {
-      const queue = retryQueueName(this.options.queue, delayMs);
-      if (!(await this.connection.declaresQueueWith(queue, retryQueueArguments(this.options.queue, delayMs))))
-        olderRetryDelaysMs.push(delayMs);
-    }
-    if (olderRetryDelaysMs.length > 0 && !this.warnedAboutRetryQueues) {
-      this.warnedAboutRetryQueues = true;
-      const names = olderRetryDelaysMs.map((delayMs) => retryQueueName(this.options.queue, delayMs));
-      this.logger.warn(
-        `retry queues ${names.join(', ')} were declared by an earlier version (queue arguments never ` +
-          'change): a broker restart may drop what waits in them; delete each once empty ' +
-          '(rabbitmqctl delete_queue <name> --if-empty), and this service declares it again when it restarts',
-      );
-    }
-    await declareConsumerTopology(
-      channel,
-      { ...this.options, retryDelaysMs: this.tiersMs },
-      withLimit,
-      olderRetryDelaysMs,
-    );
+    if (this.connection.declaredBySetUp) await this.waitForTopology();
+    else await this.declareTopology(channel);
     if (this.closing) return;
     await channel.prefetch(this.prefetch);
     channel.once('close', () => {
@@ -303,6 +263,69 @@ export class RabbitMqServer extends Server implements CustomTransportStrategy {
     });
     this.consumer = { channel, tag: consumerTag };
     this.connection.consumerUp(this.options.queue);
+  }
+
+  private topology(): ConsumerTopology {
+    return { ...this.options, retryDelaysMs: this.tiersMs };
+  }
+
+  /**
+   * A service with a broker user of its own may declare nothing (docs/security.md, "On the broker"): the
+   * broker set-up declares its queues and bindings, and declares them again when they are lost (its keeper).
+   * Until they all exist the consumer waits, not ready; RabbitConnection gives up when it takes too long.
+   */
+  private async waitForTopology(): Promise<void> {
+    const names = consumerDeclarations(this.topology()).queues.map(({ name }) => name);
+    await this.connection.waitForQueues(
+      names,
+      (missing) => {
+        this.connection.consumerDown(
+          this.options.queue,
+          `waiting for the broker set-up to declare ${missing[0]}`,
+        );
+        this.logger.warn(
+          `queues ${missing.join(', ')} do not exist: the broker set-up declares them (npm start, ` +
+            '`broker-users --apply`, its keeper `broker-users --keep`, with the same RETRY_DELAYS_MS); waiting',
+        );
+      },
+      () => !this.closing,
+    );
+  }
+
+  /** Local mode (one broker user for every service, e.g. guest): the service declares its own topology. */
+  private async declareTopology(channel: ConfirmChannel): Promise<void> {
+    const withLimit = await this.connection.declaresQueueWith(
+      this.options.queue,
+      mainQueueArguments(this.options),
+    );
+    if (!withLimit && !this.warnedAboutLimit) {
+      this.warnedAboutLimit = true;
+      this.logger.warn(
+        `queue ${this.options.queue} was declared by an earlier version, with other arguments (they never ` +
+          'change); it keeps working as declared. Without a delivery limit, set one with: ' +
+          `${deliveryLimitPolicyCommand(this.options)}; dead-lettering through the default exchange, it ` +
+          `works as before, and moves to ${queueExchangeName(this.options.queue)} once re-created (README, ` +
+          '"How a message is handled")',
+      );
+    }
+    const olderRetryQueues: string[] = [];
+    for (const delayMs of this.tiersMs) {
+      const queue = retryQueueName(this.options.queue, delayMs);
+      if (!(await this.connection.declaresQueueWith(queue, retryQueueArguments(this.options.queue, delayMs))))
+        olderRetryQueues.push(queue);
+    }
+    if (olderRetryQueues.length > 0 && !this.warnedAboutRetryQueues) {
+      this.warnedAboutRetryQueues = true;
+      this.logger.warn(
+        `retry queues ${olderRetryQueues.join(', ')} were declared by an earlier version (queue arguments never ` +
+          'change): a broker restart may drop what waits in them; delete each once empty ' +
+          '(rabbitmqctl delete_queue <name> --if-empty), and this service declares it again when it restarts',
+      );
+    }
+    await declareConsumerTopology(channel, this.topology(), [
+      ...(withLimit ? [] : [this.options.queue]),
+      ...olderRetryQueues,
+    ]);
   }
 
   private async track(work: Promise<void>): Promise<void> {

@@ -48,7 +48,11 @@ describe('a platform event with replyTo', () => {
   async function consumeAs(service: BrokerService, queue: string, inFlightType: string, slow: Promise<void>) {
     const deliveries: Delivery[] = [];
     const env = users.envOf(service);
-    const connection = new RabbitConnection({ url: env.RABBITMQ_URL, name: `${service}-reply-to-test` });
+    const connection = new RabbitConnection({
+      url: env.RABBITMQ_URL,
+      name: `${service}-reply-to-test`,
+      declaredBySetUp: true,
+    });
     const publisher = new MessagePublisher(connection);
     const server = new RabbitMqServer(connection, publisher, {
       queue,

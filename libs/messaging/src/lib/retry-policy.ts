@@ -17,6 +17,18 @@ export const DEFAULT_RETRY_DELAYS_MS = [5_000, 30_000, 120_000, 300_000, 600_000
  */
 export const DEFAULT_DEFERRAL_DELAYS_MS = [1_000, 2_000];
 
+/** Every delay a consumer's retry queues hold: the attempts' ladder and the deferrals' short tiers. */
+export function retryTiersOf(options: {
+  retryDelaysMs?: readonly number[];
+  deferralDelaysMs?: readonly number[];
+}): number[] {
+  const tiers = [
+    ...(options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS),
+    ...(options.deferralDelaysMs ?? DEFAULT_DEFERRAL_DELAYS_MS),
+  ];
+  return [...new Set(tiers)].sort((a, b) => a - b);
+}
+
 /** A deferred message is looked at again at least this often, so a raised limit or an early reset is seen. */
 export const MAX_DEFERRAL_HOP_MS = 300_000;
 

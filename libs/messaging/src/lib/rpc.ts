@@ -43,8 +43,9 @@ export class RpcError extends Error {
 
 /**
  * Request-reply over RabbitMQ: a request is a contract message on `connector.internal` with `replyTo`, the
- * requester's own reply queue (exclusive to its connection, bound to `connector.replies` by its name); the
- * answering service's handler returns the reply, which it publishes to `connector.replies` under that name.
+ * requester's own reply address `<service>.reply.<uuid>` (the routing key its reply queue, exclusive to its
+ * connection, is bound to `connector.replies` with); the answering service's handler returns the reply,
+ * which it publishes to `connector.replies` under that address.
  * Nobody needs the default exchange, which reaches every queue. Requests expire with their timeout, so a
  * service that comes back late never works on a question nobody waits for any more; an expired one the
  * broker dead-letters is dropped unread by the failure log (REQUEST_TYPES).
@@ -94,8 +95,10 @@ export class RpcClient {
   }
 
   /**
-   * Exclusive: gone with the connection; declared again (same name) after a reconnect, and at once when the
-   * broker cancels its consumer (the queue was deleted). Missing meanwhile, `/health` says not ready.
+   * A server-named queue (`amq.gen-*`: no client may declare an exchange of such a name, so its user's right
+   * to declare and read it opens no way around the topic permissions), bound to `connector.replies` under
+   * the reply address. Exclusive: gone with the connection; declared again after a reconnect, and at once
+   * when the broker cancels its consumer (the queue was deleted). Missing meanwhile, `/health` says not ready.
    */
   private async consumeReplies(channel: Channel): Promise<void> {
     const name = this.replyQueue;
@@ -103,10 +106,10 @@ export class RpcClient {
     channel.once('close', () => {
       if (!this.closed) this.connection.consumerDown(name, 'its channel closed');
     });
-    await channel.assertQueue(name, { exclusive: true, autoDelete: true, durable: false });
-    await channel.bindQueue(name, Exchange.Replies, name);
+    const { queue } = await channel.assertQueue('', { exclusive: true, autoDelete: true, durable: false });
+    await channel.bindQueue(queue, Exchange.Replies, name);
     await channel.consume(
-      name,
+      queue,
       (message) => {
         if (message) return this.onReply(message);
         this.consumeReplies(channel).catch((error: unknown) =>

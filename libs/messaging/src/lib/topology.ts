@@ -43,14 +43,15 @@ export function queueExchangeName(queue: string): string {
 }
 
 /**
- * A requester's reply queue, `<service>.reply.<uuid>`: exclusive to its connection, bound to
- * `connector.replies` by its name. Its service's broker user may bind and read only its own.
+ * A requester's reply address, `<service>.reply.<uuid>`: the routing key its reply queue (server-named,
+ * exclusive to its connection) is bound to `connector.replies` with. Its service's broker user may bind only
+ * its own (topic permissions).
  */
 export function replyQueueName(requester: string, id: string = randomUUID()): string {
   return `${requester}.reply.${id}`;
 }
 
-/** The reply queue names of one service, as a regular expression's source (the broker permissions' too). */
+/** The reply addresses of one service, as a regular expression's source (the broker permissions' too). */
 export function replyQueuePattern(service: string): string {
   return `${service.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\.reply\\.[0-9a-f-]{36}`;
 }
@@ -67,53 +68,96 @@ export async function declareSharedExchanges(channel: Channel): Promise<void> {
   }
 }
 
+/** One queue of a consumer's topology and the arguments it is declared with. */
+export interface QueueDeclaration {
+  name: string;
+  arguments: Record<string, unknown>;
+}
+
+/** A binding from an exchange into a queue. */
+export interface BindingDeclaration {
+  exchange: string;
+  queue: string;
+  routingKey: string;
+}
+
 /**
- * The main queue (quorum: replicated, durable, with a delivery limit), one retry queue per delay and a
- * dead-letter queue, bound to exchanges that exist already (binding needs only write on the queue and read
- * on the exchange). Retries are queues with a fixed TTL instead of per-message expiry, so a long delay
- * never holds up a short one behind it.
+ * What a consumer's topology consists of: its own exchange, the main queue (quorum: replicated, durable,
+ * with a delivery limit), one retry queue per delay and a dead-letter queue, and every binding into them.
+ * Retries are queues with a fixed TTL instead of per-message expiry, so a long delay never holds up a short
+ * one behind it. The broker set-up and the services (local mode) declare it from here, and the
+ * definitions list it.
+ */
+export function consumerDeclarations(topology: ConsumerTopology): {
+  exchange: string;
+  queues: QueueDeclaration[];
+  bindings: BindingDeclaration[];
+} {
+  const { queue } = topology;
+  const own = queueExchangeName(queue);
+  const retryQueues = topology.retryDelaysMs.map((delayMs) => ({
+    name: retryQueueName(queue, delayMs),
+    arguments: retryQueueArguments(queue, delayMs),
+  }));
+  const dead = { name: deadLetterQueueName(queue), arguments: { 'x-queue-type': 'quorum' } };
+  return {
+    exchange: own,
+    queues: [{ name: queue, arguments: mainQueueArguments(topology) }, ...retryQueues, dead],
+    bindings: [
+      // Retries come back (and replays come in) through the queue's own exchange.
+      { exchange: own, queue, routingKey: queue },
+      ...topology.bindings.flatMap(({ exchange, routingKeys }) =>
+        routingKeys.map((routingKey) => ({ exchange, queue, routingKey })),
+      ),
+      ...[...retryQueues, dead].map(({ name }) => ({ exchange: own, queue: name, routingKey: name })),
+    ],
+  };
+}
+
+/**
+ * Declares a queue with `args` unless it exists with others (declared by an earlier version: arguments never
+ * change), on a channel of its own, which such a refusal closes. False when it exists with others.
+ */
+export async function declaresQueueWith(
+  connection: { createChannel(): Promise<Channel> },
+  queue: string,
+  args: Record<string, unknown>,
+): Promise<boolean> {
+  const channel = await connection.createChannel();
+  channel.on('error', () => undefined); // a refused declaration closes this channel: that is the answer
+  try {
+    await channel.assertQueue(queue, { durable: true, arguments: args });
+  } catch (error) {
+    if ((error as { code?: unknown }).code === 406) return false;
+    throw error;
+  }
+  await channel.close().catch(() => undefined);
+  return true;
+}
+
+/**
+ * Declares a consumer's topology (consumerDeclarations) on `channel`, bound to exchanges that exist
+ * already, and unbinds its retired keys. `olderQueues`: queues declared by an earlier version with other
+ * arguments (which never change): only checked, kept as they are.
  */
 export async function declareConsumerTopology(
   channel: Channel,
   topology: ConsumerTopology,
-  /** False for a queue declared before it had a delivery limit (see `mainQueueArguments`): kept as it is. */
-  withLimit = true,
-  /** Delays whose retry queue was declared before `retryQueueArguments` (classic): kept as it is. */
-  olderRetryDelaysMs: readonly number[] = [],
+  olderQueues: readonly string[] = [],
 ): Promise<void> {
-  const { queue } = topology;
-  const own = queueExchangeName(queue);
-  await channel.assertExchange(own, 'direct', { durable: true });
-  if (withLimit) {
-    await channel.assertQueue(queue, { durable: true, arguments: mainQueueArguments(topology) });
-  } else {
-    await channel.checkQueue(queue);
+  const { exchange, queues, bindings } = consumerDeclarations(topology);
+  await channel.assertExchange(exchange, 'direct', { durable: true });
+  for (const queue of queues) {
+    if (olderQueues.includes(queue.name)) await channel.checkQueue(queue.name);
+    else await channel.assertQueue(queue.name, { durable: true, arguments: queue.arguments });
   }
-  // Retries come back (and replays come in) through the queue's own exchange.
-  await channel.bindQueue(queue, own, queue);
+  for (const binding of bindings)
+    await channel.bindQueue(binding.queue, binding.exchange, binding.routingKey);
   for (const binding of topology.bindings) {
-    for (const routingKey of binding.routingKeys) {
-      await channel.bindQueue(queue, binding.exchange, routingKey);
-    }
     for (const routingKey of binding.retiredRoutingKeys ?? []) {
-      await channel.unbindQueue(queue, binding.exchange, routingKey);
+      await channel.unbindQueue(topology.queue, binding.exchange, routingKey);
     }
   }
-  for (const delayMs of topology.retryDelaysMs) {
-    const retryQueue = retryQueueName(queue, delayMs);
-    if (olderRetryDelaysMs.includes(delayMs)) await channel.checkQueue(retryQueue);
-    else
-      await channel.assertQueue(retryQueue, {
-        durable: true,
-        arguments: retryQueueArguments(queue, delayMs),
-      });
-    await channel.bindQueue(retryQueue, own, retryQueue);
-  }
-  await channel.assertQueue(deadLetterQueueName(queue), {
-    durable: true,
-    arguments: { 'x-queue-type': 'quorum' },
-  });
-  await channel.bindQueue(deadLetterQueueName(queue), own, deadLetterQueueName(queue));
 }
 
 /**

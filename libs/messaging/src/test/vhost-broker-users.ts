@@ -11,6 +11,7 @@ import {
   removeBrokerUsers,
   setUpBrokerUsers,
 } from '../lib/broker-setup';
+import type { TopologySettings } from '../lib/broker-permissions';
 import { brokerUrlAs, brokerVhostOf } from '../lib/broker-url';
 
 /** Broker users of a vhost of their own, for tests and other throwaway environments. */
@@ -26,10 +27,14 @@ export interface VhostBrokerUsers {
 
 /**
  * A user per service and one for the platform, with their production permissions, on the vhost of
- * `adminUrl` (not `/`). Users are broker-wide, so they are named `<vhost>.<principal>`. Fails when neither
- * the management API nor rabbitmqctl is at hand.
+ * `adminUrl` (not `/`), and every service's queues with `topology`'s retry delays and limits (production's
+ * by default). Users are broker-wide, so they are named `<vhost>.<principal>`. Fails when neither the
+ * management API nor rabbitmqctl is at hand.
  */
-export async function setUpVhostBrokerUsers(adminUrl: string): Promise<VhostBrokerUsers> {
+export async function setUpVhostBrokerUsers(
+  adminUrl: string,
+  topology?: TopologySettings,
+): Promise<VhostBrokerUsers> {
   const vhost = brokerVhostOf(adminUrl);
   if (vhost === '/') throw new Error('throwaway broker users need a vhost of their own, not /');
   const accounts = Object.fromEntries(
@@ -38,7 +43,7 @@ export async function setUpVhostBrokerUsers(adminUrl: string): Promise<VhostBrok
       { user: `${vhost}.${principal}`, password: newBrokerPassword() },
     ]),
   ) as BrokerAccounts;
-  const result = await setUpBrokerUsers({ adminUrl, accounts });
+  const result = await setUpBrokerUsers({ adminUrl, accounts, topology });
   if ('unavailable' in result) throw new Error(`cannot create broker users: ${result.unavailable}`);
   const usersSetting = brokerUsersSetting(
     Object.fromEntries(BROKER_SERVICES.map((service) => [service, accounts[service].user])) as Record<

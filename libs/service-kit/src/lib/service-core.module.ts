@@ -1,12 +1,12 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import type { EntitySchema, MigrationInterface } from 'typeorm';
 import {
-  assertBindingsAllowed,
   type BrokerService,
   type ConsumerOptions,
   MessagingModule,
   outsideHeaderFilter,
   publisherCheck,
+  SERVICE_CONSUMES,
 } from '@connector/messaging';
 import { PersistenceModule, type RetentionRule, type SharedSchema } from '@connector/persistence';
 import { HealthModule } from './health.module';
@@ -26,8 +26,11 @@ interface ConsumerSettings {
 export interface ServiceCoreOptions {
   name: BrokerService;
   config: ServiceConfig & ConsumerSettings;
-  /** The queue this service consumes and what it binds; none for a service that only publishes. */
-  consumer?: Pick<ConsumerOptions, 'queue' | 'bindings' | 'retryDelaysMs' | 'requestConcurrency'>;
+  /**
+   * This service's consumer (its queue and bindings are SERVICE_CONSUMES', which the broker set-up declares
+   * too); none for a service that only publishes.
+   */
+  consumer?: Pick<ConsumerOptions, 'retryDelaysMs' | 'requestConcurrency'>;
   // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type -- TypeORM's entity list takes class constructors
   entities?: Array<Function | EntitySchema>;
   migrations?: Array<new () => MigrationInterface>;
@@ -50,8 +53,7 @@ export interface ServiceCoreOptions {
 export class ServiceCoreModule {
   static forRoot(options: ServiceCoreOptions): DynamicModule {
     const { config, consumer } = options;
-    // What a service binds is what its broker user may read: the two cannot drift apart unnoticed.
-    if (consumer) assertBindingsAllowed(options.name, consumer.queue, consumer.bindings);
+    const { queue, bindings } = SERVICE_CONSUMES[options.name];
     const persistence = PersistenceModule.forRootAsync({
       useFactory: () => ({
         url: config.DATABASE_URL,
@@ -69,8 +71,12 @@ export class ServiceCoreModule {
         url: config.RABBITMQ_URL,
         serviceName: options.name,
         brokerUsers: brokerUsersOf(config),
+        // A broker user of its own (RABBITMQ_USERS) may declare no queue: the broker set-up does.
+        declaredBySetUp: config.RABBITMQ_USERS !== '',
         consumer: consumer && {
           ...consumer,
+          queue,
+          bindings,
           prefetch: config.PREFETCH,
           concurrency: config.CONCURRENCY,
           perKeyConcurrency: config.PER_KEY_CONCURRENCY,
