@@ -8,7 +8,7 @@ import {
 } from '@connector/contracts';
 import { RequestSeal } from '@connector/service-kit';
 import { AtsASetupService } from './ats-a-setup.service';
-import { openAtsAConfig } from './sealed-config';
+import { openSealedConfig } from './sealed-request';
 
 /** `auth.connection.test` (request-reply from connector-registry): do these ATS-A credentials work? */
 @Controller()
@@ -20,7 +20,7 @@ export class ConnectionTestHandler {
 
   @MessagePattern(RoutingKey.AuthConnectionTest)
   handle(@Payload() request: EventEnvelope<string, ConnectionTestRequestDto>): Promise<ConnectionTestReply> {
-    const config = openAtsAConfig(this.seal, request);
+    const config = openSealedConfig(this.seal, request);
     return this.atsA.test(request.accountId, config, request.data.openStatuses);
   }
 }

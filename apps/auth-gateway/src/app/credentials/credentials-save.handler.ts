@@ -9,7 +9,7 @@ import {
 import { RequestSeal } from '@connector/service-kit';
 import { AtsASetupService } from './ats-a-setup.service';
 import { CredentialsService } from './credentials.service';
-import { openAtsAConfig } from './sealed-config';
+import { openSealedConfig } from './sealed-request';
 
 /** How long a save waits in its account's line of connection tests before it is answered BUSY. */
 const SAVE_WAIT_MS = 5_000;
@@ -28,7 +28,7 @@ export class CredentialsSaveHandler {
     @Payload() request: EventEnvelope<string, CredentialsSaveRequestDto>,
   ): Promise<CredentialsSaveReply> {
     const { connectorId, openStatuses } = request.data;
-    const config = openAtsAConfig(this.seal, request);
+    const config = openSealedConfig(this.seal, request);
     // A connector id already stored for another account is not this request's to overwrite.
     await this.credentials.requireOwner(request.accountId, connectorId);
     // A save waits its turn behind the account's other saves and tests (an admin creating several at once).

@@ -1,20 +1,15 @@
-import {
-  type AtsAConfigDto,
-  type AtsASealedConfigDto,
-  AuthErrorCode,
-  type EventEnvelope,
-} from '@connector/contracts';
+import { AuthErrorCode, type EventEnvelope, type SealedSecretDto } from '@connector/contracts';
 import type { RequestSeal } from '@connector/service-kit';
 import { GatewayError } from './gateway.error';
 
 /**
- * A request's ATS-A credentials with the client secret opened (the registry sealed it for this very request,
+ * A request's `config` with its client secret opened (the registry sealed it for this very request,
  * `REQUEST_SEAL_KEYS`). One that does not open is refused before anything is tried or stored: INVALID_SEAL.
  */
-export function openAtsAConfig(
+export function openSealedConfig<C extends { clientSecret: SealedSecretDto }>(
   seal: RequestSeal,
-  request: EventEnvelope<string, { connectorId?: string; config: AtsASealedConfigDto }>,
-): AtsAConfigDto {
+  request: EventEnvelope<string, { connectorId?: string; config: C }>,
+): Omit<C, 'clientSecret'> & { clientSecret: string } {
   const { config, connectorId } = request.data;
   let clientSecret: string;
   try {
@@ -31,5 +26,5 @@ export function openAtsAConfig(
         `(${(error as Error).message})`,
     );
   }
-  return { baseUrl: config.baseUrl, clientId: config.clientId, clientSecret };
+  return { ...config, clientSecret };
 }

@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { AuthErrorCode, createEvent, RoutingKey } from '@connector/contracts';
 import { LOCAL_REQUEST_SEAL_KEYS, RequestSeal } from '@connector/service-kit';
 import { GatewayError } from './gateway.error';
-import { openAtsAConfig } from './sealed-config';
+import { openSealedConfig } from './sealed-request';
 
-describe(openAtsAConfig.name, () => {
+describe(openSealedConfig.name, () => {
   const seal = RequestSeal.fromEnv(LOCAL_REQUEST_SEAL_KEYS);
   const saveRequest = (
     sealedFor: { accountId: string; connectorId: string },
@@ -26,7 +26,7 @@ describe(openAtsAConfig.name, () => {
   };
 
   it('opens the client secret sealed for this request', () => {
-    expect(openAtsAConfig(seal, saveRequest({ accountId: 'acct_a', connectorId: 'c1' }))).toEqual({
+    expect(openSealedConfig(seal, saveRequest({ accountId: 'acct_a', connectorId: 'c1' }))).toEqual({
       baseUrl: 'https://a.example',
       clientId: 'id',
       clientSecret: 's3cret',
@@ -40,7 +40,7 @@ describe(openAtsAConfig.name, () => {
     ]) {
       let error: unknown;
       try {
-        openAtsAConfig(seal, request);
+        openSealedConfig(seal, request);
       } catch (caught) {
         error = caught;
       }
