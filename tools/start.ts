@@ -34,6 +34,8 @@ const env = {
   RABBITMQ_URL: process.env.RABBITMQ_URL ?? 'amqp://guest:guest@127.0.0.1:5672',
   ADMIN_API_KEYS: process.env.ADMIN_API_KEYS ?? 'acct_demo:demo-admin-key',
   ENCRYPTION_KEYS: process.env.ENCRYPTION_KEYS ?? localEncryptionKeys(),
+  // The registry seals its requests' client secrets for auth-gateway: a key of this run's own (none outlives it).
+  REQUEST_SEAL_KEYS: process.env.REQUEST_SEAL_KEYS ?? `local1:${randomBytes(32).toString('base64')}`,
   FIELD_HASH_KEY:
     process.env.FIELD_HASH_KEY ??
     localSecret('local-field-hash-key', () => randomBytes(33).toString('base64')),

@@ -18,6 +18,7 @@ import { Client } from 'pg';
 import { startAtsASandbox, type RunningAtsASandbox } from '@connector/ats-a-sandbox';
 import { createEvent, RoutingKey } from '@connector/contracts';
 import { RabbitConnection, RpcClient, RpcError } from '@connector/messaging';
+import { registryRequest } from '@connector/service-stubs';
 import { createSuiteInfrastructure, startService, type ServiceProcess } from '@connector/testing';
 
 const envNumber = (name: string, fallback: number): number => {
@@ -102,7 +103,7 @@ async function main(): Promise<void> {
       for (let attempt = 0; ; attempt++) {
         try {
           await rpc.request(
-            createEvent(RoutingKey.AuthCredentialsSave, c.accountId, {
+            registryRequest(RoutingKey.AuthCredentialsSave, c.accountId, {
               connectorId: c.id,
               type: 'ats-a',
               config: { baseUrl: sandbox.tenantUrl(c.tenant), ...CLIENT },

@@ -16,6 +16,7 @@ import {
   RoutingKey,
 } from '@connector/contracts';
 import { RabbitConnection, RpcClient, RpcError } from '@connector/messaging';
+import { registryRequest } from '@connector/service-stubs';
 import {
   createSuiteInfrastructure,
   eventually,
@@ -46,8 +47,8 @@ describe('auth-gateway', () => {
   let silentServer: Server;
   let silentPort: number;
 
-  const request = <T>(type: string, data: object, timeoutMs = 20_000) =>
-    rpc.request<T>(createEvent(type, ACCOUNT, data), timeoutMs);
+  const request = <T>(type: string, data: Record<string, unknown>, timeoutMs = 20_000) =>
+    rpc.request<T>(registryRequest(type, ACCOUNT, data), timeoutMs);
   const atsAConfig = (overrides: object = {}) => ({
     baseUrl: `${atsA.url}/api/`, // pasted with /api and a trailing slash, as users do
     clientId: 'demo-client',
@@ -211,7 +212,7 @@ describe('auth-gateway', () => {
       const otherAccount = `acct_push_${randomBytes(4).toString('hex')}`;
       const connectorId = randomUUID();
       await rpc.request(
-        createEvent(RoutingKey.AuthCredentialsSave, otherAccount, {
+        registryRequest(RoutingKey.AuthCredentialsSave, otherAccount, {
           connectorId,
           type: 'ats-a',
           config: atsAConfig(),
@@ -227,7 +228,7 @@ describe('auth-gateway', () => {
       const tests = Array.from({ length: 25 }, () =>
         rpc
           .request<ConnectionTestReply>(
-            createEvent(RoutingKey.AuthConnectionTest, tarpitAccount, {
+            registryRequest(RoutingKey.AuthConnectionTest, tarpitAccount, {
               type: 'ats-a',
               config: atsAConfig({ baseUrl: `http://127.0.0.1:${silentPort}` }),
             }),
@@ -310,8 +311,8 @@ describe('auth-gateway', () => {
     it("answers another account's credentials, erase and save requests as if the connector did not exist", async () => {
       const connectorId = randomUUID();
       await request(RoutingKey.AuthCredentialsSave, { connectorId, type: 'ats-a', config: atsAConfig() });
-      const forged = <T>(type: string, data: object) =>
-        rpc.request<T>(createEvent(type, 'acct_forger', data), 20_000);
+      const forged = <T>(type: string, data: Record<string, unknown>) =>
+        rpc.request<T>(registryRequest(type, 'acct_forger', data), 20_000);
       await expect(forged(RoutingKey.CredentialsRequested, { connectorId })).rejects.toMatchObject({
         code: 'NOT_FOUND',
       });
@@ -324,6 +325,52 @@ describe('auth-gateway', () => {
         type: 'ats-a',
         baseUrl: atsA.url,
       });
+    });
+
+    it('refuses a client secret in clear, or sealed for another request, before calling the ATS: nothing stored', async () => {
+      const connectorId = randomUUID();
+      const save = { connectorId, type: 'ats-a', config: atsAConfig() };
+      const tokensBefore = atsA.state.callCounts().byEndpoint['POST /api/token'] ?? 0;
+      const refusal = (request: EventEnvelope) =>
+        rpc.request(request, 20_000).then(
+          () => 'answered',
+          (error: unknown) => (error instanceof RpcError ? `${error.code}: ${error.message}` : String(error)),
+        );
+
+      // As a broker user publishing the old shape would: the secret in clear.
+      const clear = await refusal(createEvent(RoutingKey.AuthCredentialsSave, ACCOUNT, save));
+      expect(clear).toMatch(
+        /^INVALID_REQUEST: .*clientSecret must be sealed \(REQUEST_SEAL_KEYS\), never sent in clear/,
+      );
+      expect(clear).not.toContain(CLIENT_SECRET);
+      const clearTest = await refusal(
+        createEvent(RoutingKey.AuthConnectionTest, ACCOUNT, { type: 'ats-a', config: atsAConfig() }),
+      );
+      expect(clearTest).toMatch(/^INVALID_REQUEST: .*must be sealed/);
+
+      // A sealed secret lifted into another request: another connector, another account, another request id.
+      const forOtherConnector = registryRequest(RoutingKey.AuthCredentialsSave, ACCOUNT, {
+        ...save,
+        connectorId: randomUUID(),
+      });
+      const forOtherAccount = registryRequest(RoutingKey.AuthCredentialsSave, 'acct_other', save);
+      const test = registryRequest(RoutingKey.AuthConnectionTest, ACCOUNT, {
+        type: 'ats-a',
+        config: atsAConfig(),
+      });
+      for (const lifted of [
+        { ...forOtherConnector, data: { ...(forOtherConnector.data as object), connectorId } },
+        { ...forOtherAccount, accountId: ACCOUNT },
+        { ...test, id: randomUUID() },
+        // A connection test's secret (sealed for no connector) saved onto one.
+        { ...test, type: RoutingKey.AuthCredentialsSave, data: { ...(test.data as object), connectorId } },
+      ]) {
+        expect(await refusal(lifted)).toMatch(
+          /^INVALID_SEAL: the client secret was not sealed for this request/,
+        );
+      }
+      expect(await credentialRow(connectorId)).toBeUndefined();
+      expect(atsA.state.callCounts().byEndpoint['POST /api/token'] ?? 0).toBe(tokensBefore);
     });
 
     it('never erases a secret ATS-A refuses (a maintenance page): auth_failed, then connected again by itself', async () => {

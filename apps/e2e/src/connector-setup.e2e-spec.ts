@@ -3,9 +3,12 @@ import { Client } from 'pg';
 import { startAtsASandbox, type RunningAtsASandbox } from '@connector/ats-a-sandbox';
 import { startAtsBSandbox, type RunningAtsBSandbox } from '@connector/ats-b-sandbox';
 import { driveLoginForm } from '@connector/ats-b-sandbox/testing';
+import { Exchange, RoutingKey } from '@connector/contracts';
 import {
   adminApi,
   createSuiteInfrastructure,
+  eventually,
+  TestBroker,
   startService,
   type ServiceProcess,
   type TestDatabase,
@@ -177,6 +180,53 @@ describe('connector set-up through the admin API', () => {
       expect((await api('DELETE', `/connectors/${id}`)).status).toBe(204);
       expect((await api('GET', `/connectors/${id}`)).status).toBe(404);
       expect(await dbRows(`SELECT 1 FROM connector_credential WHERE connector_id = '${id}'`)).toHaveLength(0);
+    });
+    it('never puts the client secret on the broker: its requests carry it sealed, in no header either', async () => {
+      const broker = await TestBroker.connect(vhost.url);
+      try {
+        // A queue of the test's own on auth-gateway's requests, as the broker would keep them on its disk.
+        const tapped = await broker.tap(Exchange.Internal, 'auth.#');
+        expect(await api('POST', '/connectors/test', { type: 'ats-a', config: config() })).toMatchObject({
+          body: { ok: true },
+        });
+        const created = await api('POST', '/connectors', { type: 'ats-a', name: 'Tapped', config: config() });
+        expect(created.status).toBe(201);
+        const id = String(created.body.id);
+        const updated = await api('PATCH', `/connectors/${id}`, { config: { clientSecret: CLIENT_SECRET } });
+        expect(updated.status).toBe(200);
+
+        const types = () => tapped.map((m) => m.fields.routingKey);
+        const expected = [
+          RoutingKey.AuthConnectionTest,
+          RoutingKey.AuthCredentialsSave,
+          RoutingKey.AuthCredentialsSave,
+        ];
+        await eventually(() => types().length >= 3, 10_000, 'the three requests tapped');
+        expect(types()).toEqual(expected);
+        const secret = Buffer.from(CLIENT_SECRET);
+        for (const message of tapped) {
+          const seen = Buffer.concat([message.content, Buffer.from(JSON.stringify(message.properties))]);
+          for (const encoding of ['utf8', 'base64', 'hex'] as const) {
+            expect([message.fields.routingKey, encoding, seen.includes(secret.toString(encoding))]).toEqual([
+              message.fields.routingKey,
+              encoding,
+              false,
+            ]);
+          }
+          const { data } = JSON.parse(message.content.toString()) as {
+            data: { config: { clientSecret: unknown } };
+          };
+          expect(data.config.clientSecret).toEqual({
+            v: 1,
+            kid: expect.any(String),
+            iv: expect.any(String),
+            tag: expect.any(String),
+            data: expect.any(String),
+          });
+        }
+      } finally {
+        await broker.close();
+      }
     });
   });
 

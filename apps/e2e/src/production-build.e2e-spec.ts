@@ -31,8 +31,14 @@ const SERVICES: BrokerService[] = [
 ];
 const BROKER = ['DATABASE_URL', 'RABBITMQ_URL', 'RABBITMQ_USERS'];
 const REQUIRED: Record<string, string[]> = {
-  'connector-registry': ['ADMIN_API_KEYS', 'ADMIN_ID_SECRET', ...BROKER],
-  'auth-gateway': [...BROKER, 'ENCRYPTION_KEYS', 'ATS_B_CLIENT_SECRET', 'ATS_B_CLIENT_ID'],
+  'connector-registry': ['ADMIN_API_KEYS', 'ADMIN_ID_SECRET', 'REQUEST_SEAL_KEYS', ...BROKER],
+  'auth-gateway': [
+    ...BROKER,
+    'ENCRYPTION_KEYS',
+    'REQUEST_SEAL_KEYS',
+    'ATS_B_CLIENT_SECRET',
+    'ATS_B_CLIENT_ID',
+  ],
   'vacancy-sync': BROKER,
   'candidate-sync': [...BROKER, 'FIELD_HASH_KEY'],
   'document-service': BROKER,
@@ -73,6 +79,7 @@ describe('the production build', () => {
       ADMIN_API_KEYS: `acct_prod:${randomBytes(24).toString('hex')}`,
       ADMIN_ID_SECRET: randomBytes(33).toString('base64'),
       ENCRYPTION_KEYS: `k1:${randomBytes(32).toString('base64')}`,
+      REQUEST_SEAL_KEYS: `k1:${randomBytes(32).toString('base64')}`,
       FIELD_HASH_KEY: randomBytes(33).toString('base64'),
       ATS_B_CLIENT_ID: 'platform-client',
       ATS_B_CLIENT_SECRET: randomBytes(12).toString('hex'),

@@ -1,6 +1,8 @@
 import 'reflect-metadata';
 export * from './lib/service-config';
 export * from './lib/redact';
+export * from './lib/sealing-keys';
+export * from './lib/request-seal';
 export * from './lib/json-logger';
 export * from './lib/health.module';
 export * from './lib/run-service';

@@ -1,4 +1,4 @@
-import { ConfigError, loadConfig } from '@connector/service-kit';
+import { ConfigError, loadConfig, LOCAL_REQUEST_SEAL_KEYS } from '@connector/service-kit';
 import { AuthGatewayConfig } from './auth-gateway.config';
 
 describe('AuthGatewayConfig in production', () => {
@@ -16,6 +16,7 @@ describe('AuthGatewayConfig in production', () => {
       'RABBITMQ_URL',
       'RABBITMQ_USERS',
       'ENCRYPTION_KEYS',
+      'REQUEST_SEAL_KEYS',
       'ATS_B_CLIENT_ID',
       'ATS_B_CLIENT_SECRET',
       'ATS_B_REDIRECT_URI',
@@ -23,6 +24,7 @@ describe('AuthGatewayConfig in production', () => {
       expect(message).toContain(`${name} is required when NODE_ENV=production`);
     }
     expect(message).not.toContain('platform-secret');
+    expect(message).not.toContain(LOCAL_REQUEST_SEAL_KEYS);
   });
 
   it('starts with them', () => {
@@ -33,6 +35,7 @@ describe('AuthGatewayConfig in production', () => {
       RABBITMQ_USERS:
         'connector-registry:cr,auth-gateway:ag,vacancy-sync:vs,candidate-sync:cs,document-service:ds',
       ENCRYPTION_KEYS: `k1:${Buffer.alloc(32, 7).toString('base64')}`,
+      REQUEST_SEAL_KEYS: `k1:${Buffer.alloc(32, 8).toString('base64')}`,
       ATS_B_CLIENT_ID: 'client',
       ATS_B_CLIENT_SECRET: 'secret',
       ATS_B_REDIRECT_URI: 'https://connectors.example.com/oauth/ats-b/callback',

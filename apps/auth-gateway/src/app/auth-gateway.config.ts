@@ -1,8 +1,12 @@
 import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsNotEmpty, IsString, Matches, Max, Min, Validate } from 'class-validator';
+import { IsIn, IsInt, IsNotEmpty, IsString, Matches, Max, Min } from 'class-validator';
 import { ADDRESS_ALLOWANCES, type AddressAllowance } from '@connector/ats-clients';
-import { RequiredInProduction, ServiceConfig } from '@connector/service-kit';
-import { EncryptionKeysConstraint } from './crypto/secret-box';
+import {
+  LOCAL_REQUEST_SEAL_KEYS,
+  RequiredInProduction,
+  SealKeys,
+  ServiceConfig,
+} from '@connector/service-kit';
 
 export const SERVICE_NAME = 'auth-gateway';
 
@@ -28,12 +32,9 @@ export class AuthGatewayConfig extends ServiceConfig {
   @Type(() => Number) @IsInt() @Min(1) @Max(10_000) RENEW_AHEAD_BATCH = 200;
 
   /** "<keyId>:<base64 of 32 bytes>[,…]": the first seals new secrets, all open old ones. */
-  @RequiredInProduction()
-  @Matches(/^[\w.-]+:[A-Za-z0-9+/=]{40,}(,[\w.-]+:[A-Za-z0-9+/=]{40,})*$/, {
-    message: 'ENCRYPTION_KEYS must be "<keyId>:<base64 of 32 bytes>[,…]"',
-  })
-  @Validate(EncryptionKeysConstraint)
-  ENCRYPTION_KEYS = '';
+  @SealKeys() ENCRYPTION_KEYS = '';
+  /** The keys connector-registry seals its requests' client secrets with (same format; the gateway opens). */
+  @SealKeys() REQUEST_SEAL_KEYS = LOCAL_REQUEST_SEAL_KEYS;
 
   /** The platform's OAuth client at ATS-B (service configuration, never per customer); defaults: the sandbox's. */
   @RequiredInProduction() @IsString() @IsNotEmpty() ATS_B_CLIENT_ID = 'platform-client';

@@ -2,7 +2,7 @@ import { ConfigError, loadConfig } from '@connector/service-kit';
 import { ConnectorRegistryConfig } from './connector-registry.config';
 
 describe('ConnectorRegistryConfig in production', () => {
-  it('requires ADMIN_API_KEYS and the addresses of Postgres and RabbitMQ', () => {
+  it('requires ADMIN_API_KEYS, REQUEST_SEAL_KEYS and the addresses of Postgres and RabbitMQ', () => {
     let error: unknown;
     try {
       loadConfig(ConnectorRegistryConfig, { NODE_ENV: 'production' });
@@ -15,6 +15,8 @@ describe('ConnectorRegistryConfig in production', () => {
     expect(message).toContain('DATABASE_URL is required when NODE_ENV=production');
     expect(message).toContain('RABBITMQ_URL is required when NODE_ENV=production');
     expect(message).toContain('RABBITMQ_USERS is required when NODE_ENV=production');
+    // The local key is published: production never seals with it.
+    expect(message).toContain('REQUEST_SEAL_KEYS is required when NODE_ENV=production');
     // One line per variable: the format complaint about the empty default is not repeated.
     expect(message).not.toContain('ADMIN_API_KEYS must be');
   });

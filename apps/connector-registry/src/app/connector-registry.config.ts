@@ -14,7 +14,12 @@ import {
   ValidateIf,
   MinLength,
 } from 'class-validator';
-import { RequiredInProduction, ServiceConfig } from '@connector/service-kit';
+import {
+  LOCAL_REQUEST_SEAL_KEYS,
+  RequiredInProduction,
+  SealKeys,
+  ServiceConfig,
+} from '@connector/service-kit';
 import { ApiKeysFormatError, parseApiKeys } from './auth/api-keys';
 import { parseTrustProxy, TrustProxyFormatError } from './trust-proxy';
 
@@ -99,6 +104,11 @@ export class ConnectorRegistryConfig extends ServiceConfig {
    * address (the wrong-key lockout's key, the request log) comes from X-Forwarded-For.
    */
   @IsString() @Validate(TrustProxyConstraint) TRUST_PROXY = '';
+  /**
+   * The keys the client secrets of requests to auth-gateway are sealed with (only the two hold them):
+   * "<keyId>:<base64 of 32 bytes>[,…]", the first seals, all open (auth-gateway's `REQUEST_SEAL_KEYS`).
+   */
+  @SealKeys() REQUEST_SEAL_KEYS = LOCAL_REQUEST_SEAL_KEYS;
   /** How long to wait for auth-gateway (it may call the ATS). */
   @Type(() => Number) @IsInt() @Min(100) @Max(120_000) AUTH_GATEWAY_TIMEOUT_MS = 12_000;
   /** Bodies of dead letters one account's failure log keeps in an hour; past it, who/what/why without the body. */

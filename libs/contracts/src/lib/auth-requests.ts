@@ -3,6 +3,7 @@ import { Type } from 'class-transformer';
 import {
   Equals,
   IsArray,
+  IsBase64,
   IsNotEmpty,
   IsObject,
   IsOptional,
@@ -39,23 +40,53 @@ export const AuthErrorCode = {
   NotFound: 'NOT_FOUND',
   /** auth-gateway's slots for ATS calls are all taken: ask again after the reply's `retryAfterMs`. */
   Busy: 'BUSY',
+  /**
+   * The request's sealed secret does not open: sealed for another request (type, account, connector, id), or
+   * under a key auth-gateway does not hold (REQUEST_SEAL_KEYS differ between the registry and the gateway).
+   */
+  InvalidSeal: 'INVALID_SEAL',
 } as const;
 export type AuthErrorCodeName = (typeof AuthErrorCode)[keyof typeof AuthErrorCode];
 
-export class AtsAConfigDto {
-  @IsString() @IsNotEmpty() @MaxLength(500) baseUrl!: string;
-  @IsString() @IsNotEmpty() @MaxLength(200) clientId!: string;
-  @IsString() @IsNotEmpty() @MaxLength(500) clientSecret!: string;
+/** ATS-A credentials in clear: as the registry's connector kind hands them over, and auth-gateway opens them. */
+export interface AtsAConfigDto {
+  baseUrl: string;
+  clientId: string;
+  clientSecret: string;
 }
 
 /**
- * `auth.connection.test`: get a token and make one cheap read (the vacancy statuses); nothing is stored.
+ * A secret sealed by connector-registry for auth-gateway alone (AES-256-GCM under `REQUEST_SEAL_KEYS`, `kid`
+ * naming the key), bound to its request: the associated data is the JSON array
+ * `["request-seal/1", type, accountId, connectorId or null, request id]`, so it opens in no other request.
+ */
+export class SealedSecretDto {
+  @Equals(1) v!: 1;
+  @IsString() @IsNotEmpty() @MaxLength(100) kid!: string;
+  @IsBase64() @MaxLength(100) iv!: string;
+  @IsBase64() @MaxLength(100) tag!: string;
+  @IsBase64() @MaxLength(1000) data!: string;
+}
+
+/** ATS-A credentials as they travel: `clientSecret` sealed (a clear one is refused, INVALID_REQUEST). */
+export class AtsASealedConfigDto {
+  @IsString() @IsNotEmpty() @MaxLength(500) baseUrl!: string;
+  @IsString() @IsNotEmpty() @MaxLength(200) clientId!: string;
+  @IsObject({ message: 'clientSecret must be sealed (REQUEST_SEAL_KEYS), never sent in clear' })
+  @ValidateNested()
+  @Type(() => SealedSecretDto)
+  clientSecret!: SealedSecretDto;
+}
+
+/**
+ * `auth.connection.test`: get a token and make one cheap read (the vacancy statuses); nothing is stored. The
+ * secret is sealed without a connector (none is saved yet).
  * `openStatuses`: the names the connector is configured with, each of which ATS-A must offer; without them,
  * at least one of the default names must be offered.
  */
 export class ConnectionTestRequestDto {
   @Equals('ats-a') type!: 'ats-a';
-  @IsObject() @ValidateNested() @Type(() => AtsAConfigDto) config!: AtsAConfigDto;
+  @IsObject() @ValidateNested() @Type(() => AtsASealedConfigDto) config!: AtsASealedConfigDto;
   @IsOptional() @IsArray() @IsString({ each: true }) @IsNotEmpty({ each: true }) openStatuses?: string[];
 }
 export type ConnectionTestReply =
@@ -65,7 +96,7 @@ export type ConnectionTestReply =
 export class CredentialsSaveRequestDto {
   @IsString() @IsNotEmpty() connectorId!: string;
   @Equals('ats-a') type!: 'ats-a';
-  @IsObject() @ValidateNested() @Type(() => AtsAConfigDto) config!: AtsAConfigDto;
+  @IsObject() @ValidateNested() @Type(() => AtsASealedConfigDto) config!: AtsASealedConfigDto;
   @IsOptional() @IsArray() @IsString({ each: true }) @IsNotEmpty({ each: true }) openStatuses?: string[];
 }
 export interface CredentialsSaveReply {

@@ -18,7 +18,9 @@ const removed = {
   candidateRefs: 1,
   deadLetters: 0,
 };
-const config = { baseUrl: 'https://ats.example.com', clientId: 'id', clientSecret: 'secret' };
+/** A client secret as the registry seals it (REQUEST_SEAL_KEYS); the values are only of the right shape. */
+const sealed = { v: 1, kid: 'k1', iv: 'AAAAAAAAAAAAAAAA', tag: 'AAAAAAAAAAAAAAAAAAAAAA==', data: 'c2VjcmV0' };
+const config = { baseUrl: 'https://ats.example.com', clientId: 'id', clientSecret: sealed };
 
 /** A valid `data` per type whose nested objects are required, and that `data` with them broken. */
 const NESTED: Array<[string, string, Record<string, unknown>, Record<string, unknown>, RegExp]> = [
@@ -80,6 +82,34 @@ const NESTED: Array<[string, string, Record<string, unknown>, Record<string, unk
 ];
 
 describe(validateMessage.name, () => {
+  it('refuses a client secret in clear on the broker, saying it must be sealed', () => {
+    for (const type of [RoutingKey.AuthConnectionTest, RoutingKey.AuthCredentialsSave]) {
+      const clear = { ...config, clientSecret: 'hunter2' };
+      const result = validateMessage(
+        JSON.stringify(createEvent(type, 'acct_1', { connectorId: 'k-1', type: 'ats-a', config: clear })),
+      );
+      expect(result.ok || result.errors).toContain(
+        'data.config.clientSecret: clientSecret must be sealed (REQUEST_SEAL_KEYS), never sent in clear',
+      );
+      expect(JSON.stringify(result.ok || result.errors)).not.toContain('hunter2');
+    }
+    const unsealed = validateMessage(
+      JSON.stringify(
+        createEvent(RoutingKey.AuthCredentialsSave, 'acct_1', {
+          connectorId: 'k-1',
+          type: 'ats-a',
+          config: { ...config, clientSecret: { ...sealed, v: 2, tag: 'not base64!' } },
+        }),
+      ),
+    );
+    expect(unsealed.ok || unsealed.errors).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^data\.config\.clientSecret\.v: /),
+        expect.stringMatching(/^data\.config\.clientSecret\.tag: /),
+      ]),
+    );
+  });
+
   it('accepts a valid candidate.created event and returns typed data', () => {
     const event = createEvent(RoutingKey.CandidateCreated, 'acct_1', candidate);
     const result = validateMessage(JSON.stringify(event), RoutingKey.CandidateCreated);

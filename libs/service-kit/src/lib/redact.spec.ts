@@ -9,6 +9,7 @@ describe(redactText.name, () => {
     ],
     ['/login?version=*&access_token=tok', '/login?version=*&access_token=[REDACTED]'],
     ['{"clientSecret":"hunter2","name":"x"}', '{"clientSecret":"[REDACTED]","name":"x"}'],
+    ['{"clientSecret":{"v":1,"kid":"k1","data":"QUJD"},"n":1', '{"clientSecret":"[REDACTED]","n":1'],
     ['amqp://guest:guest@127.0.0.1:5672', 'amqp://guest:[REDACTED]@127.0.0.1:5672'],
     ['callback?code=abc&state=xyz', 'callback?code=[REDACTED]&state=xyz'],
   ])('scrubs %s', (input, expected) => {
@@ -34,6 +35,16 @@ describe(redactBody.name, () => {
     expect(JSON.parse(out.toString())).toEqual({
       type: 'x',
       data: { config: { clientId: 'c', clientSecret: '[REDACTED]' }, list: [{ password: '[REDACTED]' }] },
+    });
+  });
+
+  it('replaces a sealed secret field whole (a request sealed with REQUEST_SEAL_KEYS)', () => {
+    const sealed = { v: 1, kid: 'k1', iv: 'aXY=', tag: 'dGFn', data: 'ZGF0YQ==' };
+    const body = Buffer.from(JSON.stringify({ data: { config: { clientId: 'c', clientSecret: sealed } } }));
+    const { body: out, redacted } = redactBody(body);
+    expect(redacted).toBe(true);
+    expect(JSON.parse(out.toString())).toEqual({
+      data: { config: { clientId: 'c', clientSecret: '[REDACTED]' } },
     });
   });
 

@@ -25,6 +25,8 @@ const SECRET_PATTERNS: Array<[RegExp, string]> = [
     '$1"[REDACTED]"',
   ],
   [/\b(amqps?|postgres(?:ql)?):\/\/([^:@/\s]+):([^@/\s]+)@/gi, '$1://$2:[REDACTED]@'],
+  // A request's sealed client secret (REQUEST_SEAL_KEYS): ciphertext, but a secret field all the same.
+  [/("(?:clientSecret|client_secret)"\s*:\s*)\{[^{}]*\}/gi, '$1"[REDACTED]"'],
 ];
 
 /** Scrubs secrets out of free text (error messages, URLs with credentials or tokens in the query). */

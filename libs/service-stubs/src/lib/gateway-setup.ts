@@ -1,12 +1,14 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { driveLoginForm } from '@connector/ats-b-sandbox/testing';
 import {
   type AtsAConfigDto,
   type AuthorizationStartReply,
   createEvent,
+  type EventEnvelope,
   RoutingKey,
 } from '@connector/contracts';
 import type { RpcClient } from '@connector/messaging';
+import { LOCAL_REQUEST_SEAL_KEYS, RequestSeal } from '@connector/service-kit';
 import { type ServiceProcess, startService } from '@connector/testing';
 
 /**
@@ -26,6 +28,24 @@ export function startAuthGateway(
   });
 }
 
+const localSeal = RequestSeal.fromEnv(LOCAL_REQUEST_SEAL_KEYS);
+
+/**
+ * A request to auth-gateway as connector-registry builds it: a `config.clientSecret` (ATS-A) sealed for this
+ * request under the local REQUEST_SEAL_KEYS, which the tests' services use unless told otherwise.
+ */
+export function registryRequest(
+  type: string,
+  accountId: string,
+  data: { connectorId?: string; config?: Partial<AtsAConfigDto> } & Record<string, unknown>,
+): EventEnvelope {
+  const id = randomUUID();
+  const { config, connectorId } = data;
+  if (typeof config?.clientSecret !== 'string') return createEvent(type, accountId, data, { id });
+  const clientSecret = localSeal.seal(config.clientSecret, { type, accountId, requestId: id, connectorId });
+  return createEvent(type, accountId, { ...data, config: { ...config, clientSecret } }, { id });
+}
+
 /** Stores an ATS-A connector's credentials in auth-gateway, as the registry does on `POST /connectors`. */
 export async function saveAtsACredentials(
   rpc: RpcClient,
@@ -34,7 +54,7 @@ export async function saveAtsACredentials(
   config: AtsAConfigDto,
 ): Promise<void> {
   await rpc.request(
-    createEvent(RoutingKey.AuthCredentialsSave, accountId, { connectorId, type: 'ats-a', config }),
+    registryRequest(RoutingKey.AuthCredentialsSave, accountId, { connectorId, type: 'ats-a', config }),
     20_000,
   );
 }

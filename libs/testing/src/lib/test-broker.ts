@@ -106,6 +106,8 @@ const run = promisify(execFile);
  * Restarts the broker for real (its durable queues and persisted messages must survive), without blocking
  * this process, so publishers and consumers keep working through it. On this machine that is
  * `rabbitmqctl stop_app && start_app` (on RABBITMQCTL_NODE when set); elsewhere set RABBITMQ_RESTART_COMMAND.
+ * For the chaos scenario `rabbitmq-restart` only, on a broker of its own: tests share the machine's broker
+ * with a running `npm start`, so they cut their own connections instead (`startTcpProxy`).
  */
 export async function restartBroker(): Promise<void> {
   const command = process.env.RABBITMQ_RESTART_COMMAND;

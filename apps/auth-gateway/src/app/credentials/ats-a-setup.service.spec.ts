@@ -8,6 +8,7 @@ const productionConfig = () =>
   loadConfig(AuthGatewayConfig, {
     NODE_ENV: 'production',
     ENCRYPTION_KEYS: `k1:${Buffer.alloc(32, 1).toString('base64')}`,
+    REQUEST_SEAL_KEYS: `k1:${Buffer.alloc(32, 2).toString('base64')}`,
     // Production takes no local default for these.
     DATABASE_URL: 'postgres://db.internal/connector',
     RABBITMQ_URL: 'amqps://mq.internal',

@@ -6,8 +6,10 @@ import {
   type EventEnvelope,
   RoutingKey,
 } from '@connector/contracts';
+import { RequestSeal } from '@connector/service-kit';
 import { AtsASetupService } from './ats-a-setup.service';
 import { CredentialsService } from './credentials.service';
+import { openSealedConfig } from './sealed-request';
 
 /** How long a save waits in its account's line of connection tests before it is answered BUSY. */
 const SAVE_WAIT_MS = 5_000;
@@ -18,13 +20,15 @@ export class CredentialsSaveHandler {
   constructor(
     private readonly credentials: CredentialsService,
     private readonly atsA: AtsASetupService,
+    private readonly seal: RequestSeal,
   ) {}
 
   @MessagePattern(RoutingKey.AuthCredentialsSave)
   async handle(
     @Payload() request: EventEnvelope<string, CredentialsSaveRequestDto>,
   ): Promise<CredentialsSaveReply> {
-    const { connectorId, config, openStatuses } = request.data;
+    const { connectorId, openStatuses } = request.data;
+    const config = openSealedConfig(this.seal, request);
     // A connector id already stored for another account is not this request's to overwrite.
     await this.credentials.requireOwner(request.accountId, connectorId);
     // A save waits its turn behind the account's other saves and tests (an admin creating several at once).

@@ -7,7 +7,7 @@ import { OutboundGuard, outboundGuard } from '@connector/ats-clients';
 import { AtsBOAuthClient, atsBAdapter } from '@connector/ats-b';
 import type { AtsRegistry, CredentialIssuer, CredentialIssuerDeps } from '@connector/ats-core';
 import { atsRegistry } from '@connector/ats-registry';
-import { outboxRelayProvider } from '@connector/service-kit';
+import { outboxRelayProvider, RequestSeal } from '@connector/service-kit';
 import { AuthGatewayConfig, SERVICE_NAME } from '../auth-gateway.config';
 import { SecretBox } from '../crypto/secret-box';
 import { AtsBOAuthStrategy } from '../oauth/ats-b-oauth.strategy';
@@ -59,6 +59,12 @@ export function credentialIssuers(
       provide: SecretBox,
       inject: [AuthGatewayConfig],
       useFactory: (c: AuthGatewayConfig) => SecretBox.fromEnv(c.ENCRYPTION_KEYS),
+    },
+    {
+      // Opens the client secrets the registry seals into its requests.
+      provide: RequestSeal,
+      inject: [AuthGatewayConfig],
+      useFactory: (c: AuthGatewayConfig) => RequestSeal.fromEnv(c.REQUEST_SEAL_KEYS),
     },
     {
       // Every ATS call of the gateway (tokens, logins, set-up checks) goes through it.

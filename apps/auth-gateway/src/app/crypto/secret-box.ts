@@ -1,5 +1,4 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { ValidatorConstraint, type ValidatorConstraintInterface } from 'class-validator';
+import { type SealedBytes, SealingKeys, SealOpenError } from '@connector/service-kit';
 import { associatedDataOf, type SealBinding } from './seal-binding';
 
 /**
@@ -7,15 +6,9 @@ import { associatedDataOf, type SealBinding } from './seal-binding';
  * format of its associated data: 2, its binding (seal-binding.ts); 1, the connector id alone (before
  * migration 1764000001000, which re-sealed every one: format 1 is never opened any more).
  */
-export interface SealedSecret {
+export interface SealedSecret extends SealedBytes {
   v: 1 | 2;
-  kid: string;
-  iv: string;
-  tag: string;
-  data: string;
 }
-
-const TAG_BYTES = 16;
 
 class SecretBoxError extends Error {
   override name = 'SecretBoxError';
@@ -40,56 +33,25 @@ export class SealedSecretMismatchError extends SecretBoxError {
 
 /**
  * Seals and opens secrets with AES-256-GCM. Keys come from the environment as `ENCRYPTION_KEYS`
- * ("<keyId>:<base64 of 32 bytes>[,…]"); the first seals, all of them open, so a new key can be put first
- * and old secrets re-sealed over time. Each secret is bound to what it belongs to (its SealBinding, as
+ * ("<keyId>:<base64 of 32 bytes>[,…]", SealingKeys); the first seals, all of them open, so a new key can be
+ * put first and old secrets re-sealed over time. Each secret is bound to what it belongs to (its SealBinding, as
  * associated data): one copied onto another row or column, or left on a row whose address changed, does not
  * open.
  */
 export class SecretBox {
-  private readonly keys: Map<string, Buffer>;
-  readonly activeKeyId: string;
+  constructor(private readonly keys: SealingKeys) {}
 
-  constructor(keys: Array<{ id: string; key: Buffer }>) {
-    if (keys.length === 0) throw new SecretBoxError('at least one encryption key is needed');
-    const seen = new Set<string>();
-    for (const { id, key } of keys) {
-      if (key.length !== 32)
-        throw new SecretBoxError(`encryption key "${id}" must be 32 bytes, it is ${key.length}`);
-      // Two keys under one id: which one opens a secret would depend on the order, and one would be lost.
-      if (seen.has(id)) throw new SecretBoxError(`encryption key id "${id}" appears more than once`);
-      seen.add(id);
-    }
-    this.keys = new Map(keys.map(({ id, key }) => [id, key]));
-    this.activeKeyId = keys[0].id;
+  get activeKeyId(): string {
+    return this.keys.activeKeyId;
   }
 
   /** Parses `ENCRYPTION_KEYS`; the message names the problem, never the key. */
   static fromEnv(value: string): SecretBox {
-    const keys = value
-      .split(',')
-      .map((entry) => entry.trim())
-      .filter(Boolean)
-      .map((entry) => {
-        const separator = entry.indexOf(':');
-        if (separator <= 0)
-          throw new SecretBoxError('ENCRYPTION_KEYS entries must look like <keyId>:<base64 key>');
-        return { id: entry.slice(0, separator), key: Buffer.from(entry.slice(separator + 1), 'base64') };
-      });
-    return new SecretBox(keys);
+    return new SecretBox(SealingKeys.fromEnv(value));
   }
 
   seal(plaintext: string, binding: SealBinding): SealedSecret {
-    const iv = randomBytes(12);
-    const cipher = createCipheriv('aes-256-gcm', this.key(this.activeKeyId), iv);
-    cipher.setAAD(associatedDataOf(binding));
-    const data = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
-    return {
-      v: 2,
-      kid: this.activeKeyId,
-      iv: iv.toString('base64'),
-      tag: cipher.getAuthTag().toString('base64'),
-      data: data.toString('base64'),
-    };
+    return { v: 2, ...this.keys.seal(plaintext, associatedDataOf(binding)) };
   }
 
   /** The secret, when it was sealed for exactly `binding`; else SealedSecretMismatchError. */
@@ -120,50 +82,16 @@ export class SecretBox {
   }
 
   private decrypt(sealed: SealedSecret, associatedData: Buffer, binding: SealBinding): string {
-    // An unknown key is the configuration's problem (said as such); anything else wrong is the value's.
-    const key = this.key(sealed.kid);
-    const tag = Buffer.from(String(sealed.tag), 'base64');
-    // GCM accepts tags down to 4 bytes: a shortened tag would make forgeries far cheaper. Only full 16.
-    if (tag.length !== TAG_BYTES) {
-      throw new SealedSecretMismatchError(binding, `its tag has ${tag.length} bytes, not ${TAG_BYTES}`);
-    }
+    // An unknown key is the configuration's problem (SealingKeysError); anything else wrong is the value's.
     try {
-      const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(String(sealed.iv), 'base64'), {
-        authTagLength: TAG_BYTES,
-      });
-      decipher.setAAD(associatedData);
-      decipher.setAuthTag(tag);
-      const data = Buffer.from(String(sealed.data), 'base64');
-      return Buffer.concat([decipher.update(data), decipher.final()]).toString('utf8');
-    } catch {
-      throw new SealedSecretMismatchError(
-        binding,
-        `key "${sealed.kid}" does not open it for its row as stored (changed, copied or tampered with)`,
-      );
-    }
-  }
-
-  private key(id: string): Buffer {
-    const key = this.keys.get(id);
-    if (!key) throw new SecretBoxError(`no encryption key "${id}" is configured`);
-    return key;
-  }
-}
-
-/** Config validation of `ENCRYPTION_KEYS`: they must build a SecretBox; the message never holds a key. */
-@ValidatorConstraint({ name: 'encryptionKeys' })
-export class EncryptionKeysConstraint implements ValidatorConstraintInterface {
-  private problem = '';
-  validate(value: unknown): boolean {
-    try {
-      SecretBox.fromEnv(typeof value === 'string' ? value : '');
-      return true;
+      return this.keys.open(sealed, associatedData);
     } catch (error) {
-      this.problem = error instanceof SecretBoxError ? error.message : 'is invalid';
-      return false;
+      if (!(error instanceof SealOpenError)) throw error;
+      const why =
+        error.kind === 'mismatch'
+          ? `${error.message} for its row as stored (changed, copied or tampered with)`
+          : error.message;
+      throw new SealedSecretMismatchError(binding, why);
     }
-  }
-  defaultMessage(): string {
-    return `ENCRYPTION_KEYS: ${this.problem}`;
   }
 }

@@ -90,6 +90,7 @@ describe(ConnectorRegistryConfig.name, () => {
       RABBITMQ_URL: 'amqps://mq',
       RABBITMQ_USERS:
         'connector-registry:cr,auth-gateway:ag,vacancy-sync:vs,candidate-sync:cs,document-service:ds',
+      REQUEST_SEAL_KEYS: `k1:${Buffer.alloc(32, 3).toString('base64')}`,
     };
     const secret = strong.split('').reverse().join('');
     expect(() =>

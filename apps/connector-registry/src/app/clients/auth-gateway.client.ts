@@ -1,6 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import {
   type AtsAConfigDto,
+  type AtsASealedConfigDto,
   type AuthorizationCompleteReply,
   type AuthorizationStartReply,
   AuthErrorCode,
@@ -10,6 +12,7 @@ import {
   RoutingKey,
 } from '@connector/contracts';
 import { RpcClient, RpcError } from '@connector/messaging';
+import { RequestSeal, type RequestSealScope } from '@connector/service-kit';
 import { ConnectorRegistryConfig } from '../connector-registry.config';
 
 /** Time an attempt needs at least to be worth making after a BUSY wait. */
@@ -17,17 +20,21 @@ const MIN_ATTEMPT_MS = 1_000;
 
 /**
  * Requests to auth-gateway, which owns every ATS secret. Failures surface as `RpcError` (its `code` is an
- * `AuthErrorCode`, or TIMEOUT / NO_RESPONDER when nobody answered); see `dependencyError`.
+ * `AuthErrorCode`, or TIMEOUT / NO_RESPONDER when nobody answered); see `dependencyError`. A client secret
+ * goes out sealed for its request (`REQUEST_SEAL_KEYS`): the broker never holds it in clear.
  */
 @Injectable()
 export class AuthGatewayClient {
   private readonly timeoutMs: number;
+  private readonly seal: RequestSeal;
 
   constructor(
     private readonly rpc: RpcClient,
-    @Inject(ConnectorRegistryConfig) config: Pick<ConnectorRegistryConfig, 'AUTH_GATEWAY_TIMEOUT_MS'>,
+    @Inject(ConnectorRegistryConfig)
+    config: Pick<ConnectorRegistryConfig, 'AUTH_GATEWAY_TIMEOUT_MS' | 'REQUEST_SEAL_KEYS'>,
   ) {
     this.timeoutMs = config.AUTH_GATEWAY_TIMEOUT_MS;
+    this.seal = RequestSeal.fromEnv(config.REQUEST_SEAL_KEYS);
   }
 
   /** `openStatuses`: names the ATS must offer (without them, one of the defaults must be). */
@@ -36,11 +43,12 @@ export class AuthGatewayClient {
     config: AtsAConfigDto,
     openStatuses?: string[],
   ): Promise<ConnectionTestReply> {
-    return this.request(RoutingKey.AuthConnectionTest, accountId, {
+    const type = RoutingKey.AuthConnectionTest;
+    return this.request(type, accountId, (requestId) => ({
       type: 'ats-a',
-      config: { ...config },
+      config: this.sealed(config, { type, accountId, requestId }),
       ...(openStatuses ? { openStatuses } : {}),
-    });
+    }));
   }
 
   saveCredentials(
@@ -49,23 +57,24 @@ export class AuthGatewayClient {
     config: AtsAConfigDto,
     openStatuses?: string[],
   ): Promise<CredentialsSaveReply> {
-    return this.request(RoutingKey.AuthCredentialsSave, accountId, {
+    const type = RoutingKey.AuthCredentialsSave;
+    return this.request(type, accountId, (requestId) => ({
       connectorId,
       type: 'ats-a',
-      config: { ...config },
+      config: this.sealed(config, { type, accountId, requestId, connectorId }),
       ...(openStatuses ? { openStatuses } : {}),
-    });
+    }));
   }
 
   eraseCredentials(accountId: string, connectorId: string): Promise<unknown> {
-    return this.request(RoutingKey.AuthCredentialsErase, accountId, { connectorId });
+    return this.request(RoutingKey.AuthCredentialsErase, accountId, () => ({ connectorId }));
   }
 
   startAuthorization(
     accountId: string,
     data: { connectorId: string; adminId: string; browserNonce: string },
   ): Promise<AuthorizationStartReply> {
-    return this.request(RoutingKey.AuthAuthorizationStart, accountId, data);
+    return this.request(RoutingKey.AuthAuthorizationStart, accountId, () => data);
   }
 
   /** The account is not known before the gateway answers; `state` binds the request to it. */
@@ -74,19 +83,26 @@ export class AuthGatewayClient {
     state: string;
     browserNonce: string;
   }): Promise<AuthorizationCompleteReply> {
-    return this.request(RoutingKey.AuthAuthorizationComplete, 'unknown', data);
+    return this.request(RoutingKey.AuthAuthorizationComplete, 'unknown', () => data);
+  }
+
+  private sealed(config: AtsAConfigDto, scope: RequestSealScope): AtsASealedConfigDto {
+    const { baseUrl, clientId, clientSecret } = config;
+    return { baseUrl, clientId, clientSecret: this.seal.seal(clientSecret, scope) };
   }
 
   /**
    * A BUSY answer (auth-gateway's slots for this kind of request, or this account's, are full) was refused
    * before anything was done: asked again after the wait it names, while the admin's request has time left.
+   * `data` is built for each attempt's request id (a sealed secret is bound to it).
    */
-  private async request<T>(type: string, accountId: string, data: object): Promise<T> {
+  private async request<T>(type: string, accountId: string, data: (requestId: string) => object): Promise<T> {
     const deadline = Date.now() + this.timeoutMs;
     for (;;) {
       try {
+        const id = randomUUID();
         return await this.rpc.request<T>(
-          createEvent(type, accountId, data),
+          createEvent(type, accountId, data(id), { id }),
           Math.max(1, deadline - Date.now()),
         );
       } catch (error) {

@@ -1,0 +1,55 @@
+import { randomUUID } from 'node:crypto';
+import { AuthErrorCode, createEvent, RoutingKey } from '@connector/contracts';
+import { LOCAL_REQUEST_SEAL_KEYS, RequestSeal } from '@connector/service-kit';
+import { GatewayError } from './gateway.error';
+import { openSealedConfig } from './sealed-request';
+
+describe(openSealedConfig.name, () => {
+  const seal = RequestSeal.fromEnv(LOCAL_REQUEST_SEAL_KEYS);
+  const saveRequest = (
+    sealedFor: { accountId: string; connectorId: string },
+    connectorId = sealedFor.connectorId,
+  ) => {
+    const id = randomUUID();
+    const type = RoutingKey.AuthCredentialsSave;
+    const clientSecret = seal.seal('s3cret', { type, requestId: id, ...sealedFor });
+    return createEvent(
+      type,
+      'acct_a',
+      {
+        connectorId,
+        type: 'ats-a' as const,
+        config: { baseUrl: 'https://a.example', clientId: 'id', clientSecret },
+      },
+      { id },
+    );
+  };
+
+  it('opens the client secret sealed for this request', () => {
+    expect(openSealedConfig(seal, saveRequest({ accountId: 'acct_a', connectorId: 'c1' }))).toEqual({
+      baseUrl: 'https://a.example',
+      clientId: 'id',
+      clientSecret: 's3cret',
+    });
+  });
+
+  it('refuses, INVALID_SEAL, one sealed for another connector or account', () => {
+    for (const request of [
+      saveRequest({ accountId: 'acct_a', connectorId: 'c1' }, 'c2'),
+      saveRequest({ accountId: 'acct_b', connectorId: 'c1' }),
+    ]) {
+      let error: unknown;
+      try {
+        openSealedConfig(seal, request);
+      } catch (caught) {
+        error = caught;
+      }
+      expect(error).toBeInstanceOf(GatewayError);
+      expect(error).toMatchObject({
+        code: AuthErrorCode.InvalidSeal,
+        message: expect.stringMatching(/REQUEST_SEAL_KEYS/),
+      });
+      expect((error as Error).message).not.toContain('s3cret');
+    }
+  });
+});
