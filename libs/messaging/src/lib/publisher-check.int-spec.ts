@@ -70,7 +70,8 @@ describe('publisher check on the consumer', () => {
 
   beforeAll(async () => {
     vhost = await createTestVhost('publisher_check');
-    users = await setUpVhostBrokerUsers(vhost.url);
+    // The consumer below retries after 200 ms: the set-up declares its queues so (it may declare none itself).
+    users = await setUpVhostBrokerUsers(vhost.url, { 'document-service': { retryDelaysMs: [200] } });
     const { RABBITMQ_URL, RABBITMQ_USERS } = users.envOf('document-service');
 
     @Module({
@@ -79,6 +80,8 @@ describe('publisher check on the consumer', () => {
           useFactory: () => ({
             url: RABBITMQ_URL,
             serviceName: 'document-service',
+            // Its own broker user, as in production: the set-up declared its queues.
+            declaredBySetUp: true,
             consumer: {
               queue: Queue.DocumentService,
               bindings: [{ exchange: Exchange.ConnectorEvents, routingKeys: [RoutingKey.CandidateSynced] }],
