@@ -14,9 +14,9 @@ COPY libs ./libs
 COPY apps ./apps
 RUN node tools/build.mjs dist
 # The production output: the vendors' stand-ins left out.
-RUN cp -r dist dist-production && rm -rf dist-production/apps/ats-a-sandbox dist-production/apps/ats-b-sandbox \
-  dist-production/libs/ats-a-sandbox dist-production/libs/ats-b-sandbox \
-  dist-production/node_modules/@connector/ats-a-sandbox dist-production/node_modules/@connector/ats-b-sandbox
+# Every sandbox lives in its vendor's folder as libs/ats/<vendor>/sandbox, its package @connector/<vendor>-sandbox.
+RUN cp -r dist dist-production && rm -rf dist-production/libs/ats/*/sandbox \
+  dist-production/node_modules/@connector/*-sandbox
 
 FROM node:22-bookworm-slim AS deps
 WORKDIR /app

@@ -70,7 +70,11 @@ describe('docker-compose.yml', () => {
       }
     }
     for (const sandbox of ['ats-a-sandbox', 'ats-b-sandbox']) {
-      expect(compose.services[sandbox]?.environment?.SERVICE).toBe(sandbox);
+      const vendor = sandbox.replace(/-sandbox$/, '');
+      expect(compose.services[sandbox]?.command).toEqual([
+        'node',
+        `dist/libs/ats/${vendor}/sandbox/src/main.js`,
+      ]);
       expect(compose.services[sandbox]?.ports?.length).toBeGreaterThan(0);
     }
   });
@@ -132,7 +136,7 @@ describe('Dockerfile', () => {
     expect(last).toMatch(/^\S+ AS production$/m);
     expect(last).toContain('COPY --from=build /app/dist-production ./dist');
     expect(dockerfile).toMatch(
-      /rm -rf dist-production\/apps\/ats-a-sandbox dist-production\/apps\/ats-b-sandbox/,
+      /rm -rf dist-production\/libs\/ats\/\*\/sandbox \\\n\s+dist-production\/node_modules\/@connector\/\*-sandbox\n/,
     );
     expect(dockerfile).toMatch(/^RUN npm ci --omit=dev/m);
     expect(dockerfile).not.toMatch(/npm install/);

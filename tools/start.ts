@@ -125,6 +125,8 @@ interface Proc {
   port: number;
   /** Path answering 2xx once the process is ready. */
   readyPath: string;
+  /** Its main module, from the workspace root. */
+  entry: string;
   child?: ChildProcess;
 }
 
@@ -133,19 +135,26 @@ const sandboxes: Proc[] = [
     name: 'ats-a-sandbox',
     port: Number(process.env.ATS_A_SANDBOX_PORT ?? 4010),
     readyPath: '/__sandbox/quota',
+    entry: 'libs/ats/ats-a/sandbox/src/main.ts',
   },
   {
     name: 'ats-b-sandbox',
     port: Number(process.env.ATS_B_SANDBOX_PORT ?? 4020),
     readyPath: '/__sandbox/calls',
+    entry: 'libs/ats/ats-b/sandbox/src/main.ts',
   },
 ];
 const services: Proc[] = [
-  { name: 'connector-registry', port: 3000, readyPath: '/health' },
-  { name: 'auth-gateway', port: 3001, readyPath: '/health' },
-  { name: 'vacancy-sync', port: 3002, readyPath: '/health' },
-  { name: 'candidate-sync', port: 3003, readyPath: '/health' },
-  { name: 'document-service', port: 3004, readyPath: '/health' },
+  {
+    name: 'connector-registry',
+    port: 3000,
+    readyPath: '/health',
+    entry: 'apps/connector-registry/src/main.ts',
+  },
+  { name: 'auth-gateway', port: 3001, readyPath: '/health', entry: 'apps/auth-gateway/src/main.ts' },
+  { name: 'vacancy-sync', port: 3002, readyPath: '/health', entry: 'apps/vacancy-sync/src/main.ts' },
+  { name: 'candidate-sync', port: 3003, readyPath: '/health', entry: 'apps/candidate-sync/src/main.ts' },
+  { name: 'document-service', port: 3004, readyPath: '/health', entry: 'apps/document-service/src/main.ts' },
 ];
 
 /** Every way out (a failure, Ctrl-C) stops the children started so far and waits for them. */
@@ -218,21 +227,17 @@ function launch(proc: Proc, extraEnv: Record<string, string>): void {
   const logDir = join(root, 'tmp', 'logs');
   mkdirSync(logDir, { recursive: true });
   const log = createWriteStream(join(logDir, `${proc.name}.log`), { flags: 'a' });
-  const child = spawn(
-    process.execPath,
-    ['-r', '@swc-node/register', join('apps', proc.name, 'src', 'main.ts')],
-    {
-      cwd: root,
-      env: {
-        ...process.env,
-        NODE_ENV: process.env.NODE_ENV ?? 'development',
-        ...env,
-        ...extraEnv,
-        PORT: String(proc.port),
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
+  const child = spawn(process.execPath, ['-r', '@swc-node/register', proc.entry], {
+    cwd: root,
+    env: {
+      ...process.env,
+      NODE_ENV: process.env.NODE_ENV ?? 'development',
+      ...env,
+      ...extraEnv,
+      PORT: String(proc.port),
     },
-  );
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const echo = (chunk: Buffer) => {
     log.write(chunk);
     for (const line of chunk.toString().split('\n')) {

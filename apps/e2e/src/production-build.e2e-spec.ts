@@ -176,7 +176,9 @@ describe('the production build', () => {
     ['ats-b-sandbox', '/__sandbox/calls'],
   ])('%s starts from the compiled output', async (app, readyPath) => {
     const port = await freePort();
-    const child = spawn(process.execPath, [mainOf(app)], {
+    const vendor = app.replace(/-sandbox$/, '');
+    const main = join(WORKSPACE_ROOT, DIST, 'libs', 'ats', vendor, 'sandbox', 'src', 'main.js');
+    const child = spawn(process.execPath, [main], {
       env: productionEnv({ PORT: String(port) }),
       stdio: 'ignore',
     });

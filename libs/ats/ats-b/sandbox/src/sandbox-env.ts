@@ -1,4 +1,4 @@
-import type { AtsBSandboxOptions } from '@connector/ats-b-sandbox';
+import type { AtsBSandboxOptions } from './index';
 
 /** Reads the environment once and fails fast, naming the variable that is wrong. */
 export function optionsFromEnv(env: NodeJS.ProcessEnv): AtsBSandboxOptions {

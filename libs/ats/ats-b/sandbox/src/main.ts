@@ -1,4 +1,4 @@
-import { startAtsBSandbox } from '@connector/ats-b-sandbox';
+import { startAtsBSandbox } from './index';
 import { optionsFromEnv } from './sandbox-env';
 
 async function main(): Promise<void> {

@@ -1,4 +1,4 @@
-import { startAtsASandbox, type AtsASandboxClient } from '@connector/ats-a-sandbox';
+import { startAtsASandbox, type AtsASandboxClient } from './index';
 
 /** Thin shell: environment → options, start, one log line, clean shutdown. */
 function intFromEnv(name: string, fallback: number): number {
