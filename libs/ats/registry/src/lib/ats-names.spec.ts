@@ -158,20 +158,6 @@ const BASELINE: readonly string[] = [
   'libs/contracts/src/lib/auth-requests.ts: name ats-a',
   'libs/contracts/src/lib/auth-requests.ts: name ats-b',
   'tools/contract-docs.ts: name ATS-B',
-  'tools/demo-connectors.ts: name ATS-A',
-  'tools/demo-connectors.ts: name ATS-B',
-  'tools/demo-connectors.ts: name ATS_A',
-  'tools/demo-connectors.ts: name ats-a',
-  'tools/demo-connectors.ts: name ats-b',
-  'tools/demo-connectors.ts: name atsA',
-  'tools/start.ts: name ATS-A',
-  'tools/start.ts: name ATS-B',
-  'tools/start.ts: name ATS_A',
-  'tools/start.ts: name ATS_B',
-  'tools/start.ts: name ats-a',
-  'tools/start.ts: name ats-b',
-  'tools/start.ts: name atsA',
-  'tools/start.ts: name atsB',
 ];
 
 /**
