@@ -152,8 +152,6 @@ const BASELINE: readonly string[] = [
   'apps/connector-registry/src/app/oauth/oauth.controller.ts: name ATS_B',
   'apps/connector-registry/src/app/oauth/oauth.service.ts: name ATS-B',
   'apps/connector-registry/src/app/oauth/oauth.service.ts: name AtsB',
-  'apps/vacancy-sync/src/app/runs/sync-options.ts: import @connector/ats-a',
-  'apps/vacancy-sync/src/app/runs/sync-options.ts: name ATS_A',
   'libs/contracts/src/lib/auth-requests.ts: name AtsA',
   'libs/contracts/src/lib/auth-requests.ts: name ats-a',
   'libs/contracts/src/lib/auth-requests.ts: name ats-b',
