@@ -146,7 +146,6 @@ const BASELINE: readonly string[] = [
   'libs/contracts/src/lib/auth-requests.ts: name AtsA',
   'libs/contracts/src/lib/auth-requests.ts: name ats-a',
   'libs/contracts/src/lib/auth-requests.ts: name ats-b',
-  'tools/contract-docs.ts: name ATS-B',
 ];
 
 /**
