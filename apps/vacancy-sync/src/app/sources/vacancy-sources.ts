@@ -7,10 +7,7 @@ import { AtsParts, AtsRegistry, type VacancyPartDeps, type VacancySource } from 
 export class VacancySources {
   private readonly parts: AtsParts<VacancySource>;
 
-  constructor(
-    registry: AtsRegistry,
-    ...sources: VacancySource[]
-  ) {
+  constructor(registry: AtsRegistry, ...sources: VacancySource[]) {
     this.parts = new AtsParts('vacancy source', registry, sources, 'vacancies');
   }
 
