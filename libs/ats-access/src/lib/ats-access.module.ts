@@ -3,7 +3,7 @@ import { getDataSourceToken } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { type AddressAllowance, OutboundGuard, outboundGuard } from '@connector/ats-clients';
 import { AtsRegistry } from '@connector/ats-core';
-import { atsRegistry } from '@connector/ats-registry';
+import { atsRegistryProvider } from '@connector/ats-registry';
 import { preparedStatements, type SharedSchema } from '@connector/persistence';
 import {
   BatchedDailyQuota,
@@ -28,7 +28,7 @@ export const ATS_ACCESS_SCHEMAS: SharedSchema[] = [RATE_LIMIT_BUCKET_SCHEMA, DAI
 @Module({
   providers: [
     // The registered adapters, injected where a service asks them (its tests build their own registry).
-    { provide: AtsRegistry, useValue: atsRegistry },
+    atsRegistryProvider,
     ConnectorDirectory,
     AtsAccessProvider,
     AtsClientFactory,
