@@ -1,7 +1,7 @@
 # One image for every service; SERVICE picks which one runs (dist/apps/<SERVICE>/src/main.js). Compiled once at
 # build time: the container starts plain JavaScript, as a non-root user, with only the production dependencies
 # exactly as package-lock.json has them (`npm ci`). Two targets: `production` (the default: no ATS sandboxes,
-# no swc, no dev dependencies; what a deployment runs) and `demo` (the same plus the two sandboxes, for
+# no swc, no dev dependencies; what a deployment runs) and `demo` (the same plus the sandboxes, for
 # docker compose). dist/sbom.cdx.json in both lists the production dependencies (CycloneDX).
 
 FROM node:22-bookworm-slim AS build
@@ -14,9 +14,12 @@ COPY libs ./libs
 COPY apps ./apps
 RUN node tools/build.mjs dist
 # The production output: the vendors' stand-ins left out.
-RUN cp -r dist dist-production && rm -rf dist-production/apps/ats-a-sandbox dist-production/apps/ats-b-sandbox \
-  dist-production/libs/ats-a-sandbox dist-production/libs/ats-b-sandbox \
-  dist-production/node_modules/@connector/ats-a-sandbox dist-production/node_modules/@connector/ats-b-sandbox
+# Every sandbox lives in its vendor's folder as libs/ats/<vendor>/sandbox (their shared part in libs/ats/core/sandbox),
+# packaged as @connector/*sandbox*; the runner and the demo connectors made on them are tools/sandboxes.js and
+# tools/demo-connectors.js.
+RUN cp -r dist dist-production && rm -rf dist-production/libs/ats/*/sandbox \
+  dist-production/node_modules/@connector/*sandbox* \
+  dist-production/tools/sandboxes.js* dist-production/tools/demo-connectors.js*
 
 FROM node:22-bookworm-slim AS deps
 WORKDIR /app

@@ -50,7 +50,8 @@ const SUMMARIES: Partial<Record<MessageType, string>> = {
   'run.completed': 'A data fetch ("run") ended, also runs the service started on its schedule.',
   'operation.failed':
     'A message could not be handled: invalid (never retried) or out of retries; it is in the failure log.',
-  'operation.unsupported': "A message the connector's ATS cannot take (e.g. applications on ATS-B).",
+  'operation.unsupported':
+    "A message the connector's ATS cannot take (e.g. applications on an ATS whose capabilities lack them).",
   'connector.status_changed':
     'A connector was created, authorized, lost its authorization, was enabled, disabled or deleted.',
   'candidate.erasure_completed':

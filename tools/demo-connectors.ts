@@ -1,14 +1,18 @@
 /**
- * The demo account's connectors, made through the admin API like a user would: an ATS-A connector on the
- * ATS-A sandbox (connected at once) and an ATS-B one waiting for its login. Made once; later starts reuse them.
+ * The demo account's connectors, made through the admin API like a user would: one on each registered ATS's
+ * sandbox, as its declaration says (`demoConnector`: connected at once with client credentials, or waiting for
+ * an interactive login). Made once; later starts reuse them.
  * Used by `npm start`, and by docker compose's `demo` step (`node dist/tools/demo-connectors.js`).
  */
+import type { DemoConnector } from '@connector/ats-sandbox-core';
+import { registeredSandboxes } from './sandboxes';
+
 export interface DemoOptions {
   /** The registry's base address, e.g. http://127.0.0.1:3000. */
   registryUrl: string;
   adminKey: string;
-  /** The ATS-A sandbox as the services reach it. */
-  atsABaseUrl: string;
+  /** The connectors to make, each on its sandbox as the services reach it. */
+  connectors: DemoConnector[];
 }
 
 /** The first key of `<accountId>:<key>[,…]`. */
@@ -29,16 +33,8 @@ export async function createDemoConnectors(options: DemoOptions): Promise<string
     name: string;
     status: string;
   }>;
-  const wanted = [
-    {
-      type: 'ats-a',
-      name: 'Demo ATS-A',
-      config: { baseUrl: options.atsABaseUrl, clientId: 'demo-client', clientSecret: 'demo-secret' },
-    },
-    { type: 'ats-b', name: 'Demo ATS-B', config: { routine: 'api-oauth', sendSmartCv: true } },
-  ];
   const lines: string[] = [];
-  for (const connector of wanted) {
+  for (const connector of options.connectors) {
     const found = existing?.find((c) => c.name === connector.name);
     if (found) {
       lines.push(`${connector.name.padEnd(20)} ${found.status}`);
@@ -54,16 +50,23 @@ export async function createDemoConnectors(options: DemoOptions): Promise<string
   return lines;
 }
 
-/** Compose: waits for the registry to be ready (auth-gateway may still be starting), then creates them. */
+/**
+ * Compose: waits for the registry to be ready (auth-gateway may still be starting), then creates them, each
+ * sandbox reached at SANDBOX_HOST on its default port.
+ */
 async function main(): Promise<void> {
   const registryUrl = process.env['REGISTRY_URL'] ?? 'http://127.0.0.1:3000';
+  const host = process.env['SANDBOX_HOST'] ?? '127.0.0.1';
+  const connectors = registeredSandboxes().map((sandbox) =>
+    sandbox.demoConnector(`http://${host}:${sandbox.defaultPort}`),
+  );
   const deadline = Date.now() + 180_000;
   for (;;) {
     try {
       const lines = await createDemoConnectors({
         registryUrl,
         adminKey: firstAdminKey(process.env['ADMIN_API_KEYS'] ?? ''),
-        atsABaseUrl: process.env['ATS_A_SANDBOX_URL'] ?? 'http://127.0.0.1:4010',
+        connectors,
       });
       if (lines.every((line) => !line.includes('not created')) || Date.now() > deadline) {
         process.stdout.write(`${lines.join('\n')}\n`);

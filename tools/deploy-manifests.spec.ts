@@ -11,6 +11,7 @@ import { DocumentServiceConfig } from '../apps/document-service/src/app/document
 import { parseTrustProxy } from '../apps/connector-registry/src/app/trust-proxy';
 import { VacancySyncConfig } from '../apps/vacancy-sync/src/app/vacancy-sync.config';
 import { databaseUrlSecretKey, SERVICES } from './database-roles';
+import { registeredSandboxes } from './sandboxes';
 
 /**
  * No container engine or cluster runs in CI, so the deployment files are checked here: docker-compose.yml
@@ -69,10 +70,14 @@ describe('docker-compose.yml', () => {
         ]);
       }
     }
-    for (const sandbox of ['ats-a-sandbox', 'ats-b-sandbox']) {
-      expect(compose.services[sandbox]?.environment?.SERVICE).toBe(sandbox);
-      expect(compose.services[sandbox]?.ports?.length).toBeGreaterThan(0);
-    }
+    // One runner starts every registered ATS's sandbox, each published on its default port.
+    expect(compose.services['sandboxes']?.command).toEqual(['node', 'dist/tools/sandboxes.js']);
+    const published = registeredSandboxes().map(({ type, defaultPort }) => [
+      type,
+      compose.services['sandboxes']?.ports?.includes(`${defaultPort}:${defaultPort}`),
+    ]);
+    expect(published.length).toBeGreaterThan(1);
+    expect(published).toEqual(published.map(([type]) => [type, true]));
   });
 
   it('allows the demo its private network explicitly, for every service that calls out (none by default)', () => {
@@ -131,9 +136,27 @@ describe('Dockerfile', () => {
     const last = stages.at(-1) ?? '';
     expect(last).toMatch(/^\S+ AS production$/m);
     expect(last).toContain('COPY --from=build /app/dist-production ./dist');
-    expect(dockerfile).toMatch(
-      /rm -rf dist-production\/apps\/ats-a-sandbox dist-production\/apps\/ats-b-sandbox/,
-    );
+    // Every registered ATS's sandbox, the runner and the demo connectors are left out, without naming an ATS.
+    const removed = (/rm -rf ((?:\S+(?: \\\n\s*| )?)+)/.exec(dockerfile)?.[1] ?? '')
+      .split(/\s+|\\/)
+      .filter((path) => path.startsWith('dist-production/'))
+      .map((glob) => new RegExp(`^${glob.replace(/\./g, '\\.').replace(/\*/g, '[^/]*')}$`));
+    const kept = (path: string) => !removed.some((glob) => glob.test(`dist-production/${path}`));
+    const sandboxParts = [
+      'tools/sandboxes.js',
+      'tools/demo-connectors.js',
+      'libs/ats/core/sandbox',
+      'node_modules/@connector/ats-sandbox-core',
+      ...registeredSandboxes().flatMap(({ type }) => [
+        `libs/ats/${type}/sandbox`,
+        `node_modules/@connector/${type}-sandbox`,
+      ]),
+    ];
+    expect(sandboxParts.filter(kept)).toEqual([]);
+    expect(
+      ['libs/ats/core/src', 'tools/migrate.js', 'node_modules/@connector/ats-core'].filter(kept),
+    ).toHaveLength(3);
+    expect(dockerfile).not.toMatch(/ats-[ab]/);
     expect(dockerfile).toMatch(/^RUN npm ci --omit=dev/m);
     expect(dockerfile).not.toMatch(/npm install/);
     // docker compose runs the sandboxes too: the demo target.

@@ -49,8 +49,13 @@ const probes = {
     text: "import { AtsAClient } from '@connector/ats-a';\nexport const probe = AtsAClient;\n",
   },
   sandboxImportsProduct: {
-    dir: 'libs/ats-a-sandbox/src/lib',
+    dir: 'libs/ats/ats-a/sandbox/src/lib',
     text: "import { Exchange } from '@connector/contracts';\nexport const probe = Exchange;\n",
+  },
+  adapterImportsItsSandbox: {
+    // The sandbox lives in its vendor's folder (libs/ats/ats-a/sandbox) but is a project of its own.
+    dir: 'libs/ats/ats-a/src/lib/client',
+    text: "import { startAtsASandbox } from '@connector/ats-a-sandbox';\nexport const probe = startAtsASandbox;\n",
   },
   vendorSpecStartsSandbox: {
     dir: 'libs/ats/ats-a/src/lib/client',
@@ -176,6 +181,12 @@ describe('module boundaries', () => {
       expect.stringMatching(
         /tagged with "scope:sandbox" can only depend on libs tagged with "scope:sandbox"$/,
       ),
+    ]);
+  });
+
+  it("fails lint when an adapter's production code imports the sandbox in its own folder", () => {
+    expect(messages.get('adapterImportsItsSandbox')).toEqual([
+      expect.stringMatching(/tagged with "scope:shared" can only depend on libs tagged with "scope:shared"$/),
     ]);
   });
 

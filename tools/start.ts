@@ -1,6 +1,6 @@
 /**
- * `npm start`: the whole system on this machine. Checks RabbitMQ and Postgres, starts both ATS sandboxes
- * and the five services, waits until each is ready, prints where everything is, and stops it all on Ctrl-C.
+ * `npm start`: the whole system on this machine. Checks RabbitMQ and Postgres, starts every registered ATS's
+ * sandbox (tools/sandboxes.ts) and the five services, waits until each is ready, prints where everything is, and stops it all on Ctrl-C.
  * Each process writes its JSON log to tmp/logs/<name>.log; warnings and errors are echoed here.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -23,10 +23,10 @@ import {
 } from '@connector/messaging';
 import { createDemoConnectors, firstAdminKey } from './demo-connectors';
 import { createShutdown, portsInUseLine, signInHint, writeSecretFile } from './start-processes';
+import { registeredSandboxes } from './sandboxes';
 
 const root = join(__dirname, '..');
 const startSandboxes = process.env.START_SANDBOXES !== 'false';
-const atsBSandbox = `http://127.0.0.1:${process.env.ATS_B_SANDBOX_PORT ?? 4020}`;
 const env = {
   // A database of its own (created when missing), never one the tests use: the tests' hermetic guard
   // (libs/testing, START_DATABASE) refuses this name.
@@ -39,10 +39,6 @@ const env = {
   FIELD_HASH_KEY:
     process.env.FIELD_HASH_KEY ??
     localSecret('local-field-hash-key', () => randomBytes(33).toString('base64')),
-  // The ATS-B vendor addresses: the sandbox unless the environment names others.
-  ATS_B_OAUTH_URL: process.env.ATS_B_OAUTH_URL ?? `${atsBSandbox}/oauth`,
-  ATS_B_REST_LOGIN_URL: process.env.ATS_B_REST_LOGIN_URL ?? `${atsBSandbox}/rest-services`,
-  ATS_B_REDIRECT_URI: process.env.ATS_B_REDIRECT_URI ?? 'http://127.0.0.1:3000/oauth/ats-b/callback',
   // Local mode: ATSs (the sandboxes, any simulator) on this machine over plain http. Services default to none.
   ALLOW_PRIVATE_ADDRESSES: process.env.ALLOW_PRIVATE_ADDRESSES ?? 'loopback',
 };
@@ -127,33 +123,44 @@ interface Proc {
   port: number;
   /** Path answering 2xx once the process is ready. */
   readyPath: string;
+  /** Its main module, from the workspace root, and its arguments. */
+  entry: string;
+  args?: string[];
   child?: ChildProcess;
 }
 
-const sandboxes: Proc[] = [
-  {
-    name: 'ats-a-sandbox',
-    port: Number(process.env.ATS_A_SANDBOX_PORT ?? 4010),
-    readyPath: '/__sandbox/quota',
-  },
-  {
-    name: 'ats-b-sandbox',
-    port: Number(process.env.ATS_B_SANDBOX_PORT ?? 4020),
-    readyPath: '/__sandbox/calls',
-  },
-];
+/** Each registered ATS's sandbox, a process of its own; <TYPE>_SANDBOX_PORT (e.g. for `x-y`: X_Y_SANDBOX_PORT) moves it. */
+const sandboxes = registeredSandboxes().map((sandbox) => {
+  const port = Number(
+    process.env[`${sandbox.type.toUpperCase().replace(/-/g, '_')}_SANDBOX_PORT`] ?? sandbox.defaultPort,
+  );
+  const proc: Proc = {
+    name: `${sandbox.type}-sandbox`,
+    port,
+    readyPath: sandbox.readyPath,
+    entry: 'tools/sandboxes.ts',
+    args: [sandbox.type],
+  };
+  return { sandbox, proc, url: `http://127.0.0.1:${port}` };
+});
+const sandboxProcs = sandboxes.map(({ proc }) => proc);
 const services: Proc[] = [
-  { name: 'connector-registry', port: 3000, readyPath: '/health' },
-  { name: 'auth-gateway', port: 3001, readyPath: '/health' },
-  { name: 'vacancy-sync', port: 3002, readyPath: '/health' },
-  { name: 'candidate-sync', port: 3003, readyPath: '/health' },
-  { name: 'document-service', port: 3004, readyPath: '/health' },
+  {
+    name: 'connector-registry',
+    port: 3000,
+    readyPath: '/health',
+    entry: 'apps/connector-registry/src/main.ts',
+  },
+  { name: 'auth-gateway', port: 3001, readyPath: '/health', entry: 'apps/auth-gateway/src/main.ts' },
+  { name: 'vacancy-sync', port: 3002, readyPath: '/health', entry: 'apps/vacancy-sync/src/main.ts' },
+  { name: 'candidate-sync', port: 3003, readyPath: '/health', entry: 'apps/candidate-sync/src/main.ts' },
+  { name: 'document-service', port: 3004, readyPath: '/health', entry: 'apps/document-service/src/main.ts' },
 ];
 
 /** Every way out (a failure, Ctrl-C) stops the children started so far and waits for them. */
 const shutdown = createShutdown({
   children: () =>
-    [...sandboxes, ...services].map((p) => p.child).filter((child): child is ChildProcess => !!child),
+    [...sandboxProcs, ...services].map((p) => p.child).filter((child): child is ChildProcess => !!child),
 });
 const fail = (line: string): Promise<never> => shutdown.fail(line);
 
@@ -220,21 +227,17 @@ function launch(proc: Proc, extraEnv: Record<string, string>): void {
   const logDir = join(root, 'tmp', 'logs');
   mkdirSync(logDir, { recursive: true });
   const log = createWriteStream(join(logDir, `${proc.name}.log`), { flags: 'a' });
-  const child = spawn(
-    process.execPath,
-    ['-r', '@swc-node/register', join('apps', proc.name, 'src', 'main.ts')],
-    {
-      cwd: root,
-      env: {
-        ...process.env,
-        NODE_ENV: process.env.NODE_ENV ?? 'development',
-        ...env,
-        ...extraEnv,
-        PORT: String(proc.port),
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
+  const child = spawn(process.execPath, ['-r', '@swc-node/register', proc.entry, ...(proc.args ?? [])], {
+    cwd: root,
+    env: {
+      ...process.env,
+      NODE_ENV: process.env.NODE_ENV ?? 'development',
+      ...env,
+      ...extraEnv,
+      PORT: String(proc.port),
     },
-  );
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const echo = (chunk: Buffer) => {
     log.write(chunk);
     for (const line of chunk.toString().split('\n')) {
@@ -276,16 +279,22 @@ async function main(): Promise<void> {
   process.on('uncaughtException', (error) => void fail(errorText(error)));
   process.on('unhandledRejection', (error) => void fail(errorText(error)));
   // Before anything else: a readiness probe on a taken port would be answered by whoever holds it.
-  const portsTaken = await portsInUseLine(startSandboxes ? [...sandboxes, ...services] : services);
+  const portsTaken = await portsInUseLine(startSandboxes ? [...sandboxProcs, ...services] : services);
   if (portsTaken) await fail(portsTaken);
   await Promise.all([checkPostgres(), checkRabbitMq()]);
 
   const broker = await brokerUsers();
+  // What the services need to reach the sandboxes (an interactive login's addresses), unless the environment
+  // names other ATS addresses.
   const sandboxEnv: Record<string, string> = {};
   if (startSandboxes) {
+    for (const { sandbox, url } of sandboxes) {
+      for (const [name, value] of Object.entries(sandbox.serviceEnv?.(url) ?? {}))
+        sandboxEnv[name] = process.env[name] ?? value;
+    }
     process.stdout.write('Starting the ATS sandboxes…\n');
-    for (const sandbox of sandboxes) launch(sandbox, {});
-    await Promise.all(sandboxes.map((s) => waitReady(s)));
+    for (const proc of sandboxProcs) launch(proc, {});
+    await Promise.all(sandboxProcs.map((s) => waitReady(s)));
   }
   process.stdout.write('Starting the services (first start compiles TypeScript; give it a few seconds)…\n');
   for (const service of services) launch(service, { ...sandboxEnv, ...broker.envOf(service.name) });
@@ -295,7 +304,7 @@ async function main(): Promise<void> {
     ? await createDemoConnectors({
         registryUrl: 'http://127.0.0.1:3000',
         adminKey: adminKey(),
-        atsABaseUrl: `http://127.0.0.1:${sandboxes[0].port}`,
+        connectors: sandboxes.map(({ sandbox, url }) => sandbox.demoConnector(url)),
       })
     : [];
 
@@ -309,10 +318,7 @@ async function main(): Promise<void> {
     '',
     ...services.map((s) => `  ${s.name.padEnd(20)} http://127.0.0.1:${s.port}/health`),
     ...(startSandboxes
-      ? [
-          `  ATS-A sandbox        http://127.0.0.1:${sandboxes[0].port}   (client demo-client / demo-secret)`,
-          `  ATS-B sandbox        http://127.0.0.1:${sandboxes[1].port}   (login recruiter / recruiter-pass)`,
-        ]
+      ? sandboxes.map(({ sandbox, url }) => `  ${sandbox.label.padEnd(20)} ${url}   (${sandbox.demoLogin})`)
       : []),
     `  RabbitMQ             ${redactUrl(env.RABBITMQ_URL)} ${broker.line}`,
     `  Postgres             ${redactUrl(env.DATABASE_URL)}`,

@@ -1,6 +1,6 @@
 import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,6 +15,8 @@ import {
   type TestDatabase,
   type TestVhost,
 } from '@connector/testing';
+import { atsRegistry } from '@connector/ats-registry';
+import { sandboxesOf } from '@connector/ats-sandbox-core';
 
 /**
  * What the container image runs: `npm run build` compiles once into dist/, and each service starts from the
@@ -178,27 +180,50 @@ describe('the production build', () => {
     expect(readFileSync(join(secrets, 'rabbitmq-url-auth-gateway'), 'utf8')).toBe(url);
   });
 
-  it.each([
-    ['ats-a-sandbox', '/__sandbox/quota'],
-    ['ats-b-sandbox', '/__sandbox/calls'],
-  ])('%s starts from the compiled output', async (app, readyPath) => {
-    const port = await freePort();
-    const child = spawn(process.execPath, [mainOf(app)], {
-      env: productionEnv({ PORT: String(port) }),
-      stdio: 'ignore',
-    });
-    children.push(child);
-    await eventually(
-      async () => {
-        if (child.exitCode !== null) throw new Error(`${app} exited ${child.exitCode}`);
-        return (await fetch(`http://127.0.0.1:${port}${readyPath}`)).ok;
-      },
-      30_000,
-      `${app} ready`,
+  it.each(sandboxesOf(atsRegistry.types()).map((sandbox) => [sandbox.type, sandbox] as const))(
+    "%s's sandbox starts from the compiled output, through the one runner",
+    async (type, { readyPath }) => {
+      const port = await freePort();
+      const app = `${type} sandbox`;
+      const child = spawn(process.execPath, [join(WORKSPACE_ROOT, DIST, 'tools', 'sandboxes.js'), type], {
+        env: productionEnv({ PORT: String(port) }),
+        stdio: 'ignore',
+      });
+      children.push(child);
+      await eventually(
+        async () => {
+          if (child.exitCode !== null) throw new Error(`${app} exited ${child.exitCode}`);
+          return (await fetch(`http://127.0.0.1:${port}${readyPath}`)).ok;
+        },
+        30_000,
+        `${app} ready`,
+      );
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+    },
+  );
+
+  it("leaves every sandbox out of the production image's output, as the Dockerfile strips it", () => {
+    const dockerfile = readFileSync(join(WORKSPACE_ROOT, 'Dockerfile'), 'utf8');
+    const strip = /^RUN (cp -r dist dist-production && rm -rf (?:.*\\\n)*.*)$/m.exec(dockerfile)?.[1];
+    expect(strip).toBeDefined();
+    const image = mkdtempSync(join(tmpdir(), 'production-image-'));
+    cpSync(join(WORKSPACE_ROOT, DIST), join(image, 'dist'), { recursive: true });
+    execFileSync('sh', ['-c', strip!], { cwd: image });
+    const files = (readdirSync(join(image, 'dist-production'), { recursive: true }) as string[]).filter(
+      (path) => !statSync(join(image, 'dist-production', path)).isDirectory(),
     );
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGTERM');
-    expect(await exited).toBe(0);
+    expect(files.filter((path) => path.endsWith('main.js')).length).toBeGreaterThanOrEqual(SERVICES.length);
+    expect(files.filter((path) => /sandbox/i.test(path))).toEqual([]);
+    const loadsSandbox = files.filter(
+      (path) =>
+        path.endsWith('.js') &&
+        /require\("[^"]*sandbox[^"]*"\)/.test(readFileSync(join(image, 'dist-production', path), 'utf8')),
+    );
+    expect(loadsSandbox).toEqual([]);
+    for (const type of sandboxesOf(atsRegistry.types()).map((sandbox) => sandbox.type))
+      expect(files.some((path) => path.startsWith(join('libs', 'ats', type, 'src')))).toBe(true);
   });
 
   it('needs only the production dependencies of package.json at run time', () => {

@@ -2,6 +2,8 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { type AddressAllowance, OutboundGuard, outboundGuard } from '@connector/ats-clients';
+import { AtsRegistry } from '@connector/ats-core';
+import { atsRegistryProvider } from '@connector/ats-registry';
 import { preparedStatements, type SharedSchema } from '@connector/persistence';
 import {
   BatchedDailyQuota,
@@ -18,13 +20,15 @@ import { ConnectorDirectory } from './connector-directory';
 export const ATS_ACCESS_SCHEMAS: SharedSchema[] = [RATE_LIMIT_BUCKET_SCHEMA, DAILY_QUOTA_SCHEMA];
 
 /**
- * For workers that call ATSs: connectors, access, clients, the shared budget and the SSRF guard.
+ * For workers that call ATSs: the ATS registry, connectors, access, clients, the shared budget and the SSRF guard.
  * `forRoot(core, …)`: core is a module exporting the service's MessagingModule (the registry and auth-gateway
  * are asked over RabbitMQ); `allowance` is the service's ALLOW_PRIVATE_ADDRESSES; `systems` its slots per ATS
  * system (ATS_SYSTEM_CONCURRENCY, ATS_SYSTEM_WAIT_MS).
  */
 @Module({
   providers: [
+    // The registered adapters, injected where a service asks them (its tests build their own registry).
+    atsRegistryProvider,
     ConnectorDirectory,
     AtsAccessProvider,
     AtsClientFactory,
@@ -42,7 +46,15 @@ export const ATS_ACCESS_SCHEMAS: SharedSchema[] = [RATE_LIMIT_BUCKET_SCHEMA, DAI
       useFactory: (dataSource: DataSource) => new BatchedDailyQuota(preparedStatements(dataSource)),
     },
   ],
-  exports: [ConnectorDirectory, AtsAccessProvider, AtsClientFactory, AtsSystems, RATE_LIMITER, DAILY_QUOTA],
+  exports: [
+    AtsRegistry,
+    ConnectorDirectory,
+    AtsAccessProvider,
+    AtsClientFactory,
+    AtsSystems,
+    RATE_LIMITER,
+    DAILY_QUOTA,
+  ],
 })
 export class AtsAccessModule {
   static forRoot(

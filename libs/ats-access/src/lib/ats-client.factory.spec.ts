@@ -1,7 +1,7 @@
 import { atsAAdapter } from '@connector/ats-a';
 import { outboundGuard } from '@connector/ats-clients';
 import { atsRegistry } from '@connector/ats-registry';
-import type { AtsAdapter, AtsClientRequest } from '@connector/ats-core';
+import { type AtsAdapter, type AtsClientRequest, AtsRegistry } from '@connector/ats-core';
 import { AuthErrorCode, type ConnectorSnapshot, credentialFingerprint } from '@connector/contracts';
 import { DeferredMessageError, RpcError } from '@connector/messaging';
 import { type PostgresDailyQuota, type RateLimiter, RateLimitExceededError } from '@connector/rate-limiter';
@@ -57,9 +57,13 @@ describe(AtsClientFactory.name, () => {
         text: JSON.stringify([{ Id: 1, Description: 'Open' }]),
       };
     });
-    const client = new AtsClientFactory(access, limiter, quota, guard).client(atsAAdapter, connector, {
-      priority: 'sync',
-    });
+    const client = new AtsClientFactory(atsRegistry, access, limiter, quota, guard).client(
+      atsAAdapter,
+      connector,
+      {
+        priority: 'sync',
+      },
+    );
     await client.getVacancyStatuses();
     expect(called).toEqual(['https://acme.example.com/api/options/dropdown/50']);
   });
@@ -76,9 +80,13 @@ describe(AtsClientFactory.name, () => {
     const guard = outboundGuard();
     const fetched = jest.spyOn(globalThis, 'fetch');
     const requested = jest.spyOn(guard.dispatcher, 'request');
-    const client = new AtsClientFactory(access, limiter, quota, guard).client(atsAAdapter, connector, {
-      priority: 'sync',
-    });
+    const client = new AtsClientFactory(atsRegistry, access, limiter, quota, guard).client(
+      atsAAdapter,
+      connector,
+      {
+        priority: 'sync',
+      },
+    );
     await expect(client.getVacancyStatuses()).rejects.toMatchObject({
       kind: 'permanent',
       code: 'blocked_address',
@@ -102,7 +110,7 @@ describe(AtsClientFactory.name, () => {
         throw new RpcError(AuthErrorCode.RateLimited, 'POST /api/token answered 429');
       }),
     } as unknown as AtsAccessProvider;
-    const client = new AtsClientFactory(access, limiter, pausedQuota, outboundGuard()).client(
+    const client = new AtsClientFactory(atsRegistry, access, limiter, pausedQuota, outboundGuard()).client(
       atsAAdapter,
       connector,
       {
@@ -120,7 +128,7 @@ describe(AtsClientFactory.name, () => {
   });
 
   it("builds a third ATS's client from its adapter alone, with its access and its budget", async () => {
-    // A third ATS, registered here only (ats-testing's fake imports this lib, which may not import it back).
+    // A third ATS, in a registry of this test's own (ats-testing's fake imports this lib, which may not import it back).
     class ThirdClient {
       constructor(readonly request: AtsClientRequest) {}
       callKey = async (rejected?: string) => (await this.request.access(rejected))['apiKey'];
@@ -137,11 +145,11 @@ describe(AtsClientFactory.name, () => {
       }),
       makeClients: () => (request) => new ThirdClient(request),
     };
-    atsRegistry.register(third);
     const access = {
       access: jest.fn(async () => ({ type: 'third', expiresAt: '2030-01-01T00:00:00Z', apiKey: 'key-2' })),
     } as unknown as AtsAccessProvider;
-    const factory = new AtsClientFactory(access, limiter, quota, outboundGuard());
+    const registry = new AtsRegistry([...atsRegistry.all(), third]);
+    const factory = new AtsClientFactory(registry, access, limiter, quota, outboundGuard());
 
     const client = factory.for({ ...connector, id: 'c3', type: 'third' }, { priority: 'sync' });
 

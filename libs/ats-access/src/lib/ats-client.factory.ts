@@ -5,10 +5,10 @@ import {
   type AtsClientDeps,
   type AtsClientMaker,
   type AtsClientOf,
+  AtsRegistry,
   type ClientOptions,
   MissingAtsPartError,
 } from '@connector/ats-core';
-import { atsRegistry } from '@connector/ats-registry';
 import {
   type AtsAccess,
   AuthErrorCode,
@@ -58,6 +58,7 @@ export class AtsClientFactory {
   private readonly makers = new Map<AtsAdapter, AtsClientMaker<unknown>>();
 
   constructor(
+    private readonly registry: AtsRegistry,
     private readonly access: AtsAccessProvider,
     @Inject(RATE_LIMITER) limiter: RateLimiter,
     @Inject(DAILY_QUOTA) private readonly quota: PostgresDailyQuota,
@@ -78,7 +79,7 @@ export class AtsClientFactory {
 
   /** The client of the connector's ATS, whichever it is (the registry's adapter for its type). */
   for(connector: ConnectorSnapshot, options: ClientOptions): unknown {
-    return this.make(atsRegistry.get(connector.type), connector, options);
+    return this.make(this.registry.get(connector.type), connector, options);
   }
 
   private make(adapter: AtsAdapter, connector: ConnectorSnapshot, options: ClientOptions): unknown {
@@ -143,8 +144,8 @@ export class AtsClientFactory {
    * waits for the budget too, instead of using up its attempts.
    */
   async pushBudgetWait(connector: ConnectorSnapshot): Promise<Date | undefined> {
-    if (!atsRegistry.supports(connector.type, 'daily-budget')) return undefined;
-    const budget = atsRegistry.get(connector.type).budget?.(connector);
+    if (!this.registry.supports(connector.type, 'daily-budget')) return undefined;
+    const budget = this.registry.get(connector.type).budget?.(connector);
     if (budget?.kind !== 'daily-quota') return undefined;
     const { key, config } = budget;
     const plan = await this.quota.snapshot(key, config);

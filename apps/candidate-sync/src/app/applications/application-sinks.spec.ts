@@ -1,5 +1,5 @@
 import type { AtsClientFactory } from '@connector/ats-access';
-import { type AtsAdapter, MissingAtsPartError } from '@connector/ats-core';
+import { type AtsAdapter, AtsRegistry, MissingAtsPartError } from '@connector/ats-core';
 import { atsRegistry } from '@connector/ats-registry';
 import { connectorSnapshot, FAKE_ATS, fakeAtsAdapter } from '@connector/ats-testing';
 import type { CandidateSyncConfig } from '../candidate-sync.config';
@@ -7,16 +7,18 @@ import { ApplicationSinks } from './application-sinks';
 
 describe(ApplicationSinks.name, () => {
   const client = jest.fn(() => ({}));
-  const sut = new ApplicationSinks(
-    { for: client } as unknown as AtsClientFactory,
-    { BUDGET_WAIT_MS: 0, ATS_TIMEOUT_MS: 1_000 } as CandidateSyncConfig,
-  );
+  // The product's adapters and a third ATS, in a registry of the test's own.
+  const sinksOf = (...more: AtsAdapter[]) =>
+    new ApplicationSinks(
+      new AtsRegistry([...atsRegistry.all(), ...more]),
+      { for: client } as unknown as AtsClientFactory,
+      { BUDGET_WAIT_MS: 0, ATS_TIMEOUT_MS: 1_000 } as CandidateSyncConfig,
+    );
+  const sut = sinksOf(fakeAtsAdapter);
   const connector = (type: string) => ({
     ...connectorSnapshot({ id: 'c1', accountId: 'a1', type: 'ats-a', config: {} }),
     type,
   });
-
-  beforeAll(() => atsRegistry.register(fakeAtsAdapter));
 
   it('has a sink for an ATS whose capabilities have applications', () => {
     expect(sut.for(connector('ats-a'))).toBeDefined();
@@ -39,8 +41,8 @@ describe(ApplicationSinks.name, () => {
       type: 'fake-apps',
       capabilities: ['applications'],
     };
-    atsRegistry.register(withApplications);
-    expect(sut.missing()).toEqual(['fake-apps']);
-    expect(() => sut.for(connector('fake-apps'))).toThrow(MissingAtsPartError);
+    const withThem = sinksOf(withApplications);
+    expect(withThem.missing()).toEqual(['fake-apps']);
+    expect(() => withThem.for(connector('fake-apps'))).toThrow(MissingAtsPartError);
   });
 });

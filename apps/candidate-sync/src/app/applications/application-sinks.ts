@@ -5,8 +5,8 @@ import {
   type ApplicationSinkFactory,
   type AtsPart,
   AtsParts,
+  AtsRegistry,
 } from '@connector/ats-core';
-import { atsRegistry } from '@connector/ats-registry';
 import type { ConnectorSnapshot } from '@connector/contracts';
 import { CandidateSyncConfig } from '../candidate-sync.config';
 
@@ -18,21 +18,24 @@ interface ApplicationSinkPart extends AtsPart {
 /** The sink that writes applications to a connector's ATS; none when its capabilities have no applications. */
 @Injectable()
 export class ApplicationSinks {
-  private readonly parts = new AtsParts<ApplicationSinkPart>(
-    'application sink',
-    atsRegistry,
-    atsRegistry
-      .all()
-      .flatMap(({ type, applicationSink }) =>
-        applicationSink ? [{ atsType: type, make: applicationSink }] : [],
-      ),
-    'applications',
-  );
+  private readonly parts: AtsParts<ApplicationSinkPart>;
 
   constructor(
+    registry: AtsRegistry,
     private readonly clients: AtsClientFactory,
     private readonly config: CandidateSyncConfig,
-  ) {}
+  ) {
+    this.parts = new AtsParts(
+      'application sink',
+      registry,
+      registry
+        .all()
+        .flatMap(({ type, applicationSink }) =>
+          applicationSink ? [{ atsType: type, make: applicationSink }] : [],
+        ),
+      'applications',
+    );
+  }
 
   /** undefined: the ATS's capabilities have no applications (reported as unsupported). */
   for(connector: ConnectorSnapshot, messageId?: string): ApplicationSink | undefined {

@@ -1,7 +1,7 @@
 import { AtsACandidateSink } from '@connector/ats-a';
 import type { AtsClientFactory } from '@connector/ats-access';
 import { AtsBCandidateSink } from '@connector/ats-b';
-import { FieldHasher, MissingAtsPartError } from '@connector/ats-core';
+import { type AtsAdapter, AtsRegistry, FieldHasher, MissingAtsPartError } from '@connector/ats-core';
 import { atsRegistry } from '@connector/ats-registry';
 import { connectorSnapshot, FAKE_ATS, fakeAtsAdapter } from '@connector/ats-testing';
 import type { CandidateSyncConfig } from '../candidate-sync.config';
@@ -9,11 +9,15 @@ import { CandidateSinks } from './candidate-sinks';
 
 describe(CandidateSinks.name, () => {
   const clients = { for: jest.fn(() => ({})) };
-  const sut = new CandidateSinks(
-    clients as unknown as AtsClientFactory,
-    { BUDGET_WAIT_MS: 5, ATS_TIMEOUT_MS: 1_000 } as CandidateSyncConfig,
-    new FieldHasher('secret'),
-  );
+  // The product's adapters (and more), in a registry of the test's own.
+  const sinksOf = (...more: AtsAdapter[]) =>
+    new CandidateSinks(
+      new AtsRegistry([...atsRegistry.all(), ...more]),
+      clients as unknown as AtsClientFactory,
+      { BUDGET_WAIT_MS: 5, ATS_TIMEOUT_MS: 1_000 } as CandidateSyncConfig,
+      new FieldHasher('secret'),
+    );
+  const sut = sinksOf();
   const connector = (type: string) => ({
     ...connectorSnapshot({ id: 'c1', accountId: 'a1', type: 'ats-a', config: {} }),
     type,
@@ -35,8 +39,8 @@ describe(CandidateSinks.name, () => {
   });
 
   it('names a registered ATS that declares candidates but whose adapter has no candidateSink (the check above can fail)', () => {
-    atsRegistry.register(fakeAtsAdapter);
-    expect(sut.missing()).toEqual([FAKE_ATS]);
-    expect(() => sut.for(connector(FAKE_ATS))).toThrow(MissingAtsPartError);
+    const withFake = sinksOf(fakeAtsAdapter);
+    expect(withFake.missing()).toEqual([FAKE_ATS]);
+    expect(() => withFake.for(connector(FAKE_ATS))).toThrow(MissingAtsPartError);
   });
 });

@@ -3,11 +3,11 @@ import { AtsClientFactory, pushClientOptions } from '@connector/ats-access';
 import {
   type AtsPart,
   AtsParts,
+  AtsRegistry,
   type CandidateSink,
   type CandidateSinkFactory,
   FieldHasher,
 } from '@connector/ats-core';
-import { atsRegistry } from '@connector/ats-registry';
 import type { ConnectorSnapshot } from '@connector/contracts';
 import { CandidateSyncConfig } from '../candidate-sync.config';
 
@@ -19,20 +19,25 @@ interface CandidateSinkPart extends AtsPart {
 /** The sink that writes candidates to a connector's ATS, asked of its adapter (no case per ATS). */
 @Injectable()
 export class CandidateSinks {
-  private readonly parts = new AtsParts<CandidateSinkPart>(
-    'candidate sink',
-    atsRegistry,
-    atsRegistry
-      .all()
-      .flatMap(({ type, candidateSink }) => (candidateSink ? [{ atsType: type, make: candidateSink }] : [])),
-    'candidates',
-  );
+  private readonly parts: AtsParts<CandidateSinkPart>;
 
   constructor(
+    registry: AtsRegistry,
     private readonly clients: AtsClientFactory,
     private readonly config: CandidateSyncConfig,
     private readonly hasher: FieldHasher,
-  ) {}
+  ) {
+    this.parts = new AtsParts(
+      'candidate sink',
+      registry,
+      registry
+        .all()
+        .flatMap(({ type, candidateSink }) =>
+          candidateSink ? [{ atsType: type, make: candidateSink }] : [],
+        ),
+      'candidates',
+    );
+  }
 
   /** `messageId`: the event the calls are for, counted as waiting while it has no budget. */
   for(connector: ConnectorSnapshot, messageId?: string): CandidateSink {

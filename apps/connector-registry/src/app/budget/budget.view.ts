@@ -15,7 +15,7 @@ export class BudgetWaitingView {
   until!: string | null;
 }
 
-/** The ATS-A daily budget of a connector's customer system (shared by every connector on that address). */
+/** The daily call budget of a connector's customer system (shared by every connector on that address). */
 export class BudgetView {
   @ApiProperty() connectorId!: string;
   @ApiProperty({ description: 'the customer system the quota belongs to' }) baseUrl!: string;

@@ -3,7 +3,8 @@ export enum RegistryErrorCode {
   ValidationFailed = 'VALIDATION_FAILED',
   InvalidMapping = 'INVALID_MAPPING',
   NotAtsB = 'NOT_ATS_B',
-  NotAtsA = 'NOT_ATS_A',
+  /** The connector's ATS budgets its calls otherwise (per minute, per connector): no daily budget to show. */
+  NoDailyBudget = 'NO_DAILY_BUDGET',
   Unauthorized = 'UNAUTHORIZED',
   NotFound = 'NOT_FOUND',
   MethodNotAllowed = 'METHOD_NOT_ALLOWED',
@@ -59,7 +60,7 @@ export function httpStatusOf(code: RegistryErrorCode): number {
     case RegistryErrorCode.ValidationFailed:
     case RegistryErrorCode.InvalidMapping:
     case RegistryErrorCode.NotAtsB:
-    case RegistryErrorCode.NotAtsA:
+    case RegistryErrorCode.NoDailyBudget:
       return 400;
     case RegistryErrorCode.Unauthorized:
       return 401;

@@ -1,5 +1,4 @@
-import type { ConnectorKind, SetupField, SetupFlow } from '@connector/ats-core';
-import { atsRegistry } from '@connector/ats-registry';
+import type { AtsAdapter, ConnectorKind, SetupField, SetupFlow } from '@connector/ats-core';
 
 export interface SetupFieldView {
   name: string;
@@ -25,8 +24,8 @@ export interface ConnectorTypeView {
   fields: SetupFieldView[];
 }
 
-export function toConnectorTypeView(kind: ConnectorKind): ConnectorTypeView {
-  const adapter = atsRegistry.get(kind.atsType);
+/** `adapter`: the ATS the kind is for (its name and capabilities). */
+export function toConnectorTypeView(adapter: AtsAdapter, kind: ConnectorKind): ConnectorTypeView {
   const { flow, summary, intro, fields } = kind.setup;
   return {
     type: adapter.type,

@@ -1,3 +1,4 @@
+import { AtsRegistry } from '@connector/ats-core';
 import { atsRegistry } from '@connector/ats-registry';
 import { FAKE_ATS, fakeAtsAdapter, fakeAtsConnectorKind } from '@connector/ats-testing';
 import type { AuthGatewayClient } from '../clients/auth-gateway.client';
@@ -5,7 +6,9 @@ import { ConnectorTypesController } from './connector-types.controller';
 import { ConnectorKinds } from './kinds/connector-kinds';
 
 describe(ConnectorTypesController.name, () => {
-  const sut = new ConnectorTypesController(new ConnectorKinds({} as AuthGatewayClient));
+  // The product's adapters, in a registry of the test's own (a third ATS joins it below).
+  const registry = new AtsRegistry(atsRegistry.all());
+  const sut = new ConnectorTypesController(registry, new ConnectorKinds(registry, {} as AuthGatewayClient));
 
   it("lists every registered ATS with its adapter's set-up flow and form", () => {
     const { types } = sut.list();
@@ -25,7 +28,7 @@ describe(ConnectorTypesController.name, () => {
   });
 
   it('lists a third ATS registered from its own folder, its form as its adapter declares it', () => {
-    atsRegistry.register({ ...fakeAtsAdapter, connectorKind: fakeAtsConnectorKind });
+    registry.register({ ...fakeAtsAdapter, connectorKind: fakeAtsConnectorKind });
     const fake = sut.list().types.find((t) => t.type === FAKE_ATS);
     expect(fake).toEqual({
       type: FAKE_ATS,

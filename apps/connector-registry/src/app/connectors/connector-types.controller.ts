@@ -1,5 +1,6 @@
 import { Get } from '@nestjs/common';
 import { ApiOperation, ApiResponse } from '@nestjs/swagger';
+import { AtsRegistry } from '@connector/ats-core';
 import { ApiController } from '../common/api';
 import { ConnectorTypeListResponse } from '../common/api-responses';
 import { type ConnectorTypeView, toConnectorTypeView } from './connector-type.view';
@@ -7,7 +8,10 @@ import { ConnectorKinds } from './kinds/connector-kinds';
 
 @ApiController('connector-types', 'connectors')
 export class ConnectorTypesController {
-  constructor(private readonly kinds: ConnectorKinds) {}
+  constructor(
+    private readonly registry: AtsRegistry,
+    private readonly kinds: ConnectorKinds,
+  ) {}
 
   @Get()
   @ApiOperation({
@@ -18,6 +22,8 @@ export class ConnectorTypesController {
   })
   @ApiResponse({ status: 200, description: 'the connector types', type: ConnectorTypeListResponse })
   list(): { types: ConnectorTypeView[] } {
-    return { types: this.kinds.all().map(toConnectorTypeView) };
+    return {
+      types: this.kinds.all().map((kind) => toConnectorTypeView(this.registry.get(kind.atsType), kind)),
+    };
   }
 }

@@ -1,4 +1,6 @@
 import { Module } from '@nestjs/common';
+import { AtsRegistry } from '@connector/ats-core';
+import { atsRegistryProvider } from '@connector/ats-registry';
 import { BudgetModule } from '../budget/budget.module';
 import { ConnectorLookupHandler } from './connector-lookup.handler';
 import { ConnectorStatusChangedHandler } from './connector-status-changed.handler';
@@ -21,7 +23,7 @@ import { ClientsModule } from '../clients/clients.module';
     ConnectorLookupHandler,
     ConnectorsByAccountHandler,
   ],
-  providers: [ConnectorsService, EventFeedService, ConnectorKinds],
-  exports: [ConnectorsService, ConnectorKinds],
+  providers: [atsRegistryProvider, ConnectorsService, EventFeedService, ConnectorKinds],
+  exports: [AtsRegistry, ConnectorsService, ConnectorKinds],
 })
 export class ConnectorsModule {}

@@ -1,3 +1,4 @@
+import { atsRegistry } from '@connector/ats-registry';
 import { Exchange, RoutingKey } from '@connector/contracts';
 import { RpcError, type MessagePublisher } from '@connector/messaging';
 import type { OutboxRelay } from '@connector/persistence';
@@ -82,7 +83,7 @@ describe(ConnectorsService.name, () => {
       connectors as unknown as ConnectorRepository,
       mappings as unknown as JobMappingRepository,
       runs as unknown as RunRepository,
-      new ConnectorKinds(gatewayClient),
+      new ConnectorKinds(atsRegistry, gatewayClient),
       gatewayClient,
       publisher as unknown as MessagePublisher,
       budget as unknown as BudgetService,

@@ -26,7 +26,7 @@ const connectors = gauge({
   },
 });
 
-/** How a customer system's ATS-A day stands: a label with four values, however many customers there are. */
+/** How a customer system's day stands (an ATS with a daily budget): a label with four values, however many customers there are. */
 export const BUDGET_STATES = ['available', 'low', 'exhausted', 'paused'] as const;
 type BudgetState = (typeof BUDGET_STATES)[number];
 type GaugeOf<L extends string> = ReturnType<typeof gauge<L>>;
@@ -75,7 +75,7 @@ function budgetGauge<L extends string>(
 
 budgetGauge(
   'connector_ats_budget_systems',
-  'ATS-A customer systems by the state of their day: available, low (under a tenth of the limit left), exhausted, paused (a 429)',
+  'Customer systems on a daily call budget by the state of their day: available, low (under a tenth of the limit left), exhausted, paused (a 429)',
   ['state'],
   (metric, usage) => {
     for (const state of BUDGET_STATES)
@@ -84,26 +84,26 @@ budgetGauge(
 );
 budgetGauge(
   'connector_ats_budget_exhausted_early_systems',
-  'ATS-A customer systems with no calls left (used up or paused) more than 6 hours before their day resets',
+  'Customer systems on a daily call budget with no calls left (used up or paused) more than 6 hours before their day resets',
   [],
   (metric, usage, now) => metric.set(usage.filter((u) => exhaustedEarly(u, now)).length),
 );
 budgetGauge(
   'connector_ats_budget_used_calls',
-  "ATS-A calls used in the customer systems' current days, everyone's as the ATS counts them, summed over all systems",
+  "Calls used in the daily-budget customer systems' current days, everyone's as the ATS counts them, summed over all systems",
   [],
   (metric, usage) => metric.set(usage.reduce((sum, u) => sum + u.used, 0)),
 );
 budgetGauge(
   'connector_ats_budget_limit_calls',
-  "ATS-A calls allowed in the customer systems' days (each the lower of the configured and the ATS's limit), summed",
+  "Calls allowed in the daily-budget customer systems' days (each the lower of the configured and the ATS's limit), summed",
   [],
   (metric, usage) => metric.set(usage.reduce((sum, u) => sum + u.limit, 0)),
 );
 
 /**
  * The registry's gauges, read from Postgres when /metrics is scraped: connectors per status (an alert
- * watches auth_failed) and the ATS-A customer systems' daily budgets (the planner's shared table), counted
+ * watches auth_failed) and the customer systems' daily budgets (the planner's shared table), counted
  * and summed, never one series per system.
  */
 @Injectable()

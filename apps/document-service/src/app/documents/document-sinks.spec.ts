@@ -1,8 +1,7 @@
 import { AtsADocumentSink } from '@connector/ats-a';
 import type { AtsClientFactory } from '@connector/ats-access';
 import { AtsBDocumentSink } from '@connector/ats-b';
-import type { AtsAdapter } from '@connector/ats-core';
-import { MissingAtsPartError } from '@connector/ats-core';
+import { type AtsAdapter, AtsRegistry, MissingAtsPartError } from '@connector/ats-core';
 import { atsRegistry } from '@connector/ats-registry';
 import { connectorSnapshot, fakeAtsAdapter } from '@connector/ats-testing';
 import type { DocumentServiceConfig } from '../document-service.config';
@@ -10,10 +9,14 @@ import { DocumentSinks } from './document-sinks';
 
 describe(DocumentSinks.name, () => {
   const clients = { for: jest.fn(() => ({})) };
-  const sut = new DocumentSinks(
-    clients as unknown as AtsClientFactory,
-    { BUDGET_WAIT_MS: 5, ATS_TIMEOUT_MS: 1_000 } as DocumentServiceConfig,
-  );
+  // The product's adapters (and more), in a registry of the test's own.
+  const sinksOf = (...more: AtsAdapter[]) =>
+    new DocumentSinks(
+      new AtsRegistry([...atsRegistry.all(), ...more]),
+      clients as unknown as AtsClientFactory,
+      { BUDGET_WAIT_MS: 5, ATS_TIMEOUT_MS: 1_000 } as DocumentServiceConfig,
+    );
+  const sut = sinksOf();
   const connector = (type: string, options: Record<string, unknown> = {}) => ({
     ...connectorSnapshot({ id: 'c1', accountId: 'a1', type: 'ats-a', config: {} }),
     type,
@@ -43,8 +46,8 @@ describe(DocumentSinks.name, () => {
 
   it('names a registered ATS that declares documents but whose adapter has no documentSink (the check above can fail)', () => {
     const withDocuments: AtsAdapter = { ...fakeAtsAdapter, type: 'fake-docs', capabilities: ['documents'] };
-    atsRegistry.register(withDocuments);
-    expect(sut.missing()).toEqual(['fake-docs']);
-    expect(() => sut.for(connector('fake-docs'))).toThrow(MissingAtsPartError);
+    const withThem = sinksOf(withDocuments);
+    expect(withThem.missing()).toEqual(['fake-docs']);
+    expect(() => withThem.for(connector('fake-docs'))).toThrow(MissingAtsPartError);
   });
 });

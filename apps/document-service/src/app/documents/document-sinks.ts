@@ -1,7 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { AtsClientFactory, pushClientOptions } from '@connector/ats-access';
-import { type AtsPart, AtsParts, type DocumentSink, type DocumentSinkFactory } from '@connector/ats-core';
-import { atsRegistry } from '@connector/ats-registry';
+import {
+  type AtsPart,
+  AtsParts,
+  AtsRegistry,
+  type DocumentSink,
+  type DocumentSinkFactory,
+} from '@connector/ats-core';
 import type { ConnectorSnapshot } from '@connector/contracts';
 import { DocumentServiceConfig } from '../document-service.config';
 
@@ -13,19 +18,22 @@ interface DocumentSinkPart extends AtsPart {
 /** The sink that attaches documents in a connector's ATS, asked of its adapter (no case per ATS). */
 @Injectable()
 export class DocumentSinks {
-  private readonly parts = new AtsParts<DocumentSinkPart>(
-    'document sink',
-    atsRegistry,
-    atsRegistry
-      .all()
-      .flatMap(({ type, documentSink }) => (documentSink ? [{ atsType: type, make: documentSink }] : [])),
-    'documents',
-  );
+  private readonly parts: AtsParts<DocumentSinkPart>;
 
   constructor(
+    registry: AtsRegistry,
     private readonly clients: AtsClientFactory,
     private readonly config: DocumentServiceConfig,
-  ) {}
+  ) {
+    this.parts = new AtsParts(
+      'document sink',
+      registry,
+      registry
+        .all()
+        .flatMap(({ type, documentSink }) => (documentSink ? [{ atsType: type, make: documentSink }] : [])),
+      'documents',
+    );
+  }
 
   /** `messageId`: the event the calls are for, counted as waiting while it has no budget. */
   for(connector: ConnectorSnapshot, messageId?: string): DocumentSink {

@@ -1,3 +1,4 @@
+import { atsRegistry } from '@connector/ats-registry';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { startAtsBSandbox, type RunningAtsBSandbox } from '@connector/ats-b-sandbox';
@@ -140,7 +141,7 @@ describe(`${EventFeedService.name} (ATS-B subscriptions)`, () => {
     const service = () =>
       new EventFeedService(
         repository,
-        new VacancyEventSources(new AtsBVacancyEventSource(clients)),
+        new VacancyEventSources(atsRegistry, new AtsBVacancyEventSource(clients)),
         new VacancyStateRepository(dataSource),
         directory,
         publisher,

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AtsClientFactory } from '@connector/ats-access';
-import { atsRegistry } from '@connector/ats-registry';
+import { AtsRegistry } from '@connector/ats-core';
 import { VacancyStateRepository } from '../vacancies/vacancy-state.repository';
 import { EventFeedPoller } from './event-feed-poller.service';
 import { EventFeedService } from './event-feed.service';
@@ -15,9 +15,9 @@ import { VacancyEventSources } from './vacancy-event-sources';
     {
       // The registered adapters' event sources (`vacancyEventSource`), built with this process's clients.
       provide: VacancyEventSources,
-      inject: [AtsClientFactory],
-      useFactory: (clients: AtsClientFactory) =>
-        VacancyEventSources.of(atsRegistry.all(), {
+      inject: [AtsRegistry, AtsClientFactory],
+      useFactory: (registry: AtsRegistry, clients: AtsClientFactory) =>
+        VacancyEventSources.of(registry, {
           client: (connector, options) => clients.for(connector, options),
         }),
     },

@@ -4,11 +4,11 @@ import { VacancyEventSources } from './vacancy-event-sources';
 
 describe(VacancyEventSources.name, () => {
   // The adapters' event sources, built without clients: only their `atsType` is read here.
-  const sut = VacancyEventSources.of(atsRegistry.all(), { client: () => undefined });
+  const sut = VacancyEventSources.of(atsRegistry, { client: () => undefined });
 
   it('has an event source for every registered ATS that declares vacancy-events', () => {
     expect(sut.missing()).toEqual([]);
-    expect(new VacancyEventSources().missing()).toEqual(['ats-b']);
+    expect(new VacancyEventSources(atsRegistry).missing()).toEqual(['ats-b']);
   });
 
   it('answers none for an ATS without events (its feed is off)', () => {

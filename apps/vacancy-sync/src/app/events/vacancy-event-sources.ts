@@ -1,10 +1,4 @@
-import {
-  type AtsAdapter,
-  AtsParts,
-  type VacancyEventSource,
-  type VacancyPartDeps,
-} from '@connector/ats-core';
-import { atsRegistry } from '@connector/ats-registry';
+import { AtsParts, AtsRegistry, type VacancyEventSource, type VacancyPartDeps } from '@connector/ats-core';
 
 /**
  * The event source of an ATS type: each registered adapter's `vacancyEventSource`, built once with the
@@ -13,19 +7,23 @@ import { atsRegistry } from '@connector/ats-registry';
 export class VacancyEventSources {
   private readonly parts: AtsParts<VacancyEventSource>;
 
-  constructor(...sources: VacancyEventSource[]) {
-    this.parts = new AtsParts('vacancy event source', atsRegistry, sources, 'vacancy-events');
+  constructor(
+    private readonly registry: AtsRegistry,
+    ...sources: VacancyEventSource[]
+  ) {
+    this.parts = new AtsParts('vacancy event source', registry, sources, 'vacancy-events');
   }
 
   /** The event sources the registered adapters have, each built with `deps`. */
-  static of(adapters: readonly AtsAdapter[], deps: VacancyPartDeps): VacancyEventSources {
+  static of(registry: AtsRegistry, deps: VacancyPartDeps): VacancyEventSources {
     return new VacancyEventSources(
-      ...adapters.flatMap((adapter) => adapter.vacancyEventSource?.(deps) ?? []),
+      registry,
+      ...registry.all().flatMap((adapter) => adapter.vacancyEventSource?.(deps) ?? []),
     );
   }
 
   find(type: string): VacancyEventSource | undefined {
-    return atsRegistry.has(type) ? this.parts.find(type) : undefined;
+    return this.registry.has(type) ? this.parts.find(type) : undefined;
   }
 
   /** Registered ATSs that declare vacancy-events and whose adapter has no event source (a test keeps it empty). */

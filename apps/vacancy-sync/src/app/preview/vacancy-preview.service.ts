@@ -40,11 +40,12 @@ export class VacancyPreviewService {
     const mapping = request.mapping as unknown as JobMapping;
     const vacancies: VacancyUpsert[] = [];
     let pagesRead = 0;
-    const pages = this.sources.for(connector.type).listLive(
+    const source = this.sources.for(connector.type);
+    const pages = source.listLive(
       connector,
       {
         after: 0,
-        openStatuses: syncOptionsOf(connector.options).openStatuses,
+        openStatuses: syncOptionsOf(connector.options, source.defaultOpenStatuses).openStatuses,
         now: new Date(),
         pageSize: Math.min(100, Math.max(10, request.limit * 2)),
       },

@@ -1,3 +1,4 @@
+import { atsRegistry } from '@connector/ats-registry';
 import { DataSource } from 'typeorm';
 import { type ConnectorStatus, type ConnectorStatusChangedDto, createEvent } from '@connector/contracts';
 import { dataSourceOptions, runMigrations } from '@connector/persistence';
@@ -45,6 +46,7 @@ describe(ConnectorStatusChangedHandler.name, () => {
       deletions as unknown as ConnectorDeletions,
       directory as unknown as ConnectorDirectory,
       new VacancySources(
+        atsRegistry,
         new AtsAVacancySource(undefined as never),
         new AtsBVacancySource(undefined as never),
       ),

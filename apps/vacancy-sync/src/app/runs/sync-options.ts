@@ -1,5 +1,3 @@
-import { DEFAULT_ATS_A_OPEN_STATUSES } from '@connector/ats-a';
-
 const DEFAULT_SYNC_INTERVAL_MINUTES = 15;
 const DEFAULT_FULL_SYNC_EVERY_HOURS = 24;
 
@@ -7,19 +5,25 @@ const DEFAULT_FULL_SYNC_EVERY_HOURS = 24;
 export interface SyncOptions {
   syncIntervalMinutes: number;
   fullSyncEveryHours: number;
-  /** ATS-A statuses that count as open. */
+  /** The ATS's vacancy statuses that count as open (for a source that filters by status). */
   openStatuses: string[];
 }
 
-/** Reads the sync options of a connector; a missing or unusable value falls back to its default. */
-export function syncOptionsOf(options: Record<string, unknown>): SyncOptions {
+/**
+ * Reads the sync options of a connector; a missing or unusable value falls back to its default, the open
+ * statuses to its ATS's (`VacancySource.defaultOpenStatuses`).
+ */
+export function syncOptionsOf(
+  options: Record<string, unknown>,
+  defaultOpenStatuses: readonly string[] = [],
+): SyncOptions {
   const statuses = Array.isArray(options['openStatuses'])
     ? options['openStatuses'].filter((s): s is string => typeof s === 'string' && s.trim() !== '')
     : [];
   return {
     syncIntervalMinutes: positive(options['syncIntervalMinutes'], DEFAULT_SYNC_INTERVAL_MINUTES),
     fullSyncEveryHours: positive(options['fullSyncEveryHours'], DEFAULT_FULL_SYNC_EVERY_HOURS),
-    openStatuses: statuses.length > 0 ? statuses : [...DEFAULT_ATS_A_OPEN_STATUSES],
+    openStatuses: statuses.length > 0 ? statuses : [...defaultOpenStatuses],
   };
 }
 

@@ -1,3 +1,4 @@
+import { atsRegistry } from '@connector/ats-registry';
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { DataSource } from 'typeorm';
@@ -132,7 +133,7 @@ describe(`${SyncRunService.name} (a hostile ATS-A host)`, () => {
     const service = new SyncRunService(
       runs,
       new VacancyStateRepository(dataSource),
-      new VacancySources(new AtsAVacancySource(clients)),
+      new VacancySources(atsRegistry, new AtsAVacancySource(clients)),
       { get: async () => snapshot } as unknown as ConnectorDirectory,
       {
         publish: async (_x: string, event: EventEnvelope) => void events.push(event),

@@ -1,3 +1,4 @@
+import { atsRegistry } from '@connector/ats-registry';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { startAtsASandbox, type RunningAtsASandbox, VACANCY_STATUSES } from '@connector/ats-a-sandbox';
@@ -70,7 +71,11 @@ describe(`${SyncRunService.name} (ATS-A full run)`, () => {
     } as unknown as MessagePublisher;
     const config = { RUN_LEASE_TTL_MS: 60_000, RUN_INLINE_WAIT_MAX_MS: 0 } as VacancySyncConfig;
     runs = new SyncRunRepository(dataSource);
-    const sources = new VacancySources(new AtsAVacancySource(clients), new AtsBVacancySource(clients));
+    const sources = new VacancySources(
+      atsRegistry,
+      new AtsAVacancySource(clients),
+      new AtsBVacancySource(clients),
+    );
     service = new SyncRunService(
       runs,
       new VacancyStateRepository(dataSource),

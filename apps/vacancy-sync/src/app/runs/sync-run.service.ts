@@ -169,7 +169,7 @@ export class SyncRunService {
             connector,
             lastSuccesses: head,
             mapping: mappingOf(connector),
-            options: syncOptionsOf(connector.options),
+            options: syncOptionsOf(connector.options, this.sources.for(connector.type).defaultOpenStatuses),
             calls,
             caches,
             shouldStop,

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AtsClientFactory } from '@connector/ats-access';
-import { atsRegistry } from '@connector/ats-registry';
+import { AtsRegistry } from '@connector/ats-core';
 import { VacancySources } from './vacancy-sources';
 
 /** The registered adapters' vacancy sources (`vacancySource`), built with this process's clients. */
@@ -8,9 +8,9 @@ import { VacancySources } from './vacancy-sources';
   providers: [
     {
       provide: VacancySources,
-      inject: [AtsClientFactory],
-      useFactory: (clients: AtsClientFactory) =>
-        VacancySources.of(atsRegistry.all(), {
+      inject: [AtsRegistry, AtsClientFactory],
+      useFactory: (registry: AtsRegistry, clients: AtsClientFactory) =>
+        VacancySources.of(registry, {
           client: (connector, options) => clients.for(connector, options),
         }),
     },

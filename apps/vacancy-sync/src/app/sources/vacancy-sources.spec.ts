@@ -1,11 +1,11 @@
-import { MissingAtsPartError } from '@connector/ats-core';
+import { AtsRegistry, MissingAtsPartError } from '@connector/ats-core';
 import { atsRegistry } from '@connector/ats-registry';
 import { FAKE_ATS, fakeAtsAdapter } from '@connector/ats-testing';
 import { VacancySources } from './vacancy-sources';
 
 describe(VacancySources.name, () => {
   // The adapters' sources, built without clients: only their `atsType` is read here.
-  const sut = VacancySources.of(atsRegistry.all(), { client: () => undefined });
+  const sut = VacancySources.of(atsRegistry, { client: () => undefined });
 
   it('has a source for every registered ATS whose capabilities declare vacancies', () => {
     expect(sut.missing()).toEqual([]);
@@ -13,8 +13,9 @@ describe(VacancySources.name, () => {
   });
 
   it('names a registered ATS that declares vacancies but has no vacancySource on its adapter (the check above can fail)', () => {
-    atsRegistry.register(fakeAtsAdapter);
-    const withFake = VacancySources.of(atsRegistry.all(), { client: () => undefined });
+    const withFake = VacancySources.of(new AtsRegistry([...atsRegistry.all(), fakeAtsAdapter]), {
+      client: () => undefined,
+    });
     expect(withFake.missing()).toEqual([FAKE_ATS]);
     expect(() => withFake.for(FAKE_ATS)).toThrow(MissingAtsPartError);
   });

@@ -1,5 +1,4 @@
-import { type AtsAdapter, AtsParts, type VacancyPartDeps, type VacancySource } from '@connector/ats-core';
-import { atsRegistry } from '@connector/ats-registry';
+import { AtsParts, AtsRegistry, type VacancyPartDeps, type VacancySource } from '@connector/ats-core';
 
 /**
  * The vacancy source of an ATS type: each registered adapter's `vacancySource`, built once with the service's
@@ -8,13 +7,16 @@ import { atsRegistry } from '@connector/ats-registry';
 export class VacancySources {
   private readonly parts: AtsParts<VacancySource>;
 
-  constructor(...sources: VacancySource[]) {
-    this.parts = new AtsParts('vacancy source', atsRegistry, sources, 'vacancies');
+  constructor(registry: AtsRegistry, ...sources: VacancySource[]) {
+    this.parts = new AtsParts('vacancy source', registry, sources, 'vacancies');
   }
 
   /** The sources the registered adapters have, each built with `deps`. */
-  static of(adapters: readonly AtsAdapter[], deps: VacancyPartDeps): VacancySources {
-    return new VacancySources(...adapters.flatMap((adapter) => adapter.vacancySource?.(deps) ?? []));
+  static of(registry: AtsRegistry, deps: VacancyPartDeps): VacancySources {
+    return new VacancySources(
+      registry,
+      ...registry.all().flatMap((adapter) => adapter.vacancySource?.(deps) ?? []),
+    );
   }
 
   for(type: string): VacancySource {

@@ -105,6 +105,11 @@ export function pageLimitReached(maxPages: number): SourceRefusedError {
 export interface VacancySource extends AtsPart {
   /** The customer system the connector's calls go to: connectors on one system share its run cap. */
   systemOf(connector: ConnectorSnapshot): string;
+  /**
+   * The ATS's vacancy statuses that count as open when a connector's options name none (`openStatuses`), for a
+   * source whose listing filters by status; none for one that does not.
+   */
+  readonly defaultOpenStatuses?: readonly string[];
   listLive(
     connector: ConnectorSnapshot,
     options: ListingOptions,

@@ -15,6 +15,9 @@ export const ATS_TYPES: readonly AtsType[] = ATS_ADAPTERS.map((adapter) => adapt
 /** The registry every service looks its adapter up in. */
 export const atsRegistry = new AtsRegistry(ATS_ADAPTERS);
 
+/** The registry as a Nest provider (the `AtsRegistry` token): services take it injected, their tests their own. */
+export const atsRegistryProvider = { provide: AtsRegistry, useValue: atsRegistry };
+
 /** The mapping a new connector of `type` starts with (a copy: the caller may change it). */
 export function defaultJobMapping(type: string): JobMapping {
   return structuredClone(atsRegistry.get(type).mapping.defaults);

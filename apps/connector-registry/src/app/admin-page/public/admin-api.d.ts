@@ -5,7 +5,7 @@ export type ErrorCode =
   | 'VALIDATION_FAILED'
   | 'INVALID_MAPPING'
   | 'NOT_ATS_B'
-  | 'NOT_ATS_A'
+  | 'NO_DAILY_BUDGET'
   | 'UNAUTHORIZED'
   | 'NOT_FOUND'
   | 'METHOD_NOT_ALLOWED'

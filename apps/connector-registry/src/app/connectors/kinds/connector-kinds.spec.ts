@@ -1,11 +1,13 @@
-import { MissingAtsPartError, UnknownAtsTypeError } from '@connector/ats-core';
+import { AtsRegistry, MissingAtsPartError, UnknownAtsTypeError } from '@connector/ats-core';
 import { atsRegistry } from '@connector/ats-registry';
 import { FAKE_ATS, fakeAtsAdapter } from '@connector/ats-testing';
 import type { AuthGatewayClient } from '../../clients/auth-gateway.client';
 import { ConnectorKinds } from './connector-kinds';
 
 describe(ConnectorKinds.name, () => {
-  const sut = new ConnectorKinds({} as AuthGatewayClient);
+  // The product's adapters, in a registry of the test's own (a third ATS joins it below).
+  const registry = new AtsRegistry(atsRegistry.all());
+  const sut = new ConnectorKinds(registry, {} as AuthGatewayClient);
 
   it('has a connector kind for every registered ATS', () => {
     expect(sut.missing()).toEqual([]);
@@ -17,7 +19,7 @@ describe(ConnectorKinds.name, () => {
   });
 
   it('names a registered ATS without a connector kind (the check above can fail)', () => {
-    atsRegistry.register(fakeAtsAdapter);
+    registry.register(fakeAtsAdapter);
     expect(sut.missing()).toEqual([FAKE_ATS]);
     expect(() => sut.of(FAKE_ATS)).toThrow(MissingAtsPartError);
   });

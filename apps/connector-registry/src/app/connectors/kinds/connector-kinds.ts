@@ -1,6 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { type ConnectorKind, type ConnectorKindContext, MissingAtsPartError } from '@connector/ats-core';
-import { atsRegistry } from '@connector/ats-registry';
+import {
+  AtsRegistry,
+  type ConnectorKind,
+  type ConnectorKindContext,
+  MissingAtsPartError,
+} from '@connector/ats-core';
 import { AuthGatewayClient } from '../../clients/auth-gateway.client';
 import { validateAs } from '../../common/validation';
 import { GatewayCredentials } from './gateway-credentials';
@@ -16,7 +20,10 @@ export class ConnectorKinds {
   private readonly context: ConnectorKindContext;
   private readonly kinds = new Map<string, ConnectorKind>();
 
-  constructor(gateway: AuthGatewayClient) {
+  constructor(
+    private readonly registry: AtsRegistry,
+    gateway: AuthGatewayClient,
+  ) {
     this.context = { validate: validateAs, credentials: new GatewayCredentials(gateway) };
   }
 
@@ -24,7 +31,7 @@ export class ConnectorKinds {
   of(type: string): ConnectorKind {
     const known = this.kinds.get(type);
     if (known) return known;
-    const make = atsRegistry.get(type).connectorKind;
+    const make = this.registry.get(type).connectorKind;
     if (!make) throw new MissingAtsPartError(type, PART);
     const kind = make(this.context);
     if (kind.atsType !== type) throw new Error(`the ${PART} of ${type} names ${kind.atsType}`);
@@ -34,7 +41,7 @@ export class ConnectorKinds {
 
   /** Every registered ATS that has a kind, in registration order (the admin form's choices). */
   all(): ConnectorKind[] {
-    return atsRegistry
+    return this.registry
       .all()
       .filter((adapter) => adapter.connectorKind)
       .map((adapter) => this.of(adapter.type));
@@ -42,7 +49,7 @@ export class ConnectorKinds {
 
   /** Registered ATSs without a connector kind (a test keeps it empty). */
   missing(): string[] {
-    return atsRegistry
+    return this.registry
       .all()
       .filter((adapter) => !adapter.connectorKind)
       .map((adapter) => adapter.type);

@@ -17,7 +17,11 @@ import { normalizeAtsABaseUrl } from '../client/ats-a-base-url';
 import type { AtsAClient } from '../client/ats-a.client';
 import type { AtsAFilter } from '../client/ats-a.types';
 import { describeMissingAtsAStatuses, readAtsAPickList } from '../client/ats-a-statuses';
-import { atsAAdvertisedUntil, atsAVacancyLiveness } from '../client/ats-a-vacancy';
+import {
+  atsAAdvertisedUntil,
+  atsAVacancyLiveness,
+  DEFAULT_ATS_A_OPEN_STATUSES,
+} from '../client/ats-a-vacancy';
 import { atsACompany, atsAContact, atsADate } from './ats-a-records';
 import { AtsAOpenStatuses } from './ats-a-open-statuses';
 
@@ -36,6 +40,7 @@ type AtsARecord = Record<string, unknown>;
  * with one `contacts/search` and one `companies/search` per page (`In` on ids the run has not fetched yet).
  */
 export class AtsAVacancySource implements VacancySource {
+  readonly defaultOpenStatuses = DEFAULT_ATS_A_OPEN_STATUSES;
   readonly atsType = 'ats-a';
 
   constructor(

@@ -1,15 +1,9 @@
-import type { AtsBSandboxOptions } from '@connector/ats-b-sandbox';
+import { intFromEnv } from '@connector/ats-sandbox-core';
+import type { AtsBSandboxOptions } from './index';
 
 /** Reads the environment once and fails fast, naming the variable that is wrong. */
 export function optionsFromEnv(env: NodeJS.ProcessEnv): AtsBSandboxOptions {
-  const int = (name: string, fallback: number): number => {
-    const raw = env[name];
-    if (raw === undefined || raw === '') return fallback;
-    const n = Number(raw);
-    if (!Number.isInteger(n) || n < 0)
-      throw new Error(`${name} must be a non-negative integer, got '${raw}'`);
-    return n;
-  };
+  const int = (name: string, fallback: number): number => intFromEnv(env, name, fallback);
   const positive = (name: string): number | undefined => {
     if (!env[name]) return undefined;
     const n = int(name, 0);

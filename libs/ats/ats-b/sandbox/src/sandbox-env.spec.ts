@@ -1,4 +1,4 @@
-import { resolveOptions } from '@connector/ats-b-sandbox';
+import { resolveOptions } from './index';
 import { optionsFromEnv } from './sandbox-env';
 
 const DAY_MS = 86_400_000;
