@@ -15,7 +15,7 @@ import { AuthorizationCompleteHandler } from '../oauth/authorization-complete.ha
 import { AuthorizationStartHandler } from '../oauth/authorization-start.handler';
 import { OAuthStateStore } from '../oauth/oauth-state.store';
 import { OAuthService } from '../oauth/oauth.service';
-import { AtsASetupService } from './ats-a-setup.service';
+import { ClientCredentialsFlow } from './client-credentials.flow';
 import { CONNECTION_TEST_LIMITER, CREDENTIAL_ISSUERS, TOKEN_QUOTA } from './credential-issuer';
 import { CredentialRecheckJob } from './credential-recheck.job';
 import { CredentialRenewalJob } from './credential-renewal.job';
@@ -141,7 +141,7 @@ export function credentialIssuers(
     CredentialRecheckJob,
     CredentialRenewalJob,
     ResealService,
-    AtsASetupService,
+    ClientCredentialsFlow,
     OAuthService,
   ],
 })

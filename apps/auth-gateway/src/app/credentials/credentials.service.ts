@@ -156,8 +156,8 @@ export class CredentialsService {
     connectorId: string;
     accountId: string;
     atsType: string;
-    baseUrl?: string;
-    clientId?: string;
+    baseUrl?: string | null;
+    clientId?: string | null;
     secret: string;
     access?: { value: StoredAccess; expiresAt: Date };
   }): Promise<void> {

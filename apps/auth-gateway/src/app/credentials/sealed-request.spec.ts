@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { AuthErrorCode, createEvent, RoutingKey } from '@connector/contracts';
+import { atsAAdapter } from '@connector/ats-a';
 import { LOCAL_REQUEST_SEAL_KEYS, RequestSeal } from '@connector/service-kit';
 import { GatewayError } from './gateway.error';
 import { openSealedConfig } from './sealed-request';
 
 describe(openSealedConfig.name, () => {
   const seal = RequestSeal.fromEnv(LOCAL_REQUEST_SEAL_KEYS);
+  const setup = atsAAdapter.clientCredentials;
   const saveRequest = (
     sealedFor: { accountId: string; connectorId: string },
     connectorId = sealedFor.connectorId,
@@ -26,7 +28,7 @@ describe(openSealedConfig.name, () => {
   };
 
   it('opens the client secret sealed for this request', () => {
-    expect(openSealedConfig(seal, saveRequest({ accountId: 'acct_a', connectorId: 'c1' }))).toEqual({
+    expect(openSealedConfig(seal, saveRequest({ accountId: 'acct_a', connectorId: 'c1' }), setup)).toEqual({
       baseUrl: 'https://a.example',
       clientId: 'id',
       clientSecret: 's3cret',
@@ -40,7 +42,7 @@ describe(openSealedConfig.name, () => {
     ]) {
       let error: unknown;
       try {
-        openSealedConfig(seal, request);
+        openSealedConfig(seal, request, setup);
       } catch (caught) {
         error = caught;
       }

@@ -2,6 +2,7 @@ import type { AtsAccess } from '@connector/contracts';
 import type { MappingVocabulary } from '@connector/job-mapping';
 import type { ApplicationSinkFactory } from './application-sink';
 import type { CandidateSinkFactory } from './candidate-sink';
+import type { ClientCredentialsSetup } from './client-credentials';
 import type { ConnectorKindFactory } from './connector-kind';
 import type { CredentialIssuerFactory } from './credential-issuer';
 import type { DocumentSinkFactory } from './document-sink';
@@ -58,6 +59,11 @@ export interface AtsAdapter {
    * `AtsClientFactory` asks it for every connector of this ATS. An ATS with a data capability has one.
    */
   makeClients?(deps: AtsClientDeps): AtsClientMaker<unknown>;
+  /**
+   * auth-gateway's part of a `client-credentials` ATS: its config class, its secret fields and the set-up steps
+   * (test, statuses read) the gateway's generic flow runs.
+   */
+  readonly clientCredentials?: ClientCredentialsSetup;
   /** auth-gateway's part: how a stored secret becomes access (every product ATS has one; its spec names any without). */
   readonly credentialIssuer?: CredentialIssuerFactory;
   /** vacancy-sync's reading of its vacancies, page by page (capability `vacancies`), built once per process. */
