@@ -55,8 +55,8 @@ export class AuthGatewayConfig extends ServiceConfig {
 
   /** Non-public ATS addresses (and plain http) allowed: `none` unless local mode or tests say otherwise. */
   @IsIn(ADDRESS_ALLOWANCES) ALLOW_PRIVATE_ADDRESSES: AddressAllowance = 'none';
-  /** How long an ATS-A secret the ATS refused waits before it is tried again (it is never erased). */
-  @Type(() => Number) @IsInt() @Min(1) @Max(86_400) ATS_A_RECHECK_SECONDS = 300;
+  /** How long client credentials the ATS refused wait before they are tried again (never erased; was ATS_A_RECHECK_SECONDS). */
+  @Type(() => Number) @IsInt() @Min(1) @Max(86_400) CREDENTIAL_RECHECK_SECONDS = 300;
   /** How long a connection test may take in all. */
   @Type(() => Number) @IsInt() @Min(1000) @Max(60000) CONNECTION_TEST_TIMEOUT_MS = 5_000;
   /** Connection tests at once in this process (their own slots, apart from renewals), and for one account. */

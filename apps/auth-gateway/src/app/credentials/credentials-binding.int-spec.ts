@@ -116,7 +116,7 @@ describe('sealed secrets bound to where they go, on Postgres and the ATS-A sandb
       issuers,
       { wake: () => undefined } as unknown as OutboxRelay,
       alerts,
-      { ATS_A_RECHECK_SECONDS: 300 },
+      { CREDENTIAL_RECHECK_SECONDS: 300 },
     );
   });
 
@@ -133,7 +133,7 @@ describe('sealed secrets bound to where they go, on Postgres and the ATS-A sandb
     await tamper('moved', `state = 'rejected', recheck_at = now() - interval '1 second'`);
     await tamper('moved', `base_url = '${attacker.url}'`);
 
-    const config = { ATS_A_RECHECK_SECONDS: 300 } as AuthGatewayConfig;
+    const config = { CREDENTIAL_RECHECK_SECONDS: 300 } as AuthGatewayConfig;
     await new CredentialRecheckJob(repository, sut, config).runOnce();
 
     expect({ attackerReceived: received }).toEqual({ attackerReceived: [] });

@@ -29,7 +29,7 @@ describe(OAuthService.name, () => {
       code: 'AUTH_FAILED',
       message: expect.stringMatching(/OAuth client ID or secret/),
     });
-    expect(alerts.count(OperatorAlert.AtsBClientRejected)).toBe(1);
+    expect(alerts.count(OperatorAlert.OAuthClientRejected)).toBe(1);
   });
 
   it('raises no alert for a code ATS-B refuses (invalid_grant: the admin starts the login again)', async () => {
@@ -45,6 +45,6 @@ describe(OAuthService.name, () => {
         code: 'AUTH_FAILED',
       },
     );
-    expect(alerts.count(OperatorAlert.AtsBClientRejected)).toBe(0);
+    expect(alerts.count(OperatorAlert.OAuthClientRejected)).toBe(0);
   });
 });

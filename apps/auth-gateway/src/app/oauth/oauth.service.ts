@@ -67,7 +67,7 @@ export class OAuthService {
         const cause = (outcome.error as Error & { oauthError?: unknown }).oauthError ?? outcome.error;
         if (cause instanceof AtsError && cause.code === 'invalid_client') {
           this.alerts.raise(
-            OperatorAlert.AtsBClientRejected,
+            OperatorAlert.OAuthClientRejected,
             'ATS-B refused the platform’s OAuth client at a login: check ATS_B_CLIENT_ID and ATS_B_CLIENT_SECRET',
           );
         }
