@@ -101,8 +101,12 @@ export interface CredentialsSaveReply {
   openStatuses: string[];
 }
 
-/** `auth.authorization.start`: an ATS-B login URL whose `state` is bound to this connector and browser. */
+/**
+ * `auth.authorization.start`: an interactive login's URL whose `state` is bound to this connector and browser.
+ * `type`: the connector's ATS (one with `interactive-login`); left out, the one such ATS when there is one.
+ */
 export class AuthorizationStartRequestDto {
+  @IsOptional() @IsString() @IsNotEmpty() @MaxLength(100) type?: string;
   @IsString() @IsNotEmpty() connectorId!: string;
   /** Identifies the admin (e.g. a hash of their API key id). */
   @IsString() @IsNotEmpty() adminId!: string;
@@ -114,8 +118,12 @@ export interface AuthorizationStartReply {
   expiresAt: string;
 }
 
-/** `auth.authorization.complete`: the OAuth callback's code and state, with the browser's nonce. */
+/**
+ * `auth.authorization.complete`: the OAuth callback's code and state, with the browser's nonce. `type`: the
+ * ATS the callback's path names (`/oauth/{type}/callback`); left out, as for the start.
+ */
 export class AuthorizationCompleteRequestDto {
+  @IsOptional() @IsString() @IsNotEmpty() @MaxLength(100) type?: string;
   @IsString() @IsNotEmpty() @MaxLength(2000) code!: string;
   @IsString() @IsNotEmpty() @MaxLength(500) state!: string;
   @IsString() @IsNotEmpty() browserNonce!: string;
@@ -139,7 +147,11 @@ export interface AtsAccess {
   [field: string]: string;
 }
 
-export const OAUTH_CALLBACK_PATH = '/oauth/ats-b/callback';
+/**
+ * Where an ATS's login sends the browser back (connector-registry): one path per interactive-login ATS, its
+ * `type` in it (ATS-B's is `/oauth/ats-b/callback`, as registered with its vendor).
+ */
+export const OAUTH_CALLBACK_PATH = '/oauth/:type/callback';
 
 /**
  * Names an access without repeating it: a worker reports `rejected: credentialFingerprint(token)` when

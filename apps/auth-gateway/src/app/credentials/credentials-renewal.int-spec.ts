@@ -41,7 +41,7 @@ describe('auth-gateway renewals on Postgres and the ATS-A sandbox', () => {
       guard: outboundGuard('loopback'),
       quota,
       logger: { warn: () => undefined },
-      oauthClientOf: () => undefined,
+      settings: {},
     });
     return new CredentialsService(
       repository,

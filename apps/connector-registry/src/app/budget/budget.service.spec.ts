@@ -39,7 +39,7 @@ describe(BudgetService.name, () => {
     await sutFor(connector('ats-b')).limitChanged(connector('ats-b'));
     expect(quota.setLimit).not.toHaveBeenCalled();
     await expect(sutFor(connector('ats-b')).get(admin, 'c1')).rejects.toMatchObject({
-      code: RegistryErrorCode.NotAtsA,
+      code: RegistryErrorCode.NoDailyBudget,
     });
     expect(quota.snapshot).not.toHaveBeenCalled();
   });

@@ -26,8 +26,8 @@ export class BudgetService {
     const budget = dailyQuotaOf(connector);
     if (!budget) {
       throw new RegistryException(
-        RegistryErrorCode.NotAtsA,
-        'only ATS-A connectors have a daily call budget (ATS-B limits calls per minute)',
+        RegistryErrorCode.NoDailyBudget,
+        `only connectors of an ATS with a daily call budget have one (${connector.type} has none)`,
       );
     }
     const { key, config } = budget;

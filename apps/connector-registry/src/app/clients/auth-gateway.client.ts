@@ -77,13 +77,14 @@ export class AuthGatewayClient {
 
   startAuthorization(
     accountId: string,
-    data: { connectorId: string; adminId: string; browserNonce: string },
+    data: { type: string; connectorId: string; adminId: string; browserNonce: string },
   ): Promise<AuthorizationStartReply> {
     return this.request(RoutingKey.AuthAuthorizationStart, accountId, () => data);
   }
 
   /** The account is not known before the gateway answers; `state` binds the request to it. */
   completeAuthorization(data: {
+    type?: string;
     code: string;
     state: string;
     browserNonce: string;

@@ -2,8 +2,10 @@
 export enum RegistryErrorCode {
   ValidationFailed = 'VALIDATION_FAILED',
   InvalidMapping = 'INVALID_MAPPING',
-  NotAtsB = 'NOT_ATS_B',
-  NotAtsA = 'NOT_ATS_A',
+  /** Only an ATS with an interactive login is authorized by logging in (was NOT_ATS_B). */
+  NotInteractiveLogin = 'NOT_INTERACTIVE_LOGIN',
+  /** Only an ATS with a daily call budget has one to show (was NOT_ATS_A). */
+  NoDailyBudget = 'NO_DAILY_BUDGET',
   Unauthorized = 'UNAUTHORIZED',
   NotFound = 'NOT_FOUND',
   MethodNotAllowed = 'METHOD_NOT_ALLOWED',
@@ -58,8 +60,8 @@ export function httpStatusOf(code: RegistryErrorCode): number {
   switch (code) {
     case RegistryErrorCode.ValidationFailed:
     case RegistryErrorCode.InvalidMapping:
-    case RegistryErrorCode.NotAtsB:
-    case RegistryErrorCode.NotAtsA:
+    case RegistryErrorCode.NotInteractiveLogin:
+    case RegistryErrorCode.NoDailyBudget:
       return 400;
     case RegistryErrorCode.Unauthorized:
       return 401;

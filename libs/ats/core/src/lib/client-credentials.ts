@@ -60,5 +60,5 @@ export interface ClientCredentialsSetup {
   /** Its secret fields: sealed for auth-gateway alone on the way (REQUEST_SEAL_KEYS), never sent in clear. */
   readonly secretFields: readonly string[];
   /** The steps, built once per gateway process with what it shares. */
-  steps(deps: Omit<CredentialIssuerDeps, 'oauthClientOf'>): ClientCredentialsSteps;
+  steps(deps: Omit<CredentialIssuerDeps, 'settings'>): ClientCredentialsSteps;
 }

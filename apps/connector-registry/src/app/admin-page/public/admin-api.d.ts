@@ -4,8 +4,8 @@
 export type ErrorCode =
   | 'VALIDATION_FAILED'
   | 'INVALID_MAPPING'
-  | 'NOT_ATS_B'
-  | 'NOT_ATS_A'
+  | 'NOT_INTERACTIVE_LOGIN'
+  | 'NO_DAILY_BUDGET'
   | 'UNAUTHORIZED'
   | 'NOT_FOUND'
   | 'METHOD_NOT_ALLOWED'

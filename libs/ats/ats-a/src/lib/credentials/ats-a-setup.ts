@@ -26,7 +26,7 @@ import { DEFAULT_ATS_A_OPEN_STATUSES } from '../client/ats-a-vacancy';
 class AtsASetupSteps implements ClientCredentialsSteps {
   private readonly calls = new AtsACallsInFlight();
 
-  constructor(private readonly deps: Omit<CredentialIssuerDeps, 'oauthClientOf'>) {}
+  constructor(private readonly deps: Omit<CredentialIssuerDeps, 'settings'>) {}
 
   async verify(input: SetupInput): Promise<VerifiedCredentials> {
     const config = input.config as unknown as AtsAConfigInputDto;
