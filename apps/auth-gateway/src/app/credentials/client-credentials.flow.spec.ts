@@ -77,6 +77,12 @@ describe(ClientCredentialsFlow.name, () => {
       });
     });
 
+    it('has the set-up of every registered ATS that declares client-credentials', () => {
+      const types = atsRegistry.typesWith('client-credentials');
+      expect(types.filter((type) => !atsRegistry.get(type).clientCredentials)).toEqual([]);
+      expect(types).not.toEqual([]);
+    });
+
     it('refuses, INVALID_REQUEST, an ATS without client credentials or not registered', () => {
       for (const type of [...atsRegistry.types().filter((t) => t !== 'ats-a'), 'nobody']) {
         const other = request(RoutingKey.AuthConnectionTest, { type, config: {} }, []);

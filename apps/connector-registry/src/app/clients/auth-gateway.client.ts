@@ -94,9 +94,13 @@ export class AuthGatewayClient {
 
   /** `config` with each secret field of its ATS (the adapter's `clientCredentials.secretFields`) sealed. */
   private sealed(atsType: string, config: Record<string, unknown>, scope: RequestSealScope): SealedConfig {
-    const secretFields = atsRegistry.get(atsType).clientCredentials?.secretFields ?? [];
+    const setup = atsRegistry.get(atsType).clientCredentials;
+    // Nothing goes out for an ATS whose secrets the registry does not know how to seal.
+    if (!setup)
+      throw new Error(`${atsType} has no client-credentials set-up (its adapter's clientCredentials)`);
     const sealed: SealedConfig = { ...config };
-    for (const field of secretFields) sealed[field] = this.seal.seal(String(config[field] ?? ''), scope);
+    for (const field of setup.secretFields)
+      sealed[field] = this.seal.seal(String(config[field] ?? ''), scope);
     return sealed;
   }
 
