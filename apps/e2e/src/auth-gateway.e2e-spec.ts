@@ -121,7 +121,7 @@ describe('auth-gateway', () => {
       ATS_B_REST_LOGIN_URL: atsB.restLoginUrl,
       ATS_B_REDIRECT_URI: 'http://127.0.0.1:3999/oauth/ats-b/callback',
       LOG_LEVEL: 'debug',
-      ATS_A_RECHECK_SECONDS: '2',
+      CREDENTIAL_RECHECK_SECONDS: '2',
     };
     // Two gateway processes, as in production: renewals must be coordinated between them.
     gateways.push(
@@ -552,7 +552,7 @@ describe('auth-gateway', () => {
       const first = await authorized('nonce-ic-1');
       const second = await authorized('nonce-ic-2');
       const before = await Promise.all([credentialRow(first.connectorId), credentialRow(second.connectorId)]);
-      const alertsBefore = alertsLogged('ATS_B_CLIENT_REJECTED');
+      const alertsBefore = alertsLogged('OAUTH_CLIENT_REJECTED');
       atsB.state.expireSessions();
       // A bad rotation of the platform's secret: ATS-B now refuses the one the gateways hold.
       const rotated = await fetch(`${atsB.url}/__sandbox/client-secret`, {
@@ -574,7 +574,7 @@ describe('auth-gateway', () => {
         expect(after.map((r) => [r.state, r.secret, r.refresh_marker])).toEqual(
           before.map((r) => ['active', r.secret, null]),
         );
-        await eventually(() => alertsLogged('ATS_B_CLIENT_REJECTED') >= alertsBefore + 2, 5_000, 'alerts');
+        await eventually(() => alertsLogged('OAUTH_CLIENT_REJECTED') >= alertsBefore + 2, 5_000, 'alerts');
         expect(statusesOf(first.connectorId)).toEqual([]);
       } finally {
         atsB.state.auth.rotateClientSecret('platform-secret');
@@ -620,7 +620,7 @@ describe('auth-gateway', () => {
     it('after a refresh whose answer was lost, alerts on the invalid_grant that follows instead of wiping', async () => {
       const { connectorId, rejected } = await authorized('nonce-lost');
       const before = await credentialRow(connectorId);
-      const alertsBefore = alertsLogged('ATS_B_REFRESH_LOST_IN_FLIGHT');
+      const alertsBefore = alertsLogged('REFRESH_LOST_IN_FLIGHT');
       atsB.state.expireSessions();
       // ATS-B rotates the token, then the connection drops before the answer arrives.
       atsB.state.setFaults({ timeoutAfterWrite: { 'POST /oauth/token refresh_token': 1 }, timeoutMs: 200 });
@@ -651,7 +651,7 @@ describe('auth-gateway', () => {
           code: 'AUTHORIZATION_REQUIRED',
         },
       );
-      await eventually(() => alertsLogged('ATS_B_REFRESH_LOST_IN_FLIGHT') > alertsBefore, 5_000, 'alert');
+      await eventually(() => alertsLogged('REFRESH_LOST_IN_FLIGHT') > alertsBefore, 5_000, 'alert');
       const after = await credentialRow(connectorId);
       expect(after).toMatchObject({ state: 'authorization_required', refresh_marker: null });
       expect(after.secret).toEqual(before.secret); // kept for the investigation, never used again

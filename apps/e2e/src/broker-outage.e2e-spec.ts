@@ -106,7 +106,7 @@ describe('a broker outage loses nothing that must reach another service', () => 
       ...common,
       RABBITMQ_URL: gatewayBroker.through(infra.vhost.url),
       ENCRYPTION_KEYS: `k1:${randomBytes(32).toString('base64')}`,
-      ATS_A_RECHECK_SECONDS: '3600',
+      CREDENTIAL_RECHECK_SECONDS: '3600',
     });
     connection = new RabbitConnection({ url: infra.vhost.url, name: 'e2e-outage' });
     rpc = new RpcClient(connection, 'connector-registry');

@@ -250,7 +250,7 @@ describe('connector set-up through the admin API', () => {
 
       const { answer, cookie, authorizeUrl } = await authorize(id);
       expect(answer.status).toBe(200);
-      expect(cookie).toMatch(/^ats_b_oauth_[0-9a-f]{24}=/);
+      expect(cookie).toMatch(/^oauth_nonce_[0-9a-f]{24}=/);
       expect(answer.headers.get('set-cookie')).toMatch(/HttpOnly/i);
       const redirect = await driveLoginForm(authorizeUrl, { username: 'recruiter', password: USER_PASSWORD });
       expect(redirect.startsWith(`${registry.url}/oauth/ats-b/callback?`)).toBe(true);

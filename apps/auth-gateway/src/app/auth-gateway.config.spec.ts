@@ -1,5 +1,7 @@
 import { ConfigError, loadConfig, LOCAL_REQUEST_SEAL_KEYS } from '@connector/service-kit';
+import { atsBAdapter } from '@connector/ats-b';
 import { AuthGatewayConfig } from './auth-gateway.config';
+import { atsSettingsOf } from './ats-settings';
 
 describe('AuthGatewayConfig in production', () => {
   it('refuses to start on local defaults, naming every variable production needs', () => {
@@ -40,8 +42,11 @@ describe('AuthGatewayConfig in production', () => {
       ATS_B_CLIENT_SECRET: 'secret',
       ATS_B_REDIRECT_URI: 'https://connectors.example.com/oauth/ats-b/callback',
     });
-    expect(config.ATS_B_CLIENT_SECRET).toBe('secret');
-    expect(config.ATS_B_AUTHORIZE_URL).toBe('');
+    // ATS-B's OAuth client: its adapter's settings, under the names deployments set.
+    expect(atsSettingsOf(config, atsBAdapter)).toMatchObject({
+      ATS_B_CLIENT_SECRET: 'secret',
+      ATS_B_AUTHORIZE_URL: '',
+    });
   });
 });
 

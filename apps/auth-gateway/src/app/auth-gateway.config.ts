@@ -1,17 +1,17 @@
 import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsNotEmpty, IsString, Matches, Max, Min } from 'class-validator';
+import { IsIn, IsInt, Max, Min } from 'class-validator';
 import { ADDRESS_ALLOWANCES, type AddressAllowance } from '@connector/ats-clients';
-import {
-  LOCAL_REQUEST_SEAL_KEYS,
-  RequiredInProduction,
-  SealKeys,
-  ServiceConfig,
-} from '@connector/service-kit';
+import { atsRegistry } from '@connector/ats-registry';
+import { LOCAL_REQUEST_SEAL_KEYS, SealKeys } from '@connector/service-kit';
+import { withAtsSettings } from './ats-settings';
 
 export const SERVICE_NAME = 'auth-gateway';
 
-/** auth-gateway's environment, validated at boot. */
-export class AuthGatewayConfig extends ServiceConfig {
+/**
+ * auth-gateway's environment, validated at boot: its own variables, and the settings each registered adapter
+ * declares under its own prefix (ATS-B's OAuth client: `ATS_B_*`; `atsSettingsOf`).
+ */
+export class AuthGatewayConfig extends withAtsSettings(atsRegistry.all().flatMap((a) => a.settings ?? [])) {
   override PORT = 3001;
   /** Handlers running at once; they take the buffered messages in turn by account. */
   @Type(() => Number) @IsInt() @Min(1) @Max(500) CONCURRENCY = 20;
@@ -36,27 +36,12 @@ export class AuthGatewayConfig extends ServiceConfig {
   /** The keys connector-registry seals its requests' client secrets with (same format; the gateway opens). */
   @SealKeys() REQUEST_SEAL_KEYS = LOCAL_REQUEST_SEAL_KEYS;
 
-  /** The platform's OAuth client at ATS-B (service configuration, never per customer); defaults: the sandbox's. */
-  @RequiredInProduction() @IsString() @IsNotEmpty() ATS_B_CLIENT_ID = 'platform-client';
-  @RequiredInProduction() @IsString() @IsNotEmpty() ATS_B_CLIENT_SECRET = 'platform-secret';
-  @Matches(/^https?:\/\/\S+$/, { message: 'ATS_B_OAUTH_URL must be an http(s) URL' })
-  ATS_B_OAUTH_URL = 'https://auth.bullhornstaffing.com/oauth';
-  @Matches(/^https?:\/\/\S+$/, { message: 'ATS_B_REST_LOGIN_URL must be an http(s) URL' })
-  ATS_B_REST_LOGIN_URL = 'https://rest.bullhornstaffing.com/rest-services';
-  /** Where the recruiter's browser logs in, when it reaches ATS-B by another address than this service
-   * does (docker compose: the host's port); empty: `${ATS_B_OAUTH_URL}/authorize`. */
-  @Matches(/^(https?:\/\/\S+)?$/, { message: 'ATS_B_AUTHORIZE_URL must be an http(s) URL' })
-  ATS_B_AUTHORIZE_URL = '';
-  /** Where the ATS sends the browser back: connector-registry's public address + /oauth/ats-b/callback. */
-  @RequiredInProduction()
-  @Matches(/^https?:\/\/\S+$/, { message: 'ATS_B_REDIRECT_URI must be an http(s) URL' })
-  ATS_B_REDIRECT_URI = 'http://127.0.0.1:3000/oauth/ats-b/callback';
   @Type(() => Number) @IsInt() @Min(60) @Max(3600) OAUTH_STATE_TTL_SECONDS = 600;
 
   /** Non-public ATS addresses (and plain http) allowed: `none` unless local mode or tests say otherwise. */
   @IsIn(ADDRESS_ALLOWANCES) ALLOW_PRIVATE_ADDRESSES: AddressAllowance = 'none';
-  /** How long an ATS-A secret the ATS refused waits before it is tried again (it is never erased). */
-  @Type(() => Number) @IsInt() @Min(1) @Max(86_400) ATS_A_RECHECK_SECONDS = 300;
+  /** How long client credentials the ATS refused wait before they are tried again (never erased; was ATS_A_RECHECK_SECONDS). */
+  @Type(() => Number) @IsInt() @Min(1) @Max(86_400) CREDENTIAL_RECHECK_SECONDS = 300;
   /** How long a connection test may take in all. */
   @Type(() => Number) @IsInt() @Min(1000) @Max(60000) CONNECTION_TEST_TIMEOUT_MS = 5_000;
   /** Connection tests at once in this process (their own slots, apart from renewals), and for one account. */

@@ -11,6 +11,8 @@ export * from './lib/connector-kind';
 export * from './lib/connector-options';
 export * from './lib/ats-clients';
 export * from './lib/credential-issuer';
+export * from './lib/client-credentials';
+export * from './lib/interactive-login';
 export * from './lib/application-sink';
 export * from './lib/candidate-sink';
 export * from './lib/document-sink';

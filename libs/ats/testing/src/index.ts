@@ -5,3 +5,4 @@
 export * from './lib/connector-snapshot';
 export * from './lib/fake-ats/fake-ats.adapter';
 export * from './lib/fake-ats/fake-ats.connector-kind';
+export * from './lib/fake-ats/fake-ats.client-credentials';

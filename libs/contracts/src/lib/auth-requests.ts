@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { Type } from 'class-transformer';
 import {
   Equals,
   IsArray,
@@ -9,7 +8,6 @@ import {
   IsOptional,
   IsString,
   MaxLength,
-  ValidateNested,
 } from 'class-validator';
 
 /**
@@ -33,7 +31,7 @@ export const AuthErrorCode = {
    * customer system is paused until the reset it named (see the shared quota for when).
    */
   RateLimited: 'RATE_LIMITED',
-  /** ATS-A does not offer a vacancy status the connector is configured with (the message names those it offers). */
+  /** The ATS does not offer a vacancy status the connector is configured with (the message names those it offers). */
   UnknownStatuses: 'UNKNOWN_STATUSES',
   /** The OAuth `state` is unknown, used, expired or not this browser's. */
   InvalidState: 'INVALID_STATE',
@@ -45,15 +43,14 @@ export const AuthErrorCode = {
    * under a key auth-gateway does not hold (REQUEST_SEAL_KEYS differ between the registry and the gateway).
    */
   InvalidSeal: 'INVALID_SEAL',
+  /**
+   * The request is not one auth-gateway can act on: an ATS type that is not registered or has no such set-up,
+   * a config its adapter's class refuses, a secret in clear (the transport answers the same code for a
+   * message that fails its contract).
+   */
+  InvalidRequest: 'INVALID_REQUEST',
 } as const;
 export type AuthErrorCodeName = (typeof AuthErrorCode)[keyof typeof AuthErrorCode];
-
-/** ATS-A credentials in clear: as the registry's connector kind hands them over, and auth-gateway opens them. */
-export interface AtsAConfigDto {
-  baseUrl: string;
-  clientId: string;
-  clientSecret: string;
-}
 
 /**
  * A secret sealed by connector-registry for auth-gateway alone (AES-256-GCM under `REQUEST_SEAL_KEYS`, `kid`
@@ -68,35 +65,33 @@ export class SealedSecretDto {
   @IsBase64() @MaxLength(1000) data!: string;
 }
 
-/** ATS-A credentials as they travel: `clientSecret` sealed (a clear one is refused, INVALID_REQUEST). */
-export class AtsASealedConfigDto {
-  @IsString() @IsNotEmpty() @MaxLength(500) baseUrl!: string;
-  @IsString() @IsNotEmpty() @MaxLength(200) clientId!: string;
-  @IsObject({ message: 'clientSecret must be sealed (REQUEST_SEAL_KEYS), never sent in clear' })
-  @ValidateNested()
-  @Type(() => SealedSecretDto)
-  clientSecret!: SealedSecretDto;
-}
+/**
+ * A connector's config as it travels to auth-gateway: the fields of its ATS's config class (its adapter's
+ * `clientCredentials.configClass`, which auth-gateway checks it against), each secret field (ATS-A:
+ * `clientSecret`) a `SealedSecretDto`. A secret in clear is refused (INVALID_REQUEST).
+ */
+export type SealedConfig = Record<string, unknown>;
 
 /**
- * `auth.connection.test`: get a token and make one cheap read (the vacancy statuses); nothing is stored. The
- * secret is sealed without a connector (none is saved yet).
- * `openStatuses`: the names the connector is configured with, each of which ATS-A must offer; without them,
- * at least one of the default names must be offered.
+ * `auth.connection.test`: obtain access and make one cheap read (the vacancy statuses); nothing is stored.
+ * The secret is sealed without a connector (none is saved yet). `type`: a registered ATS with the
+ * `client-credentials` capability (auth-gateway checks it against the registry).
+ * `openStatuses`: the names the connector is configured with, each of which the ATS must offer; without them,
+ * at least one of its default names must be offered.
  */
 export class ConnectionTestRequestDto {
-  @Equals('ats-a') type!: 'ats-a';
-  @IsObject() @ValidateNested() @Type(() => AtsASealedConfigDto) config!: AtsASealedConfigDto;
+  @IsString() @IsNotEmpty() @MaxLength(100) type!: string;
+  @IsObject() config!: SealedConfig;
   @IsOptional() @IsArray() @IsString({ each: true }) @IsNotEmpty({ each: true }) openStatuses?: string[];
 }
 export type ConnectionTestReply =
   { ok: true } | { ok: false; error: { code: AuthErrorCodeName; message: string } };
 
-/** `auth.credentials.save`: test (as `auth.connection.test`), then store the ATS-A credentials (encrypted). */
+/** `auth.credentials.save`: test (as `auth.connection.test`), then store the credentials (encrypted). */
 export class CredentialsSaveRequestDto {
   @IsString() @IsNotEmpty() connectorId!: string;
-  @Equals('ats-a') type!: 'ats-a';
-  @IsObject() @ValidateNested() @Type(() => AtsASealedConfigDto) config!: AtsASealedConfigDto;
+  @IsString() @IsNotEmpty() @MaxLength(100) type!: string;
+  @IsObject() config!: SealedConfig;
   @IsOptional() @IsArray() @IsString({ each: true }) @IsNotEmpty({ each: true }) openStatuses?: string[];
 }
 export interface CredentialsSaveReply {
@@ -106,8 +101,12 @@ export interface CredentialsSaveReply {
   openStatuses: string[];
 }
 
-/** `auth.authorization.start`: an ATS-B login URL whose `state` is bound to this connector and browser. */
+/**
+ * `auth.authorization.start`: an interactive login's URL whose `state` is bound to this connector and browser.
+ * `type`: the connector's ATS (one with `interactive-login`); left out, the one such ATS when there is one.
+ */
 export class AuthorizationStartRequestDto {
+  @IsOptional() @IsString() @IsNotEmpty() @MaxLength(100) type?: string;
   @IsString() @IsNotEmpty() connectorId!: string;
   /** Identifies the admin (e.g. a hash of their API key id). */
   @IsString() @IsNotEmpty() adminId!: string;
@@ -119,8 +118,12 @@ export interface AuthorizationStartReply {
   expiresAt: string;
 }
 
-/** `auth.authorization.complete`: the OAuth callback's code and state, with the browser's nonce. */
+/**
+ * `auth.authorization.complete`: the OAuth callback's code and state, with the browser's nonce. `type`: the
+ * ATS the callback's path names (`/oauth/{type}/callback`); left out, as for the start.
+ */
 export class AuthorizationCompleteRequestDto {
+  @IsOptional() @IsString() @IsNotEmpty() @MaxLength(100) type?: string;
   @IsString() @IsNotEmpty() @MaxLength(2000) code!: string;
   @IsString() @IsNotEmpty() @MaxLength(500) state!: string;
   @IsString() @IsNotEmpty() browserNonce!: string;
@@ -144,7 +147,11 @@ export interface AtsAccess {
   [field: string]: string;
 }
 
-export const OAUTH_CALLBACK_PATH = '/oauth/ats-b/callback';
+/**
+ * Where an ATS's login sends the browser back (connector-registry): one path per interactive-login ATS, its
+ * `type` in it (ATS-B's is `/oauth/ats-b/callback`, as registered with its vendor).
+ */
+export const OAUTH_CALLBACK_PATH = '/oauth/:type/callback';
 
 /**
  * Names an access without repeating it: a worker reports `rejected: credentialFingerprint(token)` when

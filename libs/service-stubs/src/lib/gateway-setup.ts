@@ -1,7 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { driveLoginForm } from '@connector/ats-b-sandbox/testing';
 import {
-  type AtsAConfigDto,
   type AuthorizationStartReply,
   createEvent,
   type EventEnvelope,
@@ -30,6 +29,13 @@ export function startAuthGateway(
 
 const localSeal = RequestSeal.fromEnv(LOCAL_REQUEST_SEAL_KEYS);
 
+/** ATS-A credentials in clear, as the registry's connector kind hands them over. */
+interface AtsAConfig {
+  baseUrl: string;
+  clientId: string;
+  clientSecret: string;
+}
+
 /**
  * A request to auth-gateway as connector-registry builds it: a `config.clientSecret` (ATS-A) sealed for this
  * request under the local REQUEST_SEAL_KEYS, which the tests' services use unless told otherwise.
@@ -37,7 +43,7 @@ const localSeal = RequestSeal.fromEnv(LOCAL_REQUEST_SEAL_KEYS);
 export function registryRequest(
   type: string,
   accountId: string,
-  data: { connectorId?: string; config?: Partial<AtsAConfigDto> } & Record<string, unknown>,
+  data: { connectorId?: string; config?: Partial<AtsAConfig> } & Record<string, unknown>,
 ): EventEnvelope {
   const id = randomUUID();
   const { config, connectorId } = data;
@@ -51,7 +57,7 @@ export async function saveAtsACredentials(
   rpc: RpcClient,
   accountId: string,
   connectorId: string,
-  config: AtsAConfigDto,
+  config: AtsAConfig,
 ): Promise<void> {
   await rpc.request(
     registryRequest(RoutingKey.AuthCredentialsSave, accountId, { connectorId, type: 'ats-a', config }),

@@ -6,21 +6,15 @@ import {
   type EventEnvelope,
   RoutingKey,
 } from '@connector/contracts';
-import { RequestSeal } from '@connector/service-kit';
-import { AtsASetupService } from './ats-a-setup.service';
-import { openSealedConfig } from './sealed-request';
+import { ClientCredentialsFlow } from './client-credentials.flow';
 
-/** `auth.connection.test` (request-reply from connector-registry): do these ATS-A credentials work? */
+/** `auth.connection.test` (request-reply from connector-registry): do these credentials work at their ATS? */
 @Controller()
 export class ConnectionTestHandler {
-  constructor(
-    private readonly atsA: AtsASetupService,
-    private readonly seal: RequestSeal,
-  ) {}
+  constructor(private readonly flow: ClientCredentialsFlow) {}
 
   @MessagePattern(RoutingKey.AuthConnectionTest)
   handle(@Payload() request: EventEnvelope<string, ConnectionTestRequestDto>): Promise<ConnectionTestReply> {
-    const config = openSealedConfig(this.seal, request);
-    return this.atsA.test(request.accountId, config, request.data.openStatuses);
+    return this.flow.test(request.accountId, this.flow.open(request));
   }
 }

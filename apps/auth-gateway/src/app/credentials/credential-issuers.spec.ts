@@ -1,4 +1,3 @@
-import { AtsBOAuthClient } from '@connector/ats-b';
 import { OutboundGuard } from '@connector/ats-clients';
 import { AtsParts, AtsRegistry } from '@connector/ats-core';
 import { atsRegistry } from '@connector/ats-registry';
@@ -10,18 +9,11 @@ describe('credential issuers', () => {
   const guard = new OutboundGuard({ allowance: 'none' });
   afterAll(() => guard.close());
   // What the module hands each adapter, none of it called here: only the issuers' `atsType` is read.
-  const atsBOAuth = new AtsBOAuthClient({
-    clientId: 'id',
-    clientSecret: 'secret',
-    redirectUri: 'https://platform.example.com/callback',
-    oauthUrl: 'https://auth.example.com/oauth',
-    restLoginUrl: 'https://rest.example.com/login',
-  });
   const deps = {
     guard,
     quota: {} as PostgresDailyQuota,
     logger: { warn: () => undefined },
-    oauthClientOf: (type: string) => (type === 'ats-b' ? atsBOAuth : undefined),
+    settingsOf: () => ({}),
   };
 
   it('are one for every registered ATS, each built by its adapter', () => {

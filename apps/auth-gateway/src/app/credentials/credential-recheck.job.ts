@@ -10,7 +10,7 @@ import { CredentialsRepository } from './credentials.repository';
 import { CredentialsService } from './credentials.service';
 
 /**
- * Tries refused ATS-A secrets again when they are due, so a connector the ATS refused during maintenance (a
+ * Tries refused client-credentials secrets again when they are due, so a connector the ATS refused during maintenance (a
  * proxy's 401, a 400 page) comes back by itself without waiting for a worker to ask.
  */
 @Injectable()
@@ -26,7 +26,7 @@ export class CredentialRecheckJob implements OnApplicationBootstrap, OnModuleDes
   ) {}
 
   onApplicationBootstrap(): void {
-    const everyMs = Math.min(this.config.ATS_A_RECHECK_SECONDS, 60) * 1000;
+    const everyMs = Math.min(this.config.CREDENTIAL_RECHECK_SECONDS, 60) * 1000;
     this.timer = setInterval(() => void this.runOnce(), everyMs);
     this.timer.unref();
   }

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { AtsBOAuthClient } from '@connector/ats-b';
 import { startAtsASandbox, type RunningAtsASandbox } from '@connector/ats-a-sandbox';
 import { outboundGuard } from '@connector/ats-clients';
 import {
@@ -94,21 +93,18 @@ describe('sealed secrets bound to where they go, on Postgres and the ATS-A sandb
     const guard = outboundGuard('loopback');
     // The gateway's ATS-B OAuth client: its settings point at the attacker too, so an ATS-A row turned
     // into an ATS-B one would send its secret there as a refresh token.
-    const atsBOAuth = new AtsBOAuthClient(
-      {
-        clientId: 'platform-client',
-        clientSecret: 'platform-secret',
-        redirectUri: 'http://127.0.0.1/callback',
-        oauthUrl: `${attacker.url}/oauth`,
-        restLoginUrl: `${attacker.url}/rest-services`,
-      },
-      { guard },
-    );
+    const atsBSettings = {
+      ATS_B_CLIENT_ID: 'platform-client',
+      ATS_B_CLIENT_SECRET: 'platform-secret',
+      ATS_B_REDIRECT_URI: 'http://127.0.0.1/callback',
+      ATS_B_OAUTH_URL: `${attacker.url}/oauth`,
+      ATS_B_REST_LOGIN_URL: `${attacker.url}/rest-services`,
+    };
     const issuers = credentialIssuers({
       guard,
       quota: new PostgresDailyQuota(preparedStatements(dataSource)),
       logger: new Logger('CredentialIssuer'),
-      oauthClientOf: (type) => (type === 'ats-b' ? atsBOAuth : undefined),
+      settingsOf: (type) => (type === 'ats-b' ? atsBSettings : {}),
     });
     sut = new CredentialsService(
       repository,
@@ -116,7 +112,7 @@ describe('sealed secrets bound to where they go, on Postgres and the ATS-A sandb
       issuers,
       { wake: () => undefined } as unknown as OutboxRelay,
       alerts,
-      { ATS_A_RECHECK_SECONDS: 300 },
+      { CREDENTIAL_RECHECK_SECONDS: 300 },
     );
   });
 
@@ -133,7 +129,7 @@ describe('sealed secrets bound to where they go, on Postgres and the ATS-A sandb
     await tamper('moved', `state = 'rejected', recheck_at = now() - interval '1 second'`);
     await tamper('moved', `base_url = '${attacker.url}'`);
 
-    const config = { ATS_A_RECHECK_SECONDS: 300 } as AuthGatewayConfig;
+    const config = { CREDENTIAL_RECHECK_SECONDS: 300 } as AuthGatewayConfig;
     await new CredentialRecheckJob(repository, sut, config).runOnce();
 
     expect({ attackerReceived: received }).toEqual({ attackerReceived: [] });

@@ -41,7 +41,7 @@ describe('auth-gateway renewals on Postgres and the ATS-A sandbox', () => {
       guard: outboundGuard('loopback'),
       quota,
       logger: { warn: () => undefined },
-      oauthClientOf: () => undefined,
+      settings: {},
     });
     return new CredentialsService(
       repository,
@@ -49,7 +49,7 @@ describe('auth-gateway renewals on Postgres and the ATS-A sandbox', () => {
       [issuer],
       { wake: () => undefined } as unknown as OutboxRelay,
       new OperatorAlerts(),
-      { ATS_A_RECHECK_SECONDS: 300 },
+      { CREDENTIAL_RECHECK_SECONDS: 300 },
     );
   };
   const store = (service: CredentialsService, connectorId: string, baseUrl: string, expiresInMs?: number) =>

@@ -4,18 +4,18 @@ import type { DataSource } from 'typeorm';
 import { preparedStatements } from '@connector/persistence';
 import { PostgresDailyQuota, PostgresRateLimiter } from '@connector/rate-limiter';
 import { OutboundGuard, outboundGuard } from '@connector/ats-clients';
-import { AtsBOAuthClient, atsBAdapter } from '@connector/ats-b';
-import type { AtsRegistry, CredentialIssuer, CredentialIssuerDeps } from '@connector/ats-core';
+import type { AtsRegistry, AtsSettings, CredentialIssuer, CredentialIssuerDeps } from '@connector/ats-core';
 import { atsRegistry } from '@connector/ats-registry';
 import { outboxRelayProvider, RequestSeal } from '@connector/service-kit';
 import { AuthGatewayConfig, SERVICE_NAME } from '../auth-gateway.config';
 import { SecretBox } from '../crypto/secret-box';
-import { AtsBOAuthStrategy } from '../oauth/ats-b-oauth.strategy';
+import { atsSettingsOf } from '../ats-settings';
 import { AuthorizationCompleteHandler } from '../oauth/authorization-complete.handler';
 import { AuthorizationStartHandler } from '../oauth/authorization-start.handler';
 import { OAuthStateStore } from '../oauth/oauth-state.store';
-import { OAuthService } from '../oauth/oauth.service';
-import { AtsASetupService } from './ats-a-setup.service';
+import { ATS_LOGINS, type AtsLogin, InteractiveLoginFlow } from '../oauth/interactive-login.flow';
+import { OAuthLoginStrategy } from '../oauth/oauth-login.strategy';
+import { ClientCredentialsFlow } from './client-credentials.flow';
 import { CONNECTION_TEST_LIMITER, CREDENTIAL_ISSUERS, TOKEN_QUOTA } from './credential-issuer';
 import { CredentialRecheckJob } from './credential-recheck.job';
 import { CredentialRenewalJob } from './credential-renewal.job';
@@ -34,13 +34,45 @@ import { ResealService } from './reseal.service';
  * (`credentialIssuer`) from what the gateway hands over. Nothing to list here for a new ATS.
  */
 export function credentialIssuers(
-  deps: CredentialIssuerDeps,
+  deps: Omit<CredentialIssuerDeps, 'settings'> & { settingsOf(type: string): AtsSettings },
   registry: AtsRegistry = atsRegistry,
 ): CredentialIssuer[] {
   return registry
     .all()
-    .flatMap((adapter) => (adapter.credentialIssuer ? [adapter.credentialIssuer(deps)] : []));
+    .flatMap((adapter) =>
+      adapter.credentialIssuer
+        ? [adapter.credentialIssuer({ ...deps, settings: deps.settingsOf(adapter.type) })]
+        : [],
+    );
 }
+
+/**
+ * One login per ATS that declares `interactive-login`: its adapter's steps (`interactiveLogin`, built from its
+ * settings) on passport. Nothing to list here for a new ATS.
+ */
+export function atsLogins(
+  deps: {
+    guard: OutboundGuard;
+    settingsOf(type: string): AtsSettings;
+    states: OAuthStateStore;
+    stateTtlSeconds: number;
+  },
+  registry: AtsRegistry = atsRegistry,
+): AtsLogin[] {
+  return registry.all().flatMap((adapter) => {
+    if (!registry.supports(adapter.type, 'interactive-login')) return [];
+    if (!adapter.interactiveLogin) {
+      throw new Error(`${adapter.type} declares interactive-login but its adapter has no interactiveLogin`);
+    }
+    const steps = adapter.interactiveLogin({ guard: deps.guard, settings: deps.settingsOf(adapter.type) });
+    const strategy = new OAuthLoginStrategy(steps, deps.states, deps.stateTtlSeconds);
+    return [{ atsType: adapter.type, label: adapter.label, steps, strategy }];
+  });
+}
+
+/** Each adapter's settings as the gateway's config read them. */
+const settingsIn = (config: AuthGatewayConfig) => (type: string) =>
+  atsSettingsOf(config, atsRegistry.get(type));
 
 @Module({
   // One handler per message type auth-gateway consumes.
@@ -73,36 +105,10 @@ export function credentialIssuers(
       useFactory: (c: AuthGatewayConfig) => outboundGuard(c.ALLOW_PRIVATE_ADDRESSES),
     },
     {
-      provide: AtsBOAuthClient,
-      inject: [AuthGatewayConfig, OutboundGuard],
-      useFactory: (c: AuthGatewayConfig, guard: OutboundGuard) =>
-        new AtsBOAuthClient(
-          {
-            clientId: c.ATS_B_CLIENT_ID,
-            clientSecret: c.ATS_B_CLIENT_SECRET,
-            redirectUri: c.ATS_B_REDIRECT_URI,
-            oauthUrl: c.ATS_B_OAUTH_URL,
-            restLoginUrl: c.ATS_B_REST_LOGIN_URL,
-          },
-          { guard },
-        ),
-    },
-    {
-      provide: AtsBOAuthStrategy,
-      inject: [AuthGatewayConfig, OAuthStateStore, AtsBOAuthClient],
-      useFactory: (c: AuthGatewayConfig, states: OAuthStateStore, client: AtsBOAuthClient) =>
-        new AtsBOAuthStrategy(
-          {
-            authorizeUrl: c.ATS_B_AUTHORIZE_URL || `${c.ATS_B_OAUTH_URL}/authorize`,
-            tokenUrl: `${c.ATS_B_OAUTH_URL}/token`,
-            clientId: c.ATS_B_CLIENT_ID,
-            clientSecret: c.ATS_B_CLIENT_SECRET,
-            callbackUrl: c.ATS_B_REDIRECT_URI,
-          },
-          states,
-          c.OAUTH_STATE_TTL_SECONDS,
-          client,
-        ),
+      provide: ATS_LOGINS,
+      inject: [AuthGatewayConfig, OutboundGuard, OAuthStateStore],
+      useFactory: (c: AuthGatewayConfig, guard: OutboundGuard, states: OAuthStateStore) =>
+        atsLogins({ guard, settingsOf: settingsIn(c), states, stateTtlSeconds: c.OAUTH_STATE_TTL_SECONDS }),
     },
     {
       provide: TOKEN_QUOTA,
@@ -124,14 +130,13 @@ export function credentialIssuers(
     },
     {
       provide: CREDENTIAL_ISSUERS,
-      inject: [OutboundGuard, TOKEN_QUOTA, AtsBOAuthClient],
-      useFactory: (guard: OutboundGuard, quota: PostgresDailyQuota, atsBOAuth: AtsBOAuthClient) =>
+      inject: [AuthGatewayConfig, OutboundGuard, TOKEN_QUOTA],
+      useFactory: (c: AuthGatewayConfig, guard: OutboundGuard, quota: PostgresDailyQuota) =>
         credentialIssuers({
           guard,
           quota,
           logger: new Logger('CredentialIssuer'),
-          // The OAuth client the gateway builds from its ATS_B_* settings (above).
-          oauthClientOf: (type) => (type === atsBAdapter.type ? atsBOAuth : undefined),
+          settingsOf: settingsIn(c),
         }),
     },
     OAuthStateStore,
@@ -141,8 +146,8 @@ export function credentialIssuers(
     CredentialRecheckJob,
     CredentialRenewalJob,
     ResealService,
-    AtsASetupService,
-    OAuthService,
+    ClientCredentialsFlow,
+    InteractiveLoginFlow,
   ],
 })
 export class CredentialsModule {}

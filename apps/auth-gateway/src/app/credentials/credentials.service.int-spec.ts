@@ -59,7 +59,7 @@ describe(`${CredentialsService.name} on Postgres`, () => {
       [issuer],
       { wake: () => undefined } as unknown as OutboxRelay,
       new OperatorAlerts(),
-      { ATS_A_RECHECK_SECONDS: 300 },
+      { CREDENTIAL_RECHECK_SECONDS: 300 },
     );
     const base = {
       connectorId: 'c1',
@@ -133,7 +133,7 @@ describe(`${CredentialsService.name} on Postgres`, () => {
           [issuer],
           { wake: () => undefined } as unknown as OutboxRelay,
           new OperatorAlerts(),
-          { ATS_A_RECHECK_SECONDS: 300 },
+          { CREDENTIAL_RECHECK_SECONDS: 300 },
         ),
     );
     for (const connectorId of ['slow', 'fast']) {

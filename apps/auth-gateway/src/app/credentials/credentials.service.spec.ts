@@ -90,7 +90,7 @@ describe(CredentialsService.name, () => {
       [atsAIssuer, new AtsBCredentialIssuer(oauth as unknown as AtsBOAuthClient, outboundGuard())],
       outbox as unknown as OutboxRelay,
       alerts,
-      { ATS_A_RECHECK_SECONDS: 300 },
+      { CREDENTIAL_RECHECK_SECONDS: 300 },
     );
   };
 
@@ -162,7 +162,7 @@ describe(CredentialsService.name, () => {
       [new AtsBCredentialIssuer(oauth as unknown as AtsBOAuthClient, outboundGuard())],
       outbox as unknown as OutboxRelay,
       alerts,
-      { ATS_A_RECHECK_SECONDS: 300 },
+      { CREDENTIAL_RECHECK_SECONDS: 300 },
     );
     oauth.refresh.mockResolvedValue(tokens('rt-2'));
     oauth.login.mockResolvedValue({ bhRestToken: 'bh', restUrl: 'https://rest/x/' });
@@ -178,7 +178,7 @@ describe(CredentialsService.name, () => {
     await expect(sut.getAccess('c1')).rejects.toMatchObject({ code: 'ATS_ERROR' });
     expect(storedSecret()).toBe('rt-1');
     expect(store.row).toMatchObject({ state: 'active', refreshMarker: null });
-    expect(alerts.count(OperatorAlert.AtsBClientRejected)).toBe(1);
+    expect(alerts.count(OperatorAlert.OAuthClientRejected)).toBe(1);
     expect(published()).toEqual([]);
   });
 
@@ -195,7 +195,7 @@ describe(CredentialsService.name, () => {
       }),
     ]);
     expect(outbox.wake).toHaveBeenCalled(); // the relay publishes it now, or once the broker is back
-    expect(alerts.count(OperatorAlert.AtsBRefreshLostInFlight)).toBe(0);
+    expect(alerts.count(OperatorAlert.RefreshLostInFlight)).toBe(0);
   });
 
   it('alerts instead of wiping when invalid_grant follows a refresh that never finished', async () => {
@@ -206,7 +206,7 @@ describe(CredentialsService.name, () => {
     await store.update('c1', { refreshMarker: 'earlier', refreshStartedAt: longAgo() });
     oauth.refresh.mockRejectedValue(oauthError('invalid_grant', 400));
     await expect(sut.getAccess('c1')).rejects.toMatchObject({ code: 'AUTHORIZATION_REQUIRED' });
-    expect(alerts.count(OperatorAlert.AtsBRefreshLostInFlight)).toBe(1);
+    expect(alerts.count(OperatorAlert.RefreshLostInFlight)).toBe(1);
     expect(storedSecret()).toBe('rt-1');
     expect(store.row?.state).toBe('authorization_required');
   });
@@ -228,7 +228,7 @@ describe(CredentialsService.name, () => {
     // Nothing of A's refresh is touched: its rotated token can still be stored under its marker.
     expect(store.row).toMatchObject({ state: 'active', refreshMarker: 'process-a' });
     expect(storedSecret()).toBe('rt-1');
-    expect(alerts.count(OperatorAlert.AtsBRefreshLostInFlight)).toBe(0);
+    expect(alerts.count(OperatorAlert.RefreshLostInFlight)).toBe(0);
   });
 
   it('keeps the marker when the refresh ends without a clear refusal (a 502), so a later invalid_grant alerts', async () => {
@@ -243,7 +243,7 @@ describe(CredentialsService.name, () => {
     await store.update('c1', { refreshStartedAt: longAgo() });
     oauth.refresh.mockRejectedValueOnce(oauthError('invalid_grant', 400));
     await expect(sut.getAccess('c1')).rejects.toMatchObject({ code: 'AUTHORIZATION_REQUIRED' });
-    expect(alerts.count(OperatorAlert.AtsBRefreshLostInFlight)).toBe(1);
+    expect(alerts.count(OperatorAlert.RefreshLostInFlight)).toBe(1);
     expect(storedSecret()).toBe('rt-1');
   });
 

@@ -75,7 +75,7 @@ export class CredentialsService {
     private readonly outbox: OutboxRelay,
     private readonly alerts: OperatorAlerts,
     @Inject(AuthGatewayConfig)
-    private readonly config: Pick<AuthGatewayConfig, 'ATS_A_RECHECK_SECONDS'> &
+    private readonly config: Pick<AuthGatewayConfig, 'CREDENTIAL_RECHECK_SECONDS'> &
       Partial<Pick<AuthGatewayConfig, 'RENEWALS_MAX' | 'RENEWALS_PER_SYSTEM'>>,
   ) {
     this.issuers = new AtsParts('credential issuer', atsRegistry, issuers);
@@ -156,8 +156,8 @@ export class CredentialsService {
     connectorId: string;
     accountId: string;
     atsType: string;
-    baseUrl?: string;
-    clientId?: string;
+    baseUrl?: string | null;
+    clientId?: string | null;
     secret: string;
     access?: { value: StoredAccess; expiresAt: Date };
   }): Promise<void> {
@@ -359,7 +359,8 @@ export class CredentialsService {
       );
       this.logger.log(`renewed access for connector ${row.connectorId}`);
       countRefresh(row.atsType, 'renewed');
-      if (recovered) this.logger.log(`ATS-A accepts the credentials of connector ${row.connectorId} again`);
+      if (recovered)
+        this.logger.log(`${labelOf(row)} accepts the credentials of connector ${row.connectorId} again`);
       return issuer.toAtsAccess(row, issued.access, issued.expiresAt);
     } catch (error) {
       const answer = await this.translate(row, locked, error, { earlierMarker, marker });
@@ -396,17 +397,17 @@ export class CredentialsService {
       );
     } catch (error) {
       this.alerts.raise(
-        OperatorAlert.AtsBRefreshNotSaved,
+        OperatorAlert.RefreshNotSaved,
         `the rotated refresh token of connector ${row.connectorId} could not be stored: ${(error as Error).message}`,
-        { connectorId: row.connectorId },
+        { connectorId: row.connectorId, atsType: row.atsType },
       );
       throw new GatewayError(AuthErrorCode.AtsError, 'the renewed authorization could not be stored');
     }
   }
 
   /**
-   * ATS errors become answers a worker can act on. Only ATS-B `invalid_grant` on a refresh ends an
-   * authorization; the platform's own client refused is an operator alert; an ATS-A secret is never erased.
+   * ATS errors become answers a worker can act on. Only `invalid_grant` on a refresh ends an authorization;
+   * the platform's own OAuth client refused is an operator alert; a client-credentials secret is never erased.
    */
   private async translate(
     row: ConnectorCredentialEntity,
@@ -425,7 +426,7 @@ export class CredentialsService {
         ? error
         : new GatewayError(AuthErrorCode.AtsError, (error as Error).message);
     }
-    // ATS-B refused the request itself (4xx other than invalid_grant): the token was not spent. A 5xx or
+    // The ATS refused the request itself (4xx other than invalid_grant): the token was not spent. A 5xx or
     // no answer keeps the marker: a proxy may have lost the answer of a refresh that happened.
     const refused = error.status !== undefined && error.status >= 400 && error.status < 500;
     if (refresh.marker && refused && !error.ambiguous && error.code !== 'invalid_grant') {
@@ -433,18 +434,18 @@ export class CredentialsService {
     }
     // Client credentials refused: the customer's secret is wrong (a refresh token refused is handled below).
     if (error.kind === 'auth' && atsRegistry.supports(row.atsType, 'client-credentials')) {
-      return this.rejectAtsA(row, locked, error);
+      return this.rejectClientCredentials(row, locked, error);
     }
     if (error.kind === 'auth' && error.code === 'invalid_client') {
       this.alerts.raise(
-        OperatorAlert.AtsBClientRejected,
-        'ATS-B refused the platform’s OAuth client: check ATS_B_CLIENT_ID and ATS_B_CLIENT_SECRET. ' +
-          'Every customer’s refresh token is kept.',
-        { connectorId: row.connectorId },
+        OperatorAlert.OAuthClientRejected,
+        `${labelOf(row)} refused the platform’s OAuth client: check its client id and secret in the ` +
+          'settings of its adapter. Every customer’s refresh token is kept.',
+        { connectorId: row.connectorId, atsType: row.atsType },
       );
       return new GatewayError(
         AuthErrorCode.AtsError,
-        'ATS-B refused the platform’s OAuth client; the operator has been alerted, nothing was erased',
+        `${labelOf(row)} refused the platform’s OAuth client; the operator has been alerted, nothing was erased`,
       );
     }
     if (error.kind === 'auth' && error.code === 'invalid_grant' && refresh.marker) {
@@ -457,7 +458,7 @@ export class CredentialsService {
   }
 
   /**
-   * ATS-B no longer takes the refresh token: the connector waits for a new login. When an earlier refresh
+   * The ATS no longer takes the refresh token: the connector waits for a new login. When an earlier refresh
    * of it never finished, the token may have been spent by us: alert, and keep the sealed token for study.
    */
   private async requireAuthorization(
@@ -481,10 +482,10 @@ export class CredentialsService {
     );
     if (afterLostRefresh) {
       this.alerts.raise(
-        OperatorAlert.AtsBRefreshLostInFlight,
-        `ATS-B refused the refresh token of connector ${row.connectorId} after an earlier refresh of it ` +
-          'never finished: its answer may have been lost. The connector must be authorized again.',
-        { connectorId: row.connectorId },
+        OperatorAlert.RefreshLostInFlight,
+        `${labelOf(row)} refused the refresh token of connector ${row.connectorId} after an earlier refresh of ` +
+          'it never finished: its answer may have been lost. The connector must be authorized again.',
+        { connectorId: row.connectorId, atsType: row.atsType },
       );
     }
     this.logger.warn(
@@ -492,29 +493,29 @@ export class CredentialsService {
     );
     return new GatewayError(
       AuthErrorCode.AuthorizationRequired,
-      'ATS-B no longer accepts this connector’s authorization: an admin must authorize it again',
+      `${labelOf(row)} no longer accepts this connector’s authorization: an admin must authorize it again`,
     );
   }
 
-  /** ATS-A refused the stored secret: kept, the connector shown auth_failed, tried again later. */
-  private async rejectAtsA(
+  /** The ATS refused the stored client credentials: kept, the connector shown auth_failed, tried again later. */
+  private async rejectClientCredentials(
     row: ConnectorCredentialEntity,
     locked: LeasedCredential,
     error: AtsError,
   ): Promise<GatewayError> {
-    const recheckAt = new Date(Date.now() + this.config.ATS_A_RECHECK_SECONDS * 1000);
+    const recheckAt = new Date(Date.now() + this.config.CREDENTIAL_RECHECK_SECONDS * 1000);
     await this.updateAndAnnounce(
       locked,
       { state: 'rejected', recheckAt, access: null, accessExpiresAt: null, accessFingerprint: null },
       row.state !== 'rejected' ? [statusChanged(row, 'auth_failed', 'auth_failed')] : [],
     );
     this.logger.warn(
-      `ATS-A refused the credentials of connector ${row.connectorId} (${error.status ?? '?'}); ` +
+      `${labelOf(row)} refused the credentials of connector ${row.connectorId} (${error.status ?? '?'}); ` +
         `kept, next check at ${recheckAt.toISOString()}`,
     );
     return new GatewayError(
       AuthErrorCode.AuthorizationRequired,
-      'ATS-A refused the stored client ID or client secret: update them, or wait for the ATS to accept them again',
+      `${labelOf(row)} refused the stored client credentials: update them, or wait for the ATS to accept them again`,
     );
   }
 
@@ -539,7 +540,7 @@ export class CredentialsService {
           await this.updateAndAnnounce(
             leased,
             { state: 'authorization_required', recheckAt: null, leaseOwner: null, leaseUntil: null },
-            // A refused ATS-A secret (`rejected`) was announced auth_failed already.
+            // A refused client-credentials secret (`rejected`) was announced auth_failed already.
             row.state === 'active' ? [statusChanged(row, 'auth_failed', 'sealed_secret_mismatch')] : [],
           );
         },
@@ -667,4 +668,9 @@ function statusChanged(
       reason,
     }),
   };
+}
+
+/** The connector's ATS as people call it (its adapter's label), for logs and answers. */
+function labelOf(row: { atsType: string }): string {
+  return atsRegistry.has(row.atsType) ? atsRegistry.get(row.atsType).label : row.atsType;
 }

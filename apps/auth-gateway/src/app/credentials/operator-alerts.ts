@@ -2,12 +2,15 @@ import { Injectable, Logger } from '@nestjs/common';
 
 /** Stable codes an operator's log alerting matches on (`"alert":"<code>"` at level error). */
 export const OperatorAlert = {
-  /** ATS-B refused the platform's own OAuth client (ATS_B_CLIENT_ID / ATS_B_CLIENT_SECRET): nothing was wiped. */
-  AtsBClientRejected: 'ATS_B_CLIENT_REJECTED',
-  /** ATS-B refused a refresh token after an earlier refresh of it never finished saving: possibly our loss. */
-  AtsBRefreshLostInFlight: 'ATS_B_REFRESH_LOST_IN_FLIGHT',
-  /** A rotated ATS-B refresh token could not be stored after every retry. */
-  AtsBRefreshNotSaved: 'ATS_B_REFRESH_NOT_SAVED',
+  /**
+   * An interactive-login ATS refused the platform's own OAuth client (its adapter's client settings): nothing
+   * was wiped. The line's `atsType` names the ATS (was ATS_B_CLIENT_REJECTED).
+   */
+  OAuthClientRejected: 'OAUTH_CLIENT_REJECTED',
+  /** An ATS refused a refresh token after an earlier refresh of it never finished saving: possibly our loss. */
+  RefreshLostInFlight: 'REFRESH_LOST_IN_FLIGHT',
+  /** A rotated refresh token could not be stored after every retry. */
+  RefreshNotSaved: 'REFRESH_NOT_SAVED',
   /**
    * A sealed secret does not open for its row as stored (address, client id or ATS type changed outside a
    * save, or a sealed value copied): nothing was sent; the connector needs new credentials.

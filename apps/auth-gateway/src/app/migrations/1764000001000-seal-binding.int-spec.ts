@@ -138,7 +138,7 @@ describe('SealBinding1764000001000', () => {
         [issuer],
         { wake: () => undefined } as unknown as OutboxRelay,
         alerts,
-        { ATS_A_RECHECK_SECONDS: 300 },
+        { CREDENTIAL_RECHECK_SECONDS: 300 },
       );
       await expect(sut.getAccess('c-a')).rejects.toMatchObject({ code: 'AUTHORIZATION_REQUIRED' });
       expect({ renewedWith: renew.mock.calls.length }).toEqual({ renewedWith: 0 });

@@ -6,18 +6,18 @@ import {
   type EventEnvelope,
   RoutingKey,
 } from '@connector/contracts';
-import { OAuthService } from './oauth.service';
+import { InteractiveLoginFlow } from './interactive-login.flow';
 
-/** `auth.authorization.complete` (request-reply from connector-registry): the ATS-B login came back. */
+/** `auth.authorization.complete` (request-reply from connector-registry): an interactive login came back. */
 @Controller()
 export class AuthorizationCompleteHandler {
-  constructor(private readonly oauth: OAuthService) {}
+  constructor(private readonly logins: InteractiveLoginFlow) {}
 
   @MessagePattern(RoutingKey.AuthAuthorizationComplete)
   handle(
     @Payload() request: EventEnvelope<string, AuthorizationCompleteRequestDto>,
   ): Promise<AuthorizationCompleteReply> {
-    const { code, state, browserNonce } = request.data;
-    return this.oauth.complete(code, state, browserNonce);
+    const { type, code, state, browserNonce } = request.data;
+    return this.logins.complete(type, code, state, browserNonce);
   }
 }

@@ -7,13 +7,13 @@ import {
   RoutingKey,
 } from '@connector/contracts';
 import { AuthGatewayConfig } from '../auth-gateway.config';
-import { OAuthService } from './oauth.service';
+import { InteractiveLoginFlow } from './interactive-login.flow';
 
-/** `auth.authorization.start` (request-reply from connector-registry): where an ATS-B login begins. */
+/** `auth.authorization.start` (request-reply from connector-registry): where an interactive login begins. */
 @Controller()
 export class AuthorizationStartHandler {
   constructor(
-    private readonly oauth: OAuthService,
+    private readonly logins: InteractiveLoginFlow,
     @Inject(AuthGatewayConfig) private readonly config: AuthGatewayConfig,
   ) {}
 
@@ -21,8 +21,9 @@ export class AuthorizationStartHandler {
   handle(
     @Payload() request: EventEnvelope<string, AuthorizationStartRequestDto>,
   ): Promise<AuthorizationStartReply> {
-    const { connectorId, adminId, browserNonce } = request.data;
-    return this.oauth.start(
+    const { type, connectorId, adminId, browserNonce } = request.data;
+    return this.logins.start(
+      type,
       { connectorId, accountId: request.accountId, adminId, browserNonce },
       this.config.OAUTH_STATE_TTL_SECONDS,
     );

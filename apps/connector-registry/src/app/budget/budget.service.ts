@@ -11,7 +11,7 @@ import { type BudgetView, toBudgetView } from './budget.view';
 
 export const REGISTRY_QUOTA = Symbol('REGISTRY_QUOTA');
 
-/** An ATS's daily call budget (capability `daily-budget`) as operators see and steer it: the planner's shared row, read and changed here. */
+/** The ATS-A daily budget as operators see and steer it: the planner's shared row, read and changed here. */
 @Injectable()
 export class BudgetService {
   constructor(
@@ -27,7 +27,7 @@ export class BudgetService {
     if (!budget) {
       throw new RegistryException(
         RegistryErrorCode.NoDailyBudget,
-        `${atsRegistry.get(connector.type).label} has no daily call budget: only an ATS that declares one does`,
+        `only connectors of an ATS with a daily call budget have one (${connector.type} has none)`,
       );
     }
     const { key, config } = budget;
@@ -50,7 +50,7 @@ export class BudgetService {
   }
 }
 
-/** The connector's daily quota when its ATS's budget is one, as its adapter keys and sizes it. */
+/** The connector's daily quota when its ATS's budget is one (ATS-A's), as its adapter keys and sizes it. */
 function dailyQuotaOf(connector: ConnectorEntity) {
   const budget = atsRegistry.has(connector.type)
     ? atsRegistry.get(connector.type).budget?.(connector)

@@ -23,13 +23,13 @@ describe(AuthGatewayClient.name, () => {
       () => Promise.reject(busy(20)),
       () => Promise.resolve({ ok: true }),
     ]);
-    await expect(sut.testConnection('acct_1', config)).resolves.toEqual({ ok: true });
+    await expect(sut.testConnection('ats-a', 'acct_1', config)).resolves.toEqual({ ok: true });
     expect(request).toHaveBeenCalledTimes(3);
   });
 
   it('gives the BUSY answer back when waiting would pass the request’s time', async () => {
     const { sut, request } = sutWith([() => Promise.reject(busy(10_000))], 2_000);
-    await expect(sut.saveCredentials('acct_1', 'c1', config)).rejects.toMatchObject({
+    await expect(sut.saveCredentials('ats-a', 'acct_1', 'c1', config)).rejects.toMatchObject({
       code: AuthErrorCode.Busy,
     });
     expect(request).toHaveBeenCalledTimes(1);
@@ -47,8 +47,8 @@ describe(AuthGatewayClient.name, () => {
       () => Promise.resolve({ baseUrl: config.baseUrl, openStatuses: ['Open'] }),
       () => Promise.resolve({ ok: true }),
     ]);
-    await sut.saveCredentials('acct_1', 'c1', config);
-    await sut.testConnection('acct_1', config);
+    await sut.saveCredentials('ats-a', 'acct_1', 'c1', config);
+    await sut.testConnection('ats-a', 'acct_1', config);
     const sent = request.mock.calls.map(
       ([envelope]) => envelope as EventEnvelope<string, Record<string, unknown>>,
     );

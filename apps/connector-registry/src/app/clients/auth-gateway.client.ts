@@ -1,8 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import {
-  type AtsAConfigDto,
-  type AtsASealedConfigDto,
   type AuthorizationCompleteReply,
   type AuthorizationStartReply,
   AuthErrorCode,
@@ -10,7 +8,9 @@ import {
   createEvent,
   type CredentialsSaveReply,
   RoutingKey,
+  type SealedConfig,
 } from '@connector/contracts';
+import { atsRegistry } from '@connector/ats-registry';
 import { RpcClient, RpcError } from '@connector/messaging';
 import { RequestSeal, type RequestSealScope } from '@connector/service-kit';
 import { ConnectorRegistryConfig } from '../connector-registry.config';
@@ -37,31 +37,36 @@ export class AuthGatewayClient {
     this.seal = RequestSeal.fromEnv(config.REQUEST_SEAL_KEYS);
   }
 
-  /** `openStatuses`: names the ATS must offer (without them, one of the defaults must be). */
+  /**
+   * `atsType`: a `client-credentials` ATS, whose config this is. `openStatuses`: names the ATS must offer
+   * (without them, one of the defaults must be).
+   */
   testConnection(
+    atsType: string,
     accountId: string,
-    config: AtsAConfigDto,
+    config: Record<string, unknown>,
     openStatuses?: string[],
   ): Promise<ConnectionTestReply> {
     const type = RoutingKey.AuthConnectionTest;
     return this.request(type, accountId, (requestId) => ({
-      type: 'ats-a',
-      config: this.sealed(config, { type, accountId, requestId }),
+      type: atsType,
+      config: this.sealed(atsType, config, { type, accountId, requestId }),
       ...(openStatuses ? { openStatuses } : {}),
     }));
   }
 
   saveCredentials(
+    atsType: string,
     accountId: string,
     connectorId: string,
-    config: AtsAConfigDto,
+    config: Record<string, unknown>,
     openStatuses?: string[],
   ): Promise<CredentialsSaveReply> {
     const type = RoutingKey.AuthCredentialsSave;
     return this.request(type, accountId, (requestId) => ({
       connectorId,
-      type: 'ats-a',
-      config: this.sealed(config, { type, accountId, requestId, connectorId }),
+      type: atsType,
+      config: this.sealed(atsType, config, { type, accountId, requestId, connectorId }),
       ...(openStatuses ? { openStatuses } : {}),
     }));
   }
@@ -72,13 +77,14 @@ export class AuthGatewayClient {
 
   startAuthorization(
     accountId: string,
-    data: { connectorId: string; adminId: string; browserNonce: string },
+    data: { type: string; connectorId: string; adminId: string; browserNonce: string },
   ): Promise<AuthorizationStartReply> {
     return this.request(RoutingKey.AuthAuthorizationStart, accountId, () => data);
   }
 
   /** The account is not known before the gateway answers; `state` binds the request to it. */
   completeAuthorization(data: {
+    type?: string;
     code: string;
     state: string;
     browserNonce: string;
@@ -86,9 +92,16 @@ export class AuthGatewayClient {
     return this.request(RoutingKey.AuthAuthorizationComplete, 'unknown', () => data);
   }
 
-  private sealed(config: AtsAConfigDto, scope: RequestSealScope): AtsASealedConfigDto {
-    const { baseUrl, clientId, clientSecret } = config;
-    return { baseUrl, clientId, clientSecret: this.seal.seal(clientSecret, scope) };
+  /** `config` with each secret field of its ATS (the adapter's `clientCredentials.secretFields`) sealed. */
+  private sealed(atsType: string, config: Record<string, unknown>, scope: RequestSealScope): SealedConfig {
+    const setup = atsRegistry.get(atsType).clientCredentials;
+    // Nothing goes out for an ATS whose secrets the registry does not know how to seal.
+    if (!setup)
+      throw new Error(`${atsType} has no client-credentials set-up (its adapter's clientCredentials)`);
+    const sealed: SealedConfig = { ...config };
+    for (const field of setup.secretFields)
+      sealed[field] = this.seal.seal(String(config[field] ?? ''), scope);
+    return sealed;
   }
 
   /**

@@ -2,8 +2,9 @@
 export enum RegistryErrorCode {
   ValidationFailed = 'VALIDATION_FAILED',
   InvalidMapping = 'INVALID_MAPPING',
-  NotAtsB = 'NOT_ATS_B',
-  /** The connector's ATS budgets its calls otherwise (per minute, per connector): no daily budget to show. */
+  /** Only an ATS with an interactive login is authorized by logging in (was NOT_ATS_B). */
+  NotInteractiveLogin = 'NOT_INTERACTIVE_LOGIN',
+  /** Only an ATS with a daily call budget has one to show (was NOT_ATS_A). */
   NoDailyBudget = 'NO_DAILY_BUDGET',
   Unauthorized = 'UNAUTHORIZED',
   NotFound = 'NOT_FOUND',
@@ -59,7 +60,7 @@ export function httpStatusOf(code: RegistryErrorCode): number {
   switch (code) {
     case RegistryErrorCode.ValidationFailed:
     case RegistryErrorCode.InvalidMapping:
-    case RegistryErrorCode.NotAtsB:
+    case RegistryErrorCode.NotInteractiveLogin:
     case RegistryErrorCode.NoDailyBudget:
       return 400;
     case RegistryErrorCode.Unauthorized:

@@ -6,8 +6,9 @@ import { OAUTH_CALLBACK_PATH } from '@connector/contracts';
  * cookie per login, named after its state, so two logins in one browser (two tabs, two connectors) do not
  * overwrite each other's nonce.
  */
-const OAUTH_COOKIE_PREFIX = 'ats_b_oauth_';
+const OAUTH_COOKIE_PREFIX = 'oauth_nonce_';
 const OAUTH_COOKIE_MAX_AGE_SECONDS = 600;
+/** Every ATS's callback is under it (`/oauth/{type}/callback`). */
 const COOKIE_PATH = OAUTH_CALLBACK_PATH.slice(0, OAUTH_CALLBACK_PATH.indexOf('/', 1)); // "/oauth"
 
 /** The cookie name of the login with this `state` (a hash: the name says nothing about the state). */

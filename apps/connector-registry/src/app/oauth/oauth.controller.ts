@@ -27,9 +27,16 @@ export class AuthorizeController {
 
   @Post()
   @HttpCode(200)
-  @ApiOperation({ summary: 'ATS-B: the login URL to open; sets the browser cookie that binds the login' })
+  @ApiOperation({
+    summary:
+      'An ATS with an interactive login: the login URL to open; sets the browser cookie that binds the login',
+  })
   @ApiResponse({ status: 200, description: 'the login URL', type: AuthorizeResponse })
-  @ApiResponse({ status: 400, description: 'NOT_ATS_B', type: ErrorResponse })
+  @ApiResponse({
+    status: 400,
+    description: 'NOT_INTERACTIVE_LOGIN: the ATS has no interactive login',
+    type: ErrorResponse,
+  })
   async authorize(
     @Admin() admin: AdminIdentity,
     @Param('id') id: string,
@@ -50,9 +57,11 @@ export class OAuthCallbackController {
     @Inject(ConnectorRegistryConfig) private readonly config: Config,
   ) {}
 
+  /** `/oauth/{type}/callback`: the ATS whose login this is (ATS-B's path is `/oauth/ats-b/callback`). */
   @Get(OAUTH_CALLBACK_PATH)
   @ApiExcludeEndpoint()
   async callback(
+    @Param('type') type: string,
     @Query() query: Record<string, unknown>,
     @Req() request: Request,
     @Res() response: Response,
@@ -60,6 +69,7 @@ export class OAuthCallbackController {
     const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
     const state = text(query.state);
     const outcome = await this.oauth.complete({
+      type,
       code: text(query.code),
       state,
       error: text(query.error),

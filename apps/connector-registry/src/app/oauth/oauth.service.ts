@@ -12,7 +12,7 @@ import { ConnectorKinds } from '../connectors/kinds/connector-kinds';
 export type CallbackOutcome =
   { ok: true; connectorId: string } | { ok: false; status: 400 | 503; title: string; explanation: string };
 
-/** The ATS-B login (OAuth authorization code): started by an admin, completed by their browser. */
+/** An interactive login (OAuth authorization code) at the connector's ATS: started by an admin, completed by their browser. */
 @Injectable()
 export class OAuthService {
   private readonly logger = new Logger(OAuthService.name);
@@ -31,13 +31,14 @@ export class OAuthService {
     const connector = await this.connectors.findOwned(admin, connectorId);
     if (!this.kinds.of(connector.type).authorizedByLogin) {
       throw new RegistryException(
-        RegistryErrorCode.NotAtsB,
-        'Only ATS-B connectors are authorized by logging in',
+        RegistryErrorCode.NotInteractiveLogin,
+        `Only connectors of an ATS with an interactive login are authorized by logging in (${connector.type} has none)`,
       );
     }
     const nonce = randomBytes(32).toString('base64url');
     try {
       const reply = await this.gateway.startAuthorization(admin.accountId, {
+        type: connector.type,
         connectorId,
         adminId: admin.adminId,
         browserNonce: nonce,
@@ -51,6 +52,8 @@ export class OAuthService {
   }
 
   async complete(query: {
+    /** The ATS the callback's path names. */
+    type?: string;
     code?: string;
     state?: string;
     error?: string;
@@ -77,6 +80,7 @@ export class OAuthService {
     }
     try {
       const reply = await this.gateway.completeAuthorization({
+        ...(query.type ? { type: query.type } : {}),
         code: query.code,
         state: query.state,
         browserNonce: query.nonce,

@@ -5,6 +5,7 @@ import { atsACandidateSink } from './candidates/ats-a-candidate.sink';
 import { atsADocumentSink } from './documents/ats-a-document.sink';
 import { atsAConnectorKind } from './ats-a.connector-kind';
 import { atsACredentialIssuer } from './credentials/ats-a-credential.issuer';
+import { atsAClientCredentials } from './credentials/ats-a-setup';
 import { makeAtsAClients } from './ats-a-clients';
 import { ATS_A_SOURCE_PATHS } from './ats-a-vacancy-fields';
 import { atsAQuota } from './budget/ats-a-budget';
@@ -43,6 +44,7 @@ export const atsAAdapter = {
   callTokenOf: (access) => atsAAccessOf(access).accessToken,
   budget: (connector) => ({ kind: 'daily-quota', ...atsAQuota(connector) }),
   makeClients: makeAtsAClients,
+  clientCredentials: atsAClientCredentials,
   credentialIssuer: atsACredentialIssuer,
   vacancySource: (deps: VacancyPartDeps<AtsAClient>) => new AtsAVacancySource(deps),
   candidateSink: atsACandidateSink,

@@ -64,7 +64,7 @@ class AtsAConnectorKind implements ConnectorKind {
 
   test(accountId: string, config: unknown, options?: Record<string, unknown>): Promise<ConnectionTestResult> {
     const input = this.context.validate(AtsAConfigInputDto, config, 'config');
-    return this.context.credentials.test(accountId, { ...input }, openStatusesOf(options));
+    return this.context.credentials.test(this.atsType, accountId, { ...input }, openStatusesOf(options));
   }
 
   async prepare(
@@ -75,6 +75,7 @@ class AtsAConnectorKind implements ConnectorKind {
   ): Promise<InitialState> {
     const input = this.context.validate(AtsAConfigInputDto, config, 'config');
     const saved = await this.context.credentials.save(
+      this.atsType,
       accountId,
       connectorId,
       { ...input },
@@ -94,6 +95,7 @@ class AtsAConnectorKind implements ConnectorKind {
     const clientId = input.clientId ?? String(connector.config['clientId'] ?? '');
     // Only what is not secret is kept: the address as the gateway will use it (and the client id).
     const saved = await this.context.credentials.save(
+      this.atsType,
       connector.accountId,
       connector.id,
       {

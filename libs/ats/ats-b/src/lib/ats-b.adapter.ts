@@ -4,6 +4,7 @@ import { atsBCandidateSink } from './candidates/ats-b-candidate.sink';
 import { atsBDocumentSink } from './documents/ats-b-document.sink';
 import { atsBConnectorKind } from './ats-b.connector-kind';
 import { atsBCredentialIssuer } from './credentials/ats-b-credential.issuer';
+import { ATS_B_SETTINGS, atsBInteractiveLogin } from './credentials/ats-b-login';
 import { makeAtsBClients } from './ats-b-clients';
 import { ATS_B_SOURCE_PATHS } from './ats-b-vacancy-fields';
 import { atsBBudget } from './budget/ats-b-budget';
@@ -38,6 +39,8 @@ export const atsBAdapter = {
   budget: (connector) => ({ kind: 'token-bucket', ...atsBBudget(connector) }),
   makeClients: makeAtsBClients,
   credentialIssuer: atsBCredentialIssuer,
+  interactiveLogin: atsBInteractiveLogin,
+  settings: ATS_B_SETTINGS,
   vacancySource: (deps: VacancyPartDeps<AtsBClient>) => new AtsBVacancySource(deps),
   vacancyEventSource: (deps: VacancyPartDeps<AtsBClient>) => new AtsBVacancyEventSource(deps),
   candidateSink: atsBCandidateSink,

@@ -2,9 +2,11 @@ import type { AtsAccess } from '@connector/contracts';
 import type { MappingVocabulary } from '@connector/job-mapping';
 import type { ApplicationSinkFactory } from './application-sink';
 import type { CandidateSinkFactory } from './candidate-sink';
+import type { ClientCredentialsSetup } from './client-credentials';
 import type { ConnectorKindFactory } from './connector-kind';
 import type { CredentialIssuerFactory } from './credential-issuer';
 import type { DocumentSinkFactory } from './document-sink';
+import type { AtsSetting, InteractiveLoginFactory } from './interactive-login';
 import type { AtsBudget, AtsClientDeps, AtsClientMaker, BudgetConnector } from './ats-clients';
 import type { VacancyEventSource } from './vacancy-event-source';
 import type { VacancyPartDeps, VacancySource } from './vacancy-source';
@@ -58,6 +60,21 @@ export interface AtsAdapter {
    * `AtsClientFactory` asks it for every connector of this ATS. An ATS with a data capability has one.
    */
   makeClients?(deps: AtsClientDeps): AtsClientMaker<unknown>;
+  /**
+   * auth-gateway's part of a `client-credentials` ATS: its config class, its secret fields and the set-up steps
+   * (test, statuses read) the gateway's generic flow runs.
+   */
+  readonly clientCredentials?: ClientCredentialsSetup;
+  /**
+   * auth-gateway's part of an `interactive-login` ATS: the steps of its login (authorize and token ends, code
+   * exchange, first session), built from its `settings`.
+   */
+  readonly interactiveLogin?: InteractiveLoginFactory;
+  /**
+   * The settings its parts read from auth-gateway's environment under its own prefix (ATS-B: its OAuth
+   * client, `ATS_B_*`); auth-gateway's config takes them in without naming them.
+   */
+  readonly settings?: readonly AtsSetting[];
   /** auth-gateway's part: how a stored secret becomes access (every product ATS has one; its spec names any without). */
   readonly credentialIssuer?: CredentialIssuerFactory;
   /** vacancy-sync's reading of its vacancies, page by page (capability `vacancies`), built once per process. */

@@ -1,4 +1,4 @@
-import type { AtsAConfigDto, ConnectorStatus, CredentialsSaveReply } from '@connector/contracts';
+import type { ConnectorStatus, CredentialsSaveReply } from '@connector/contracts';
 import { IsDefined, ValidateIf } from 'class-validator';
 import type { AtsPart } from './ats-parts';
 
@@ -33,15 +33,22 @@ export interface SavedConnector {
 }
 
 /**
- * auth-gateway as a kind with client credentials uses it: the caller turns a failed request into its own error
- * (and an ATS's refusal of the test into `ok: false`).
+ * auth-gateway as a kind with client credentials uses it (`type`: the kind's ATS, whose adapter's
+ * `clientCredentials` names the config's secret fields, sealed on the way): the caller turns a failed request
+ * into its own error (and an ATS's refusal of the test into `ok: false`).
  */
 export interface ClientCredentialsStore {
-  test(accountId: string, config: AtsAConfigDto, openStatuses?: string[]): Promise<ConnectionTestResult>;
+  test(
+    type: string,
+    accountId: string,
+    config: Record<string, unknown>,
+    openStatuses?: string[],
+  ): Promise<ConnectionTestResult>;
   save(
+    type: string,
     accountId: string,
     connectorId: string,
-    config: AtsAConfigDto,
+    config: Record<string, unknown>,
     openStatuses?: string[],
   ): Promise<CredentialsSaveReply>;
 }

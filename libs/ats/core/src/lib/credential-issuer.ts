@@ -2,6 +2,7 @@ import type { OutboundGuard } from '@connector/ats-clients';
 import type { AtsAccess } from '@connector/contracts';
 import type { PostgresDailyQuota } from '@connector/rate-limiter';
 import type { AtsPart } from './ats-parts';
+import type { AtsSettings } from './interactive-login';
 
 /** The access auth-gateway keeps sealed for a connector. */
 export interface StoredAccess {
@@ -45,8 +46,6 @@ export interface CredentialIssuer extends AtsPart {
   toAtsAccess(input: { baseUrl: string | null }, access: StoredAccess, expiresAt: Date): AtsAccess;
   /** The token a worker would report back when the ATS refuses it. */
   fingerprintOf(access: StoredAccess): string;
-  /** An `interactive-login` ATS: the first access after the login's code exchange (ATS-B's first session). */
-  firstSession?(accessToken: string, expiresInSeconds: number): Promise<IssuedAccess>;
 }
 
 /** What an issuer tells the service around spending a single-use secret. */
@@ -67,11 +66,8 @@ export interface CredentialIssuerDeps {
   /** The daily quota the gateway's token requests take from (the workers' table). */
   readonly quota: PostgresDailyQuota;
   readonly logger: { warn(message: string): void };
-  /**
-   * The OAuth client of an `interactive-login` ATS, which the gateway builds from its own settings
-   * (ATS_B_*), by ATS type; undefined when the gateway has none for it. The adapter checks its class.
-   */
-  oauthClientOf(atsType: string): unknown;
+  /** The adapter's own settings (`AtsAdapter.settings`, e.g. ATS-B's OAuth client), as the gateway read them. */
+  readonly settings: AtsSettings;
 }
 
 /** An adapter's `credentialIssuer`: builds its issuer from what auth-gateway hands over. */

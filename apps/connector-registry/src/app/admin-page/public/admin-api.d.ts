@@ -4,7 +4,7 @@
 export type ErrorCode =
   | 'VALIDATION_FAILED'
   | 'INVALID_MAPPING'
-  | 'NOT_ATS_B'
+  | 'NOT_INTERACTIVE_LOGIN'
   | 'NO_DAILY_BUDGET'
   | 'UNAUTHORIZED'
   | 'NOT_FOUND'

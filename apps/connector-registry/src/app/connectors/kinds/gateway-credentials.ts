@@ -1,5 +1,5 @@
 import type { ClientCredentialsStore, ConnectionTestResult } from '@connector/ats-core';
-import type { AtsAConfigDto, CredentialsSaveReply } from '@connector/contracts';
+import type { CredentialsSaveReply } from '@connector/contracts';
 import { RpcError } from '@connector/messaging';
 import type { AuthGatewayClient } from '../../clients/auth-gateway.client';
 import { atsProblemCode, dependencyError } from '../../clients/dependency-errors';
@@ -11,12 +11,13 @@ export class GatewayCredentials implements ClientCredentialsStore {
   constructor(private readonly gateway: AuthGatewayClient) {}
 
   async test(
+    type: string,
     accountId: string,
-    config: AtsAConfigDto,
+    config: Record<string, unknown>,
     openStatuses?: string[],
   ): Promise<ConnectionTestResult> {
     try {
-      const reply = await this.gateway.testConnection(accountId, config, openStatuses);
+      const reply = await this.gateway.testConnection(type, accountId, config, openStatuses);
       return reply.ok
         ? { ok: true }
         : { ok: false, error: { code: reply.error.code, message: reply.error.message } };
@@ -30,13 +31,14 @@ export class GatewayCredentials implements ClientCredentialsStore {
   }
 
   async save(
+    type: string,
     accountId: string,
     connectorId: string,
-    config: AtsAConfigDto,
+    config: Record<string, unknown>,
     openStatuses?: string[],
   ): Promise<CredentialsSaveReply> {
     try {
-      return await this.gateway.saveCredentials(accountId, connectorId, config, openStatuses);
+      return await this.gateway.saveCredentials(type, accountId, connectorId, config, openStatuses);
     } catch (error) {
       throw dependencyError(error, SERVICE);
     }

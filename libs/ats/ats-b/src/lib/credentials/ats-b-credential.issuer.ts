@@ -9,7 +9,8 @@ import type {
 import { type AtsAccess, credentialFingerprint } from '@connector/contracts';
 import { AtsError, type OutboundGuard } from '@connector/ats-clients';
 import { AtsBClient } from '../client/ats-b.client';
-import { AtsBOAuthClient } from '../client/ats-b-oauth.client';
+import type { AtsBOAuthClient } from '../client/ats-b-oauth.client';
+import { atsBOAuthClientOf } from './ats-b-login';
 
 /** Workers come back for a session at least this often, so an idle-expired one is noticed by a ping. */
 const SESSION_RECHECK_MS = 5 * 60_000;
@@ -109,14 +110,8 @@ export class AtsBCredentialIssuer implements CredentialIssuer {
 }
 
 /**
- * The adapter's `credentialIssuer`: auth-gateway builds it with its guard and the ATS-B OAuth client it makes
- * from its ATS_B_* settings (`oauthClientOf('ats-b')`).
+ * The adapter's `credentialIssuer`: auth-gateway builds it with its guard and this adapter's settings (the
+ * platform's OAuth client at ATS-B, `ATS_B_SETTINGS`).
  */
-export const atsBCredentialIssuer = (deps: CredentialIssuerDeps): AtsBCredentialIssuer => {
-  const oauth = deps.oauthClientOf('ats-b');
-  if (!(oauth instanceof AtsBOAuthClient))
-    throw new Error(
-      'ATS-B credential issuer: the gateway handed over no AtsBOAuthClient (its ATS_B_* settings)',
-    );
-  return new AtsBCredentialIssuer(oauth, deps.guard);
-};
+export const atsBCredentialIssuer = (deps: CredentialIssuerDeps): AtsBCredentialIssuer =>
+  new AtsBCredentialIssuer(atsBOAuthClientOf(deps.settings, deps.guard), deps.guard);

@@ -3,12 +3,8 @@ import {
   type ConnectorKind,
   type ConnectorKindContext,
 } from '@connector/ats-core';
-import { IsNotEmpty, IsString } from 'class-validator';
 import { FAKE_ATS } from './fake-ats.adapter';
-
-class FakeAtsConfigDto {
-  @IsString() @IsNotEmpty() apiKey!: string;
-}
+import { FakeAtsConfigDto } from './fake-ats.client-credentials';
 
 /**
  * The throwaway third ATS's connector kind, for tests that show the admin API takes a kind from an adapter

@@ -5,13 +5,13 @@ import OAuth2Strategy, {
   type StateStoreStoreCallback,
   type StateStoreVerifyCallback,
 } from 'passport-oauth2';
-import type { AtsBOAuthClient, AtsBTokenSet } from '@connector/ats-b';
+import type { InteractiveLogin, LoginTokens } from '@connector/ats-core';
 import type { OAuthContext, OAuthStateStore } from './oauth-state.store';
 import type { OAuthStateEntity } from './oauth-state.entity';
 
 /** What a finished login yields: the tokens and the state's context. */
-export interface AtsBLogin {
-  tokens: AtsBTokenSet;
+export interface FinishedLogin {
+  tokens: LoginTokens;
   state: OAuthStateEntity;
 }
 
@@ -25,35 +25,25 @@ export interface OAuthRequest {
 
 export type StrategyOutcome =
   | { kind: 'redirect'; url: string }
-  | { kind: 'success'; login: AtsBLogin }
+  | { kind: 'success'; login: FinishedLogin }
   | { kind: 'fail'; message: string }
   | { kind: 'error'; error: Error };
 
 /**
- * ATS-B's authorization-code flow on passport-oauth2: it builds the authorize URL, asks our state store to
- * issue and verify `state`, handles `?error=` callbacks, and exchanges the code. The exchange itself goes
- * through AtsBOAuthClient because ATS-B wants the token parameters in the query string.
+ * One interactive-login ATS's authorization-code flow on passport-oauth2: it builds the authorize URL, asks our
+ * state store to issue and verify `state`, handles `?error=` callbacks, and exchanges the code. The ends and
+ * the exchange itself are the adapter's (`InteractiveLogin`: ATS-B wants the token parameters in the query
+ * string).
  */
-export class AtsBOAuthStrategy extends OAuth2Strategy {
-  constructor(
-    options: {
-      authorizeUrl: string;
-      tokenUrl: string;
-      clientId: string;
-      clientSecret: string;
-      callbackUrl: string;
-    },
-    states: OAuthStateStore,
-    stateTtlSeconds: number,
-    client: AtsBOAuthClient,
-  ) {
+export class OAuthLoginStrategy extends OAuth2Strategy {
+  constructor(login: InteractiveLogin, states: OAuthStateStore, stateTtlSeconds: number) {
     super(
       {
-        authorizationURL: options.authorizeUrl,
-        tokenURL: options.tokenUrl,
-        clientID: options.clientId,
-        clientSecret: options.clientSecret,
-        callbackURL: options.callbackUrl,
+        authorizationURL: login.oauth.authorizeUrl,
+        tokenURL: login.oauth.tokenUrl,
+        clientID: login.oauth.clientId,
+        clientSecret: login.oauth.clientSecret,
+        callbackURL: login.oauth.callbackUrl,
         passReqToCallback: true,
         skipUserProfile: true,
         // PKCE (RFC 7636, S256): the verifier is kept sealed with the state and sent with the code.
@@ -67,7 +57,7 @@ export class AtsBOAuthStrategy extends OAuth2Strategy {
         refreshToken: string,
         params: { expires_in?: number },
         _profile: unknown,
-        done: (error: Error | null, user?: AtsBLogin) => void,
+        done: (error: Error | null, user?: FinishedLogin) => void,
       ) => {
         const state = (req as unknown as OAuthRequest).verifiedState;
         if (!state) return done(new Error('state was not verified'));
@@ -77,7 +67,7 @@ export class AtsBOAuthStrategy extends OAuth2Strategy {
         });
       },
     );
-    // ATS-B takes the token request's parameters in the query string (ats-b.md), not the form body.
+    // The adapter's exchange (ATS-B takes the token request's parameters in the query string, not the form body).
     this._oauth2.getOAuthAccessToken = (
       code: string,
       ...rest: [unknown, oauth2tokenCallback] | [oauth2tokenCallback]
@@ -85,7 +75,7 @@ export class AtsBOAuthStrategy extends OAuth2Strategy {
       const callback = rest[rest.length - 1] as oauth2tokenCallback;
       const params = (rest.length === 2 ? rest[0] : {}) as { code_verifier?: unknown };
       const verifier = typeof params.code_verifier === 'string' ? params.code_verifier : undefined;
-      client.exchangeCode(code, verifier).then(
+      login.exchangeCode(code, verifier).then(
         // oauth's callback type has no "no error" value; passport-oauth2 only checks it for truthiness.
         (tokens) =>
           callback(NO_ERROR, tokens.accessToken, tokens.refreshToken, {
@@ -100,9 +90,9 @@ export class AtsBOAuthStrategy extends OAuth2Strategy {
   run(request: OAuthRequest): Promise<StrategyOutcome> {
     return new Promise((resolve) => {
       // passport's per-request actions; an instance made for one request (Object.create) keeps them apart.
-      const attempt = Object.create(this) as AtsBOAuthStrategy;
+      const attempt = Object.create(this) as OAuthLoginStrategy;
       attempt.redirect = (url: string) => resolve({ kind: 'redirect', url });
-      attempt.success = (user: Express.User) => resolve({ kind: 'success', login: user as AtsBLogin });
+      attempt.success = (user: Express.User) => resolve({ kind: 'success', login: user as FinishedLogin });
       attempt.fail = (info?: unknown) =>
         resolve({
           kind: 'fail',

@@ -1,0 +1,66 @@
+import type { OutboundGuard } from '@connector/ats-clients';
+import type { IssuedAccess } from './credential-issuer';
+
+/**
+ * The interactive login (capability `interactive-login`): auth-gateway's generic flow (the OAuth
+ * authorization-code round trip on passport-oauth2: state, PKCE, the callback's checks, storing) runs the ATS's
+ * own steps, which live in its adapter. The platform's OAuth client at the ATS is the adapter's settings.
+ */
+
+/**
+ * One setting an adapter reads from the process's environment (its own prefix, e.g. `ATS_B_`): the
+ * service's config takes it in as its own (`<NAME>_FILE` too), refuses production without a required one,
+ * and hands the adapter's settings to its parts. Names and defaults are the adapter's.
+ */
+export interface AtsSetting {
+  readonly name: string;
+  readonly default: string;
+  /** Production refuses to start on the default (a secret, or an address only the deployment knows). */
+  readonly requiredInProduction?: boolean;
+  /** An http(s) URL; `optional`: or empty. */
+  readonly url?: true | 'optional';
+}
+
+/** The adapter's settings as the service read them, by name. */
+export type AtsSettings = Readonly<Record<string, string>>;
+
+/** What auth-gateway hands an adapter to build its login with (once per process). */
+export interface InteractiveLoginDeps {
+  /** Every ATS call of the gateway goes through it. */
+  readonly guard: OutboundGuard;
+  /** The adapter's own settings (`AtsAdapter.settings`), as read. */
+  readonly settings: AtsSettings;
+}
+
+/** The tokens an authorization code is exchanged for. */
+export interface LoginTokens {
+  readonly accessToken: string;
+  readonly refreshToken: string;
+  readonly expiresInSeconds: number;
+}
+
+/**
+ * The ATS's steps of a login. The flow stores `refreshToken` as the connector's secret and `firstSession`'s
+ * access (sealed, per connector): a step that learns per-connector addresses during the login (a data
+ * centre's `oauthUrl` and `restUrl`, issue 36) returns them in that access, where later renewals find them.
+ */
+export interface InteractiveLogin {
+  /** The authorization-code round trip's ends: passport-oauth2's options. */
+  readonly oauth: {
+    readonly authorizeUrl: string;
+    readonly tokenUrl: string;
+    readonly clientId: string;
+    readonly clientSecret: string;
+    /** The registry's callback, `/oauth/{type}/callback` on its public address. */
+    readonly callbackUrl: string;
+  };
+  /** Code (and PKCE verifier) to tokens, as the ATS wants them asked (ATS-B: in the query string). */
+  exchangeCode(code: string, codeVerifier?: string): Promise<LoginTokens>;
+  /** The first access after the exchange (ATS-B: its REST session). */
+  firstSession(tokens: LoginTokens): Promise<IssuedAccess>;
+  /** Whether a failure is the ATS refusing the platform's own OAuth client (an operator alert). */
+  clientRejected(error: unknown): boolean;
+}
+
+/** An adapter's `interactiveLogin`: builds its login steps from what auth-gateway hands over. */
+export type InteractiveLoginFactory = (deps: InteractiveLoginDeps) => InteractiveLogin;
