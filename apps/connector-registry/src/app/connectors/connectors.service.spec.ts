@@ -118,7 +118,7 @@ describe(ConnectorsService.name, () => {
 
     it('saves an ATS-A connector as connected, with only the non-secret config and mapping v1', async () => {
       const view = await sut.create(admin, { type: 'ats-a', name: 'A', config: atsAConfig });
-      expect(gateway.saveCredentials).toHaveBeenCalledWith('acct_a', view.id, atsAConfig, undefined);
+      expect(gateway.saveCredentials).toHaveBeenCalledWith('ats-a', 'acct_a', view.id, atsAConfig, undefined);
       expect(view).toMatchObject({
         status: 'connected',
         config: { baseUrl: 'https://acme.example', clientId: 'client' },
@@ -142,7 +142,9 @@ describe(ConnectorsService.name, () => {
         config: atsAConfig,
         options: { openStatuses: ['Advertised'], dailyCallLimit: 500 },
       });
-      expect(gateway.saveCredentials).toHaveBeenCalledWith('acct_a', view.id, atsAConfig, ['Advertised']);
+      expect(gateway.saveCredentials).toHaveBeenCalledWith('ats-a', 'acct_a', view.id, atsAConfig, [
+        'Advertised',
+      ]);
       expect(view.options).toMatchObject({ openStatuses: ['Advertised'], dailyCallLimit: 500 });
     });
 
@@ -195,7 +197,7 @@ describe(ConnectorsService.name, () => {
       await expect(sut.create(admin, { type: 'ats-a', name: 'A', config: atsAConfig })).rejects.toThrow(
         'database down',
       );
-      const connectorId = gateway.saveCredentials.mock.calls[0][1];
+      const connectorId = gateway.saveCredentials.mock.calls[0][2];
       expect(gateway.eraseCredentials).toHaveBeenCalledWith('acct_a', connectorId);
     });
 
