@@ -10,6 +10,7 @@ import { CredentialRecheck1763700000140 } from './migrations/1763700000140-crede
 import { CredentialAtsTypeByRegistry1763700000150 } from './migrations/1763700000150-credential-ats-type-by-registry';
 import { CredentialRenewalLease1763700000160 } from './migrations/1763700000160-credential-renewal-lease';
 import { sealBindingMigration } from './migrations/1764000001000-seal-binding';
+import { OAuthStateAtsType1764000009000 } from './migrations/1764000009000-oauth-state-ats-type';
 import { OAuthStateEntity } from './oauth/oauth-state.entity';
 
 /**
@@ -26,6 +27,7 @@ export function authGatewayMigrations(encryptionKeys: string) {
     CredentialAtsTypeByRegistry1763700000150,
     CredentialRenewalLease1763700000160,
     sealBindingMigration(encryptionKeys),
+    OAuthStateAtsType1764000009000,
   ];
 }
 

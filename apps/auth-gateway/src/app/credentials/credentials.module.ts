@@ -65,7 +65,7 @@ export function atsLogins(
       throw new Error(`${adapter.type} declares interactive-login but its adapter has no interactiveLogin`);
     }
     const steps = adapter.interactiveLogin({ guard: deps.guard, settings: deps.settingsOf(adapter.type) });
-    const strategy = new OAuthLoginStrategy(steps, deps.states, deps.stateTtlSeconds);
+    const strategy = new OAuthLoginStrategy(adapter.type, steps, deps.states, deps.stateTtlSeconds);
     return [{ atsType: adapter.type, label: adapter.label, steps, strategy }];
   });
 }

@@ -39,7 +39,13 @@ describe('SealBinding1764000001000', () => {
   beforeAll(async () => {
     database = await createTestDatabase('gateway_seal_binding');
     // The schema as it was before this migration, and rows sealed as the gateway sealed them then.
-    const before = await migrate(authGatewayMigrations(keys).slice(0, -1));
+    const all = authGatewayMigrations(keys);
+    const before = await migrate(
+      all.slice(
+        0,
+        all.findIndex((m) => m.name === 'SealBinding1764000001000'),
+      ),
+    );
     try {
       const insert = `INSERT INTO connector_credential
         (connector_id, account_id, ats_type, state, base_url, client_id, secret, access, access_expires_at)
@@ -107,9 +113,12 @@ describe('SealBinding1764000001000', () => {
           `{"accessToken":"at-${row.connectorId}"}`,
         );
       }
-      const [state] = (await dataSource.query(`SELECT code_verifier FROM oauth_state`)) as Array<{
+      const [state] = (await dataSource.query(`SELECT code_verifier, ats_type FROM oauth_state`)) as Array<{
         code_verifier: SealedSecret;
+        ats_type: string;
       }>;
+      // The login pending at the upgrade keeps its ATS (1764000009000: the one interactive-login ATS then).
+      expect(state!.ats_type).toBe('ats-b');
       expect(
         secrets.open(state!.code_verifier, {
           column: 'code_verifier',

@@ -84,7 +84,7 @@ describe(InteractiveLoginFlow.name, () => {
     // The state store as passport uses it: issues one state, and gives its context back once.
     const states = {
       issue: async () => ({ state: 'the-state', expiresAt: new Date(Date.now() + 60_000) }),
-      consume: async (state: string, nonce: string) =>
+      consume: async (_type: string, state: string, nonce: string) =>
         state === 'the-state' && nonce === 'nonce' ? ({ ...context } as unknown as OAuthStateEntity) : null,
     } as unknown as OAuthStateStore;
     const exchanged: string[] = [];

@@ -36,7 +36,7 @@ export type StrategyOutcome =
  * string).
  */
 export class OAuthLoginStrategy extends OAuth2Strategy {
-  constructor(login: InteractiveLogin, states: OAuthStateStore, stateTtlSeconds: number) {
+  constructor(atsType: string, login: InteractiveLogin, states: OAuthStateStore, stateTtlSeconds: number) {
     super(
       {
         authorizationURL: login.oauth.authorizeUrl,
@@ -49,7 +49,7 @@ export class OAuthLoginStrategy extends OAuth2Strategy {
         // PKCE (RFC 7636, S256): the verifier is kept sealed with the state and sent with the code.
         pkce: true, // S256
         state: true,
-        store: stateStoreFor(states, stateTtlSeconds),
+        store: stateStoreFor(atsType, states, stateTtlSeconds),
       },
       (
         req: Request,
@@ -110,11 +110,11 @@ export class OAuthLoginStrategy extends OAuth2Strategy {
 const NO_ERROR = null as unknown as Error;
 
 /**
- * passport-oauth2's state store interface over OAuthStateStore. With PKCE it calls `store` with the verifier
+ * passport-oauth2's state store interface over OAuthStateStore, for the logins of `atsType`. With PKCE it calls `store` with the verifier
  * (it picks the call by the function's arity, so both take every parameter), and `verify` must hand the
  * verifier back as its "ok" value.
  */
-function stateStoreFor(states: OAuthStateStore, ttlSeconds: number): StateStore {
+function stateStoreFor(atsType: string, states: OAuthStateStore, ttlSeconds: number): StateStore {
   return {
     store(
       req: Request,
@@ -125,18 +125,18 @@ function stateStoreFor(states: OAuthStateStore, ttlSeconds: number): StateStore 
     ): void {
       const context = (req as unknown as OAuthRequest).oauthContext;
       if (!context) return callback(new Error('no OAuth context on the request'), '');
-      states.issue(context, ttlSeconds, verifier).then(
+      states.issue(atsType, context, ttlSeconds, verifier).then(
         ({ state }) => callback(null, state),
         (error: Error) => callback(error, ''),
       );
     },
     verify(req: Request, state: string, _meta: unknown, callback: StateStoreVerifyCallback): void {
       const request = req as unknown as OAuthRequest;
-      states.consume(state ?? '', request.browserNonce ?? '').then(
+      states.consume(atsType, state ?? '', request.browserNonce ?? '').then(
         (row) => {
           if (!row)
             return callback(null, false, {
-              message: 'the state is unknown, used, expired or not this browser’s',
+              message: 'the state is unknown, used, expired, another ATS’s or not this browser’s',
             });
           request.verifiedState = row;
           // A state issued before PKCE has no verifier: `true` lets the exchange go on without one.

@@ -1,13 +1,15 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 import type { SealedSecret } from '../crypto/secret-box';
 
-/** One pending ATS-B login: single use, short-lived, bound to a connector, an admin and a browser. */
+/** One pending interactive login: single use, short-lived, bound to its ATS, a connector, an admin and a browser. */
 @Entity('oauth_state')
 @Index('ix_oauth_state_connector', ['connectorId'])
 @Index('ix_oauth_state_expires', ['expiresAt'])
 export class OAuthStateEntity {
   /** sha256 of the state: the state itself is never stored. */
   @PrimaryColumn('text', { name: 'state_hash' }) stateHash!: string;
+  /** The ATS the login was started for: only its callback (`/oauth/{type}/callback`) may complete it. */
+  @Column('text', { name: 'ats_type' }) atsType!: string;
   @Column('text', { name: 'connector_id' }) connectorId!: string;
   @Column('text', { name: 'account_id' }) accountId!: string;
   @Column('text', { name: 'admin_id' }) adminId!: string;

@@ -1,13 +1,14 @@
 import { sqlStatement } from '@connector/persistence';
 
 /**
- * Uses a state up, if it is known, unused and unexpired: one UPDATE, so two callbacks with the same state
- * cannot both have it. Answers the whole row (`entitiesOf` reads it), or none.
+ * Uses a state up, if it is known, unused, unexpired and issued for `atsType`: one UPDATE, so two callbacks with
+ * the same state cannot both have it, and another ATS's callback leaves it unused. Answers the whole row
+ * (`entitiesOf` reads it), or none.
  */
-export const CONSUME_STATE = sqlStatement<{ stateHash: string }>(
+export const CONSUME_STATE = sqlStatement<{ stateHash: string; atsType: string }>(
   (p) => `
   UPDATE oauth_state SET used_at = now()
-  WHERE state_hash = ${p.stateHash} AND used_at IS NULL AND expires_at > now()
+  WHERE state_hash = ${p.stateHash} AND ats_type = ${p.atsType} AND used_at IS NULL AND expires_at > now()
   RETURNING *`,
 );
 

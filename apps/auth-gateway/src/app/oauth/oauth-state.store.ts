@@ -22,9 +22,9 @@ const sha256 = (value: string) => createHash('sha256').update(value).digest('hex
 export type ConsumedState = OAuthStateEntity & { verifier?: string };
 
 /**
- * The `state` of ATS-B logins (CSRF): unguessable (32 random bytes), stored only as a hash, bound to the
- * connector, the admin and the browser (a nonce the registry keeps in an HttpOnly cookie), single use and
- * short-lived. Consuming it is one UPDATE, so two callbacks with the same state cannot both pass. Each new
+ * The `state` of interactive logins (CSRF): unguessable (32 random bytes), stored only as a hash, bound to the
+ * ATS it was issued for, the connector, the admin and the browser (a nonce the registry keeps in an HttpOnly
+ * cookie), single use and short-lived. Consuming it is one UPDATE, so two callbacks with the same state cannot both pass. Each new
  * login purges the states that have expired.
  */
 @Injectable()
@@ -36,6 +36,7 @@ export class OAuthStateStore {
   ) {}
 
   async issue(
+    atsType: string,
     context: OAuthContext,
     ttlSeconds: number,
     verifier?: string,
@@ -46,6 +47,7 @@ export class OAuthStateStore {
     const expiresAt = new Date(Date.now() + ttlSeconds * 1000);
     await this.dataSource.getRepository(OAuthStateEntity).insert({
       stateHash,
+      atsType,
       codeVerifier: verifier
         ? this.secrets.seal(verifier, verifierBinding(context.connectorId, stateHash))
         : null,
@@ -60,13 +62,14 @@ export class OAuthStateStore {
   }
 
   /**
-   * The state's context if it is known, unused, unexpired and this browser's; it is used up either way. A
-   * verifier that does not open for its state and connector refuses the state (and alerts).
+   * The state's context if it is known, unused, unexpired, issued for `atsType` and this browser's. A state of
+   * another ATS is refused and left unused (its own callback may still come); otherwise it is used up either
+   * way. A verifier that does not open for its state and connector refuses the state (and alerts).
    */
-  async consume(state: string, browserNonce: string): Promise<ConsumedState | undefined> {
+  async consume(atsType: string, state: string, browserNonce: string): Promise<ConsumedState | undefined> {
     const stateHash = sha256(state);
     const repository = this.dataSource.getRepository(OAuthStateEntity);
-    const [row] = entitiesOf(repository, await CONSUME_STATE.rows(this.dataSource, { stateHash }));
+    const [row] = entitiesOf(repository, await CONSUME_STATE.rows(this.dataSource, { stateHash, atsType }));
     if (!row) return undefined;
     const expected = Buffer.from(row.nonceHash, 'hex');
     const given = Buffer.from(sha256(browserNonce), 'hex');

@@ -101,7 +101,7 @@ export class ConnectorResponse {
     type: 'object',
     additionalProperties: true,
     description:
-      'the connector configuration without secrets (ATS-A: baseUrl, clientId; ATS-B: routine, sendSmartCv)',
+      "the connector configuration without secrets: its type's set-up fields under `config` (GET /connector-types)",
   })
   config!: Record<string, unknown>;
   @ApiProperty({ format: 'date-time' }) createdAt!: string;
@@ -169,7 +169,7 @@ export class SetupFieldResponse {
 
 export class ConnectorTypeResponse {
   @ApiProperty({ enum: atsRegistry.types(), description: 'the connector `type` to create' }) type!: string;
-  @ApiProperty({ example: 'ATS-A', description: 'its name for people' }) label!: string;
+  @ApiProperty({ example: atsRegistry.all()[0]?.label, description: 'its name for people' }) label!: string;
   @ApiProperty({ enum: ATS_CAPABILITIES, isArray: true }) capabilities!: string[];
   @ApiProperty({
     enum: SETUP_FLOWS,

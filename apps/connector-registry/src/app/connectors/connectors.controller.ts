@@ -42,7 +42,9 @@ export class ConnectorsController {
   }
 
   @Post()
-  @ApiOperation({ summary: 'Create a connector (ATS-A: credentials tested and stored first)' })
+  @ApiOperation({
+    summary: 'Create a connector (client-credentials: the credentials are tested and stored first)',
+  })
   @ApiResponse({ status: 201, description: 'the connector', type: ConnectorResponse })
   @ApiResponse({
     status: 422,
@@ -78,7 +80,7 @@ export class ConnectorsController {
     summary: "Whether the connector hears of its ATS's changes from events or by polling",
     description:
       "vacancy-sync's view: on the ATS's event subscription (read every pollSeconds; lastReadAt is the last " +
-      'batch read), polling (with the reason), or off (no event feed: ATS-A, or a connector not active)',
+      'batch read), polling (with the reason), or off (the ATS has no event feed, or the connector is not active)',
   })
   @ApiResponse({ status: 200, description: 'the event feed status', type: EventFeedResponse })
   @ApiResponse({
@@ -96,7 +98,9 @@ export class ConnectorsController {
   }
 
   @Patch(':id')
-  @ApiOperation({ summary: 'Change name, options, config (ATS-A: tested again), or disable / enable' })
+  @ApiOperation({
+    summary: 'Change name, options, config (client-credentials: tested again), or disable / enable',
+  })
   @ApiResponse({ status: 200, description: 'the changed connector', type: ConnectorResponse })
   @ApiResponse({ status: 409, description: 'INVALID_STATUS_CHANGE', type: ErrorResponse })
   @ApiResponse({ status: 422, description: 'the new credentials were refused', type: ErrorResponse })

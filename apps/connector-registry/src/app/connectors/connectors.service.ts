@@ -58,7 +58,7 @@ export class ConnectorsService {
     const max = this.config.MAX_CONNECTORS_PER_ACCOUNT;
     // Before the gateway is asked (it would test and store credentials); counted again when inserting.
     if ((await this.connectors.countLive(admin.accountId)) >= max) throw connectorLimit(max);
-    // ATS-A: the gateway tests and stores the credentials first; a refusal throws and nothing is saved.
+    // A client-credentials kind has the gateway test and store them first; a refusal throws, nothing is saved.
     const options = this.validOptions(kind, dto.options);
     const initial = await kind.prepare(admin.accountId, id, dto.config, options);
     const now = new Date();
@@ -119,7 +119,7 @@ export class ConnectorsService {
     const current = await this.findOwned(admin, id);
     const kind = this.kinds.of(current.type);
     // Everything that can be checked is checked before the gateway is asked: once it has stored new
-    // credentials (ATS-A) that cannot be undone, so the row below must follow them.
+    // credentials (client-credentials types) that cannot be undone, so the row below must follow them.
     const options = dto.options && definedOnly(validateAs(kind.optionsClass, dto.options, 'options'));
     if (dto.status) this.checkAdminStatus(current, dto.status);
     // Outside the row lock: the gateway may take seconds (it tests the credentials with the ATS). It validates
@@ -225,7 +225,7 @@ export class ConnectorsService {
   }
 
   /**
-   * An ATS-B login completed for a connector deleted meanwhile: auth-gateway stored its refresh token after
+   * An interactive login completed for a connector deleted meanwhile: auth-gateway stored its refresh token after
    * the deletion's erase. The deletion is announced again (outbox, so it survives a broker outage), and
    * auth-gateway erases what it holds for the connector, as for any deletion.
    */
@@ -242,7 +242,9 @@ export class ConnectorsService {
       },
     ]);
     this.outbox.wake();
-    this.logger.log(`connector ${connectorId} was deleted during its ATS-B login: its credentials erased`);
+    this.logger.log(
+      `connector ${connectorId} was deleted during its interactive login: its credentials erased`,
+    );
   }
 
   async snapshot(connectorId: string): Promise<ConnectorSnapshot> {

@@ -35,9 +35,9 @@ export interface ErrorResponse {
 
 export interface TestConnectionDto {
   type: 'ats-a' | 'ats-b';
-  /** ATS-A: {baseUrl, clientId, clientSecret} */
+  /** the type's config: its set-up fields under `config` (GET /connector-types) */
   config: Record<string, unknown>;
-  /** the options the connector will have (AtsAOptionsDto / AtsBOptionsDto). ATS-A: every name in openStatuses must be a vacancy status the ATS offers (else ok:false, code UNKNOWN_STATUSES); without openStatuses, one of the defaults (Open, Live) must be */
+  /** the options the connector will have: the type's set-up fields under `options` (GET /connector-types). Where the type takes openStatuses, every name in them must be a vacancy status the ATS offers (else ok:false, code UNKNOWN_STATUSES); without openStatuses, one of the type's default open statuses must be */
   options?: Record<string, unknown>;
 }
 
@@ -55,9 +55,9 @@ export interface ConnectionTestResponse {
 export interface CreateConnectorDto {
   type: 'ats-a' | 'ats-b';
   name: string;
-  /** ATS-A: {baseUrl, clientId, clientSecret}; ATS-B: {routine: "api-oauth", sendSmartCv} */
+  /** the type's config, checked by its own class: its set-up fields under `config` (GET /connector-types) */
   config: Record<string, unknown>;
-  /** options (AtsAOptionsDto / AtsBOptionsDto); ATS-A: openStatuses must all be offered by the ATS (else 422 UNKNOWN_STATUSES); without them the defaults the ATS offers are kept */
+  /** options: the type's set-up fields under `options` (GET /connector-types). Where the type takes openStatuses, they must all be offered by the ATS (else 422 UNKNOWN_STATUSES); without them the defaults the ATS offers are kept */
   options?: Record<string, unknown>;
 }
 
@@ -108,7 +108,7 @@ export interface ConnectorResponse {
   options: {
     [key: string]: unknown;
   };
-  /** the connector configuration without secrets (ATS-A: baseUrl, clientId; ATS-B: routine, sendSmartCv) */
+  /** the connector configuration without secrets: its type's set-up fields under `config` (GET /connector-types) */
   config: {
     [key: string]: unknown;
   };
@@ -139,9 +139,9 @@ export interface EventFeedResponse {
 
 export interface UpdateConnectorDto {
   name?: string;
-  /** merged into the current options; see AtsAOptionsDto / AtsBOptionsDto */
+  /** merged into the current options: the type's set-up fields under `options` (GET /connector-types) */
   options?: Record<string, unknown>;
-  /** ATS-A: {baseUrl?, clientId?, clientSecret} (tested again) */
+  /** the config's fields to change; a client-credentials type's secret is typed again and the credentials are tested again */
   config?: Record<string, unknown>;
   /** disable, or enable again */
   status?: 'disabled' | 'connected';

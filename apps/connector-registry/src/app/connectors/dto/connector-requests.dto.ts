@@ -3,18 +3,21 @@ import { atsRegistry, IsAtsType } from '@connector/ats-registry';
 import { IsIn, IsNotEmpty, IsObject, IsOptional, IsString, MaxLength } from 'class-validator';
 import { OptionalNotNull } from '../../common/validation';
 
+const CONFIG_FIELDS = 'its set-up fields under `config` (GET /connector-types)';
+const OPTIONS_FIELDS = "the type's set-up fields under `options` (GET /connector-types)";
+
 /** `config` depends on `type`; it is checked against that type's class (see ConnectorKind). */
 export class TestConnectionDto {
   @ApiProperty({ enum: atsRegistry.types() }) @IsAtsType() type!: string;
-  @ApiProperty({ description: 'ATS-A: {baseUrl, clientId, clientSecret}' }) @IsObject() config!: Record<
+  @ApiProperty({ description: `the type's config: ${CONFIG_FIELDS}` }) @IsObject() config!: Record<
     string,
     unknown
   >;
   @ApiPropertyOptional({
     description:
-      'the options the connector will have (AtsAOptionsDto / AtsBOptionsDto). ATS-A: every name in ' +
-      'openStatuses must be a vacancy status the ATS offers (else ok:false, code UNKNOWN_STATUSES); without ' +
-      'openStatuses, one of the defaults (Open, Live) must be',
+      `the options the connector will have: ${OPTIONS_FIELDS}. Where the type takes openStatuses, every name ` +
+      'in them must be a vacancy status the ATS offers (else ok:false, code UNKNOWN_STATUSES); without ' +
+      "openStatuses, one of the type's default open statuses must be",
   })
   @IsOptional()
   @IsObject()
@@ -24,14 +27,12 @@ export class TestConnectionDto {
 export class CreateConnectorDto {
   @ApiProperty({ enum: atsRegistry.types() }) @IsAtsType() type!: string;
   @ApiProperty({ maxLength: 200 }) @IsString() @IsNotEmpty() @MaxLength(200) name!: string;
-  @ApiProperty({
-    description: 'ATS-A: {baseUrl, clientId, clientSecret}; ATS-B: {routine: "api-oauth", sendSmartCv}',
-  })
+  @ApiProperty({ description: `the type's config, checked by its own class: ${CONFIG_FIELDS}` })
   @IsObject()
   config!: Record<string, unknown>;
   @ApiPropertyOptional({
     description:
-      'options (AtsAOptionsDto / AtsBOptionsDto); ATS-A: openStatuses must all be offered by the ATS ' +
+      `options: ${OPTIONS_FIELDS}. Where the type takes openStatuses, they must all be offered by the ATS ` +
       '(else 422 UNKNOWN_STATUSES); without them the defaults the ATS offers are kept',
   })
   @IsOptional()
@@ -49,12 +50,16 @@ export class UpdateConnectorDto {
   @MaxLength(200)
   name?: string;
   @ApiPropertyOptional({
-    description: 'merged into the current options; see AtsAOptionsDto / AtsBOptionsDto',
+    description: `merged into the current options: ${OPTIONS_FIELDS}`,
   })
   @IsOptional()
   @IsObject()
   options?: Record<string, unknown>;
-  @ApiPropertyOptional({ description: 'ATS-A: {baseUrl?, clientId?, clientSecret} (tested again)' })
+  @ApiPropertyOptional({
+    description:
+      "the config's fields to change; a client-credentials type's secret is typed again and the credentials " +
+      'are tested again',
+  })
   @IsOptional()
   @IsObject()
   config?: Record<string, unknown>;
