@@ -5,7 +5,7 @@ import type {
   VacancyContactDto,
 } from '@connector/contracts';
 import type { ClientOptions } from './ats-clients';
-import type { AtsPart } from './ats-parts';
+import type { AtsPart } from './ats-part';
 import type { EnrichmentCache } from './enrichment-cache';
 
 /**
