@@ -11,6 +11,7 @@ import {
 } from '@connector/persistence';
 import { PostgresDailyQuota } from '@connector/rate-limiter';
 import { createTestDatabase, type HttpGate, startHttpGate, type TestDatabase } from '@connector/testing';
+import { atsRegistry } from '@connector/ats-registry';
 import { type AuthGatewayConfig, SERVICE_NAME } from '../auth-gateway.config';
 import { AUTH_GATEWAY_SCHEMA } from '../auth-gateway.schema';
 import { SecretBox } from '../crypto/secret-box';
@@ -100,12 +101,15 @@ describe('sealed secrets bound to where they go, on Postgres and the ATS-A sandb
       ATS_B_OAUTH_URL: `${attacker.url}/oauth`,
       ATS_B_REST_LOGIN_URL: `${attacker.url}/rest-services`,
     };
-    const issuers = credentialIssuers({
-      guard,
-      quota: new PostgresDailyQuota(preparedStatements(dataSource)),
-      logger: new Logger('CredentialIssuer'),
-      settingsOf: (type) => (type === 'ats-b' ? atsBSettings : {}),
-    });
+    const issuers = credentialIssuers(
+      {
+        guard,
+        quota: new PostgresDailyQuota(preparedStatements(dataSource)),
+        logger: new Logger('CredentialIssuer'),
+        settingsOf: (type) => (type === 'ats-b' ? atsBSettings : {}),
+      },
+      atsRegistry,
+    );
     sut = new CredentialsService(
       repository,
       secrets,
@@ -113,6 +117,7 @@ describe('sealed secrets bound to where they go, on Postgres and the ATS-A sandb
       { wake: () => undefined } as unknown as OutboxRelay,
       alerts,
       { CREDENTIAL_RECHECK_SECONDS: 300 },
+      atsRegistry,
     );
   });
 

@@ -11,6 +11,7 @@ import {
 } from '@connector/persistence';
 import { PostgresDailyQuota } from '@connector/rate-limiter';
 import { createTestDatabase, eventually, type TestDatabase } from '@connector/testing';
+import { atsRegistry } from '@connector/ats-registry';
 import { SERVICE_NAME } from '../auth-gateway.config';
 import { AUTH_GATEWAY_SCHEMA } from '../auth-gateway.schema';
 import { SecretBox } from '../crypto/secret-box';
@@ -50,6 +51,7 @@ describe('auth-gateway renewals on Postgres and the ATS-A sandbox', () => {
       { wake: () => undefined } as unknown as OutboxRelay,
       new OperatorAlerts(),
       { CREDENTIAL_RECHECK_SECONDS: 300 },
+      atsRegistry,
     );
   };
   const store = (service: CredentialsService, connectorId: string, baseUrl: string, expiresInMs?: number) =>

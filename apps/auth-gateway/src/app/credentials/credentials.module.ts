@@ -4,8 +4,12 @@ import type { DataSource } from 'typeorm';
 import { preparedStatements } from '@connector/persistence';
 import { PostgresDailyQuota, PostgresRateLimiter } from '@connector/rate-limiter';
 import { OutboundGuard, outboundGuard } from '@connector/ats-http';
-import type { AtsRegistry, AtsSettings, CredentialIssuer, CredentialIssuerDeps } from '@connector/ats-core';
-import { atsRegistry } from '@connector/ats-registry';
+import {
+  AtsRegistry,
+  type AtsSettings,
+  type CredentialIssuer,
+  type CredentialIssuerDeps,
+} from '@connector/ats-core';
 import { outboxRelayProvider, RequestSeal } from '@connector/service-kit';
 import { AuthGatewayConfig, SERVICE_NAME } from '../auth-gateway.config';
 import { SecretBox } from '../crypto/secret-box';
@@ -35,7 +39,7 @@ import { ResealService } from './reseal.service';
  */
 export function credentialIssuers(
   deps: Omit<CredentialIssuerDeps, 'settings'> & { settingsOf(type: string): AtsSettings },
-  registry: AtsRegistry = atsRegistry,
+  registry: AtsRegistry,
 ): CredentialIssuer[] {
   return registry
     .all()
@@ -57,7 +61,7 @@ export function atsLogins(
     states: OAuthStateStore;
     stateTtlSeconds: number;
   },
-  registry: AtsRegistry = atsRegistry,
+  registry: AtsRegistry,
 ): AtsLogin[] {
   return registry.all().flatMap((adapter) => {
     if (!registry.supports(adapter.type, 'interactive-login')) return [];
@@ -71,8 +75,8 @@ export function atsLogins(
 }
 
 /** Each adapter's settings as the gateway's config read them. */
-const settingsIn = (config: AuthGatewayConfig) => (type: string) =>
-  atsSettingsOf(config, atsRegistry.get(type));
+const settingsIn = (config: AuthGatewayConfig, registry: AtsRegistry) => (type: string) =>
+  atsSettingsOf(config, registry.get(type));
 
 @Module({
   // One handler per message type auth-gateway consumes.
@@ -106,9 +110,17 @@ const settingsIn = (config: AuthGatewayConfig) => (type: string) =>
     },
     {
       provide: ATS_LOGINS,
-      inject: [AuthGatewayConfig, OutboundGuard, OAuthStateStore],
-      useFactory: (c: AuthGatewayConfig, guard: OutboundGuard, states: OAuthStateStore) =>
-        atsLogins({ guard, settingsOf: settingsIn(c), states, stateTtlSeconds: c.OAUTH_STATE_TTL_SECONDS }),
+      inject: [AuthGatewayConfig, OutboundGuard, OAuthStateStore, AtsRegistry],
+      useFactory: (
+        c: AuthGatewayConfig,
+        guard: OutboundGuard,
+        states: OAuthStateStore,
+        registry: AtsRegistry,
+      ) =>
+        atsLogins(
+          { guard, settingsOf: settingsIn(c, registry), states, stateTtlSeconds: c.OAUTH_STATE_TTL_SECONDS },
+          registry,
+        ),
     },
     {
       provide: TOKEN_QUOTA,
@@ -130,14 +142,17 @@ const settingsIn = (config: AuthGatewayConfig) => (type: string) =>
     },
     {
       provide: CREDENTIAL_ISSUERS,
-      inject: [AuthGatewayConfig, OutboundGuard, TOKEN_QUOTA],
-      useFactory: (c: AuthGatewayConfig, guard: OutboundGuard, quota: PostgresDailyQuota) =>
-        credentialIssuers({
-          guard,
-          quota,
-          logger: new Logger('CredentialIssuer'),
-          settingsOf: settingsIn(c),
-        }),
+      inject: [AuthGatewayConfig, OutboundGuard, TOKEN_QUOTA, AtsRegistry],
+      useFactory: (
+        c: AuthGatewayConfig,
+        guard: OutboundGuard,
+        quota: PostgresDailyQuota,
+        registry: AtsRegistry,
+      ) =>
+        credentialIssuers(
+          { guard, quota, logger: new Logger('CredentialIssuer'), settingsOf: settingsIn(c, registry) },
+          registry,
+        ),
     },
     OAuthStateStore,
     CredentialsRepository,

@@ -8,6 +8,7 @@ import { AUTH_GATEWAY_SCHEMA } from '../auth-gateway.schema';
 import { credentialBinding } from '../crypto/seal-binding';
 import { SecretBox } from '../crypto/secret-box';
 import type { CredentialIssuer } from '@connector/ats-core';
+import { atsRegistry } from '@connector/ats-registry';
 import { CredentialsRepository } from './credentials.repository';
 import { CredentialsService } from './credentials.service';
 import { OperatorAlerts } from './operator-alerts';
@@ -60,6 +61,7 @@ describe(`${CredentialsService.name} on Postgres`, () => {
       { wake: () => undefined } as unknown as OutboxRelay,
       new OperatorAlerts(),
       { CREDENTIAL_RECHECK_SECONDS: 300 },
+      atsRegistry,
     );
     const base = {
       connectorId: 'c1',
@@ -134,6 +136,7 @@ describe(`${CredentialsService.name} on Postgres`, () => {
           { wake: () => undefined } as unknown as OutboxRelay,
           new OperatorAlerts(),
           { CREDENTIAL_RECHECK_SECONDS: 300 },
+          atsRegistry,
         ),
     );
     for (const connectorId of ['slow', 'fast']) {

@@ -4,6 +4,7 @@ import { DataSource, type MigrationInterface } from 'typeorm';
 import type { CredentialIssuer } from '@connector/ats-core';
 import { dataSourceOptions, type OutboxRelay, runMigrations } from '@connector/persistence';
 import { createTestDatabase, type TestDatabase } from '@connector/testing';
+import { atsRegistry } from '@connector/ats-registry';
 import { SERVICE_NAME } from '../auth-gateway.config';
 import { AUTH_GATEWAY_SCHEMA, authGatewayMigrations } from '../auth-gateway.schema';
 import { CredentialsRepository } from '../credentials/credentials.repository';
@@ -148,6 +149,7 @@ describe('SealBinding1764000001000', () => {
         { wake: () => undefined } as unknown as OutboxRelay,
         alerts,
         { CREDENTIAL_RECHECK_SECONDS: 300 },
+        atsRegistry,
       );
       await expect(sut.getAccess('c-a')).rejects.toMatchObject({ code: 'AUTHORIZATION_REQUIRED' });
       expect({ renewedWith: renew.mock.calls.length }).toEqual({ renewedWith: 0 });

@@ -146,7 +146,8 @@ describe(`${EventFeedService.name} (ATS-B subscriptions)`, () => {
         directory,
         publisher,
         config,
-        new AtsSystems(),
+        new AtsSystems(atsRegistry),
+        atsRegistry,
       );
     one = service();
     two = service();

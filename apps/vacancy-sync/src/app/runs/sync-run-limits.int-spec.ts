@@ -140,7 +140,8 @@ describe(`${SyncRunService.name} (a hostile ATS-A host)`, () => {
       } as unknown as MessagePublisher,
       { ...config, ...overrides },
       { ensure: async () => undefined } as unknown as EventFeedService,
-      new AtsSystems(),
+      new AtsSystems(atsRegistry),
+      atsRegistry,
     );
     await runs.registerConnector(connectorId, ACCOUNT);
     const runId = randomUUID();

@@ -85,7 +85,8 @@ describe(`${SyncRunService.name} (ATS-A full run)`, () => {
       config,
       // ATS-A has no event feed.
       { ensure: async () => undefined } as unknown as EventFeedService,
-      new AtsSystems(),
+      new AtsSystems(atsRegistry),
+      atsRegistry,
     );
     await runs.registerConnector(connectorId, ACCOUNT);
   });
