@@ -1,2 +1,3 @@
 /** Helpers for the tests of services that use @connector/persistence (as @connector/persistence/testing). */
+export * from './migrated-data-source';
 export * from './schema-drift';

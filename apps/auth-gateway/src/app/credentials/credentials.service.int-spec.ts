@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { DataSource } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import { AtsError } from '@connector/ats-http';
-import { dataSourceOptions, type OutboxRelay, runMigrations } from '@connector/persistence';
+import { type OutboxRelay } from '@connector/persistence';
+import { migratedDataSource } from '@connector/persistence/testing';
 import { createTestDatabase, type TestDatabase } from '@connector/testing';
 import { SERVICE_NAME } from '../auth-gateway.config';
 import { AUTH_GATEWAY_SCHEMA } from '../auth-gateway.schema';
@@ -20,10 +21,7 @@ describe(`${CredentialsService.name} on Postgres`, () => {
 
   beforeAll(async () => {
     database = await createTestDatabase('gateway_credentials');
-    dataSource = await new DataSource(
-      dataSourceOptions({ url: database.url, service: SERVICE_NAME, ...AUTH_GATEWAY_SCHEMA }),
-    ).initialize();
-    await runMigrations(dataSource, AUTH_GATEWAY_SCHEMA.shared);
+    dataSource = await migratedDataSource(database.url, { service: SERVICE_NAME, ...AUTH_GATEWAY_SCHEMA });
   });
 
   afterAll(async () => {
