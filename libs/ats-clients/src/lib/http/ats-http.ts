@@ -204,12 +204,7 @@ export class AtsHttp {
       throw this.refusedRedirect(request, response, 'an unreadable address', 'it is not a web address');
     }
     if (!isAllowedHost(to.hostname, policy.allowedHosts)) {
-      throw this.refusedRedirect(
-        request,
-        response,
-        to.host,
-        `${to.hostname} is not one of its allowed hosts`,
-      );
+      throw this.refusedRedirect(request, response, to.host, 'not one of its allowed hosts');
     }
     const maxHops = policy.maxHops ?? DEFAULT_MAX_REDIRECTS;
     if (hop >= maxHops) {
