@@ -6,7 +6,7 @@ import {
   isSuccess,
   type AtsHttpOptions,
   type AtsRequest,
-} from '@connector/ats-clients';
+} from '@connector/ats-http';
 import { ATS_B_DEFAULT_RETRY_AFTER_MS, ATS_B_NAME } from './ats-b.protocol';
 import type {
   AtsBDataCentre,

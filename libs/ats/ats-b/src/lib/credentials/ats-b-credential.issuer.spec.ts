@@ -1,5 +1,5 @@
 import type { CredentialInput, RenewalHooks, StoredAccess } from '@connector/ats-core';
-import { AtsError, outboundGuard } from '@connector/ats-clients';
+import { AtsError, outboundGuard } from '@connector/ats-http';
 import { AtsBOAuthClient } from '../client/ats-b-oauth.client';
 import { AtsBCredentialIssuer } from './ats-b-credential.issuer';
 
