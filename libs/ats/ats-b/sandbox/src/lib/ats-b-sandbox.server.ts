@@ -161,27 +161,28 @@ async function startOne(resolved: ResolvedOptions): Promise<RunningAtsBSandbox> 
 /** Each data centre on its own listener, then the router on the main port. */
 async function startDataCentres(resolved: ResolvedOptions): Promise<RunningAtsBSandbox> {
   const stalled: Stalled = new Set();
-  const dataCentres: AtsBDataCentre[] = resolved.dataCentres.map(({ name }) => ({
+  // Addresses and ports are set once each listens (a port asked for as 0 is a free one).
+  const dataCentres: AtsBDataCentre[] = resolved.dataCentres.map(({ name, port }) => ({
     name,
     ...addresses(''),
-    port: 0,
+    port,
     state: new AtsBSandboxState(dataCentreOptions(resolved, name)),
   }));
   const directory = new DataCentreDirectory(dataCentres);
   const apps: FastifyInstance[] = [];
   const routerState = new AtsBSandboxState(routerOptions(resolved));
-  // Tenants are a single-data-centre feature: none can be opened here.
+  // Tenants are a single-data-centre feature: none can be opened here (at most 0).
   const tenants = new AtsBTenants(routerOptions(resolved), () => Promise.reject(new Error('no tenants')));
   const close = closer(stalled, apps, tenants);
   let routerUrl = '';
   try {
-    for (const [i, dc] of dataCentres.entries()) {
+    for (const dc of dataCentres) {
       const app = await buildAtsBSandboxApp(
         { state: dc.state, baseUrl: () => dc.url, stalled, dataCentres: { here: dc.name, directory } },
         resolved.logger,
       );
       apps.push(app);
-      const bound = await listen(app, resolved.dataCentres[i]?.port ?? 0, resolved, resolved.publicUrl, true);
+      const bound = await listen(app, dc.port, resolved, resolved.publicUrl, true);
       Object.assign(dc, addresses(bound.url), { port: bound.port });
     }
     const router = await buildAtsBSandboxApp(
