@@ -1,7 +1,7 @@
 import { AtsRegistry } from '@connector/ats-core';
 import { ATS_ADAPTERS } from '@connector/ats-registry';
 import { FAKE_ATS, fakeAtsAdapter } from '@connector/ats-testing';
-import { validateAs } from '../../common/validation';
+import { createValidationPipe, validateAs } from '../../common/validation';
 import { CreateConnectorDto, TestConnectionDto } from './connector-requests.dto';
 
 describe(CreateConnectorDto.name, () => {
@@ -18,6 +18,15 @@ describe(CreateConnectorDto.name, () => {
     );
     // Without one: the product's registry, which the fake is not in.
     expect(() => validateAs(CreateConnectorDto, body(FAKE_ATS), 'body')).toThrow();
+  });
+
+  it("is checked by the admin API's validation pipe against the registry the pipe was given", async () => {
+    const metadata = { type: 'body', metatype: CreateConnectorDto } as const;
+    const withFake = createValidationPipe(new AtsRegistry([...ATS_ADAPTERS, fakeAtsAdapter]));
+    await expect(withFake.transform(body(FAKE_ATS), metadata)).resolves.toMatchObject({ type: FAKE_ATS });
+    await expect(createValidationPipe(product).transform(body(FAKE_ATS), metadata)).rejects.toMatchObject({
+      details: { fields: [{ field: 'type', problems: [expect.stringContaining('ats-a, ats-b')] }] },
+    });
   });
 
   it('refuses a name no adapter is registered for, listing the registered ones', () => {
