@@ -1,5 +1,5 @@
 import type { ConnectorSnapshot } from '@connector/contracts';
-import type { ClientOptions } from './ats-clients';
+import type { ClientOptions } from './client-and-budget';
 import type { AtsPart } from './ats-part';
 import type { SourcePage } from './vacancy-source';
 

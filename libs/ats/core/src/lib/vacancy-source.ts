@@ -4,7 +4,7 @@ import type {
   VacancyCompanyDto,
   VacancyContactDto,
 } from '@connector/contracts';
-import type { ClientOptions } from './ats-clients';
+import type { ClientOptions } from './client-and-budget';
 import type { AtsPart } from './ats-part';
 import type { EnrichmentCache } from './enrichment-cache';
 
