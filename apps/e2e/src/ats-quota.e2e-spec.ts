@@ -65,6 +65,14 @@ describe('ATS-A daily quota', () => {
     return sandbox;
   }
 
+  /**
+   * The sandbox's current day ends 10 s from now (a customer system whose day resets at its own hour), so a
+   * scenario waiting for a fresh day after its connector's set-up waits that long, not up to a whole window.
+   */
+  function dayEndsSoon(sandbox: RunningAtsASandbox): void {
+    sandbox.state.setQuota({ resetAt: new Date(Date.now() + 10_000).toISOString() });
+  }
+
   async function connector(
     sandbox: RunningAtsASandbox,
     options: Record<string, unknown>,
@@ -222,6 +230,7 @@ describe('ATS-A daily quota', () => {
     // A 60 s day: spending 300 calls in it must not depend on how fast a loaded machine pushes (a 30 s one
     // could end first, and the next took the rest with budget to spare: nothing to see waiting).
     const sandbox = await customerSystem(300, 60);
+    dayEndsSoon(sandbox);
     // The connector is left at the default limit: the ATS's X-RateLimit-Limit (300) is what the plan obeys.
     const target = await connector(sandbox, {});
     await eventually(() => sandbox.state.quota().retryAfterSeconds >= 55, 65_000, 'a fresh window');
@@ -252,6 +261,7 @@ describe('ATS-A daily quota', () => {
 
   it('stays within what another integration left, and after a 429 parks everything until the named reset', async () => {
     const sandbox = await customerSystem(200, 30);
+    dayEndsSoon(sandbox);
     const target = await connector(sandbox, { dailyCallLimit: 10_000 });
     // Wait for the start of a fresh window, so both phases happen inside one window.
     await eventually(() => sandbox.state.quota().retryAfterSeconds >= 28, 35_000, 'a fresh window');
