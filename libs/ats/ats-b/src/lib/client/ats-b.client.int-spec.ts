@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { startAtsBSandbox, type RunningAtsBSandbox } from '@connector/ats-b-sandbox';
 import { driveLoginForm } from '@connector/ats-b-sandbox/testing';
-import { AtsError } from '@connector/ats-clients';
-import { outboundGuard } from '@connector/ats-clients';
+import { AtsError } from '@connector/ats-http';
+import { outboundGuard } from '@connector/ats-http';
 import { AtsBOAuthClient } from './ats-b-oauth.client';
 import { AtsBClient, type AtsBClientConfig } from './ats-b.client';
 import type { AtsBSession, AtsBTokenSet } from './ats-b.types';
@@ -101,9 +101,12 @@ describe('ATS-B clients', () => {
         accessToken: expect.any(String),
         refreshToken: expect.any(String),
         expiresInSeconds: 600,
+        // One data centre: the tokens come from the configured address itself.
+        oauthUrl: sandbox.oauthUrl,
       });
       const session = await oauth.login(tokens.accessToken);
       expect(session.restUrl).toMatch(new RegExp(`^${sandbox.restLoginUrl}/[^/]+/$`));
+      expect(session.restLoginUrl).toBe(sandbox.restLoginUrl);
       const fresh = new AtsBClient({ guard: SANDBOX, session: async () => session });
       const { sessionExpires } = await fresh.ping();
       expect(sessionExpires).toBeGreaterThan(Date.now());

@@ -1,5 +1,5 @@
 /**
- * @connector/ats-clients: the generic ATS HTTP layer (AtsHttp, the OutboundGuard, the URL policy, tolerant
+ * @connector/ats-http: the generic ATS HTTP layer (AtsHttp, the OutboundGuard, the URL policy, tolerant
  * reads) with one error classification (AtsError.kind) for every ATS. The ATS clients built on it live in
  * their adapters (@connector/ats-a, @connector/ats-b). Tokens, sessions, rate limiting and counting stay
  * with the caller:
@@ -43,6 +43,12 @@ export {
   type QuickRetryPolicy,
 } from './lib/http/ats-http';
 export type { MultipartPart } from './lib/http/multipart';
+export {
+  DEFAULT_MAX_REDIRECTS,
+  isAllowedHost,
+  parseAllowedHosts,
+  type RedirectPolicy,
+} from './lib/http/redirects';
 export { discard, OutboundGuard, outboundGuard, type GuardedStream } from './lib/http/outbound-guard';
 export {
   ADDRESS_ALLOWANCES,
