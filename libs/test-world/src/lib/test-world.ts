@@ -39,6 +39,11 @@ export interface TestWorldOptions {
   registry?: 'stub';
   /** The ATSs whose sandboxes it starts through their test drivers, e.g. `atsRegistry.typesWith('candidates')`. */
   sandboxes?: readonly string[];
+  /**
+   * A sandbox's own start options (its package's, e.g. `{ 'ats-b': { accessTokenTtlSeconds: 30 } }`), over its
+   * driver's, for checks in a block marked for that ATS.
+   */
+  vendorSandboxOptions?: Partial<Record<string, Record<string, unknown>>>;
   /** Exchanges it taps from the start (every routing key), read with `events`/`eventFor`. */
   tap?: readonly string[];
 }
@@ -64,6 +69,8 @@ export interface TestWorld {
   service(name: WorldService): ServiceProcess;
   /** One more process of `name`, with the world's env and `env`; stopped by `close()`. */
   startService(name: WorldService, env?: Record<string, string>): Promise<ServiceProcess>;
+  /** An RPC client that asks as connector-registry does (closed with the world). */
+  rpc(): RpcClient;
   /** The sandbox of an ATS it started. */
   sandbox(type: string): TestSandbox;
   /**
@@ -123,7 +130,7 @@ export async function testWorld(options: TestWorldOptions): Promise<TestWorld> {
     const sandboxes = new Map<string, TestSandbox>();
     await allStarted(
       drivers.map(async (driver) => {
-        const sandbox = await driver.start();
+        const sandbox = await driver.start(options.vendorSandboxOptions?.[driver.type]);
         sandboxes.set(
           driver.type,
           started(`${driver.type} sandbox`, sandbox, (s) => s.close()),
@@ -192,6 +199,7 @@ export async function testWorld(options: TestWorldOptions): Promise<TestWorld> {
         return found;
       },
       startService: startOne,
+      rpc: gatewayRpc,
       sandbox: sandboxOf,
       async connect(type, { accountId, id = `conn-${type}-${randomUUID().slice(0, 8)}`, options: opts }) {
         if (!isAtsType(type)) throw new Error(`${type} is not a registered ATS (${ATS_TYPES.join(', ')})`);

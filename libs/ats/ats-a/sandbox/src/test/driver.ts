@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { AtsTestDriver, TestSandbox } from '@connector/ats-sandbox-core/testing';
-import { ID_BASE, startAtsASandbox } from '../index';
+import { type AtsASandboxOptions, ID_BASE, startAtsASandbox } from '../index';
 
 const CLIENT_ID = 'demo-client';
 
@@ -10,12 +10,14 @@ const CLIENT_ID = 'demo-client';
  */
 export const testDriver: AtsTestDriver = {
   type: 'ats-a',
-  async start(): Promise<TestSandbox> {
+  async start(vendor: AtsASandboxOptions = {}): Promise<TestSandbox> {
     const clientSecret = `secret-${randomBytes(8).toString('hex')}`;
     const running = await startAtsASandbox({
-      clients: [{ clientId: CLIENT_ID, clientSecret }],
       seed: { vacancies: 20 },
       dailyLimit: 1_000_000,
+      ...vendor,
+      // The driver's own client beside a spec's, so that `connect` works whatever the spec adds.
+      clients: [{ clientId: CLIENT_ID, clientSecret }, ...(vendor.clients ?? [])],
     });
     const { state } = running;
     return {

@@ -1,5 +1,5 @@
 import type { AtsTestDriver, TestSandbox } from '@connector/ats-sandbox-core/testing';
-import { startAtsBSandbox } from '../index';
+import { type AtsBSandboxOptions, startAtsBSandbox } from '../index';
 import { sandbox } from '../sandbox';
 import { driveLoginForm } from './login-form.driver';
 
@@ -15,8 +15,8 @@ const month = (ms: number | null | undefined): string | null =>
  */
 export const testDriver: AtsTestDriver = {
   type: 'ats-b',
-  async start(): Promise<TestSandbox> {
-    const running = await startAtsBSandbox({});
+  async start(vendor: AtsBSandboxOptions = {}): Promise<TestSandbox> {
+    const running = await startAtsBSandbox(vendor);
     const { state } = running;
     return {
       url: running.url,

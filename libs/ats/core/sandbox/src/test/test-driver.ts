@@ -10,8 +10,11 @@ import { join } from 'node:path';
 export interface AtsTestDriver {
   /** The ATS it drives: its adapter's `type`. */
   type: string;
-  /** Starts a sandbox of the suite's own on a free port, seeded for the e2e and with a demo login. */
-  start(): Promise<TestSandbox>;
+  /**
+   * Starts a sandbox of the suite's own on a free port, seeded for the e2e and with a demo login. `vendor`: the
+   * sandbox package's own start options, over the driver's, for a spec's block marked for this one ATS.
+   */
+  start(vendor?: Record<string, unknown>): Promise<TestSandbox>;
 }
 
 export interface TestSandbox {
