@@ -83,8 +83,13 @@ export interface TestWorld {
   ): Promise<WorldConnector>;
   /** The events of `type` seen on the tapped exchanges so far. */
   events(type: string): CapturedEvent[];
-  /** Waits for the event of `type` caused by `sourceId` whose data has every field of `match`. */
-  eventFor(type: string, sourceId: string, match?: Record<string, unknown>): Promise<CapturedEvent>;
+  /** Waits (20 s unless told) for the event of `type` caused by `sourceId` whose data has every field of `match`. */
+  eventFor(
+    type: string,
+    sourceId: string,
+    match?: Record<string, unknown>,
+    timeoutMs?: number,
+  ): Promise<CapturedEvent>;
   /** Stops everything it started, in reverse order, even after a failed start; safe to call twice. */
   close(): Promise<void>;
 }
@@ -210,7 +215,8 @@ export async function testWorld(options: TestWorldOptions): Promise<TestWorld> {
         return snapshot;
       },
       events: (type) => eventsOf(messages(), type),
-      eventFor: (type, sourceId, match) => waitForEvent(messages, type, sourceId, match),
+      eventFor: (type, sourceId, match, timeoutMs) =>
+        waitForEvent(messages, type, sourceId, match, timeoutMs),
       close,
     };
   } catch (error) {
