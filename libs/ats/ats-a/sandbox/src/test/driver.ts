@@ -63,6 +63,11 @@ export const testDriver: AtsTestDriver = {
             vacancyExternalId: String(a.Vacancy.Id),
             answers: a.Questions.map((q) => ({ question: q.Question, answer: q.Answer })),
           })),
+      files: (candidateExternalId) =>
+        state
+          .files()
+          .filter((f) => String(f.CandidateId) === candidateExternalId)
+          .map((f) => ({ externalId: String(f.FileId), name: f.fileName, sha256: f.sha256 })),
       // The seed numbers its vacancies from the first of their range.
       vacancyIds: (count) => Array.from({ length: count }, (_, i) => String(ID_BASE.vacancy + i + 1)),
       vacancies: vacanciesOf(state),

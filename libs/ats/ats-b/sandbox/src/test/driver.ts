@@ -51,6 +51,10 @@ export const testDriver: AtsTestDriver = {
               fieldOfStudy: e.major ?? null,
             })),
           })),
+      files: (candidateExternalId) =>
+        state
+          .filesOf(Number(candidateExternalId))
+          .map((f) => ({ externalId: String(f.id), name: f.name, sha256: f.sha256 })),
       vacancies: vacanciesOf(state),
       totalCalls: () => state.totalCalls(),
       resetCalls: () => state.resetCalls(),

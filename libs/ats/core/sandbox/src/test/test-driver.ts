@@ -42,6 +42,8 @@ export interface TestSandbox {
   applications?(candidateExternalId: string): SandboxApplication[];
   /** The external ids of some vacancies it holds, `count` of them (an ATS with `applications`). */
   vacancyIds?(count: number): string[];
+  /** The files attached to the candidate `candidateExternalId` (an ATS with `documents`). */
+  files?(candidateExternalId: string): SandboxFile[];
   /** Its vacancies, read and changed as a recruiter would in the ATS (an ATS with `vacancies`). */
   vacancies?: SandboxVacancies;
   /** How many API calls it answered since the last `resetCalls()` (token calls aside). */
@@ -87,6 +89,13 @@ export interface SandboxCandidate {
   mobile: string | null;
   workHistory: { employer: string; startDate: string | null; endDate: string | null }[];
   education: { institution: string; degree: string | null; fieldOfStudy: string | null }[];
+}
+
+export interface SandboxFile {
+  externalId: string;
+  /** Its file name as the ATS keeps it. */
+  name: string;
+  sha256: string;
 }
 
 export interface SandboxApplication {
