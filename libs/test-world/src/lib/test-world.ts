@@ -45,6 +45,11 @@ export interface TestWorldOptions {
   sandboxes?: readonly string[];
   /** How those sandboxes are seeded (each driver's defaults otherwise). */
   sandboxOptions?: TestSandboxOptions;
+  /**
+   * A sandbox's own start options (its package's, e.g. `{ 'ats-b': { accessTokenTtlSeconds: 30 } }`), over its
+   * driver's (and `sandboxOptions`), for checks in a block marked for that ATS.
+   */
+  vendorSandboxOptions?: Partial<Record<string, Record<string, unknown>>>;
   /** Exchanges it taps from the start (every routing key), read with `events`/`eventFor`. */
   tap?: readonly string[];
 }
@@ -97,8 +102,13 @@ export interface TestWorld {
   ): Promise<WorldConnector>;
   /** The events of `type` seen on the tapped exchanges so far. */
   events(type: string): CapturedEvent[];
-  /** Waits for the event of `type` caused by `sourceId` whose data has every field of `match`. */
-  eventFor(type: string, sourceId: string, match?: Record<string, unknown>): Promise<CapturedEvent>;
+  /** Waits (20 s unless told) for the event of `type` caused by `sourceId` whose data has every field of `match`. */
+  eventFor(
+    type: string,
+    sourceId: string,
+    match?: Record<string, unknown>,
+    timeoutMs?: number,
+  ): Promise<CapturedEvent>;
   /** Stops everything it started, in reverse order, even after a failed start; safe to call twice. */
   close(): Promise<void>;
 }
@@ -144,7 +154,10 @@ export async function testWorld(options: TestWorldOptions): Promise<TestWorld> {
     const sandboxes = new Map<string, TestSandbox>();
     await allStarted(
       drivers.map(async (driver) => {
-        const sandbox = await driver.start(options.sandboxOptions);
+        const sandbox = await driver.start({
+          ...options.sandboxOptions,
+          vendor: options.vendorSandboxOptions?.[driver.type],
+        });
         sandboxes.set(
           driver.type,
           started(`${driver.type} sandbox`, sandbox, (s) => s.close()),
@@ -231,7 +244,8 @@ export async function testWorld(options: TestWorldOptions): Promise<TestWorld> {
         return snapshot;
       },
       events: (type) => eventsOf(messages(), type),
-      eventFor: (type, sourceId, match) => waitForEvent(messages, type, sourceId, match),
+      eventFor: (type, sourceId, match, timeoutMs) =>
+        waitForEvent(messages, type, sourceId, match, timeoutMs),
       close,
     };
   } catch (error) {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { AtsTestDriver, SandboxVacancies, TestSandbox } from '@connector/ats-sandbox-core/testing';
-import { type AtsASandboxState, ID_BASE, startAtsASandbox } from '../index';
+import { type AtsASandboxOptions, type AtsASandboxState, ID_BASE, startAtsASandbox } from '../index';
 
 const CLIENT_ID = 'demo-client';
 /** The statuses a connector takes as open unless its options name others. */
@@ -14,11 +14,14 @@ export const testDriver: AtsTestDriver = {
   type: 'ats-a',
   async start(options = {}): Promise<TestSandbox> {
     const clientSecret = `secret-${randomBytes(8).toString('hex')}`;
+    const vendor: AtsASandboxOptions = options.vendor ?? {};
     const running = await startAtsASandbox({
-      clients: [{ clientId: CLIENT_ID, clientSecret }],
       seed: { vacancies: options.vacancies ?? 20, seed: options.seed },
       dailyLimit: options.dailyLimit?.calls ?? 1_000_000,
       quotaWindowSeconds: options.dailyLimit?.windowSeconds,
+      ...vendor,
+      // The driver's own client beside a spec's, so that `connect` works whatever the spec adds.
+      clients: [{ clientId: CLIENT_ID, clientSecret }, ...(vendor.clients ?? [])],
     });
     const { state } = running;
     return {

@@ -1,5 +1,5 @@
 import type { AtsTestDriver, SandboxVacancies, TestSandbox } from '@connector/ats-sandbox-core/testing';
-import { type AtsBSandboxState, startAtsBSandbox } from '../index';
+import { type AtsBSandboxOptions, type AtsBSandboxState, startAtsBSandbox } from '../index';
 import { sandbox } from '../sandbox';
 import { driveLoginForm } from './login-form.driver';
 
@@ -18,7 +18,8 @@ export const testDriver: AtsTestDriver = {
   async start(options = {}): Promise<TestSandbox> {
     const seed =
       options.vacancies === undefined ? {} : { seed: { jobs: options.vacancies, seed: options.seed } };
-    const running = await startAtsBSandbox(seed);
+    const vendor: AtsBSandboxOptions = options.vendor ?? {};
+    const running = await startAtsBSandbox({ ...seed, ...vendor });
     const { state } = running;
     return {
       url: running.url,

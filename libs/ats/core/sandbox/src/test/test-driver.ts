@@ -20,6 +20,8 @@ export interface TestSandboxOptions {
   seed?: number;
   /** A daily limit of `calls` that resets every `windowSeconds` (an ATS with `daily-budget`). */
   dailyLimit?: { calls: number; windowSeconds: number };
+  /** The sandbox package's own start options, over the driver's: for a spec's block marked for this one ATS. */
+  vendor?: Record<string, unknown>;
 }
 
 export interface TestSandbox {
