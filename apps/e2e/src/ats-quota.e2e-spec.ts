@@ -73,14 +73,6 @@ describe('ATS-A daily quota', () => {
       return { sandbox: started.running as RunningAtsASandbox, connector };
     }
 
-    /**
-     * The sandbox's current day ends 10 s from now (a customer system whose day resets at its own hour), so a
-     * scenario waiting for a fresh day after its connector's set-up waits that long, not up to a whole window.
-     */
-    function dayEndsSoon(sandbox: RunningAtsASandbox): void {
-      sandbox.state.setQuota({ resetAt: new Date(Date.now() + 10_000).toISOString() });
-    }
-
     function candidatesCreated(accountId: string, count: number): string[] {
       const emails: string[] = [];
       for (let i = 0; i < count; i++) {
@@ -169,14 +161,12 @@ describe('ATS-A daily quota', () => {
     }, 300_000);
 
     it('with a limit of 300, spends 300 calls, lets the rest wait for the reset, then puts all 500 in once, nothing failed', async () => {
-      // A 90 s day: spending 300 calls in it must not depend on how fast a loaded machine pushes (a 30 s one
-      // could end first, and the next took the rest with budget to spare: nothing to see waiting; a 60 s one
-      // ended 3 calls short with the machine's load average at 20).
-      const { sandbox, connector } = await customerSystem(300, 90);
-      dayEndsSoon(sandbox);
+      // A 60 s day: spending 300 calls in it must not depend on how fast a loaded machine pushes (a 30 s one
+      // could end first, and the next took the rest with budget to spare: nothing to see waiting).
+      const { sandbox, connector } = await customerSystem(300, 60);
       // The connector is left at the default limit: the ATS's X-RateLimit-Limit (300) is what the plan obeys.
       const target = await connector({});
-      await eventually(() => sandbox.state.quota().retryAfterSeconds >= 85, 95_000, 'a fresh window');
+      await eventually(() => sandbox.state.quota().retryAfterSeconds >= 55, 65_000, 'a fresh window');
       const emails = candidatesCreated(target.accountId, 500);
       // The first window's budget is spent and the rest waits (in delay queues, not as failed attempts).
       let seen = '';
@@ -185,10 +175,10 @@ describe('ATS-A daily quota', () => {
           const quota = sandbox.state.quota();
           const count = inAts(sandbox, emails).length;
           seen = `last seen: ${JSON.stringify(quota)}, ${count} of 500 in the ATS`;
-          // The plan keeps the sync share for the rest of the (90 s) day: a call or so may stay unspent.
+          // The plan keeps the sync share for the rest of the (60 s) day: a call or so may stay unspent.
           return quota.remaining <= 2 && count < 500 ? { count, quota } : undefined;
         },
-        120_000,
+        90_000,
         'the day spent with work waiting',
       ).catch(async (error: Error) => {
         throw new Error(`${error.message}; ${seen}; plan: ${JSON.stringify(await quotaRow(target))}`);
@@ -200,11 +190,13 @@ describe('ATS-A daily quota', () => {
       expect(inAts(sandbox, emails)).toHaveLength(500);
       expect(await world.broker.messageCount(deadLetterQueueName(Queue.CandidateSync))).toBe(0);
       expect(failures()).toEqual([]);
-    }, 390_000);
+    }, 360_000);
 
     it('stays within what another integration left, and after a 429 parks everything until the named reset', async () => {
       const { sandbox, connector } = await customerSystem(200, 30);
-      dayEndsSoon(sandbox);
+      // Its day ends 10 s from now (its own hour, not the clock's half-minute): the wait for a fresh one below
+      // is that long, not up to a whole window.
+      sandbox.state.setQuota({ resetAt: new Date(Date.now() + 10_000).toISOString() });
       const target = await connector({ dailyCallLimit: 10_000 });
       // Wait for the start of a fresh window, so both phases happen inside one window.
       await eventually(() => sandbox.state.quota().retryAfterSeconds >= 28, 35_000, 'a fresh window');

@@ -132,9 +132,11 @@ describe('observability of real work (ats-a)', () => {
     publish(followed.event, { traceparent: `00-${followed.traceId}-${followed.platformSpanId}-01` });
     await syncedFor(followed.event.data.candidateId);
 
-    // The ATS answers 503 to every create: candidate-sync tries it 3 more times within 10 s in the handler
-    // (quick retries for blips), then the message rides the retry ladder; it goes through once lifted.
-    atsA.state.setFaults({ errorRate: { 'POST /api/candidates': 1 }, errorStatus: 503 });
+    // The ATS answers 503 to the next 4 creates: the first try and the 3 quick retries candidate-sync makes
+    // within 10 s in the handler (for blips); then the message rides the retry ladder and goes through. A blip
+    // of a known length, not a fault lifted by the test: a loaded machine's late lift would fail the ladder's
+    // attempt too and count it twice.
+    atsA.state.setFaults({ failNext: { 'POST /api/candidates': 4 }, errorStatus: 503 });
     const flaky = createEvent(RoutingKey.CandidateCreated, ACCOUNT, candidate());
     publish(flaky);
     await eventually(

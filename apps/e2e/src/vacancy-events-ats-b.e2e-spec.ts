@@ -301,7 +301,23 @@ describe('vacancy-sync on ATS-B event subscriptions', () => {
       changePoll(3_600);
       await eventually(hourly, 20_000, 'the feed read hourly (poll_seconds 3600, its next read far ahead)');
 
+      const {
+        rows: [{ changedAt }],
+      } = await db.query<{ changedAt: Date }>('SELECT now() AS "changedAt"');
       changePoll(2);
+      // The new period takes effect within one new period: the feed is read again 2 s after the change, not
+      // an hour later (plus up to 3 s for connector.changed and the poller's tick on a loaded machine).
+      await eventually(
+        async () => {
+          const { rows } = await db.query<{ read: boolean }>(
+            'SELECT last_read_at > $2 AS read FROM vacancy_event_feed WHERE connector_id = $1',
+            [connectorId, changedAt],
+          );
+          return rows[0]?.read ? true : undefined;
+        },
+        2_000 + 3_000,
+        'the feed read again within one new period (2 s) of eventPollSeconds 3600 → 2',
+      );
       const mark = world.events(RoutingKey.VacancyUpserted).length;
       const id = liveSeededJob();
       await sandboxAdmin('PATCH', `/jobs/${id}`, { title: 'Heard of within the new period' });
