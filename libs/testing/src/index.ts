@@ -19,3 +19,4 @@ export * from './lib/query-plans';
 export * from './lib/candidate-fixture';
 export * from './lib/hermetic-guard';
 export * from './lib/rabbitmqctl';
+export * from './lib/checkout-copy';

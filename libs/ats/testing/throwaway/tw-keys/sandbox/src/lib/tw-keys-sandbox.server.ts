@@ -1,0 +1,162 @@
+import { randomBytes } from 'node:crypto';
+import {
+  bearerOf,
+  formOf,
+  jsonObjectOf,
+  type SandboxReply,
+  type SandboxRequest,
+  serveSandbox,
+} from '@connector/ats-sandbox-core';
+
+/**
+ * The Keys vendor, a throwaway ATS for tests: API clients get a bearer token with client credentials (RFC 6749
+ * 4.4, the error bodies of its 5.2), then read jobs by keyset pages and write people. Its own API errors are
+ * `{"problem": {"code", "detail"}}`. It is strict on input (unknown fields, wrong types, a page too large are
+ * refused) and, like many ATSs, does not deduplicate people: the same email twice makes two people.
+ */
+export interface TwKeysJob {
+  id: number;
+  headline: string;
+  city: string;
+  body: string;
+  needs: string;
+  state: 'open' | 'filled';
+  modified: string;
+}
+
+export interface TwKeysPerson {
+  id: number;
+  first_name: string;
+  last_name: string;
+  email: string;
+  phone: string | null;
+}
+
+export interface TwKeysSandboxOptions {
+  port: number;
+  host: string;
+  /** The API clients it knows. */
+  clients: ReadonlyArray<{ clientId: string; clientSecret: string }>;
+  /** How many jobs it starts with (every fifth one filled). */
+  jobs: number;
+}
+
+export interface RunningTwKeysSandbox {
+  url: string;
+  close(): Promise<void>;
+}
+
+const TOKEN_SECONDS = 3600;
+const MAX_LIMIT = 100;
+const PERSON_FIELDS = new Set(['first_name', 'last_name', 'email', 'phone']);
+
+const problem = (status: number, code: string, detail: string): SandboxReply => ({
+  status,
+  body: { problem: { code, detail } },
+});
+
+export async function startTwKeysSandbox(options: TwKeysSandboxOptions): Promise<RunningTwKeysSandbox> {
+  const tokens = new Map<string, number>();
+  const people: TwKeysPerson[] = [];
+  const jobs: TwKeysJob[] = Array.from({ length: options.jobs }, (_, i) => ({
+    id: 1001 + i,
+    headline: `Keys job ${i + 1}`,
+    city: ['Leeds', 'York', 'Hull'][i % 3] as string,
+    body: `The work of job ${i + 1}.`,
+    needs: 'Patience',
+    state: i % 5 === 4 ? 'filled' : 'open',
+    modified: new Date(Date.UTC(2026, 10, 1, 9, i)).toISOString(),
+  }));
+
+  const token = (request: SandboxRequest): SandboxReply => {
+    const form = formOf(request);
+    if (!form)
+      return { status: 400, body: { error: 'invalid_request', error_description: 'form body expected' } };
+    if (form.get('grant_type') !== 'client_credentials')
+      return { status: 400, body: { error: 'unsupported_grant_type' } };
+    const known = options.clients.some(
+      (c) => c.clientId === form.get('client_id') && c.clientSecret === form.get('client_secret'),
+    );
+    if (!known) return { status: 401, body: { error: 'invalid_client' } };
+    const accessToken = randomBytes(18).toString('hex');
+    tokens.set(accessToken, Date.now() + TOKEN_SECONDS * 1000);
+    return {
+      status: 200,
+      body: { access_token: accessToken, token_type: 'Bearer', expires_in: TOKEN_SECONDS },
+    };
+  };
+
+  const listJobs = (query: URLSearchParams): SandboxReply => {
+    const limit = Number(query.get('limit') ?? '20');
+    const after = Number(query.get('after') ?? '0');
+    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT)
+      return problem(400, 'limit_out_of_range', `limit must be 1 to ${MAX_LIMIT}`);
+    if (!Number.isInteger(after) || after < 0) return problem(400, 'bad_cursor', 'after must be a job id');
+    const page = jobs.filter((job) => job.id > after).slice(0, limit);
+    const last = page.at(-1);
+    return {
+      status: 200,
+      body: { jobs: page, has_more: last !== undefined && jobs.some((j) => j.id > last.id) },
+    };
+  };
+
+  const createPerson = (request: SandboxRequest): SandboxReply => {
+    const body = jsonObjectOf(request);
+    if (!body) return problem(415, 'json_expected', 'send a JSON object');
+    const unknown = Object.keys(body).find((key) => !PERSON_FIELDS.has(key));
+    if (unknown) return problem(422, 'unknown_field', `no field ${unknown}`);
+    for (const field of ['first_name', 'last_name', 'email']) {
+      if (typeof body[field] !== 'string' || body[field] === '')
+        return problem(422, 'required', `${field} is required`);
+    }
+    if (body['phone'] !== undefined && body['phone'] !== null && typeof body['phone'] !== 'string')
+      return problem(422, 'wrong_type', 'phone must be a string');
+    const person: TwKeysPerson = {
+      id: 501 + people.length,
+      first_name: body['first_name'] as string,
+      last_name: body['last_name'] as string,
+      email: body['email'] as string,
+      phone: (body['phone'] as string | undefined) ?? null,
+    };
+    people.push(person);
+    return { status: 201, body: { id: person.id } };
+  };
+
+  const api = (request: SandboxRequest): SandboxReply => {
+    const expires = tokens.get(bearerOf(request.headers) ?? '');
+    if (expires === undefined || expires < Date.now())
+      return problem(401, 'token_invalid', 'a valid bearer token is required');
+    const route = `${request.method} ${request.path}`;
+    switch (route) {
+      case 'GET /v1/jobs':
+        return listJobs(request.query);
+      case 'GET /v1/people': {
+        const email = request.query.get('email');
+        if (!email) return problem(400, 'email_required', 'search people by email');
+        return {
+          status: 200,
+          body: { people: people.filter((p) => p.email.toLowerCase() === email.toLowerCase()) },
+        };
+      }
+      case 'POST /v1/people':
+        return createPerson(request);
+      default:
+        return problem(404, 'no_such_route', route);
+    }
+  };
+
+  const served = await serveSandbox(
+    (request) => {
+      if (request.method === 'POST' && request.path === '/oauth/token') return token(request);
+      if (request.path.startsWith('/v1/')) return api(request);
+      // The sandbox's own view for tests: not part of the vendor's API.
+      if (request.method === 'GET' && request.path === '/__sandbox/people')
+        return { status: 200, body: { people } };
+      if (request.method === 'GET' && request.path === '/__sandbox/ready')
+        return { status: 200, body: { ok: true } };
+      return problem(404, 'no_such_route', `${request.method} ${request.path}`);
+    },
+    { port: options.port, host: options.host },
+  );
+  return served;
+}
