@@ -8,8 +8,8 @@ const ADMIN_PAGE_JS = 'apps/connector-registry/src/app/admin-page/public/*.js';
  * Who may import whom (project.json `tags`). Apps are thin shells over libs and never import another app.
  * The product's libs are layered, each importing only its own layer and those below:
  *   layer:base (contracts, observability, job-mapping) < layer:infra (persistence, messaging, rate-limiter,
- *   ats-clients: the generic ATS HTTP layer) < layer:vendor (libs/ats/*: the ATS adapters, their clients and
- *   budgets; ats-access) < layer:service (service-kit, exactly-once)
+ *   libs/ats/http: the generic ATS HTTP layer) < layer:vendor (the rest of libs/ats/*: the ATS adapters, their
+ *   clients and budgets; ats-client-factory) < layer:service (service-kit, exactly-once)
  *   < the services (scope:service).
  * The ATS sandboxes (scope:sandbox) stand apart: they import no product lib, and no product code imports them
  * or the test kit (scope:test-support: testing, service-stubs); tests, e2e, bench and chaos may.

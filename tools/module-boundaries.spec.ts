@@ -27,7 +27,7 @@ const probes = {
     text: "import { Exchange } from '@connector/contracts';\nexport const probe = Exchange.PlatformEvents;\n",
   },
   vendorImportsServiceLayer: {
-    dir: 'libs/ats-access/src/lib',
+    dir: 'libs/ats/client-factory/src/lib',
     text: "import { ErasedCandidates } from '@connector/service-kit';\nexport const probe = ErasedCandidates;\n",
   },
   infraImportsVendor: {
@@ -37,12 +37,12 @@ const probes = {
     text: "import { AtsAClient } from '@connector/ats-a';\nexport const probe = AtsAClient;\n",
   },
   httpLayerImportsVendor: {
-    dir: 'libs/ats-clients/src/lib',
+    dir: 'libs/ats/http/src/lib',
     text: "import { AtsAClient } from '@connector/ats-a';\nexport const probe = AtsAClient;\n",
   },
   vendorImportsHttpLayer: {
     dir: 'libs/ats/ats-a/src/lib',
-    text: "import { AtsHttp } from '@connector/ats-clients';\nexport const probe = AtsHttp;\n",
+    text: "import { AtsHttp } from '@connector/ats-http';\nexport const probe = AtsHttp;\n",
   },
   serviceLayerImportsVendor: {
     dir: 'libs/exactly-once/src/lib',
@@ -163,7 +163,7 @@ describe('module boundaries', () => {
     // The adapters import the HTTP layer: the rule names the cycle such an import makes before the layers.
     expect(messages.get('httpLayerImportsVendor')).toEqual([
       expect.stringMatching(
-        /^Circular dependency between "ats-clients" and "ats-a"|tagged with "layer:infra" can only depend on libs tagged with "layer:base", "layer:infra"$/,
+        /^Circular dependency between "ats-http" and "ats-a"|tagged with "layer:infra" can only depend on libs tagged with "layer:base", "layer:infra"$/,
       ),
     ]);
   });

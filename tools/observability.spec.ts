@@ -9,7 +9,7 @@ import { collectProcessMetrics } from '@connector/observability';
 import { findPromtool } from '@connector/testing';
 // Every service's modules, so every metric the services declare is in the registry.
 import '@connector/service-kit';
-import '@connector/ats-access';
+import '@connector/ats-client-factory';
 import '../apps/auth-gateway/src/app/app.module';
 import '../apps/connector-registry/src/app/app.module';
 import '../apps/vacancy-sync/src/app/app.module';

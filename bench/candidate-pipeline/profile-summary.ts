@@ -37,7 +37,7 @@ const GROUPS: Array<[string, (frame: ProfileNode['callFrame']) => boolean]> = [
     'Postgres (pg, TypeORM, socket writes)',
     (f) => /node_modules\/(pg|pg-protocol|pg-pool|typeorm)\//.test(f.url),
   ],
-  ['HTTP to the ATS (undici, our client)', (f) => /undici|libs\/ats-clients/.test(f.url)],
+  ['HTTP to the ATS (undici, our client)', (f) => /undici|libs\/ats\/http/.test(f.url)],
   [
     'RabbitMQ (amqplib, deliveries, publish)',
     (f) =>

@@ -1,4 +1,4 @@
-import { UNSURE_WRITE_SETTLE_MS } from '@connector/ats-clients';
+import { UNSURE_WRITE_SETTLE_MS } from '@connector/ats-http';
 import { DEFAULT_LEASE_TTL_MS } from '@connector/persistence';
 
 /**

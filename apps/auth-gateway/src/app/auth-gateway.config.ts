@@ -1,6 +1,6 @@
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, Max, Min } from 'class-validator';
-import { ADDRESS_ALLOWANCES, type AddressAllowance } from '@connector/ats-clients';
+import { ADDRESS_ALLOWANCES, type AddressAllowance } from '@connector/ats-http';
 import { atsRegistry } from '@connector/ats-registry';
 import { LOCAL_REQUEST_SEAL_KEYS, SealKeys } from '@connector/service-kit';
 import { withAtsSettings } from './ats-settings';

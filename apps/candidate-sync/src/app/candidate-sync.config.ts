@@ -1,6 +1,6 @@
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, Matches, Max, Min, MinLength, ValidateIf } from 'class-validator';
-import { ADDRESS_ALLOWANCES, type AddressAllowance } from '@connector/ats-clients';
+import { ADDRESS_ALLOWANCES, type AddressAllowance } from '@connector/ats-http';
 import { RequiredInProduction, ServiceConfig } from '@connector/service-kit';
 
 export const SERVICE_NAME = 'candidate-sync';

@@ -1,4 +1,4 @@
-import { ATS_ACCESS_SCHEMAS } from '@connector/ats-access';
+import { ATS_ACCESS_SCHEMAS } from '@connector/ats-client-factory';
 import {
   DELETED_CONNECTOR_SCHEMA,
   ERASED_CANDIDATE_SCHEMA,

@@ -1,6 +1,6 @@
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, Matches, Max, Min } from 'class-validator';
-import { ADDRESS_ALLOWANCES, type AddressAllowance } from '@connector/ats-clients';
+import { ADDRESS_ALLOWANCES, type AddressAllowance } from '@connector/ats-http';
 import { ServiceConfig } from '@connector/service-kit';
 
 export const SERVICE_NAME = 'document-service';

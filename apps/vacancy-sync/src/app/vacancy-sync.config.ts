@@ -1,10 +1,6 @@
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, Max, Min } from 'class-validator';
-import {
-  ADDRESS_ALLOWANCES,
-  type AddressAllowance,
-  DEFAULT_MAX_RESPONSE_BYTES,
-} from '@connector/ats-clients';
+import { ADDRESS_ALLOWANCES, type AddressAllowance, DEFAULT_MAX_RESPONSE_BYTES } from '@connector/ats-http';
 import { ServiceConfig } from '@connector/service-kit';
 
 export const SERVICE_NAME = 'vacancy-sync';

@@ -1,4 +1,4 @@
-import { ATS_ACCESS_SCHEMAS } from '@connector/ats-access';
+import { ATS_ACCESS_SCHEMAS } from '@connector/ats-client-factory';
 import { DELETED_CONNECTOR_SCHEMA } from '@connector/persistence';
 import type { ServiceCoreOptions } from '@connector/service-kit';
 import { VacancySyncTables1763700000300 } from './migrations/1763700000300-vacancy-sync-tables';

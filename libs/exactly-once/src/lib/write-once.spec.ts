@@ -1,5 +1,5 @@
 import { NotReadyError, PermanentMessageError } from '@connector/messaging';
-import { AtsError, UNSURE_WRITE_SETTLE_MS } from '@connector/ats-clients';
+import { AtsError, UNSURE_WRITE_SETTLE_MS } from '@connector/ats-http';
 import {
   type CreateSink,
   type LinkStore,

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { OutboundGuard } from '@connector/ats-clients';
+import { OutboundGuard } from '@connector/ats-http';
 import { AtsRegistry } from '@connector/ats-core';
 import { atsRegistry } from '@connector/ats-registry';
 import {

@@ -5,7 +5,7 @@ import {
   type EventEnvelope,
   type SealedConfig,
 } from '@connector/contracts';
-import { AtsError, OutboundGuard, UrlPolicyError } from '@connector/ats-clients';
+import { AtsError, OutboundGuard, UrlPolicyError } from '@connector/ats-http';
 import {
   type AtsRegistry,
   type ClientCredentialsSetup,

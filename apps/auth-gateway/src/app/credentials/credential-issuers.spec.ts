@@ -1,4 +1,4 @@
-import { OutboundGuard } from '@connector/ats-clients';
+import { OutboundGuard } from '@connector/ats-http';
 import { AtsParts, AtsRegistry } from '@connector/ats-core';
 import { atsRegistry } from '@connector/ats-registry';
 import { FAKE_ATS, fakeAtsAdapter } from '@connector/ats-testing';

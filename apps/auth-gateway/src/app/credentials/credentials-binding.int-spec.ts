@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { startAtsASandbox, type RunningAtsASandbox } from '@connector/ats-a-sandbox';
-import { outboundGuard } from '@connector/ats-clients';
+import { outboundGuard } from '@connector/ats-http';
 import {
   dataSourceOptions,
   type OutboxRelay,

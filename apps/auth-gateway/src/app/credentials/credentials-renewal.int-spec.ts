@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { atsACredentialIssuer } from '@connector/ats-a';
 import { startAtsASandbox, type RunningAtsASandbox } from '@connector/ats-a-sandbox';
-import { outboundGuard } from '@connector/ats-clients';
+import { outboundGuard } from '@connector/ats-http';
 import {
   dataSourceOptions,
   type OutboxRelay,

@@ -3,7 +3,7 @@ import { getDataSourceToken } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { preparedStatements } from '@connector/persistence';
 import { PostgresDailyQuota, PostgresRateLimiter } from '@connector/rate-limiter';
-import { OutboundGuard, outboundGuard } from '@connector/ats-clients';
+import { OutboundGuard, outboundGuard } from '@connector/ats-http';
 import type { AtsRegistry, AtsSettings, CredentialIssuer, CredentialIssuerDeps } from '@connector/ats-core';
 import { atsRegistry } from '@connector/ats-registry';
 import { outboxRelayProvider, RequestSeal } from '@connector/service-kit';

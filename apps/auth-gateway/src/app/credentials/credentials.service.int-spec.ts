@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { AtsError } from '@connector/ats-clients';
+import { AtsError } from '@connector/ats-http';
 import { dataSourceOptions, type OutboxRelay, runMigrations } from '@connector/persistence';
 import { createTestDatabase, type TestDatabase } from '@connector/testing';
 import { SERVICE_NAME } from '../auth-gateway.config';

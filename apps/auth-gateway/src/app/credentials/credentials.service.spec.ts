@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { register } from 'prom-client';
-import { AtsError, outboundGuard } from '@connector/ats-clients';
+import { AtsError, outboundGuard } from '@connector/ats-http';
 import { AtsBCredentialIssuer, type AtsBOAuthClient, type AtsBTokenSet } from '@connector/ats-b';
 import type { CredentialIssuer, IssuedAccess } from '@connector/ats-core';
 import type { EventEnvelope } from '@connector/contracts';

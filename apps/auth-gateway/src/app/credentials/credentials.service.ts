@@ -7,7 +7,7 @@ import {
   type CredentialIssuer,
   type StoredAccess,
 } from '@connector/ats-core';
-import { AtsError, DEFAULT_TIMEOUT_MS } from '@connector/ats-clients';
+import { AtsError, DEFAULT_TIMEOUT_MS } from '@connector/ats-http';
 import { atsRegistry } from '@connector/ats-registry';
 import { type OutboxMessage, OutboxRelay } from '@connector/persistence';
 import { RateLimitExceededError } from '@connector/rate-limiter';

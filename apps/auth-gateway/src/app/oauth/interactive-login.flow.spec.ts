@@ -1,4 +1,4 @@
-import { AtsError, OutboundGuard } from '@connector/ats-clients';
+import { AtsError, OutboundGuard } from '@connector/ats-http';
 import { AtsRegistry, type InteractiveLogin } from '@connector/ats-core';
 import { atsRegistry } from '@connector/ats-registry';
 import { FAKE_ATS, fakeAtsAdapter } from '@connector/ats-testing';

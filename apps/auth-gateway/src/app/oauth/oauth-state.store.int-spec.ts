@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { OutboundGuard } from '@connector/ats-clients';
+import { OutboundGuard } from '@connector/ats-http';
 import { type AtsAdapter, AtsRegistry } from '@connector/ats-core';
 import { fakeAtsAdapter } from '@connector/ats-testing';
 import { dataSourceOptions, runMigrations } from '@connector/persistence';

@@ -1,4 +1,4 @@
-import type { AtsClientFactory } from '@connector/ats-access';
+import type { AtsClientFactory } from '@connector/ats-client-factory';
 import { type AtsAdapter, AtsRegistry, MissingAtsPartError } from '@connector/ats-core';
 import { atsRegistry } from '@connector/ats-registry';
 import { connectorSnapshot, FAKE_ATS, fakeAtsAdapter } from '@connector/ats-testing';

@@ -1,5 +1,10 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { AtsClientFactory, AtsSystems, ConnectorDirectory, toMessageError } from '@connector/ats-access';
+import {
+  AtsClientFactory,
+  AtsSystems,
+  ConnectorDirectory,
+  toMessageError,
+} from '@connector/ats-client-factory';
 import type { ApplicationDataDto, ConnectorSnapshot, EventEnvelope } from '@connector/contracts';
 import {
   combinedFailure,

@@ -1,5 +1,5 @@
 import { AtsACandidateSink } from '@connector/ats-a';
-import type { AtsClientFactory } from '@connector/ats-access';
+import type { AtsClientFactory } from '@connector/ats-client-factory';
 import { AtsBCandidateSink } from '@connector/ats-b';
 import { type AtsAdapter, AtsRegistry, FieldHasher, MissingAtsPartError } from '@connector/ats-core';
 import { atsRegistry } from '@connector/ats-registry';

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AtsClientFactory, pushClientOptions } from '@connector/ats-access';
+import { AtsClientFactory, pushClientOptions } from '@connector/ats-client-factory';
 import {
   type AtsPart,
   AtsParts,

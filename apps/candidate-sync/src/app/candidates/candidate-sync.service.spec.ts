@@ -1,4 +1,4 @@
-import { AtsSystems, type ConnectorDirectory } from '@connector/ats-access';
+import { AtsSystems, type ConnectorDirectory } from '@connector/ats-client-factory';
 import { type ConnectorSnapshot, createEvent, RoutingKey } from '@connector/contracts';
 import type { CandidateLocks } from '@connector/exactly-once';
 import type { Lease } from '@connector/persistence';

@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { AtsSystems, ConnectorDirectory, toMessageError } from '@connector/ats-access';
+import { AtsSystems, ConnectorDirectory, toMessageError } from '@connector/ats-client-factory';
 import type { CandidateDataDto, ConnectorSnapshot, EventEnvelope } from '@connector/contracts';
 import { combinedFailure, type MessageHandlingError } from '@connector/messaging';
 import { withLogContext } from '@connector/observability';

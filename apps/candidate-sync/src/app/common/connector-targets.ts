@@ -1,5 +1,5 @@
 import type { ConnectorSnapshot } from '@connector/contracts';
-import { AUTHORIZATION_WAIT_MS } from '@connector/ats-access';
+import { AUTHORIZATION_WAIT_MS } from '@connector/ats-client-factory';
 import { TransientMessageError } from '@connector/messaging';
 
 /**

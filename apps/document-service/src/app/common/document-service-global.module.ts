@@ -1,6 +1,6 @@
 import { type DynamicModule, Global, Module } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { AtsAccessModule } from '@connector/ats-access';
+import { AtsAccessModule } from '@connector/ats-client-factory';
 import { CandidateLocks } from '@connector/exactly-once';
 import { ErasedCandidates } from '@connector/service-kit';
 import { DocumentServiceConfig } from '../document-service.config';

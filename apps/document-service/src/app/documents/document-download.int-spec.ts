@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
 import { createServer, type Server } from 'node:net';
 import { gzipSync } from 'node:zlib';
-import { type HostResolver, OutboundGuard } from '@connector/ats-clients';
+import { type HostResolver, OutboundGuard } from '@connector/ats-http';
 import { PermanentMessageError } from '@connector/messaging';
 import { downloadDocument } from './document-download';
 

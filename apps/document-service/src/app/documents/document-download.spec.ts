@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { type GuardedStream, outboundGuard } from '@connector/ats-clients';
+import { type GuardedStream, outboundGuard } from '@connector/ats-http';
 import { PermanentMessageError, TransientMessageError } from '@connector/messaging';
 import { checkDeclaredSize, downloadDocument } from './document-download';
 

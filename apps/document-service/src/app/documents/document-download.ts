@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { pipeline, type Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
-import { discard, type GuardedStream, type OutboundGuard, UrlPolicyError } from '@connector/ats-clients';
+import { discard, type GuardedStream, type OutboundGuard, UrlPolicyError } from '@connector/ats-http';
 import { PermanentMessageError, TransientMessageError } from '@connector/messaging';
 
 export interface DownloadOptions {

@@ -1,5 +1,5 @@
 import { AtsADocumentSink } from '@connector/ats-a';
-import type { AtsClientFactory } from '@connector/ats-access';
+import type { AtsClientFactory } from '@connector/ats-client-factory';
 import { AtsBDocumentSink } from '@connector/ats-b';
 import { type AtsAdapter, AtsRegistry, MissingAtsPartError } from '@connector/ats-core';
 import { atsRegistry } from '@connector/ats-registry';

@@ -1,5 +1,5 @@
-import { AtsSystems, type ConnectorDirectory } from '@connector/ats-access';
-import type { OutboundGuard } from '@connector/ats-clients';
+import { AtsSystems, type ConnectorDirectory } from '@connector/ats-client-factory';
+import type { OutboundGuard } from '@connector/ats-http';
 import { type ConnectorSnapshot, createEvent, type DocumentDataDto, RoutingKey } from '@connector/contracts';
 import type { CandidateLocks } from '@connector/exactly-once';
 import type { Lease } from '@connector/persistence';

@@ -1,6 +1,11 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { AtsSystems, ConnectorDirectory, AUTHORIZATION_WAIT_MS, toMessageError } from '@connector/ats-access';
-import { OutboundGuard } from '@connector/ats-clients';
+import {
+  AtsSystems,
+  ConnectorDirectory,
+  AUTHORIZATION_WAIT_MS,
+  toMessageError,
+} from '@connector/ats-client-factory';
+import { OutboundGuard } from '@connector/ats-http';
 import type { ConnectorSnapshot, DocumentDataDto, EventEnvelope } from '@connector/contracts';
 import { CandidateLocks, writeOnce } from '@connector/exactly-once';
 import {

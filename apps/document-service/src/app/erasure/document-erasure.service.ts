@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { ConnectorDirectory } from '@connector/ats-access';
+import { ConnectorDirectory } from '@connector/ats-client-factory';
 import type { ErasedRecordsDto } from '@connector/contracts';
 import { CandidateLocks } from '@connector/exactly-once';
 import { RpcError, TransientMessageError } from '@connector/messaging';

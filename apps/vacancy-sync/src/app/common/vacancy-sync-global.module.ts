@@ -1,5 +1,5 @@
 import { type DynamicModule, Global, Module } from '@nestjs/common';
-import { AtsAccessModule } from '@connector/ats-access';
+import { AtsAccessModule } from '@connector/ats-client-factory';
 import { VacancySyncConfig } from '../vacancy-sync.config';
 
 /**

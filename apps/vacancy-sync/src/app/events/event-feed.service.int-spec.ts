@@ -3,10 +3,10 @@ import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { startAtsBSandbox, type RunningAtsBSandbox } from '@connector/ats-b-sandbox';
 import { driveLoginForm } from '@connector/ats-b-sandbox/testing';
-import { AtsSystems, type ClientOptions, type ConnectorDirectory } from '@connector/ats-access';
+import { AtsSystems, type ClientOptions, type ConnectorDirectory } from '@connector/ats-client-factory';
 import type { VacancyPartDeps } from '@connector/ats-core';
 import { AtsBClient, AtsBOAuthClient, type AtsBSession, AtsBVacancyEventSource } from '@connector/ats-b';
-import { outboundGuard } from '@connector/ats-clients';
+import { outboundGuard } from '@connector/ats-http';
 import { connectorSnapshot } from '@connector/ats-testing';
 import {
   type ConnectorSnapshot,

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { AtsSystems, type ClientOptions, ConnectorDirectory } from '@connector/ats-access';
-import { AtsError } from '@connector/ats-clients';
+import { AtsSystems, type ClientOptions, ConnectorDirectory } from '@connector/ats-client-factory';
+import { AtsError } from '@connector/ats-http';
 import { SubscriptionGoneError, type VacancyEventBatch, type VacancyEventSource } from '@connector/ats-core';
 import { atsRegistry } from '@connector/ats-registry';
 import {

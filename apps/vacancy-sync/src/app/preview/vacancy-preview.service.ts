@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ConnectorDirectory } from '@connector/ats-access';
+import { ConnectorDirectory } from '@connector/ats-client-factory';
 import { atsRegistry } from '@connector/ats-registry';
 import type { VacancyPreviewRequestedDto } from '@connector/contracts';
 import { type JobMapping, validateJobMapping } from '@connector/job-mapping';

@@ -1,6 +1,6 @@
 import { Controller, Inject, Logger } from '@nestjs/common';
 import { EventPattern, Payload } from '@nestjs/microservices';
-import { ConnectorDirectory } from '@connector/ats-access';
+import { ConnectorDirectory } from '@connector/ats-client-factory';
 import { type ConnectorChangedDto, type EventEnvelope, RoutingKey } from '@connector/contracts';
 import { RpcError } from '@connector/messaging';
 import { EventFeedService } from '../events/event-feed.service';

@@ -6,7 +6,7 @@ import type { ConnectorDeletions } from '@connector/service-kit';
 import { createTestDatabase, type TestDatabase } from '@connector/testing';
 import { SERVICE_NAME } from '../vacancy-sync.config';
 import { VACANCY_SYNC_SCHEMA } from '../vacancy-sync.schema';
-import type { ConnectorDirectory } from '@connector/ats-access';
+import type { ConnectorDirectory } from '@connector/ats-client-factory';
 import { AtsAVacancySource } from '@connector/ats-a';
 import { AtsBVacancySource } from '@connector/ats-b';
 import type { EventFeedService } from '../events/event-feed.service';

@@ -1,6 +1,6 @@
 import { Controller, Logger } from '@nestjs/common';
 import { EventPattern, Payload } from '@nestjs/microservices';
-import { ConnectorDirectory } from '@connector/ats-access';
+import { ConnectorDirectory } from '@connector/ats-client-factory';
 import { type ConnectorStatusChangedDto, type EventEnvelope, RoutingKey } from '@connector/contracts';
 import { ConnectorDeletions } from '@connector/service-kit';
 import { EventFeedService } from '../events/event-feed.service';

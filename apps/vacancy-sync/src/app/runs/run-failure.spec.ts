@@ -1,6 +1,6 @@
-import { AtsError } from '@connector/ats-clients';
+import { AtsError } from '@connector/ats-http';
 import { RpcError } from '@connector/messaging';
-import { AtsSystemUnavailableError } from '@connector/ats-access';
+import { AtsSystemUnavailableError } from '@connector/ats-client-factory';
 import { ConcurrencyBusyError, RateLimitExceededError, RateLimiterErrorCode } from '@connector/rate-limiter';
 import { decideRunFailure, RUN_RETRY_DELAYS_MS } from './run-failure';
 

@@ -1,5 +1,5 @@
-import { AtsSystemUnavailableError, toMessageError } from '@connector/ats-access';
-import { AtsError } from '@connector/ats-clients';
+import { AtsSystemUnavailableError, toMessageError } from '@connector/ats-client-factory';
+import { AtsError } from '@connector/ats-http';
 import type { RunWait } from '@connector/contracts';
 import { DEFAULT_RETRY_DELAYS_MS, describeError } from '@connector/messaging';
 import { ConcurrencyBusyError, RateLimitExceededError } from '@connector/rate-limiter';

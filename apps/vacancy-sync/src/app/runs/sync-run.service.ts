@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { AtsSystems, type ClientOptions, ConnectorDirectory } from '@connector/ats-access';
+import { AtsSystems, type ClientOptions, ConnectorDirectory } from '@connector/ats-client-factory';
 import {
   type ConnectorSnapshot,
   createEvent,

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { AtsClientFactory } from '@connector/ats-access';
+import { AtsClientFactory } from '@connector/ats-client-factory';
 import { AtsRegistry } from '@connector/ats-core';
 import { VacancySources } from './vacancy-sources';
 

@@ -1,4 +1,4 @@
-import { type AtsCallHooks, type OutboundGuard, retryAtOf } from '@connector/ats-clients';
+import { type AtsCallHooks, type OutboundGuard, retryAtOf } from '@connector/ats-http';
 import type { AtsAccess, ConnectorSnapshot } from '@connector/contracts';
 import type {
   BucketConfig,

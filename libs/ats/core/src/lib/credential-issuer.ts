@@ -1,4 +1,4 @@
-import type { OutboundGuard } from '@connector/ats-clients';
+import type { OutboundGuard } from '@connector/ats-http';
 import type { AtsAccess } from '@connector/contracts';
 import type { PostgresDailyQuota } from '@connector/rate-limiter';
 import type { AtsPart } from './ats-parts';

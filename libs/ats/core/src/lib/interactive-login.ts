@@ -1,4 +1,4 @@
-import type { OutboundGuard } from '@connector/ats-clients';
+import type { OutboundGuard } from '@connector/ats-http';
 import type { IssuedAccess } from './credential-issuer';
 
 /**

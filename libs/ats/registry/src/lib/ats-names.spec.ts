@@ -209,7 +209,10 @@ describe('vendor names outside libs/ats', () => {
           ].join('\n'),
         },
         { path: 'apps/vacancy-sync/src/app/runs/eploy-statuses.ts', text: 'export {};' },
-        { path: 'libs/ats-access/src/lib/systems.ts', text: "export * from '../../../ats/ats-b/src/index';" },
+        {
+          path: 'libs/ats/client-factory/src/lib/systems.ts',
+          text: "export * from '../../../ats-b/src/index';",
+        },
         {
           path: 'libs/ats/registry/src/lib/adapters.ts',
           text: "import { atsAAdapter } from '@connector/ats-a';",
@@ -224,7 +227,7 @@ describe('vendor names outside libs/ats', () => {
       'apps/vacancy-sync/src/app/runs/sync.ts: name AtsA',
       'apps/vacancy-sync/src/app/runs/sync.ts: name Bullhorn',
       'apps/vacancy-sync/src/app/runs/sync.ts: name ats-a',
-      'libs/ats-access/src/lib/systems.ts: import ../../../ats/ats-b/src/index',
+      'libs/ats/client-factory/src/lib/systems.ts: import ../../../ats-b/src/index',
     ]);
   });
 

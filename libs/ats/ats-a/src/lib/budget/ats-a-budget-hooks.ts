@@ -1,5 +1,5 @@
 import type { Logger } from '@nestjs/common';
-import { type AtsCallHooks, retryAtOf } from '@connector/ats-clients';
+import { type AtsCallHooks, retryAtOf } from '@connector/ats-http';
 import {
   type PostgresDailyQuota,
   type QuotaConfig,

@@ -1,4 +1,4 @@
-import { retryAtOf } from '@connector/ats-clients';
+import { retryAtOf } from '@connector/ats-http';
 import { normalizeAtsABaseUrl } from '../client/ats-a-base-url';
 import type { ConnectorSnapshot } from '@connector/contracts';
 import { parseResetTime, type QuotaConfig, type QuotaHeaders } from '@connector/rate-limiter';

@@ -1,4 +1,4 @@
-import { UrlPolicyError } from '@connector/ats-clients';
+import { UrlPolicyError } from '@connector/ats-http';
 import { normalizeAtsABaseUrl } from './ats-a-base-url';
 
 describe(normalizeAtsABaseUrl.name, () => {

@@ -1,4 +1,4 @@
-import { UrlPolicyError } from '@connector/ats-clients';
+import { UrlPolicyError } from '@connector/ats-http';
 
 /**
  * The customer's ATS-A address as the client wants it: scheme, host, port and path prefix, without a trailing

@@ -1,4 +1,4 @@
-import { readInt, readObject, readText } from '@connector/ats-clients';
+import { readInt, readObject, readText } from '@connector/ats-http';
 
 /** A pick-list value read tolerantly: `{Id, Description}` with the id as a number or numeric text. */
 export interface AtsAPickListValue {

@@ -1,5 +1,5 @@
-import { AtsError } from '@connector/ats-clients';
-import { AtsHttp, isRecord, isSuccess, type AtsHttpOptions, type AtsRequest } from '@connector/ats-clients';
+import { AtsError } from '@connector/ats-http';
+import { AtsHttp, isRecord, isSuccess, type AtsHttpOptions, type AtsRequest } from '@connector/ats-http';
 import { normalizeAtsABaseUrl } from './ats-a-base-url';
 import { ATS_A_NAME, ATS_A_DEFAULT_RETRY_AFTER_MS } from './ats-a.protocol';
 

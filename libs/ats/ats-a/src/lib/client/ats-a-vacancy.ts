@@ -1,4 +1,4 @@
-import { readBoolean, readDate, readText } from '@connector/ats-clients';
+import { readBoolean, readDate, readText } from '@connector/ats-http';
 import { readAtsAPickList } from './ats-a-statuses';
 
 /** The statuses that count as open when the connector's configuration names none (ats-a.md). */

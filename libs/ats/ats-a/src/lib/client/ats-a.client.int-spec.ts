@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { createServer } from 'node:net';
 import { startAtsASandbox, type RunningAtsASandbox } from '@connector/ats-a-sandbox';
-import { AtsError } from '@connector/ats-clients';
-import { outboundGuard } from '@connector/ats-clients';
+import { AtsError } from '@connector/ats-http';
+import { outboundGuard } from '@connector/ats-http';
 import { AtsAClient, type AtsAClientConfig } from './ats-a.client';
 import { requestAtsAToken } from './ats-a-token';
 import type { AtsALink, AtsAVacancy } from './ats-a.types';

@@ -1,4 +1,4 @@
-import { AtsError } from '@connector/ats-clients';
+import { AtsError } from '@connector/ats-http';
 import {
   AtsHttp,
   isRecord,
@@ -8,8 +8,8 @@ import {
   type AtsResponse,
   type AtsWriteOptions,
   type HttpMethod,
-} from '@connector/ats-clients';
-import type { MultipartPart } from '@connector/ats-clients';
+} from '@connector/ats-http';
+import type { MultipartPart } from '@connector/ats-http';
 import { normalizeAtsABaseUrl } from './ats-a-base-url';
 import {
   ATS_A_DEFAULT_RETRY_AFTER_MS,

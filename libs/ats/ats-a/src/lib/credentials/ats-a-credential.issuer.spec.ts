@@ -1,4 +1,4 @@
-import { OutboundGuard } from '@connector/ats-clients';
+import { OutboundGuard } from '@connector/ats-http';
 import type { PostgresDailyQuota } from '@connector/rate-limiter';
 import { atsAQuotaKey } from '../budget/ats-a-budget';
 import { AtsACredentialIssuer } from './ats-a-credential.issuer';

@@ -6,7 +6,7 @@ import type {
   StoredAccess,
 } from '@connector/ats-core';
 import { type AtsAccess, credentialFingerprint } from '@connector/contracts';
-import { AtsError, type AtsCallHooks, type OutboundGuard } from '@connector/ats-clients';
+import { AtsError, type AtsCallHooks, type OutboundGuard } from '@connector/ats-http';
 import type { PostgresDailyQuota } from '@connector/rate-limiter';
 import { atsABudgetHooks, AtsACallsInFlight } from '../budget/ats-a-budget-hooks';
 import { atsAQuota } from '../budget/ats-a-budget';

@@ -1,4 +1,4 @@
-import { readDate, readId, readObject, readText } from '@connector/ats-clients';
+import { readDate, readId, readObject, readText } from '@connector/ats-http';
 import type { VacancyCompanyDto, VacancyContactDto } from '@connector/contracts';
 
 /**

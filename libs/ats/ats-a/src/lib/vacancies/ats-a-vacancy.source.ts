@@ -10,7 +10,7 @@ import {
   type VacancySource,
   type SourceVacancy,
 } from '@connector/ats-core';
-import { readId, readInt, readObject } from '@connector/ats-clients';
+import { readId, readInt, readObject } from '@connector/ats-http';
 import type { ConnectorSnapshot, RunWarningDto } from '@connector/contracts';
 import { ATS_A_VACANCY_BLOCKS } from '../ats-a-vacancy-fields';
 import { normalizeAtsABaseUrl } from '../client/ats-a-base-url';

@@ -1,5 +1,5 @@
 import { FieldHasher, legacyHashOf, NOTHING_SENT, type SentState } from '@connector/ats-core';
-import { AtsError } from '@connector/ats-clients';
+import { AtsError } from '@connector/ats-http';
 import type { CandidateDataDto } from '@connector/contracts';
 import type { AtsBClient } from '../client/ats-b.client';
 import { AtsBCandidateSink, rekeyLegacyChild } from './ats-b-candidate.sink';

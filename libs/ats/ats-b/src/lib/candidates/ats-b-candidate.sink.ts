@@ -6,7 +6,7 @@ import {
   legacyHashOf,
   type SentState,
 } from '@connector/ats-core';
-import { AtsError } from '@connector/ats-clients';
+import { AtsError } from '@connector/ats-http';
 import type { CandidateDataDto } from '@connector/contracts';
 import type { AtsBClient } from '../client/ats-b.client';
 import type { AtsBChangeResult } from '../client/ats-b.types';

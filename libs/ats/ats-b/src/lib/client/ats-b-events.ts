@@ -1,4 +1,4 @@
-import { isRecord, readDate, readInt, readText } from '@connector/ats-clients';
+import { isRecord, readDate, readInt, readText } from '@connector/ats-http';
 
 /** The vendor's cap on events per read (REST-API-Event-Subscriptions guide). */
 export const ATS_B_MAX_EVENTS_PER_READ = 100;

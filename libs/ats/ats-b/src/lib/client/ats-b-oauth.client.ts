@@ -1,5 +1,5 @@
-import { AtsError } from '@connector/ats-clients';
-import { AtsHttp, isRecord, isSuccess, type AtsHttpOptions, type AtsRequest } from '@connector/ats-clients';
+import { AtsError } from '@connector/ats-http';
+import { AtsHttp, isRecord, isSuccess, type AtsHttpOptions, type AtsRequest } from '@connector/ats-http';
 import { ATS_B_DEFAULT_RETRY_AFTER_MS, ATS_B_NAME } from './ats-b.protocol';
 import type { AtsBLoginInfo, AtsBOAuthConfig, AtsBSession, AtsBTokenSet } from './ats-b.types';
 

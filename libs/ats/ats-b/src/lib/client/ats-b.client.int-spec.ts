@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { startAtsBSandbox, type RunningAtsBSandbox } from '@connector/ats-b-sandbox';
 import { driveLoginForm } from '@connector/ats-b-sandbox/testing';
-import { AtsError } from '@connector/ats-clients';
-import { outboundGuard } from '@connector/ats-clients';
+import { AtsError } from '@connector/ats-http';
+import { outboundGuard } from '@connector/ats-http';
 import { AtsBOAuthClient } from './ats-b-oauth.client';
 import { AtsBClient, type AtsBClientConfig } from './ats-b.client';
 import type { AtsBSession, AtsBTokenSet } from './ats-b.types';

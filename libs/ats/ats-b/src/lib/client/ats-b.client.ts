@@ -1,4 +1,4 @@
-import { AtsError, parseAtsErrorBody } from '@connector/ats-clients';
+import { AtsError, parseAtsErrorBody } from '@connector/ats-http';
 import {
   AtsHttp,
   isRecord,
@@ -8,8 +8,8 @@ import {
   type AtsResponse,
   type AtsWriteOptions,
   type HttpMethod,
-} from '@connector/ats-clients';
-import { readId, readInt, readObject, readText } from '@connector/ats-clients';
+} from '@connector/ats-http';
+import { readId, readInt, readObject, readText } from '@connector/ats-http';
 import {
   ATS_B_MAX_EVENTS_PER_READ,
   ATS_B_SUBSCRIPTION_ID,

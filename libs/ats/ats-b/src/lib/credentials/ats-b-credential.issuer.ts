@@ -7,7 +7,7 @@ import type {
   StoredAccess,
 } from '@connector/ats-core';
 import { type AtsAccess, credentialFingerprint } from '@connector/contracts';
-import { AtsError, type OutboundGuard } from '@connector/ats-clients';
+import { AtsError, type OutboundGuard } from '@connector/ats-http';
 import { AtsBClient } from '../client/ats-b.client';
 import type { AtsBOAuthClient } from '../client/ats-b-oauth.client';
 import { atsBOAuthClientOf } from './ats-b-login';

@@ -1,4 +1,4 @@
-import { AtsError, type OutboundGuard } from '@connector/ats-clients';
+import { AtsError, type OutboundGuard } from '@connector/ats-http';
 import type { AtsSetting, AtsSettings, InteractiveLogin, InteractiveLoginDeps } from '@connector/ats-core';
 import { AtsBOAuthClient } from '../client/ats-b-oauth.client';
 import { AtsBCredentialIssuer } from './ats-b-credential.issuer';

@@ -9,7 +9,7 @@ import {
   type VacancyEventSource,
   type VacancyPartDeps,
 } from '@connector/ats-core';
-import { readId } from '@connector/ats-clients';
+import { readId } from '@connector/ats-http';
 import type { ConnectorSnapshot } from '@connector/contracts';
 import { type AtsBLimits, atsBLimits } from '../ats-b.limits';
 import type { AtsBClient } from '../client/ats-b.client';

@@ -7,7 +7,7 @@ import {
   type VacancyPartDeps,
   type VacancySource,
 } from '@connector/ats-core';
-import { readBoolean, readDate, readId, readInt, readObject, readText } from '@connector/ats-clients';
+import { readBoolean, readDate, readId, readInt, readObject, readText } from '@connector/ats-http';
 import type { ConnectorSnapshot, VacancyCompanyDto, VacancyContactDto } from '@connector/contracts';
 import type { AtsBClient } from '../client/ats-b.client';
 import {

@@ -1,6 +1,6 @@
 import { validateJobMapping } from '@connector/job-mapping';
 import { atsRegistry, defaultJobMapping } from '@connector/ats-registry';
-import { fingerprintOf } from '@connector/ats-access';
+import { fingerprintOf } from '@connector/ats-client-factory';
 import { credentialFingerprint } from '@connector/contracts';
 import { FAKE_ATS, fakeAtsAdapter } from './fake-ats.adapter';
 

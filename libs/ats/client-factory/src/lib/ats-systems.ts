@@ -1,5 +1,5 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
-import { AtsError } from '@connector/ats-clients';
+import { AtsError } from '@connector/ats-http';
 import { atsRegistry } from '@connector/ats-registry';
 import type { ConnectorSnapshot } from '@connector/contracts';
 import { gauge } from '@connector/observability';

@@ -1,4 +1,4 @@
-import { AtsError } from '@connector/ats-clients';
+import { AtsError } from '@connector/ats-http';
 import type { ConnectorSnapshot } from '@connector/contracts';
 import { DeferredMessageError, TransientMessageError } from '@connector/messaging';
 import { ConcurrencyBusyError } from '@connector/rate-limiter';

@@ -1,4 +1,4 @@
-import { AtsError, UNSURE_WRITE_SETTLE_MS } from '@connector/ats-clients';
+import { AtsError, UNSURE_WRITE_SETTLE_MS } from '@connector/ats-http';
 import { AuthErrorCode } from '@connector/contracts';
 import {
   DeferredMessageError,

@@ -1,5 +1,5 @@
 /**
- * @connector/ats-clients: the generic ATS HTTP layer (AtsHttp, the OutboundGuard, the URL policy, tolerant
+ * @connector/ats-http: the generic ATS HTTP layer (AtsHttp, the OutboundGuard, the URL policy, tolerant
  * reads) with one error classification (AtsError.kind) for every ATS. The ATS clients built on it live in
  * their adapters (@connector/ats-a, @connector/ats-b). Tokens, sessions, rate limiting and counting stay
  * with the caller:

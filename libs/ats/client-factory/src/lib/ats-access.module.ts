@@ -1,7 +1,7 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
-import { type AddressAllowance, OutboundGuard, outboundGuard } from '@connector/ats-clients';
+import { type AddressAllowance, OutboundGuard, outboundGuard } from '@connector/ats-http';
 import { AtsRegistry } from '@connector/ats-core';
 import { atsRegistryProvider } from '@connector/ats-registry';
 import { preparedStatements, type SharedSchema } from '@connector/persistence';

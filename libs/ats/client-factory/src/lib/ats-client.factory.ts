@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { OutboundGuard } from '@connector/ats-clients';
+import { OutboundGuard } from '@connector/ats-http';
 import {
   type AtsAdapter,
   type AtsClientDeps,

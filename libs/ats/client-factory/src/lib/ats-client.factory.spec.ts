@@ -1,5 +1,5 @@
 import { atsAAdapter } from '@connector/ats-a';
-import { outboundGuard } from '@connector/ats-clients';
+import { outboundGuard } from '@connector/ats-http';
 import { atsRegistry } from '@connector/ats-registry';
 import { type AtsAdapter, type AtsClientRequest, AtsRegistry } from '@connector/ats-core';
 import { AuthErrorCode, type ConnectorSnapshot, credentialFingerprint } from '@connector/contracts';
