@@ -1,4 +1,4 @@
-import { readDate, readId, readText } from '@connector/ats-clients';
+import { readDate, readId, readText } from '@connector/ats-http';
 import {
   accessOf,
   type AtsAdapter,

@@ -5,7 +5,7 @@ import {
   type AtsResponse,
   isRecord,
   isSuccess,
-} from '@connector/ats-clients';
+} from '@connector/ats-http';
 
 /** The Keys vendor's name in errors and metrics. */
 export const TW_KEYS_NAME = 'Keys vendor';

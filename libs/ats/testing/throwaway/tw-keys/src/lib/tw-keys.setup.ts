@@ -1,4 +1,4 @@
-import { AtsError, checkAtsUrlPolicy } from '@connector/ats-clients';
+import { AtsError, checkAtsUrlPolicy } from '@connector/ats-http';
 import {
   type ClientCredentialsSetup,
   CommonConnectorOptionsDto,

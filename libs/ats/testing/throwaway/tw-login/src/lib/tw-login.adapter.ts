@@ -1,4 +1,4 @@
-import { readId, readText } from '@connector/ats-clients';
+import { readId, readText } from '@connector/ats-http';
 import {
   accessOf,
   type AtsAdapter,

@@ -5,7 +5,7 @@ import {
   type AtsResponse,
   isRecord,
   isSuccess,
-} from '@connector/ats-clients';
+} from '@connector/ats-http';
 import type { LoginTokens } from '@connector/ats-core';
 
 /** The Login vendor's name in errors and metrics. */

@@ -1,4 +1,4 @@
-import { AtsError } from '@connector/ats-clients';
+import { AtsError } from '@connector/ats-http';
 import {
   CommonConnectorOptionsDto,
   type ConnectorKind,
