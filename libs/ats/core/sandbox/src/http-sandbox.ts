@@ -3,7 +3,8 @@ import type { AddressInfo } from 'node:net';
 
 /**
  * A small HTTP server for a sandbox that needs no framework (the throwaway ATSs of the tests): the request read
- * whole (at most `maxBodyBytes`), one handler answering it. Larger sandboxes use fastify.
+ * whole (at most `maxBodyBytes`), one handler answering it. Larger sandboxes use fastify. Its exports are
+ * `@internal` for knip: only the tests' throwaway sandboxes use them today, and those are not production code.
  */
 export interface SandboxRequest {
   method: string;
@@ -30,6 +31,7 @@ export interface ServedSandbox {
 
 const MAX_BODY_BYTES = 1024 * 1024;
 
+/** @internal */
 export async function serveSandbox(
   handler: SandboxHandler,
   options: { port: number; host: string; maxBodyBytes?: number },
@@ -83,12 +85,12 @@ export async function serveSandbox(
   };
 }
 
-/** The bearer token of an `Authorization` header, or undefined. */
+/** @internal The bearer token of an `Authorization` header, or undefined. */
 export function bearerOf(headers: IncomingHttpHeaders): string | undefined {
   return /^Bearer (\S+)$/i.exec(headers.authorization ?? '')?.[1];
 }
 
-/** A form-encoded body as parameters; undefined when the request is not `application/x-www-form-urlencoded`. */
+/** @internal A form-encoded body as parameters; undefined when the request is not `application/x-www-form-urlencoded`. */
 export function formOf(request: SandboxRequest): URLSearchParams | undefined {
   const type = request.headers['content-type'] ?? '';
   return type.split(';')[0]?.trim() === 'application/x-www-form-urlencoded'
@@ -96,7 +98,7 @@ export function formOf(request: SandboxRequest): URLSearchParams | undefined {
     : undefined;
 }
 
-/** A JSON body as an object; undefined when the request is not JSON or does not parse to an object. */
+/** @internal A JSON body as an object; undefined when the request is not JSON or does not parse to an object. */
 export function jsonObjectOf(request: SandboxRequest): Record<string, unknown> | undefined {
   const type = request.headers['content-type'] ?? '';
   if (type.split(';')[0]?.trim() !== 'application/json') return undefined;

@@ -146,7 +146,7 @@ export async function startTwLoginSandbox(options: TwLoginSandboxOptions) {
       return oauthError(401, 'invalid_client', 'HTTP Basic client authentication required');
     const form = formOf(request);
     if (!form) return oauthError(400, 'invalid_request', 'form body expected');
-    switch (form.get('grant_type')) {
+    switch (form.get('grant_type') ?? '') {
       case 'authorization_code': {
         const code = codes.get(form.get('code') ?? '');
         codes.delete(form.get('code') ?? '');
