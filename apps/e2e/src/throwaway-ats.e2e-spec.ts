@@ -199,6 +199,41 @@ describe('two throwaway ATSs, each added from its own folder', () => {
     },
   );
 
+  it("the copy's own checks take both as they are: contracts, names, parts, sandboxes, deploy files", async () => {
+    // The specs that name a missing place: a stale contract document, a vendor name outside libs/ats, a part
+    // a capability needs, a sandbox the runner cannot find or compose does not publish, a setting config lacks.
+    const specs = [
+      'tools/contract-docs.spec.ts',
+      'tools/sandboxes.spec.ts',
+      'tools/deploy-manifests.spec.ts',
+      'libs/ats/registry/src/lib',
+      'apps/connector-registry/src/app/connectors/kinds/connector-kinds.spec.ts',
+      'apps/connector-registry/src/app/connectors/connector-types.controller.spec.ts',
+      'apps/auth-gateway/src/app/credentials/credential-issuers.spec.ts',
+      'apps/auth-gateway/src/app/auth-gateway.config.spec.ts',
+      'apps/vacancy-sync/src/app/sources/vacancy-sources.spec.ts',
+      'apps/candidate-sync/src/app/candidates/candidate-sinks.spec.ts',
+      // The adapters' own tests, where the ATSs now live.
+      ...THROWAWAYS.map(({ type }) => `libs/ats/${type}`),
+    ];
+    const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('JEST')));
+    // Not spawnSync: this process must go on reading the services' output meanwhile.
+    const jest = spawn(
+      process.execPath,
+      [require.resolve('jest/bin/jest'), '-c', 'jest.unit.config.ts', '--ci', ...specs],
+      {
+        cwd: copy.root,
+        env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    const output: string[] = [];
+    jest.stdout?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+    jest.stderr?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+    const status = await new Promise<number | null>((resolve) => jest.once('exit', resolve));
+    expect([status, status === 0 ? '' : output.join('').slice(-4000)]).toEqual([0, '']);
+  }, 180_000);
+
   it('the admin page connects the Keys vendor with its client credentials: test, then save', async () => {
     await page.goto(`${registry.url}/admin`);
     await page.getByLabel('Admin API key').fill(KEY);
