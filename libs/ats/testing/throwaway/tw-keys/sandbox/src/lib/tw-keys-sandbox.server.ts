@@ -43,6 +43,8 @@ export interface TwKeysSandboxOptions {
 
 export interface RunningTwKeysSandbox {
   url: string;
+  /** The people it holds, as it keeps them (for tests). */
+  people(): readonly TwKeysPerson[];
   close(): Promise<void>;
 }
 
@@ -158,5 +160,5 @@ export async function startTwKeysSandbox(options: TwKeysSandboxOptions): Promise
     },
     { port: options.port, host: options.host },
   );
-  return served;
+  return { ...served, people: () => people };
 }

@@ -70,7 +70,14 @@ ${hidden}
 </form></main></body></html>`;
 }
 
-export async function startTwLoginSandbox(options: TwLoginSandboxOptions) {
+export interface RunningTwLoginSandbox {
+  url: string;
+  /** The applicants it holds, as it keeps them (for tests). */
+  applicants(): readonly TwLoginApplicant[];
+  close(): Promise<void>;
+}
+
+export async function startTwLoginSandbox(options: TwLoginSandboxOptions): Promise<RunningTwLoginSandbox> {
   const codes = new Map<string, { challenge: string; redirectUri: string; expires: number }>();
   const refreshTokens = new Set<string>();
   const accessTokens = new Map<string, number>();
@@ -223,7 +230,7 @@ export async function startTwLoginSandbox(options: TwLoginSandboxOptions) {
     }
   };
 
-  return serveSandbox(
+  const served = await serveSandbox(
     (request) => {
       if (request.path === '/oauth/authorize' && ['GET', 'POST'].includes(request.method))
         return authorize(request);
@@ -237,4 +244,5 @@ export async function startTwLoginSandbox(options: TwLoginSandboxOptions) {
     },
     { port: options.port, host: options.host },
   );
+  return { ...served, applicants: () => applicants };
 }
