@@ -5,10 +5,12 @@ export {
   DEFAULT_CANDIDATE_STATUSES,
   DEFAULT_FILE_TYPES,
   type AtsBSandboxOptions,
+  type AtsBDataCentreOptions,
   type AtsBTenantOptions,
   type AtsBTenantsOptions,
 } from './lib/ats-b-sandbox.options';
 export { AtsBTenants, type AtsBTenant } from './lib/tenancy/ats-b-tenants';
+export type { AtsBDataCentre, DataCentreCall } from './lib/data-centres/data-centres';
 export { AtsBSandboxState } from './lib/ats-b-sandbox.state';
 export type { ActiveFaults, FaultConfig } from './lib/fault-injector';
 export type { JobOrderPatch, SeedOptions, JobSort } from './lib/job-order.store';

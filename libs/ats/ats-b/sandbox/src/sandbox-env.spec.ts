@@ -31,4 +31,44 @@ describe(optionsFromEnv.name, () => {
       /ATS_B_SANDBOX_EVENT_RETENTION_DAYS must be a non-negative integer/,
     );
   });
+
+  it('puts users in data centres when ATS_B_SANDBOX_DATA_CENTRES names some', () => {
+    const resolved = resolveOptions(
+      optionsFromEnv({
+        ATS_B_SANDBOX_DATA_CENTRES: 'us:4021, emea:4022,apac',
+        ATS_B_SANDBOX_USERS: 'recruiter:recruiter-pass@us,emea-user:p@ss@emea,plain:secret',
+      }),
+    );
+    expect(resolved.dataCentres).toEqual([
+      { name: 'us', port: 4021 },
+      { name: 'emea', port: 4022 },
+      { name: 'apac', port: 0 },
+    ]);
+    expect(resolved.users).toEqual([
+      { username: 'recruiter', password: 'recruiter-pass', dataCentre: 'us' },
+      { username: 'emea-user', password: 'p@ss', dataCentre: 'emea' },
+      { username: 'plain', password: 'secret' },
+    ]);
+  });
+
+  it('keeps one data centre, and an @ in a password, when ATS_B_SANDBOX_DATA_CENTRES is unset', () => {
+    const resolved = resolveOptions(optionsFromEnv({ ATS_B_SANDBOX_USERS: 'recruiter:pass@us' }));
+    expect(resolved.dataCentres).toEqual([]);
+    expect(resolved.users).toEqual([{ username: 'recruiter', password: 'pass@us' }]);
+  });
+
+  it('refuses a user in an unknown data centre and a bad port, naming the variable', () => {
+    expect(() =>
+      optionsFromEnv({ ATS_B_SANDBOX_DATA_CENTRES: 'us', ATS_B_SANDBOX_USERS: 'a:b@emea' }),
+    ).toThrow(/ATS_B_SANDBOX_USERS: 'a' names data centre 'emea'/);
+    expect(() => optionsFromEnv({ ATS_B_SANDBOX_DATA_CENTRES: 'us:x' })).toThrow(
+      /ATS_B_SANDBOX_DATA_CENTRES must be a non-negative integer/,
+    );
+    expect(() => resolveOptions(optionsFromEnv({ ATS_B_SANDBOX_DATA_CENTRES: 'us,US' }))).toThrow(
+      /data centre name 'US'/,
+    );
+    expect(() => resolveOptions(optionsFromEnv({ ATS_B_SANDBOX_DATA_CENTRES: 'us,us' }))).toThrow(
+      /data centre 'us' is named twice/,
+    );
+  });
 });

@@ -20,22 +20,35 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv): AtsBSandboxOptions {
       throw new Error(`${name} entries must look like name:secret, got '${raw}'`);
     return [raw.slice(0, i), raw.slice(i + 1)];
   };
+  const list = (name: string, fallback = ''): string[] =>
+    (env[name] || fallback)
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
+  const redirectUris = list('ATS_B_SANDBOX_REDIRECT_URIS');
   const [clientId, clientSecret] = pair(
     'ATS_B_SANDBOX_CLIENT',
     env['ATS_B_SANDBOX_CLIENT'] || 'platform-client:platform-secret',
   );
-  const redirectUris = (env['ATS_B_SANDBOX_REDIRECT_URIS'] ?? '')
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
-  const users = (env['ATS_B_SANDBOX_USERS'] || 'recruiter:recruiter-pass')
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean)
-    .map((entry) => {
-      const [username, password] = pair('ATS_B_SANDBOX_USERS', entry);
-      return { username, password };
-    });
+  // `us:4021,emea:4022` (name, optional port; none = a free one). Unset: one data centre, as before.
+  const dataCentres = list('ATS_B_SANDBOX_DATA_CENTRES').map((entry) => {
+    const [name = '', port] = entry.split(':');
+    return port === undefined
+      ? { name }
+      : { name, port: intFromEnv({ ATS_B_SANDBOX_DATA_CENTRES: port }, 'ATS_B_SANDBOX_DATA_CENTRES', 0) };
+  });
+  // With data centres, `name:secret@dc` puts the user in data centre `dc` (none: the first).
+  const users = list('ATS_B_SANDBOX_USERS', 'recruiter:recruiter-pass').map((entry) => {
+    const [username, secret] = pair('ATS_B_SANDBOX_USERS', entry);
+    const at = secret.lastIndexOf('@');
+    if (dataCentres.length === 0 || at < 0) return { username, password: secret };
+    const dataCentre = secret.slice(at + 1);
+    if (!dataCentres.some((dc) => dc.name === dataCentre))
+      throw new Error(
+        `ATS_B_SANDBOX_USERS: '${username}' names data centre '${dataCentre}', not one of ATS_B_SANDBOX_DATA_CENTRES`,
+      );
+    return { username, password: secret.slice(0, at), dataCentre };
+  });
   return {
     port: int('PORT', 4020),
     host: env['HOST'] || '127.0.0.1',
@@ -44,6 +57,7 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv): AtsBSandboxOptions {
     seed: { jobs: int('ATS_B_SANDBOX_JOBS', 200) },
     client: { clientId, clientSecret, redirectUris: redirectUris.length > 0 ? redirectUris : undefined },
     users,
+    ...(dataCentres.length > 0 ? { dataCentres } : {}),
     // Optional knobs for benchmarks and demos; unset means the Bullhorn-like defaults.
     perMinuteLimit: env['ATS_B_SANDBOX_PER_MINUTE_LIMIT']
       ? int('ATS_B_SANDBOX_PER_MINUTE_LIMIT', 1500)

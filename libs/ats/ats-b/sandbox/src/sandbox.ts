@@ -13,7 +13,9 @@ export const sandbox: AtsSandbox = {
     const running = await startAtsBSandbox(optionsFromEnv(env));
     return {
       url: running.url,
-      describe: `ATS-B sandbox listening on ${running.url} (oauth ${running.oauthUrl}, admin ${running.url}/__sandbox)`,
+      describe:
+        `ATS-B sandbox listening on ${running.url} (oauth ${running.oauthUrl}, admin ${running.url}/__sandbox)` +
+        running.dataCentres.map((dc) => `; data centre ${dc.name} on ${dc.url}`).join(''),
       close: () => running.close(),
     };
   },

@@ -45,6 +45,19 @@ export interface AtsBSandboxOptions {
   tenants?: AtsBTenantsOptions;
   /** A tenant's name, put into its codes and OAuth tokens so the vendor-wide endpoints find the tenant. */
   tokenTag?: string;
+  /**
+   * Several data centres (see README "Data centres"): each its own listener with its own users, codes, tokens,
+   * sessions and data; the sandbox's main address becomes the vendor-wide router (loginInfo, 307). Users name
+   * theirs with `dataCentre` (default: the first). Unset: one data centre, exactly as before.
+   */
+  dataCentres?: AtsBDataCentreOptions[];
+}
+
+export interface AtsBDataCentreOptions {
+  /** Lower-case letters, digits and inner dashes, e.g. `us`, `emea`. */
+  name: string;
+  /** 0 (default) = a free port. */
+  port?: number;
 }
 
 /** What a tenant may differ in from the template (the default tenant's options); the rest is inherited. */
@@ -86,6 +99,8 @@ export interface ResolvedOptions {
   maxTenants: number;
   tenantDefaults: AtsBTenantOptions;
   tokenTag?: string;
+  /** Empty: one data centre (no router). */
+  dataCentres: Array<{ name: string; port: number }>;
 }
 
 export const DEFAULT_CANDIDATE_STATUSES = [
@@ -126,6 +141,57 @@ export function resolveOptions(o: AtsBSandboxOptions = {}): ResolvedOptions {
     maxTenants: o.tenants?.max ?? 5_000,
     tenantDefaults: o.tenants?.defaults ?? {},
     tokenTag: o.tokenTag,
+    dataCentres: resolveDataCentres(o.dataCentres ?? [], o.users ?? []),
+  };
+}
+
+const DATA_CENTRE_NAME = /^[a-z0-9](?:[a-z0-9-]{0,30}[a-z0-9])?$/;
+
+/** Checks the data centres and that every user's is one of them; throws naming what is wrong. */
+function resolveDataCentres(
+  dataCentres: AtsBDataCentreOptions[],
+  users: SandboxUser[],
+): Array<{ name: string; port: number }> {
+  const names = dataCentres.map((dc) => dc.name);
+  for (const name of names) {
+    if (!DATA_CENTRE_NAME.test(name))
+      throw new Error(`data centre name '${name}' must be lower-case letters, digits and inner dashes`);
+    if (names.indexOf(name) !== names.lastIndexOf(name))
+      throw new Error(`data centre '${name}' is named twice`);
+  }
+  for (const user of users) {
+    if (user.dataCentre === undefined) continue;
+    if (names.length === 0)
+      throw new Error(`user '${user.username}' names data centre '${user.dataCentre}', but there are none`);
+    if (!names.includes(user.dataCentre))
+      throw new Error(
+        `user '${user.username}' names data centre '${user.dataCentre}', not one of ${names.join(', ')}`,
+      );
+  }
+  return dataCentres.map((dc) => ({ name: dc.name, port: dc.port ?? 0 }));
+}
+
+/** A data centre's options: the template's, with only the users it holds, and no tenants or data centres. */
+export function dataCentreOptions(template: ResolvedOptions, name: string): ResolvedOptions {
+  const first = template.dataCentres[0]?.name;
+  return {
+    ...template,
+    users: template.users.filter((u) => (u.dataCentre ?? first) === name),
+    maxTenants: 0,
+    tenantDefaults: {},
+    dataCentres: [],
+  };
+}
+
+/** The router's options: no users and no jobs, so it issues nothing and holds no data of its own. */
+export function routerOptions(template: ResolvedOptions): ResolvedOptions {
+  return {
+    ...template,
+    users: [],
+    seed: { jobs: 0, seed: 1 },
+    maxTenants: 0,
+    tenantDefaults: {},
+    dataCentres: [],
   };
 }
 

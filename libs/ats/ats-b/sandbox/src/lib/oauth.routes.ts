@@ -143,7 +143,7 @@ function isValidPkceChallenge(challenge: string, method: string | undefined): bo
   return false;
 }
 
-function formOf(body: unknown): Query {
+export function formOf(body: unknown): Query {
   if (typeof body !== 'object' || body === null) return {};
   const out: Query = {};
   for (const [k, v] of Object.entries(body as Record<string, unknown>)) if (typeof v === 'string') out[k] = v;

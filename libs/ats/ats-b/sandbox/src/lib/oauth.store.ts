@@ -11,7 +11,12 @@ export interface OAuthClientConfig {
 export interface SandboxUser {
   username: string;
   password: string;
+  /** With `dataCentres`: the data centre that holds this user's corporation (default: the first). */
+  dataCentre?: string;
 }
+
+/** What a data centre hands out and only it honours. */
+export type IssuedKind = 'code' | 'accessToken' | 'refreshToken' | 'session';
 
 export interface TokenResponse {
   access_token: string;
@@ -205,6 +210,24 @@ export class OAuthStore {
     }
     if (this.config.sessionSliding) s.expiresAt = now + this.config.sessionTtlSeconds * 1000;
     return s;
+  }
+
+  /** Whether this store handed out `value` and holds it still (a used code or refresh token is gone). No side effect. */
+  issued(kind: IssuedKind, value: string): boolean {
+    switch (kind) {
+      case 'code':
+        return this.codes.has(value);
+      case 'accessToken':
+        return this.accessTokens.has(value);
+      case 'refreshToken':
+        return this.refreshTokens.has(value);
+      case 'session':
+        return this.sessions.has(value);
+    }
+  }
+
+  hasUser(username: string): boolean {
+    return this.config.users.some((u) => u.username === username);
   }
 
   recentlyIssued(): string[] {

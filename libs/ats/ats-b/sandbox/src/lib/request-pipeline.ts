@@ -66,7 +66,7 @@ export function registerRequestPipeline(app: FastifyInstance, ctx: SandboxContex
 }
 
 /** Header first, then query parameter, then cookie, as Bullhorn accepts all three. */
-function restTokenOf(request: FastifyRequest): string | undefined {
+export function restTokenOf(request: FastifyRequest): string | undefined {
   const header = request.headers['bhresttoken'];
   if (typeof header === 'string' && header !== '') return header;
   const query = (request.query as Record<string, string | undefined>)['BhRestToken'];

@@ -11,7 +11,12 @@ export function registerRestLoginRoutes(app: FastifyInstance, ctx: SandboxContex
       const username = queryOf(request)['username'];
       if (!username)
         throw AtsBError.badRequest("Missing required parameter 'username'", 'errors.missingParameter');
-      return { oauthUrl: `${ctx.baseUrl()}/oauth`, restUrl: `${ctx.baseUrl()}/rest-services` };
+      if (!ctx.dataCentres)
+        return { oauthUrl: `${ctx.baseUrl()}/oauth`, restUrl: `${ctx.baseUrl()}/rest-services` };
+      // Several data centres: the user's, asked at any of them (a vendor-wide lookup). Unknown user: a choice.
+      const info = ctx.dataCentres.directory.loginInfo(username);
+      if (!info) throw new AtsBError(404, 'errors.userNotFound', `No user '${username}'`);
+      return info;
     },
   );
 

@@ -83,8 +83,10 @@ export function registerSandboxAdminRoutes(app: FastifyInstance, ctx: SandboxCon
   const p = ADMIN_PREFIX;
   const idOf = (params: unknown): number => parseId((params as { id: string }).id, 'id');
 
+  const dc = ctx.dataCentres;
   app.get(p, async () => ({
     url: ctx.baseUrl(),
+    ...(dc ? { dataCentre: dc.here, dataCentres: dc.directory.describe() } : {}),
     jobs: { ...state.jobs.seedInfo, total: state.jobs.size },
     candidates: state.candidateStore.size,
     files: state.files().length,
@@ -184,9 +186,15 @@ export function registerSandboxAdminRoutes(app: FastifyInstance, ctx: SandboxCon
     return reply.type('application/octet-stream').send(content);
   });
 
-  app.get(`${p}/calls`, async () => ({ total: state.totalCalls(), counts: state.callCounts() }));
+  // With several data centres, `log` tells which data centre (or the router) answered each call, and how.
+  app.get(`${p}/calls`, async () => ({
+    total: state.totalCalls(),
+    counts: state.callCounts(),
+    ...(dc ? { dataCentre: dc.here, log: dc.directory.log() } : {}),
+  }));
   app.post(`${p}/calls/reset`, async () => {
     state.resetCalls();
+    dc?.directory.clearLog();
     return { ok: true };
   });
 

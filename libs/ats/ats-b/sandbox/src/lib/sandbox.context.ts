@@ -2,6 +2,7 @@ import type { Socket } from 'node:net';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AtsBError } from './ats-b.error';
 import type { AtsBSandboxState } from './ats-b-sandbox.state';
+import type { DataCentreDirectory } from './data-centres/data-centres';
 import type { RestSession } from './oauth.store';
 
 /** What every route module needs: the state and the URL the sandbox advertises. */
@@ -10,6 +11,8 @@ export interface SandboxContext {
   baseUrl(): string;
   /** Connections held open by timeout-after-write, destroyed on close. */
   stalled: Set<{ socket: Socket; timer: NodeJS.Timeout }>;
+  /** With several data centres: which one this app is (or the router), and the vendor-wide directory. */
+  dataCentres?: { here: string; directory: DataCentreDirectory };
 }
 
 declare module 'fastify' {
