@@ -84,23 +84,41 @@ describe('the Keys vendor adapter', () => {
     await expect(read()).rejects.toMatchObject({ code: 'RUN_PAGE_LIMIT' });
   });
 
-  it('writes a person with only the fields the vendor takes, and finds the newest one by email', async () => {
+  it('writes a person as the vendor takes it, patches only what changed, and finds the newest by email', async () => {
     const created: object[] = [];
+    const patched: object[] = [];
     const client = {
       unsureWriteSettleMs: 1,
       createPerson: async (person: object) => (created.push(person), 501),
+      patchPerson: async (id: string, fields: object) => patched.push({ id, fields }),
       peopleByEmail: async () => [{ id: 3 }, { id: 11 }],
     } as unknown as TwKeysClient;
     const sink = twKeysAdapter.candidateSink({ client, hasher: new FieldHasher('k') });
-    const result = await sink.create({
+    const ada = {
       candidateId: 'c',
       firstName: 'Ada',
       lastName: 'Lovelace',
       email: 'ada@example.com',
-      workHistory: [{ employer: 'E', title: 'T', startDate: '2020-01' }],
-    });
-    expect(created).toEqual([{ first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com' }]);
+      workHistory: [{ employer: 'E', title: 'T', startDate: '2020-01', endDate: '2020-09', current: true }],
+      education: [{ institution: 'U' }],
+    };
+    const result = await sink.create(ada);
+    expect(created).toEqual([
+      {
+        first_name: 'Ada',
+        last_name: 'Lovelace',
+        email: 'ada@example.com',
+        phone: null,
+        mobile: null,
+        jobs: [{ employer: 'E', title: 'T', from: '2020-01', to: null }],
+        schools: [{ name: 'U', degree: null, subject: null }],
+      },
+    ]);
     expect(result).toMatchObject({ externalId: '501', complete: true });
+    const sent = await sink.update('501', { ...ada, mobile: '+1 2' }, result.sent, async () => undefined);
+    expect(patched).toEqual([{ id: '501', fields: { mobile: '+1 2' } }]);
+    await sink.update('501', { ...ada, mobile: '+1 2' }, sent, async () => undefined);
+    expect(patched).toHaveLength(1);
     await expect(sink.findExisting({ email: 'ada@example.com' } as never)).resolves.toBe('11');
   });
 });

@@ -13,7 +13,7 @@ import {
   type VacancySource,
 } from '@connector/ats-core';
 import type { AtsAccess, CandidateDataDto, ConnectorSnapshot } from '@connector/contracts';
-import { TW_KEYS_MAX_PAGE, TwKeysClient, type TwKeysJob } from './tw-keys.client';
+import { TW_KEYS_MAX_PAGE, TwKeysClient, type TwKeysJob, type TwKeysPersonInput } from './tw-keys.client';
 import {
   TW_KEYS,
   twKeysClientCredentials,
@@ -87,33 +87,47 @@ const twKeysBudget = (connector: BudgetConnector) => ({
   bucket: { capacity: 20, refillPerSecond: 5, reserve: 4 },
 });
 
-/** candidate-sync's writer: one person per candidate, found again by email. */
-const twKeysCandidateSink: CandidateSinkFactory<TwKeysClient> = ({ client, hasher }) => {
-  const personOf = (candidate: CandidateDataDto) => ({
+/** A platform candidate as the vendor's person: every field, so one the platform removes is cleared there. */
+function personOf(candidate: CandidateDataDto): TwKeysPersonInput {
+  return {
     first_name: candidate.firstName,
     last_name: candidate.lastName,
     email: candidate.email,
-    ...(candidate.phone ? { phone: candidate.phone } : {}),
-  });
-  return {
-    settleMs: client.unsureWriteSettleMs,
-    findExisting: async (candidate) => {
-      const ids = (await client.peopleByEmail(candidate.email)).map((p) => p.id);
-      return ids.length > 0 ? String(Math.max(...ids)) : undefined;
-    },
-    create: async (candidate, signal) => {
-      const person = personOf(candidate);
-      const id = await client.createPerson(person, signal);
-      return {
-        externalId: String(id),
-        sent: { fields: hasher.fields(person), children: {} },
-        complete: true,
-      };
-    },
-    // The vendor has no update of a person: what changed later stays as first sent.
-    update: async (_externalId, _candidate, sent) => sent,
+    phone: candidate.phone ?? null,
+    mobile: candidate.mobile ?? null,
+    jobs: (candidate.workHistory ?? []).map((job) => ({
+      employer: job.employer,
+      title: job.title,
+      from: job.startDate,
+      to: job.current ? null : (job.endDate ?? null),
+    })),
+    schools: (candidate.education ?? []).map((school) => ({
+      name: school.institution,
+      degree: school.degree ?? null,
+      subject: school.fieldOfStudy ?? null,
+    })),
   };
-};
+}
+
+/** candidate-sync's writer: one person per candidate, found again by email, changed fields patched. */
+const twKeysCandidateSink: CandidateSinkFactory<TwKeysClient> = ({ client, hasher }) => ({
+  settleMs: client.unsureWriteSettleMs,
+  findExisting: async (candidate) => {
+    const ids = (await client.peopleByEmail(candidate.email)).map((p) => p.id);
+    return ids.length > 0 ? String(Math.max(...ids)) : undefined;
+  },
+  create: async (candidate, signal) => {
+    const person = personOf(candidate);
+    const id = await client.createPerson(person, signal);
+    return { externalId: String(id), sent: { fields: hasher.fields(person), children: {} }, complete: true };
+  },
+  update: async (externalId, candidate, sent, _checkpoint, signal) => {
+    const person = personOf(candidate);
+    const changed = hasher.changed(person, sent.fields);
+    if (Object.keys(changed).length > 0) await client.patchPerson(externalId, changed, signal);
+    return { fields: hasher.fields(person), children: {} };
+  },
+});
 
 /** The Keys vendor: a throwaway ATS of the tests, connected with client credentials. */
 export const twKeysAdapter = {

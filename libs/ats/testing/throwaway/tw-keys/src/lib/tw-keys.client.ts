@@ -21,11 +21,15 @@ export interface TwKeysToken {
 /** A job as the vendor sends it: read tolerantly by the vacancy source. */
 export type TwKeysJob = Record<string, unknown>;
 
+/** A person as the vendor takes it: every field always sent (null or [] when empty), so a removal is a change. */
 export interface TwKeysPersonInput {
   first_name: string;
   last_name: string;
   email: string;
-  phone?: string;
+  phone: string | null;
+  mobile: string | null;
+  jobs: Array<{ employer: string; title: string; from: string; to: string | null }>;
+  schools: Array<{ name: string; degree: string | null; subject: string | null }>;
 }
 
 /** The vendor's address without a trailing slash; anything but an http(s) URL is refused. */
@@ -110,10 +114,15 @@ export class TwKeysClient {
     return id;
   }
 
+  /** Changes the fields given (lists replaced whole). */
+  async patchPerson(id: string, fields: Partial<TwKeysPersonInput>, signal?: AbortSignal): Promise<void> {
+    await this.call('PATCH /v1/people/{id}', 'PATCH', `/v1/people/${encodeURIComponent(id)}`, fields, signal);
+  }
+
   /** One call with the connector's token; a 401 asks for a new token once. */
   private async call(
     endpoint: string,
-    method: 'GET' | 'POST',
+    method: 'GET' | 'POST' | 'PATCH',
     path: string,
     json?: object,
     signal?: AbortSignal,

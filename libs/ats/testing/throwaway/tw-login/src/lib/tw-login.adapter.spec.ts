@@ -1,5 +1,5 @@
 import { outboundGuard } from '@connector/ats-http';
-import type { ListingOptions, SourcePage } from '@connector/ats-core';
+import { FieldHasher, type ListingOptions, type SourcePage } from '@connector/ats-core';
 import { validateJobMapping } from '@connector/job-mapping';
 import { twLoginAdapter } from './tw-login.adapter';
 import { requestTwLoginTokens, type TwLoginClient } from './tw-login.client';
@@ -72,6 +72,41 @@ describe('the Login vendor adapter', () => {
       [2, ['OP-3'], []],
     ]);
     expect(pages[0]?.vacancies[0]?.updatedAt).toBe(new Date(1_790_000_000_000).toISOString());
+  });
+
+  it('replaces an applicant whole, and only when something changed', async () => {
+    const replaced: object[] = [];
+    const client = {
+      unsureWriteSettleMs: 1,
+      createApplicant: async () => 'AP-4',
+      replaceApplicant: async (key: string, applicant: object) => replaced.push({ key, applicant }),
+      applicantsByEmail: async () => ['AP-9', 'AP-10', 'AP-2'],
+    } as unknown as TwLoginClient;
+    const sink = twLoginAdapter.candidateSink({ client, hasher: new FieldHasher('k') });
+    const grace = {
+      candidateId: 'c',
+      firstName: 'Grace',
+      lastName: 'Hopper',
+      email: 'g@example.com',
+      phone: '1',
+    };
+    const { sent } = await sink.create(grace);
+    await sink.update('AP-4', grace, sent, async () => undefined);
+    expect(replaced).toEqual([]);
+    await sink.update('AP-4', { ...grace, mobile: '2' }, sent, async () => undefined);
+    expect(replaced).toEqual([
+      {
+        key: 'AP-4',
+        applicant: {
+          name: { first: 'Grace', last: 'Hopper' },
+          emails: ['g@example.com'],
+          phones: { home: '1', mobile: '2' },
+          career: [],
+          studies: [],
+        },
+      },
+    ]);
+    await expect(sink.findExisting(grace)).resolves.toBe('AP-10');
   });
 
   it('hands a worker the API address learnt at the login, with the token', () => {

@@ -86,29 +86,46 @@ const twLoginBudget = (connector: BudgetConnector) => ({
   bucket: { capacity: 20, refillPerSecond: 5, reserve: 4 },
 });
 
-/** candidate-sync's writer: one applicant per candidate, found again by email. */
-const twLoginCandidateSink: CandidateSinkFactory<TwLoginClient> = ({ client, hasher }) => {
-  const applicantOf = (candidate: CandidateDataDto) => ({
+/** A platform candidate as the vendor's applicant: every field, so one the platform removes is cleared there. */
+function applicantOf(candidate: CandidateDataDto) {
+  return {
     name: { first: candidate.firstName, last: candidate.lastName },
     emails: [candidate.email],
-    ...(candidate.phone ? { phone: candidate.phone } : {}),
-  });
-  return {
-    settleMs: client.unsureWriteSettleMs,
-    // Keys are AP-<n>: the newest is the one with the highest number.
-    findExisting: async (candidate) =>
-      (await client.applicantsByEmail(candidate.email))
-        .sort((a, b) => Number(a.slice(3)) - Number(b.slice(3)))
-        .at(-1),
-    create: async (candidate, signal) => {
-      const applicant = applicantOf(candidate);
-      const key = await client.createApplicant(applicant, signal);
-      return { externalId: key, sent: { fields: hasher.fields(applicant), children: {} }, complete: true };
-    },
-    // The vendor has no update of an applicant: what changed later stays as first sent.
-    update: async (_externalId, _candidate, sent) => sent,
+    phones: { home: candidate.phone ?? null, mobile: candidate.mobile ?? null },
+    career: (candidate.workHistory ?? []).map((job) => ({
+      company: job.employer,
+      role: job.title,
+      start: job.startDate,
+      end: job.current ? null : (job.endDate ?? null),
+    })),
+    studies: (candidate.education ?? []).map((study) => ({
+      school: study.institution,
+      qualification: study.degree ?? null,
+      subject: study.fieldOfStudy ?? null,
+    })),
   };
-};
+}
+
+/** candidate-sync's writer: one applicant per candidate, found again by email, replaced whole when it changed. */
+const twLoginCandidateSink: CandidateSinkFactory<TwLoginClient> = ({ client, hasher }) => ({
+  settleMs: client.unsureWriteSettleMs,
+  // Keys are AP-<n>: the newest is the one with the highest number.
+  findExisting: async (candidate) =>
+    (await client.applicantsByEmail(candidate.email))
+      .sort((a, b) => Number(a.slice(3)) - Number(b.slice(3)))
+      .at(-1),
+  create: async (candidate, signal) => {
+    const applicant = applicantOf(candidate);
+    const key = await client.createApplicant(applicant, signal);
+    return { externalId: key, sent: { fields: hasher.fields(applicant), children: {} }, complete: true };
+  },
+  update: async (externalId, candidate, sent, _checkpoint, signal) => {
+    const applicant = applicantOf(candidate);
+    if (Object.keys(hasher.changed(applicant, sent.fields)).length > 0)
+      await client.replaceApplicant(externalId, applicant, signal);
+    return { fields: hasher.fields(applicant), children: {} };
+  },
+});
 
 /** The Login vendor: a throwaway ATS of the tests, connected by a recruiter's sign-in. */
 export const twLoginAdapter = {

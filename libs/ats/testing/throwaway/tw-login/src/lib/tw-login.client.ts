@@ -128,10 +128,21 @@ export class TwLoginClient {
     return key;
   }
 
+  /** Replaces the applicant whole (the vendor has no partial update). */
+  async replaceApplicant(key: string, applicant: object, signal?: AbortSignal): Promise<void> {
+    await this.call(
+      'PUT /api/applicants/{key}',
+      'PUT',
+      `/applicants/${encodeURIComponent(key)}`,
+      applicant,
+      signal,
+    );
+  }
+
   /** One call with the connector's token; a 401 asks for a new token once. */
   private async call(
     endpoint: string,
-    method: 'GET' | 'POST',
+    method: 'GET' | 'POST' | 'PUT',
     path: string,
     json?: object,
     signal?: AbortSignal,

@@ -30,6 +30,10 @@ export interface TwKeysPerson {
   last_name: string;
   email: string;
   phone: string | null;
+  mobile: string | null;
+  /** Where they worked, months as YYYY-MM (`to` null: still there). */
+  jobs: Array<{ employer: string; title: string | null; from: string; to: string | null }>;
+  schools: Array<{ name: string; degree: string | null; subject: string | null }>;
 }
 
 export interface TwKeysSandboxOptions {
@@ -50,7 +54,31 @@ export interface RunningTwKeysSandbox {
 
 const TOKEN_SECONDS = 3600;
 const MAX_LIMIT = 100;
-const PERSON_FIELDS = new Set(['first_name', 'last_name', 'email', 'phone']);
+const PERSON_FIELDS = new Set(['first_name', 'last_name', 'email', 'phone', 'mobile', 'jobs', 'schools']);
+const JOB_FIELDS = new Set(['employer', 'title', 'from', 'to']);
+const SCHOOL_FIELDS = new Set(['name', 'degree', 'subject']);
+
+const isText = (value: unknown): value is string => typeof value === 'string' && value !== '';
+const isMonth = (value: unknown): value is string =>
+  typeof value === 'string' && /^\d{4}-(0[1-9]|1[0-2])$/.test(value);
+
+/** A list of objects with only `fields`, each passing `valid`; undefined when anything is off. */
+function listOf(
+  value: unknown,
+  fields: ReadonlySet<string>,
+  valid: (item: Record<string, unknown>) => boolean,
+): Array<Record<string, unknown>> | undefined {
+  if (!Array.isArray(value)) return undefined;
+  const items = value as unknown[];
+  const ok = items.every(
+    (item) =>
+      typeof item === 'object' &&
+      item !== null &&
+      Object.keys(item).every((key) => fields.has(key)) &&
+      valid(item as Record<string, unknown>),
+  );
+  return ok ? (items as Array<Record<string, unknown>>) : undefined;
+}
 
 const problem = (status: number, code: string, detail: string): SandboxReply => ({
   status,
@@ -102,26 +130,72 @@ export async function startTwKeysSandbox(options: TwKeysSandboxOptions): Promise
     };
   };
 
-  const createPerson = (request: SandboxRequest): SandboxReply => {
+  /** A person's fields from a JSON body (all of them, or for a PATCH those given), or the problem with them. */
+  const personFields = (request: SandboxRequest, partial: boolean): Partial<TwKeysPerson> | SandboxReply => {
     const body = jsonObjectOf(request);
     if (!body) return problem(415, 'json_expected', 'send a JSON object');
     const unknown = Object.keys(body).find((key) => !PERSON_FIELDS.has(key));
     if (unknown) return problem(422, 'unknown_field', `no field ${unknown}`);
-    for (const field of ['first_name', 'last_name', 'email']) {
-      if (typeof body[field] !== 'string' || body[field] === '')
-        return problem(422, 'required', `${field} is required`);
+    const fields: Partial<TwKeysPerson> = {};
+    for (const field of ['first_name', 'last_name', 'email'] as const) {
+      if (partial && body[field] === undefined) continue;
+      if (!isText(body[field])) return problem(422, 'required', `${field} is required`);
+      fields[field] = body[field];
     }
-    if (body['phone'] !== undefined && body['phone'] !== null && typeof body['phone'] !== 'string')
-      return problem(422, 'wrong_type', 'phone must be a string');
-    const person: TwKeysPerson = {
-      id: 501 + people.length,
-      first_name: body['first_name'] as string,
-      last_name: body['last_name'] as string,
-      email: body['email'] as string,
-      phone: (body['phone'] as string | undefined) ?? null,
-    };
+    for (const field of ['phone', 'mobile'] as const) {
+      if (body[field] === undefined) continue;
+      if (body[field] !== null && typeof body[field] !== 'string')
+        return problem(422, 'wrong_type', `${field} must be a string`);
+      fields[field] = body[field];
+    }
+    if (body['jobs'] !== undefined) {
+      const jobs = listOf(
+        body['jobs'],
+        JOB_FIELDS,
+        (job) =>
+          isText(job['employer']) && isMonth(job['from']) && (job['to'] === null || isMonth(job['to'])),
+      );
+      if (!jobs)
+        return problem(
+          422,
+          'invalid_jobs',
+          'each job needs an employer, from (YYYY-MM) and to (YYYY-MM or null)',
+        );
+      fields.jobs = jobs.map((job) => ({
+        employer: job['employer'] as string,
+        title: (job['title'] as string | undefined) ?? null,
+        from: job['from'] as string,
+        to: job['to'] as string | null,
+      }));
+    }
+    if (body['schools'] !== undefined) {
+      const schools = listOf(body['schools'], SCHOOL_FIELDS, (school) => isText(school['name']));
+      if (!schools) return problem(422, 'invalid_schools', 'each school needs a name');
+      fields.schools = schools.map((school) => ({
+        name: school['name'] as string,
+        degree: (school['degree'] as string | undefined) ?? null,
+        subject: (school['subject'] as string | undefined) ?? null,
+      }));
+    }
+    return fields;
+  };
+
+  const createPerson = (request: SandboxRequest): SandboxReply => {
+    const fields = personFields(request, false);
+    if ('status' in fields) return fields;
+    const empty = { phone: null, mobile: null, jobs: [], schools: [] };
+    const person = { id: 501 + people.length, ...empty, ...fields } as TwKeysPerson;
     people.push(person);
     return { status: 201, body: { id: person.id } };
+  };
+
+  const patchPerson = (request: SandboxRequest, id: number): SandboxReply => {
+    const person = people.find((p) => p.id === id);
+    if (!person) return problem(404, 'no_such_person', `no person ${id}`);
+    const fields = personFields(request, true);
+    if ('status' in fields) return fields;
+    Object.assign(person, fields);
+    return { status: 204 };
   };
 
   const api = (request: SandboxRequest): SandboxReply => {
@@ -142,8 +216,10 @@ export async function startTwKeysSandbox(options: TwKeysSandboxOptions): Promise
       }
       case 'POST /v1/people':
         return createPerson(request);
-      default:
-        return problem(404, 'no_such_route', route);
+      default: {
+        const id = /^PATCH \/v1\/people\/(\d+)$/.exec(route)?.[1];
+        return id ? patchPerson(request, Number(id)) : problem(404, 'no_such_route', route);
+      }
     }
   };
 

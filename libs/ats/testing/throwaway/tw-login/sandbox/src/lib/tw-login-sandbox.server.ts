@@ -27,7 +27,10 @@ export interface TwLoginApplicant {
   key: string;
   name: { first: string; last: string };
   emails: string[];
-  phone: string | null;
+  phones: { home: string | null; mobile: string | null };
+  /** Months as YYYY-MM; `end` null: still there. */
+  career: Array<{ company: string; role: string | null; start: string; end: string | null }>;
+  studies: Array<{ school: string; qualification: string | null; subject: string | null }>;
 }
 
 const ACCESS_SECONDS = 900;
@@ -52,6 +55,19 @@ const escape = (value: string) =>
     /[&<>"']/g,
     (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string,
   );
+
+const APPLICANT_FIELDS = ['name', 'emails', 'phones', 'career', 'studies'];
+const isText = (value: unknown): value is string => typeof value === 'string' && value !== '';
+const isMonth = (value: unknown): boolean =>
+  typeof value === 'string' && /^\d{4}-(0[1-9]|1[0-2])$/.test(value);
+
+/** `value` as an object with only `fields` (each optional), or undefined. */
+function objectOf(value: unknown, fields: readonly string[]): Record<string, unknown> | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  return Object.keys(value).every((key) => fields.includes(key))
+    ? (value as Record<string, unknown>)
+    : undefined;
+}
 
 const LOGIN_PARAMS = ['client_id', 'redirect_uri', 'state', 'code_challenge', 'code_challenge_method'];
 
@@ -174,27 +190,77 @@ export async function startTwLoginSandbox(options: TwLoginSandboxOptions): Promi
     }
   };
 
-  const createApplicant = (request: SandboxRequest): SandboxReply => {
+  /** An applicant from a JSON body (a create, or a PUT that replaces it whole), or the fault with it. */
+  const applicantOf = (request: SandboxRequest, key: string): TwLoginApplicant | SandboxReply => {
     const body = jsonObjectOf(request);
     if (!body) return fault(415, 'unsupported_media_type', 'send a JSON object');
-    const unknown = Object.keys(body).find((key) => !['name', 'emails', 'phone'].includes(key));
+    const unknown = Object.keys(body).find((k) => !APPLICANT_FIELDS.includes(k));
     if (unknown) return fault(422, 'validation', `unknown property ${unknown}`);
-    const name = body['name'] as Record<string, unknown> | undefined;
-    const emails = body['emails'];
-    if (typeof name?.['first'] !== 'string' || typeof name['last'] !== 'string')
+    const name = objectOf(body['name'], ['first', 'last']);
+    if (!name || !isText(name['first']) || !isText(name['last']))
       return fault(422, 'validation', 'name.first and name.last are required');
-    if (!Array.isArray(emails) || emails.length === 0 || !emails.every((e) => typeof e === 'string'))
+    const emails = body['emails'];
+    if (!Array.isArray(emails) || emails.length === 0 || !emails.every(isText))
       return fault(422, 'validation', 'emails must be a non-empty list of strings');
-    if (body['phone'] !== undefined && typeof body['phone'] !== 'string')
-      return fault(422, 'validation', 'phone must be a string');
-    const applicant: TwLoginApplicant = {
-      key: `AP-${applicants.length + 1}`,
-      name: { first: name['first'], last: name['last'] },
+    const phones = body['phones'] === undefined ? {} : objectOf(body['phones'], ['home', 'mobile']);
+    if (
+      !phones ||
+      ![phones['home'], phones['mobile']].every((p) => p === undefined || p === null || isText(p))
+    )
+      return fault(422, 'validation', 'phones.home and phones.mobile must be strings');
+    const career = (
+      Array.isArray(body['career']) ? body['career'] : body['career'] === undefined ? [] : null
+    )?.map((item) => objectOf(item, ['company', 'role', 'start', 'end']));
+    if (
+      !career ||
+      !career.every(
+        (c) => c && isText(c['company']) && isMonth(c['start']) && (c['end'] === null || isMonth(c['end'])),
+      )
+    )
+      return fault(
+        422,
+        'validation',
+        'each career entry needs a company, start (YYYY-MM) and end (YYYY-MM or null)',
+      );
+    const studies = (
+      Array.isArray(body['studies']) ? body['studies'] : body['studies'] === undefined ? [] : null
+    )?.map((item) => objectOf(item, ['school', 'qualification', 'subject']));
+    if (!studies || !studies.every((st) => st && isText(st['school'])))
+      return fault(422, 'validation', 'each study needs a school');
+    const text = (value: unknown) => (typeof value === 'string' ? value : null);
+    return {
+      key,
+      name: { first: name['first'] as string, last: name['last'] as string },
       emails: emails as string[],
-      phone: (body['phone'] as string | undefined) ?? null,
+      phones: { home: text(phones['home']), mobile: text(phones['mobile']) },
+      career: career.map((c) => ({
+        company: c!['company'] as string,
+        role: text(c!['role']),
+        start: c!['start'] as string,
+        end: text(c!['end']),
+      })),
+      studies: studies.map((st) => ({
+        school: st!['school'] as string,
+        qualification: text(st!['qualification']),
+        subject: text(st!['subject']),
+      })),
     };
+  };
+
+  const createApplicant = (request: SandboxRequest): SandboxReply => {
+    const applicant = applicantOf(request, `AP-${applicants.length + 1}`);
+    if ('status' in applicant) return applicant;
     applicants.push(applicant);
     return { status: 201, body: { key: applicant.key } };
+  };
+
+  const replaceApplicant = (request: SandboxRequest, key: string): SandboxReply => {
+    const index = applicants.findIndex((a) => a.key === key);
+    if (index < 0) return fault(404, 'not_found', `no applicant ${key}`);
+    const applicant = applicantOf(request, key);
+    if ('status' in applicant) return applicant;
+    applicants[index] = applicant;
+    return { status: 200, body: { key } };
   };
 
   const api = (request: SandboxRequest): SandboxReply => {
@@ -225,8 +291,10 @@ export async function startTwLoginSandbox(options: TwLoginSandboxOptions): Promi
       }
       case 'POST /api/applicants':
         return createApplicant(request);
-      default:
-        return fault(404, 'not_found', route);
+      default: {
+        const key = /^PUT \/api\/applicants\/(AP-\d+)$/.exec(route)?.[1];
+        return key ? replaceApplicant(request, key) : fault(404, 'not_found', route);
+      }
     }
   };
 
