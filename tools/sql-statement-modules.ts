@@ -82,6 +82,7 @@ function statementsOf(exports: Record<string, unknown>): FoundStatement[] {
       return Object.entries(generated).map(([each, statement]) => ({
         name: `${name}.${each}`,
         sql: statement.sql,
+        row: statement.row,
       }));
     }
     if (typeof value === 'object' && value !== null && !Array.isArray(value)) {

@@ -1,14 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
-import { startAuthGateway } from '@connector/service-stubs';
-import {
-  adminApi,
-  createSuiteInfrastructure,
-  eventually,
-  type ServiceProcess,
-  startService,
-  type SuiteInfrastructure,
-} from '@connector/testing';
+import { adminApi, eventually, type ServiceProcess } from '@connector/testing';
+import { type TestWorld, testWorld } from '@connector/test-world';
 
 /**
  * A request to auth-gateway carries the customer's ATS-A client secret and expires with its timeout; with
@@ -21,36 +14,32 @@ const KEY = `key-${randomBytes(6).toString('hex')}`;
 const SECRET = `s3cr3t-${randomBytes(12).toString('hex')}`;
 
 describe('no secret in a dead letter', () => {
-  let infra: SuiteInfrastructure;
+  let world: TestWorld;
   let registry: ServiceProcess;
   let gateway: ServiceProcess;
   let db: Client;
   const api = adminApi({ baseUrl: () => `${registry.url}/api/v1`, key: KEY });
 
   beforeAll(async () => {
-    infra = await createSuiteInfrastructure('e2e_dl_secrets');
-    const env = { DATABASE_URL: infra.database.url, RABBITMQ_URL: infra.vhost.url };
-    [registry, gateway] = await Promise.all([
-      startService('connector-registry', {
-        ...env,
-        ADMIN_API_KEYS: `${ACCOUNT}:${KEY}`,
-        AUTH_GATEWAY_TIMEOUT_MS: '2000',
-      }),
-      // One request in hand at a time: the next ones wait in the queue, and expire there.
-      startAuthGateway(
-        { oauthUrl: 'http://127.0.0.1:9/oauth', restLoginUrl: 'http://127.0.0.1:9/rest' },
-        { ...env, PREFETCH: '1' },
-      ),
-    ]);
-    db = new Client({ connectionString: infra.database.url });
+    world = await testWorld({
+      name: 'e2e_dl_secrets',
+      services: ['connector-registry', 'auth-gateway'],
+      serviceEnv: {
+        'connector-registry': { ADMIN_API_KEYS: `${ACCOUNT}:${KEY}`, AUTH_GATEWAY_TIMEOUT_MS: '2000' },
+        // One request in hand at a time: the next ones wait in the queue, and expire there.
+        'auth-gateway': { PREFETCH: '1' },
+      },
+    });
+    registry = world.service('connector-registry');
+    gateway = world.service('auth-gateway');
+    db = new Client({ connectionString: world.env.DATABASE_URL });
     await db.connect();
   }, 180_000);
 
   afterAll(async () => {
     gateway?.child.kill('SIGCONT');
-    await Promise.all([registry?.stop(), gateway?.stop()]);
     await db?.end();
-    await infra?.drop();
+    await world?.close();
   });
 
   it("keeps nothing of an admin's save request that expired while auth-gateway was stalled", async () => {

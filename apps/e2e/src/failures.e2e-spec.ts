@@ -1,30 +1,17 @@
 import { createEvent, Exchange, Header, RoutingKey } from '@connector/contracts';
-import {
-  adminApi,
-  createSuiteInfrastructure,
-  eventually,
-  startService,
-  type ServiceProcess,
-  timesHandled,
-  TestBroker,
-  type TestDatabase,
-  type TestVhost,
-  type SuiteInfrastructure,
-} from '@connector/testing';
+import { adminApi, eventually, timesHandled } from '@connector/testing';
+import { type TestWorld, testWorld } from '@connector/test-world';
 
 /**
  * The operator's failure log: a message a service dead-letters is kept by connector-registry, listed for
  * its account (and only that account) with its reasons, and can be replayed into the queue it failed in.
  */
 describe('failures: list and replay dead letters', () => {
-  let vhost: TestVhost;
-  let database: TestDatabase;
-  let registry: ServiceProcess;
-  let candidateSync: ServiceProcess;
-  let broker: TestBroker;
-  let infra: SuiteInfrastructure;
-
-  const registryApi = adminApi({ baseUrl: () => `${registry.url}/api/v1`, key: 'key-a' });
+  let world: TestWorld;
+  const registryApi = adminApi({
+    baseUrl: () => `${world.service('connector-registry').url}/api/v1`,
+    key: 'key-a',
+  });
   // Status and body only: the assertions compare whole answers.
   const api = async (method: string, path: string, key = 'key-a') => {
     const { status, body } = await registryApi(method, path, { key });
@@ -32,21 +19,17 @@ describe('failures: list and replay dead letters', () => {
   };
 
   beforeAll(async () => {
-    infra = await createSuiteInfrastructure('e2e_failures');
-    ({ vhost, database } = infra);
-    const env = { DATABASE_URL: database.url, RABBITMQ_URL: vhost.url };
-    [registry, candidateSync] = await Promise.all([
-      startService('connector-registry', { ...env, ADMIN_API_KEYS: 'acct_a:key-a,acct_b:key-b' }),
-      startService('candidate-sync', { ...env, LOG_LEVEL: 'debug' }),
-    ]);
-    broker = await TestBroker.connect();
+    world = await testWorld({
+      name: 'e2e_failures',
+      services: ['connector-registry', 'candidate-sync'],
+      serviceEnv: {
+        'connector-registry': { ADMIN_API_KEYS: 'acct_a:key-a,acct_b:key-b' },
+        'candidate-sync': { LOG_LEVEL: 'debug' },
+      },
+    });
   }, 120_000);
 
-  afterAll(async () => {
-    await Promise.all([registry?.stop(), candidateSync?.stop()]);
-    await broker?.close();
-    await infra?.drop();
-  });
+  afterAll(() => world?.close());
 
   it('keeps a dead-lettered message for its account; an invalid one is never replayed', async () => {
     // Missing its email: candidate-sync's transport dead-letters it at once.
@@ -55,7 +38,7 @@ describe('failures: list and replay dead letters', () => {
       firstName: 'Ada',
       lastName: 'L',
     });
-    broker.publish(Exchange.PlatformEvents, RoutingKey.CandidateCreated, invalid);
+    world.broker.publish(Exchange.PlatformEvents, RoutingKey.CandidateCreated, invalid);
 
     const listed = await eventually(
       async () => {
@@ -92,9 +75,9 @@ describe('failures: list and replay dead letters', () => {
       ]),
     });
     expect(
-      candidateSync.output.some((line) =>
-        line.includes(`dead-lettering ${RoutingKey.CandidateCreated} ${invalid.id}`),
-      ),
+      world
+        .service('candidate-sync')
+        .output.some((line) => line.includes(`dead-lettering ${RoutingKey.CandidateCreated} ${invalid.id}`)),
     ).toBe(true);
   });
 
@@ -107,8 +90,8 @@ describe('failures: list and replay dead letters', () => {
       lastName: 'H',
       email: 'grace@example.com',
     });
-    broker.channel.publish('', 'candidate-sync.events.dead', Buffer.from(JSON.stringify(valid)), {
-      userId: decodeURIComponent(new URL(vhost.url).username) || 'guest',
+    world.broker.channel.publish('', 'candidate-sync.events.dead', Buffer.from(JSON.stringify(valid)), {
+      userId: decodeURIComponent(new URL(world.env.RABBITMQ_URL).username) || 'guest',
       messageId: valid.id,
       headers: {
         [Header.DeadLetterReasons]: JSON.stringify(['gave up after 8 attempts: ATS answered 503']),
@@ -130,7 +113,7 @@ describe('failures: list and replay dead letters', () => {
     const id = String(failure.id);
     expect(await api('POST', `/failures/${id}/replay`)).toEqual({ status: 202, body: { replayed: true } });
     await eventually(
-      () => timesHandled([candidateSync], RoutingKey.CandidateCreated, valid.id) === 1,
+      () => timesHandled([world.service('candidate-sync')], RoutingKey.CandidateCreated, valid.id) === 1,
       15_000,
       'candidate-sync handling the replayed message',
     );

@@ -43,6 +43,12 @@ export {
   type QuickRetryPolicy,
 } from './lib/http/ats-http';
 export type { MultipartPart } from './lib/http/multipart';
+export {
+  DEFAULT_MAX_REDIRECTS,
+  isAllowedHost,
+  parseAllowedHosts,
+  type RedirectPolicy,
+} from './lib/http/redirects';
 export { discard, OutboundGuard, outboundGuard, type GuardedStream } from './lib/http/outbound-guard';
 export {
   ADDRESS_ALLOWANCES,

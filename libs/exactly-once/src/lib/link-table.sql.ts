@@ -1,15 +1,14 @@
 import {
-  booleanColumn,
   leaseCte,
   leaseReleaseCte,
   type LeaseRelease,
   type LeaseValues,
-  nullableNumberColumn,
   type Placeholders,
+  type RowOf,
+  type RowShape,
   type SqlRow,
   type SqlStatement,
   sqlStatement,
-  textColumn,
 } from '@connector/persistence';
 
 /** What every link table's key holds: the candidate lock's connector and candidate (and the erasure check's). */
@@ -70,6 +69,23 @@ export interface AppliedValues {
   createdExternalId: string | null;
 }
 
+/** What a fenced write answers: a row when it wrote, none when a later holder has been there. */
+const WRITTEN_ROW = { written: 'boolean' } as const satisfies RowShape;
+type Written = RowOf<typeof WRITTEN_ROW>;
+
+/**
+ * The claim-or-find's own columns (`prerequisite` null for a table without one); the link row's columns
+ * follow, by their names (claimOrFindShape), all null when nothing was claimed or read.
+ */
+const CLAIM_OR_FIND_ROW = {
+  lease_token: 'string | null',
+  erased: 'boolean',
+  prerequisite: 'string | null',
+  claimed: 'boolean | null',
+} as const satisfies RowShape;
+type ClaimOrFindShape = typeof CLAIM_OR_FIND_ROW & RowShape;
+type ClaimOrFindRaw = RowOf<ClaimOrFindShape>;
+
 /** What a link table's statements are, generated from its descriptor. */
 export interface LinkStatements<K, C> {
   /**
@@ -78,24 +94,24 @@ export interface LinkStatements<K, C> {
    * lock's new token (recording it) or, when there is none, claims the create (`pending`): a record without
    * a row is always created next. One row (ClaimOrFindRow); nothing written for an erased candidate.
    */
-  claimOrFind: SqlStatement<LeaseValues & ClaimOrFindValues<K, C>>;
+  claimOrFind: SqlStatement<LeaseValues & ClaimOrFindValues<K, C>, ClaimOrFindRaw>;
   /** A claim taken (again) under the fence: a linked row, or one a later holder fenced, answers no row. */
-  claim: SqlStatement<K & C & Fenced>;
+  claim: SqlStatement<K & C & Fenced, Written>;
   /** The ATS id, under the fence: no row when a later holder has been there. */
-  link: SqlStatement<K & Fenced & LinkValues>;
+  link: SqlStatement<K & Fenced & LinkValues, Written>;
   /** As link, and the lock's release in the same round trip. */
-  linkAndRelease: SqlStatement<K & Fenced & LinkValues & LeaseRelease>;
+  linkAndRelease: SqlStatement<K & Fenced & LinkValues & LeaseRelease, Written>;
   /** Frees a claim whose create surely did not happen; a linked or later-fenced row stays. */
   release: SqlStatement<K & Fenced>;
 }
 
 export interface OrderedLinkStatements<K, C> extends LinkStatements<K, C> {
   /** What was sent so far, and the event's time when given (an older event is stale from then on). */
-  progress: SqlStatement<K & Fenced & { sent: string; occurredAt: string | null }>;
+  progress: SqlStatement<K & Fenced & { sent: string; occurredAt: string | null }, Written>;
   /** The event fully applied: the last event, its content and what was sent; linked when it created the record. */
-  applied: SqlStatement<K & Fenced & AppliedValues>;
+  applied: SqlStatement<K & Fenced & AppliedValues, Written>;
   /** As applied, and the lock's release in the same round trip. */
-  appliedAndRelease: SqlStatement<K & Fenced & AppliedValues & LeaseRelease>;
+  appliedAndRelease: SqlStatement<K & Fenced & AppliedValues & LeaseRelease, Written>;
 }
 
 /** The fence rule, the one spelling: never fenced, or last fenced by this token or an older one. */
@@ -123,21 +139,21 @@ UPDATE ${table}
        "state" = CASE WHEN ${p.createdExternalId}::text IS NULL THEN "state" ELSE 'linked' END,
        "created_event_id" = CASE WHEN ${p.createdExternalId}::text IS NULL THEN "created_event_id" ELSE ${p.eventId} END
  WHERE ${keyIs(d, p)} AND ${fenceAllows('"fence"', `${p.fence}::bigint`)}
-RETURNING 1`;
+RETURNING true AS "written"`;
   return {
     ...base,
-    progress: sqlStatement(
+    progress: sqlStatement<K & Fenced & { sent: string; occurredAt: string | null }>(
       (p) => `
 UPDATE ${table}
    SET "${d.sent}" = ${p.sent}::jsonb, "last_occurred_at" = coalesce(${p.occurredAt}::timestamptz, "last_occurred_at"),
        "fence" = ${p.fence}::bigint, "updated_at" = now()
  WHERE ${keyIs(d, p)} AND ${fenceAllows('"fence"', `${p.fence}::bigint`)}
-RETURNING 1`,
-    ),
-    applied: sqlStatement(applied),
-    appliedAndRelease: sqlStatement(
-      (p) => `WITH ${leaseReleaseCte(p)}, applied AS (${applied(p)})\nSELECT 1 FROM applied`,
-    ),
+RETURNING true AS "written"`,
+    ).withRow(WRITTEN_ROW),
+    applied: sqlStatement(applied).withRow(WRITTEN_ROW),
+    appliedAndRelease: sqlStatement<K & Fenced & AppliedValues & LeaseRelease>(
+      (p) => `WITH ${leaseReleaseCte(p)}, applied AS (${applied(p)})\nSELECT "written" FROM applied`,
+    ).withRow(WRITTEN_ROW),
   };
 }
 
@@ -158,9 +174,9 @@ UPDATE ${table}
    SET "external_id" = ${p.externalId}, "state" = 'linked',${sentColumn ? ` "${sentColumn}" = ${p.sent}::jsonb,` : ''}
        "fence" = ${p.fence}::bigint, "updated_at" = now()
  WHERE ${keyIs(d, p)} AND ${fenceAllows('"fence"', `${p.fence}::bigint`)}
-RETURNING 1`;
+RETURNING true AS "written"`;
   return {
-    claimOrFind: sqlStatement((p) => {
+    claimOrFind: sqlStatement<LeaseValues & ClaimOrFindValues<K, C>>((p) => {
       const values = p as unknown as Record<string, string>;
       return `
 WITH ${leaseCte(p)}, erased AS (
@@ -175,10 +191,11 @@ WITH ${leaseCte(p)}, erased AS (
     WHERE ${fenceAllows('l."fence"', 'EXCLUDED."fence"')}
   RETURNING l.*, (l.xmax = 0) AS "claimed"
 )
-SELECT lease."token" AS "lease_token", erased.yes AS "erased",${prerequisite ? ' prerequisite."value" AS "prerequisite",' : ''} claimed.*
+SELECT lease."token" AS "lease_token", erased.yes AS "erased",
+       ${prerequisite ? 'prerequisite."value"' : 'NULL::text'} AS "prerequisite", claimed.*
   FROM erased${prerequisite ? ' CROSS JOIN prerequisite' : ''} LEFT JOIN lease ON true LEFT JOIN claimed ON true`;
-    }),
-    claim: sqlStatement((p) => {
+    }).withRow(claimOrFindShape(d, sentColumn)),
+    claim: sqlStatement<K & C & Fenced>((p) => {
       const reclaimed = d.reclaim
         .map((name) => `"${d.claim[name]}" = EXCLUDED."${d.claim[name]}", `)
         .join('');
@@ -188,12 +205,12 @@ VALUES (${insertedValues(p as unknown as Record<string, string>)}, 'pending', ${
 ON CONFLICT (${keyColumns}) DO UPDATE
   SET "state" = EXCLUDED."state", "updated_at" = now(), ${reclaimed}"fence" = EXCLUDED."fence"
   WHERE l."external_id" IS NULL AND ${fenceAllows('l."fence"', 'EXCLUDED."fence"')}
-RETURNING 1`;
-    }),
-    link: sqlStatement(link),
-    linkAndRelease: sqlStatement(
-      (p) => `WITH ${leaseReleaseCte(p)}, linked AS (${link(p)})\nSELECT 1 FROM linked`,
-    ),
+RETURNING true AS "written"`;
+    }).withRow(WRITTEN_ROW),
+    link: sqlStatement(link).withRow(WRITTEN_ROW),
+    linkAndRelease: sqlStatement<K & Fenced & LinkValues & LeaseRelease>(
+      (p) => `WITH ${leaseReleaseCte(p)}, linked AS (${link(p)})\nSELECT "written" FROM linked`,
+    ).withRow(WRITTEN_ROW),
     release: sqlStatement(
       (p) => `
 DELETE FROM ${table}
@@ -215,18 +232,48 @@ export interface ClaimOrFindRow {
   link: SqlRow;
 }
 
-export function claimOrFindRow(row: SqlRow): ClaimOrFindRow {
+export function claimOrFindRow(row: ClaimOrFindRaw): ClaimOrFindRow {
   const { lease_token, erased, prerequisite, claimed, ...link } = row;
+  // bigint: pg hands it over as text.
   return {
-    leaseToken: nullableNumberColumn({ lease_token }, 'lease_token'),
-    erased: booleanColumn({ erased }, 'erased'),
-    prerequisite:
-      prerequisite === undefined || prerequisite === null
-        ? null
-        : textColumn({ prerequisite }, 'prerequisite'),
-    claimed: claimed === null || claimed === undefined ? null : booleanColumn({ claimed }, 'claimed'),
+    leaseToken: lease_token === null ? null : Number(lease_token),
+    erased,
+    prerequisite,
+    claimed,
     link,
   };
+}
+
+/**
+ * The claim-or-find's row: its own columns, then the link row's (`claimed.*`), each null when nothing was
+ * claimed or read: the key and the claim (text), the columns every link table has (LinkColumns), and an
+ * ordered table's (OrderedLinkColumns, and what was sent).
+ */
+function claimOrFindShape<K extends LinkKeyBase, C extends object>(
+  d: LinkTableDescriptor<K, C>,
+  sentColumn: string | undefined,
+): ClaimOrFindShape {
+  const text = (map: object) => columnsOf(map).map(([, column]) => [column, 'string | null'] as const);
+  const link: RowShape = Object.fromEntries([
+    ...text(d.key),
+    ...text(d.claim),
+    ['external_id', 'string | null'],
+    ['state', 'string | null'],
+    ['created_at', 'date | null'],
+    ['updated_at', 'date | null'],
+    // bigint: pg hands it over as text.
+    ['fence', 'string | null'],
+    ...(sentColumn
+      ? ([
+          ['created_event_id', 'string | null'],
+          ['last_event_id', 'string | null'],
+          ['last_occurred_at', 'date | null'],
+          ['content_hash', 'string | null'],
+          [sentColumn, 'json | null'],
+        ] as const)
+      : []),
+  ]);
+  return { ...link, ...CLAIM_OR_FIND_ROW };
 }
 
 function columnsOf(map: object): Array<[string, string]> {

@@ -183,9 +183,9 @@ export class LinkTable<E extends LinkColumns, K extends LinkKeyBase, C extends o
    */
   protected async fenced<V extends object>(
     key: K,
-    write: SqlStatement<V>,
+    write: SqlStatement<V, unknown>,
     values: V,
-    last?: { andRelease: SqlStatement<V & LeaseRelease>; release: Lease['release'] },
+    last?: { andRelease: SqlStatement<V & LeaseRelease, unknown>; release: Lease['release'] },
   ): Promise<void> {
     const release = last?.release;
     const rows = release

@@ -65,5 +65,5 @@ export const RENEW_LEASE = sqlStatement<{
   (p) => `
   UPDATE "keyed_lease" SET "expires_at" = clock_timestamp() + make_interval(secs => ${p.ttlSeconds}::float8)
   WHERE "namespace" = ${p.namespace} AND "key" = ${p.key} AND "owner" = ${p.owner} AND "token" = ${p.token}::bigint
-  RETURNING 1`,
-);
+  RETURNING true AS "renewed"`,
+).withRow({ renewed: 'boolean' });

@@ -96,7 +96,8 @@ export class KeyedLeases {
       key,
       async (params) => {
         const [granted] = await ACQUIRE_LEASE.rows(this.statements, params);
-        return granted ? { token: Number(granted['token']), result: undefined } : undefined;
+        // bigint: pg hands it over as text.
+        return granted ? { token: Number(granted.token), result: undefined } : undefined;
       },
       (lease) => work(lease),
       waitMs,

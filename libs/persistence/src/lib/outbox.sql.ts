@@ -11,7 +11,19 @@ export const NEXT_OUTBOX_BATCH = sqlStatement<{ publisher: string; limit: number
   ORDER BY id
   LIMIT ${p.limit}::int
   FOR UPDATE SKIP LOCKED`,
-);
+).withRow({
+  id: 'string',
+  publisher: 'string',
+  exchange: 'string',
+  message_id: 'string',
+  type: 'string',
+  envelope: 'json',
+  created_at: 'date',
+  attempts: 'number',
+  last_error: 'string | null',
+  sent_at: 'date | null',
+  parked_at: 'date | null',
+});
 
 /** A row published (the broker confirmed it): one more attempt, sent now. */
 export const MARK_SENT = sqlStatement<{ id: string }>(

@@ -2,7 +2,15 @@ import { createHash, createHmac, pbkdf2Sync, randomBytes } from 'node:crypto';
 import { EntitySchema, getMetadataArgsStorage } from 'typeorm';
 import type { PersistenceOptions } from './data-source';
 import type { RowOwnership } from './shared-schema';
-import { booleanColumn, rowsOf, type SqlQueryable, textColumn } from './sql-rows';
+import type { SqlQueryable } from './sql-rows';
+import {
+  CURRENT_ROLE,
+  MISSING_RIGHTS,
+  PUBLIC_COLUMNS,
+  PUBLIC_SCHEMA_CREATE,
+  ROLE_POWERS,
+  SEQUENCES_OF,
+} from './service-roles.sql';
 
 /** The tables a service uses, as its schema declares them. */
 export type ServiceTables = Pick<PersistenceOptions, 'entities' | 'shared' | 'tables'>;
@@ -58,28 +66,14 @@ function literal(text: string): string {
 
 /** The sequences that go with `tables` (serial columns, OWNED BY): a role inserting rows draws from them. */
 async function sequencesOf(db: SqlQueryable, tables: string[]): Promise<string[]> {
-  const result = await db.query(
-    `SELECT DISTINCT s.relname AS "sequence" FROM pg_depend d
-       JOIN pg_class s ON s.oid = d.objid AND s.relkind = 'S'
-       JOIN pg_class t ON t.oid = d.refobjid
-      WHERE t.relname = ANY($1::text[]) AND t.relnamespace = 'public'::regnamespace AND d.deptype = 'a'`,
-    [tables],
-  );
-  return rowsOf(result).map((row) => textColumn(row, 'sequence'));
+  return (await SEQUENCES_OF.rows(db, { tables })).map((row) => row.sequence);
 }
 
 /** The tables of the schema `public` as they are now, each with its columns. */
 async function columnsByTable(db: SqlQueryable): Promise<Map<string, string[]>> {
-  const rows = rowsOf(
-    await db.query(
-      `SELECT table_name AS "table", column_name AS "column" FROM information_schema.columns
-        WHERE table_schema = 'public' ORDER BY table_name, ordinal_position`,
-    ),
-  );
   const tables = new Map<string, string[]>();
-  for (const row of rows) {
-    const table = textColumn(row, 'table');
-    tables.set(table, [...(tables.get(table) ?? []), plain(textColumn(row, 'column'))]);
+  for (const { table, column } of await PUBLIC_COLUMNS.rows(db, {})) {
+    tables.set(table, [...(tables.get(table) ?? []), plain(column)]);
   }
   return tables;
 }
@@ -132,14 +126,9 @@ export async function grantServiceRoles(db: SqlQueryable, roles: ServiceRole[]):
  * made by an earlier version keeps it. Its owner takes it away here; anyone else is told to.
  */
 async function noTablesOfTheirOwn(db: SqlQueryable): Promise<void> {
-  const [schema] = rowsOf(
-    await db.query(
-      `SELECT has_schema_privilege('public', 'public', 'CREATE') AS "open", pg_has_role(nspowner, 'USAGE') AS "ours"
-         FROM pg_namespace WHERE nspname = 'public'`,
-    ),
-  );
-  if (!booleanColumn(schema, 'open')) return;
-  if (!booleanColumn(schema, 'ours')) {
+  const [schema] = await PUBLIC_SCHEMA_CREATE.rows(db, {});
+  if (!schema?.open) return;
+  if (!schema.ours) {
     throw new Error(
       'every role may create tables in the schema public: REVOKE CREATE ON SCHEMA public FROM PUBLIC as its owner',
     );
@@ -183,13 +172,8 @@ async function adoptEarlierRows(
  */
 export async function ensureLoginRole(db: SqlQueryable, role: string, password: string): Promise<void> {
   const name = plain(role);
-  const [found] = rowsOf(
-    await db.query(
-      `SELECT rolsuper OR rolbypassrls OR rolreplication AS "powerful" FROM pg_roles WHERE rolname = $1`,
-      [name],
-    ),
-  );
-  if (found && booleanColumn(found, 'powerful')) {
+  const [found] = await ROLE_POWERS.rows(db, { role: name });
+  if (found?.powerful) {
     throw new Error(
       `role ${name} is a superuser, or bypasses row-level security, or replicates: not a service's`,
     );
@@ -226,40 +210,18 @@ export class DatabaseRightsError extends Error {
  * it, a sequence's, or, on a shared table under row-level security, a policy that shows the role its rows.
  */
 export async function missingDatabaseRights(db: SqlQueryable, schema: ServiceTables): Promise<string[]> {
-  const tables = tablesOf(schema);
-  const result = await db.query(
-    `WITH sequences AS MATERIALIZED (
-       SELECT s.oid, s.relname FROM pg_depend d
-         JOIN pg_class s ON s.oid = d.objid AND s.relkind = 'S'
-         JOIN pg_class t ON t.oid = d.refobjid
-        WHERE t.relname = ANY($1::text[]) AND t.relnamespace = 'public'::regnamespace AND d.deptype = 'a')
-     SELECT w.t || CASE WHEN c.oid IS NULL THEN ' (no such table)'
-                   ELSE ' (' || string_agg(r.p, ', ' ORDER BY r.o) || ')' END AS "missing"
-       FROM unnest($1::text[]) AS w(t)
-       LEFT JOIN pg_class c ON c.oid = to_regclass('public.' || quote_ident(w.t))
-       CROSS JOIN unnest($2::text[]) WITH ORDINALITY AS r(p, o)
-      WHERE c.oid IS NULL OR NOT has_table_privilege(c.oid, r.p)
-      GROUP BY w.t, c.oid
-     UNION ALL
-     SELECT 'sequence ' || relname || ' (USAGE)' FROM sequences WHERE NOT has_sequence_privilege(oid, 'USAGE')
-     UNION ALL
-     SELECT t.relname || ' (a row policy: it would see none of its rows)' FROM pg_class t
-      WHERE t.relname = ANY($3::text[]) AND t.relnamespace = 'public'::regnamespace AND t.relrowsecurity
-        AND NOT pg_has_role(t.relowner, 'USAGE')
-        AND NOT (SELECT rolsuper OR rolbypassrls FROM pg_roles WHERE rolname = current_user)
-        AND NOT EXISTS (SELECT 1 FROM pg_policies p WHERE p.schemaname = 'public' AND p.tablename = t.relname
-                          AND (current_user = ANY(p.roles) OR 'public' = ANY(p.roles)))`,
-    [tables, TABLE_RIGHTS, ownRowsOf(schema).map((own) => own.table)],
-  );
-  return rowsOf(result)
-    .map((row) => textColumn(row, 'missing'))
-    .sort();
+  const rows = await MISSING_RIGHTS.rows(db, {
+    tables: tablesOf(schema),
+    rights: [...TABLE_RIGHTS],
+    ownRowTables: ownRowsOf(schema).map((own) => own.table),
+  });
+  return rows.map((row) => row.missing).sort();
 }
 
 /** DatabaseRightsError unless this connection's role may do all the service's schema needs. */
 export async function assertDatabaseRights(db: SqlQueryable, schema: ServiceTables): Promise<void> {
   const missing = await missingDatabaseRights(db, schema);
   if (missing.length === 0) return;
-  const [row] = rowsOf(await db.query('SELECT current_user AS "role"'));
-  throw new DatabaseRightsError(textColumn(row, 'role'), missing);
+  const [row] = await CURRENT_ROLE.rows(db, {});
+  throw new DatabaseRightsError(row?.role ?? 'the current role', missing);
 }

@@ -27,41 +27,10 @@ export function rowsOf(result: unknown): SqlRow[] {
   throw new TypeError('query() returned neither a rows array nor an object with rows');
 }
 
-/** A numeric column; pg returns float8 as number but numeric and bigint as string, so accept both. */
-export function numberColumn(row: SqlRow, column: string): number {
-  const raw = row[column];
-  // Number(null) and Number('') are 0, which would hide a missing column as an empty bucket.
-  const value = typeof raw === 'number' || (typeof raw === 'string' && raw !== '') ? Number(raw) : NaN;
-  if (!Number.isFinite(value))
-    throw new TypeError(`column ${column} is not a number: ${String(row[column])}`);
-  return value;
-}
-
-export function nullableNumberColumn(row: SqlRow, column: string): number | null {
-  return row[column] === null || row[column] === undefined ? null : numberColumn(row, column);
-}
-
+/** A text column of a row whose statement declares none (a table's name is configuration: `retention.ts`). */
 export function textColumn(row: SqlRow, column: string): string {
   const value = row[column];
   if (typeof value !== 'string') throw new TypeError(`column ${column} is not text: ${String(value)}`);
-  return value;
-}
-
-/** A text column that may be null (or absent): undefined then. */
-export function optionalTextColumn(row: SqlRow, column: string): string | undefined {
-  return row[column] === null || row[column] === undefined ? undefined : textColumn(row, column);
-}
-
-export function booleanColumn(row: SqlRow, column: string): boolean {
-  const value = row[column];
-  if (typeof value !== 'boolean') throw new TypeError(`column ${column} is not a boolean: ${String(value)}`);
-  return value;
-}
-
-/** A timestamp column (pg returns timestamptz as a Date). */
-export function dateColumn(row: SqlRow, column: string): Date {
-  const value = row[column];
-  if (!(value instanceof Date)) throw new TypeError(`column ${column} is not a timestamp: ${String(value)}`);
   return value;
 }
 
@@ -84,9 +53,4 @@ export function entitiesOf<T extends ObjectLiteral>(repository: Repository<T>, r
     }
     return entity;
   });
-}
-
-/** A timestamp column that may be null (or absent): undefined then. */
-export function optionalDateColumn(row: SqlRow, column: string): Date | undefined {
-  return row[column] === null || row[column] === undefined ? undefined : dateColumn(row, column);
 }

@@ -1,4 +1,4 @@
-import { rowsOf, type SqlQueryable, type SqlRow } from './sql-rows';
+import { rowsOf, type SqlQueryable } from './sql-rows';
 
 /** A statement's parameters by name, each standing for its `$n` in the text: `${p.fence}::bigint`. */
 export type Placeholders<P> = { readonly [K in keyof P]-?: string };
@@ -27,13 +27,20 @@ type ValueOf<T> = T extends `${infer C extends ColumnType} | null`
 /** The row a shape declares, as TypeScript sees it. */
 export type RowOf<S extends RowShape> = { -readonly [K in keyof S]: ValueOf<S[K]> };
 
+/** The row a statement answers, as its declaration (`withRow`) types it: `StatementRow<typeof RUN>`. */
+export type StatementRow<T> = T extends SqlStatement<never, infer R> ? R : never;
+
 /**
  * A hand-written statement whose parameters have names. The text is written once: each name becomes a `$n` the
  * first time it is used and stands for the same `$n` after, so no number is counted by hand and a fragment
  * (`leaseCte`) takes the placeholders it uses instead of reserving numbers by convention. `params` puts one
  * call's values in that order; the text stays constant, so it can be prepared (`preparedStatements`).
+ *
+ * A statement that answers rows (SELECT, RETURNING) declares its row (`withRow`), and its `rows` are of that
+ * type; one that does not answers none (`never`). tools/sql-statements.int-spec.ts holds every `*.sql.ts`
+ * statement to that: it fails one that answers rows it does not declare.
  */
-export class SqlStatement<P extends object, R = SqlRow> {
+export class SqlStatement<P extends object, R = never> {
   readonly sql: string;
   private readonly names: ReadonlyArray<keyof P & string>;
 

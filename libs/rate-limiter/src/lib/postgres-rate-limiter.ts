@@ -1,10 +1,4 @@
-import {
-  booleanColumn,
-  nullableNumberColumn,
-  numberColumn,
-  type SqlQueryable,
-  type SqlRow,
-} from '@connector/persistence';
+import type { SqlQueryable, StatementRow } from '@connector/persistence';
 import { acquireWithRetry, defaultJitter, type AcquireLoopDeps, type AttemptOutcome } from './acquire-loop';
 import {
   ACQUIRE_TOKENS,
@@ -65,7 +59,7 @@ export class PostgresRateLimiter implements RateLimiter {
         [row] = await ACQUIRE_TOKENS.rows(this.db, values);
         if (!row) throw new Error(`rate limit bucket "${key}" vanished right after it was created`);
       }
-      if (booleanColumn(row, 'granted')) return { granted: true };
+      if (row.granted) return { granted: true };
       return refusal(row, config, cost, priority);
     };
     return acquireWithRetry(key, cost, config, options, attempt, this.deps);
@@ -88,17 +82,13 @@ export class PostgresRateLimiter implements RateLimiter {
       return config && { key, ...config, tokens: config.capacity, pausedUntil: null };
     }
     const config: BucketConfig = {
-      capacity: numberColumn(row, 'capacity'),
-      refillPerSecond: numberColumn(row, 'refill_per_second'),
-      reserve: numberColumn(row, 'reserve'),
+      capacity: row.capacity,
+      refillPerSecond: row.refill_per_second,
+      reserve: row.reserve,
     };
-    const now = numberColumn(row, 'now_ms');
-    const state = refill(
-      { tokens: numberColumn(row, 'tokens'), updatedAt: numberColumn(row, 'updated_at_ms') },
-      config,
-      now,
-    );
-    const pausedUntil = nullableNumberColumn(row, 'paused_until_ms');
+    const now = row.now_ms;
+    const state = refill({ tokens: row.tokens, updatedAt: row.updated_at_ms }, config, now);
+    const pausedUntil = row.paused_until_ms;
     return {
       key,
       ...config,
@@ -119,13 +109,16 @@ function bucketValues(config: BucketConfig) {
 
 /** How long to wait, from the row as the refused statement saw it (database clock, local config). */
 function refusal(
-  row: SqlRow,
+  row: StatementRow<typeof ACQUIRE_TOKENS>,
   config: BucketConfig,
   cost: number,
   priority: 'high' | 'normal',
 ): AttemptOutcome {
-  const now = numberColumn(row, 'now_ms');
-  const pausedUntil = nullableNumberColumn(row, 'paused_until_ms');
+  const { tokens, updated_at_ms: updatedAt, now_ms: now, paused_until_ms: pausedUntil } = row;
+  // Only a granted take answers no bucket (its columns null); a refused one answers the bucket's row.
+  if (tokens === null || updatedAt === null || now === null) {
+    throw new TypeError('a refused take of tokens answered no bucket row');
+  }
   if (pausedUntil !== null && pausedUntil > now) {
     return {
       granted: false,
@@ -133,11 +126,7 @@ function refusal(
       reason: RateLimiterErrorCode.Paused,
     };
   }
-  const state = refill(
-    { tokens: numberColumn(row, 'tokens'), updatedAt: numberColumn(row, 'updated_at_ms') },
-    config,
-    now,
-  );
+  const state = refill({ tokens, updatedAt }, config, now);
   // The row may predate a concurrent take, so "0 ms" can be stale: wait at least 1 ms before the next try.
   const retryAfterMs = Math.max(1, msUntilAvailable(state.tokens, config, cost, priority));
   return { granted: false, retryAfterMs, reason: RateLimiterErrorCode.Exceeded };

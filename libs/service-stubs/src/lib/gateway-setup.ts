@@ -37,19 +37,24 @@ interface AtsAConfig {
 }
 
 /**
- * A request to auth-gateway as connector-registry builds it: a `config.clientSecret` (ATS-A) sealed for this
- * request under the local REQUEST_SEAL_KEYS, which the tests' services use unless told otherwise.
+ * A request to auth-gateway as connector-registry builds it: each of `secretFields` of `config` (ATS-A's
+ * `clientSecret` unless told) sealed for this request under the local REQUEST_SEAL_KEYS, which the tests'
+ * services use unless told otherwise.
  */
 export function registryRequest(
   type: string,
   accountId: string,
-  data: { connectorId?: string; config?: Partial<AtsAConfig> } & Record<string, unknown>,
+  data: { connectorId?: string; config?: Record<string, unknown> } & Record<string, unknown>,
+  secretFields: readonly string[] = ['clientSecret'],
 ): EventEnvelope {
   const id = randomUUID();
   const { config, connectorId } = data;
-  if (typeof config?.clientSecret !== 'string') return createEvent(type, accountId, data, { id });
-  const clientSecret = localSeal.seal(config.clientSecret, { type, accountId, requestId: id, connectorId });
-  return createEvent(type, accountId, { ...data, config: { ...config, clientSecret } }, { id });
+  const secrets = secretFields.filter((field) => typeof config?.[field] === 'string');
+  if (!config || secrets.length === 0) return createEvent(type, accountId, data, { id });
+  const scope = { type, accountId, requestId: id, connectorId };
+  const sealed = { ...config };
+  for (const field of secrets) sealed[field] = localSeal.seal(String(config[field]), scope);
+  return createEvent(type, accountId, { ...data, config: sealed }, { id });
 }
 
 /** Stores an ATS-A connector's credentials in auth-gateway, as the registry does on `POST /connectors`. */
@@ -60,7 +65,11 @@ export async function saveAtsACredentials(
   config: AtsAConfig,
 ): Promise<void> {
   await rpc.request(
-    registryRequest(RoutingKey.AuthCredentialsSave, accountId, { connectorId, type: 'ats-a', config }),
+    registryRequest(RoutingKey.AuthCredentialsSave, accountId, {
+      connectorId,
+      type: 'ats-a',
+      config: { ...config },
+    }),
     20_000,
   );
 }

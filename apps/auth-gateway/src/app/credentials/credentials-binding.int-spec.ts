@@ -191,6 +191,39 @@ describe('sealed secrets bound to where they go, on Postgres and the ATS-A sandb
     expect(mismatchAlerts()).toBe(1);
   });
 
+  it("an ATS-B connector's data centre copied from another row does not open: its refresh token goes nowhere", async () => {
+    // Two ATS-B connectors as their logins left them: each one's data centre kept in its sealed access.
+    const atsB = (connectorId: string, oauthUrl: string) =>
+      sut.store({
+        connectorId,
+        accountId: 'acct',
+        atsType: 'ats-b',
+        secret: `rt-${connectorId}`,
+        access: {
+          value: {
+            accessToken: `at-${connectorId}`,
+            accessTokenExpiresAt: new Date(0).toISOString(),
+            oauthUrl,
+            restLoginUrl: oauthUrl.replace(/\/oauth$/, '/rest-services'),
+          },
+          expiresAt: new Date(Date.now() - 1000),
+        },
+      });
+    await atsB('dc-victim', 'https://auth-emea9.bullhornstaffing.com/oauth');
+    await atsB('dc-planted', `${attacker.url}/oauth`);
+    // The database writer points the victim's next refresh at the attacker's data centre.
+    await tamper(
+      'dc-victim',
+      `access = (SELECT access FROM connector_credential WHERE connector_id = 'dc-planted')`,
+    );
+
+    await expect(sut.getAccess('dc-victim')).rejects.toMatchObject({ code: 'AUTHORIZATION_REQUIRED' });
+
+    expect({ attackerReceived: received }).toEqual({ attackerReceived: [] });
+    expect(await repository.find('dc-victim')).toMatchObject({ state: 'authorization_required' });
+    expect(mismatchAlerts()).toBe(1);
+  });
+
   it('a sealed value copied to another column does not open there: nothing is sent', async () => {
     await store('copied', { expiresInMs: 180_000 });
     // The access (a token) put where the client secret goes, and the access made due for renewal.

@@ -56,15 +56,21 @@ export function atsLogins(
     settingsOf(type: string): AtsSettings;
     states: OAuthStateStore;
     stateTtlSeconds: number;
+    logger?: { warn(message: string): void };
   },
   registry: AtsRegistry = atsRegistry,
 ): AtsLogin[] {
+  const logger = deps.logger ?? new Logger('InteractiveLogin');
   return registry.all().flatMap((adapter) => {
     if (!registry.supports(adapter.type, 'interactive-login')) return [];
     if (!adapter.interactiveLogin) {
       throw new Error(`${adapter.type} declares interactive-login but its adapter has no interactiveLogin`);
     }
-    const steps = adapter.interactiveLogin({ guard: deps.guard, settings: deps.settingsOf(adapter.type) });
+    const steps = adapter.interactiveLogin({
+      guard: deps.guard,
+      settings: deps.settingsOf(adapter.type),
+      logger,
+    });
     const strategy = new OAuthLoginStrategy(adapter.type, steps, deps.states, deps.stateTtlSeconds);
     return [{ atsType: adapter.type, label: adapter.label, steps, strategy }];
   });

@@ -108,8 +108,8 @@ export class CredentialsRepository {
   ): Promise<Array<{ connectorId: string; fingerprint: string | undefined }>> {
     const rows = await CLAIM_DUE_RENEWALS.rows(this.dataSource, { limit, retryMs });
     return rows.map((row) => ({
-      connectorId: String(row['connector_id']),
-      fingerprint: typeof row['access_fingerprint'] === 'string' ? row['access_fingerprint'] : undefined,
+      connectorId: row.connector_id,
+      fingerprint: row.access_fingerprint ?? undefined,
     }));
   }
 

@@ -68,7 +68,7 @@ describe(CredentialsService.name, () => {
   /** The status changes announced through the outbox. */
   const published = () => store.announced;
   let alerts: OperatorAlerts;
-  let oauth: { refresh: jest.Mock; login: jest.Mock };
+  let oauth: { refresh: jest.Mock; login: jest.Mock; checkDataCentre: jest.Mock };
   let atsA: { renew: jest.Mock };
 
   const build = () => {
@@ -98,7 +98,7 @@ describe(CredentialsService.name, () => {
     store = new MemoryCredentials();
     outbox = { wake: jest.fn() };
     alerts = new OperatorAlerts();
-    oauth = { refresh: jest.fn(), login: jest.fn() };
+    oauth = { refresh: jest.fn(), login: jest.fn(), checkDataCentre: jest.fn() };
     atsA = { renew: jest.fn() };
   });
 
@@ -112,6 +112,7 @@ describe(CredentialsService.name, () => {
     accessToken: `at-${refreshToken}`,
     refreshToken,
     expiresInSeconds: 600,
+    oauthUrl: 'https://auth.bullhornstaffing.com/oauth',
   });
 
   it("gives another account's request nothing: an unknown connector, no renewal, no erasure", async () => {
@@ -279,7 +280,7 @@ describe(CredentialsService.name, () => {
     oauth.login.mockResolvedValue({ bhRestToken: 'bh', restUrl: 'https://rest/x/' });
     await expect(sut.getAccess('c1')).resolves.toMatchObject({ bhRestToken: 'bh' });
     expect(oauth.refresh).toHaveBeenCalledTimes(1);
-    expect(oauth.login).toHaveBeenLastCalledWith('at-rt-2');
+    expect(oauth.login).toHaveBeenLastCalledWith('at-rt-2', undefined);
   });
 
   it('never erases an ATS-A secret the ATS refuses: auth_failed, kept, and connected again once it is accepted', async () => {

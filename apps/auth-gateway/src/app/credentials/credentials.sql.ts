@@ -1,9 +1,33 @@
-import { sqlStatement } from '@connector/persistence';
+import { type RowShape, sqlStatement } from '@connector/persistence';
+
+/** A credential's whole row (`SELECT *`, `RETURNING *`), as the repository reads it into its entity. */
+const CREDENTIAL_ROW = {
+  connector_id: 'string',
+  account_id: 'string',
+  ats_type: 'string',
+  state: 'string',
+  base_url: 'string | null',
+  client_id: 'string | null',
+  secret: 'json | null',
+  access: 'json | null',
+  access_expires_at: 'date | null',
+  access_fingerprint: 'string | null',
+  created_at: 'date',
+  updated_at: 'date',
+  refresh_marker: 'string | null',
+  refresh_started_at: 'date | null',
+  recheck_at: 'date | null',
+  generation: 'string | null',
+  lease_owner: 'string | null',
+  lease_until: 'date | null',
+  renew_at: 'date | null',
+  in_use: 'boolean',
+} as const satisfies RowShape;
 
 /** One connector's credential row (every request reads it; the hot path, so no query builder). */
 export const FIND_CREDENTIAL = sqlStatement<{ connectorId: string }>(
   (p) => `SELECT * FROM "connector_credential" WHERE "connector_id" = ${p.connectorId}::text`,
-);
+).withRow(CREDENTIAL_ROW);
 
 /**
  * Takes a connector's renewal lease when it is free or its holder's time ran out (the row answered, as the
@@ -16,7 +40,7 @@ export const CLAIM_RENEWAL_LEASE = sqlStatement<{ connectorId: string; owner: st
    WHERE "connector_id" = ${p.connectorId}::text
      AND ("lease_until" IS NULL OR "lease_until" <= clock_timestamp())
    RETURNING *`,
-);
+).withRow(CREDENTIAL_ROW);
 
 /** Gives the lease back, only if it is still ours (after its time, another may hold it). */
 export const RELEASE_RENEWAL_LEASE = sqlStatement<{ connectorId: string; owner: string }>(
@@ -39,7 +63,7 @@ export const CLAIM_DUE_RENEWALS = sqlStatement<{ limit: number; retryMs: number 
             ORDER BY "renew_at" LIMIT ${p.limit}::int
             FOR UPDATE SKIP LOCKED))
    RETURNING "connector_id", "access_fingerprint"`,
-);
+).withRow({ connector_id: 'string', access_fingerprint: 'string | null' });
 
 /** This access was handed to a worker: from now on it is renewed ahead of its end. Written once per access. */
 export const MARK_IN_USE = sqlStatement<{ connectorId: string; fingerprint: string }>(

@@ -2,8 +2,9 @@
  * What a sealed value belongs to: it opens only for exactly these values (AES-GCM associated data). A
  * credential's secret and access are bound to where they are sent (ATS type, address, client id), so a row
  * changed outside a save no longer opens, and nothing is sent to the new address. ATS-B rows hold no address
- * of their own (the OAuth and REST login URLs are the gateway's configuration): null. A per-connector
- * address (issue 36: ATS-B data centres) must be bound here too.
+ * column (null): a customer's data centre, learned at its login, is kept inside the sealed access, so it is
+ * sealed and bound to the connector like the tokens beside it (a row copied from another connector does not
+ * open), and its issuer checks it against the vendor's hosts before use.
  */
 export type SealBinding =
   | {

@@ -55,14 +55,20 @@ export class OAuthLoginStrategy extends OAuth2Strategy {
         req: Request,
         accessToken: string,
         refreshToken: string,
-        params: { expires_in?: number },
+        params: { expires_in?: number; addresses?: LoginTokens['addresses'] },
         _profile: unknown,
         done: (error: Error | null, user?: FinishedLogin) => void,
       ) => {
         const state = (req as unknown as OAuthRequest).verifiedState;
         if (!state) return done(new Error('state was not verified'));
         done(null, {
-          tokens: { accessToken, refreshToken, expiresInSeconds: params.expires_in ?? 600 },
+          tokens: {
+            accessToken,
+            refreshToken,
+            expiresInSeconds: params.expires_in ?? 600,
+            // What the exchange learned of where the customer is served, for the first session.
+            ...(params.addresses ? { addresses: params.addresses } : {}),
+          },
           state,
         });
       },
@@ -80,6 +86,7 @@ export class OAuthLoginStrategy extends OAuth2Strategy {
         (tokens) =>
           callback(NO_ERROR, tokens.accessToken, tokens.refreshToken, {
             expires_in: tokens.expiresInSeconds,
+            addresses: tokens.addresses,
           }),
         (error: Error) => callback(error, '', '', {}),
       );

@@ -13,8 +13,8 @@ export const LIVE_CONNECTOR_COUNTS = sqlStatement<Record<string, never>>(
  * count the same free place under MAX_CONNECTORS_PER_ACCOUNT.
  */
 export const LOCK_ACCOUNT_CONNECTORS = sqlStatement<{ accountId: string }>(
-  (p) => `SELECT pg_advisory_xact_lock(7331, hashtext(${p.accountId}))`,
-);
+  (p) => `SELECT pg_advisory_xact_lock(7331, hashtext(${p.accountId})) AS locked`,
+).withRow({ locked: 'string' }); // void: pg hands over ''
 
 /** An account's live connectors (through ix_connector_account_created). */
 export const LIVE_CONNECTORS_OF_ACCOUNT = sqlStatement<{ accountId: string }>(

@@ -2,18 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
-import {
-  booleanColumn,
-  dateColumn,
-  nullableNumberColumn,
-  numberColumn,
-  optionalDateColumn,
-  optionalTextColumn,
-  preparedStatements,
-  type SqlQueryable,
-  type SqlRow,
-  textColumn,
-} from '@connector/persistence';
+import { preparedStatements, type RowOf, type SqlQueryable } from '@connector/persistence';
 import { RELEASE_LEASE } from '../runs/sync-run.sql';
 import type { FeedMode } from './event-feed';
 import {
@@ -24,6 +13,7 @@ import {
   ENSURE_FEED,
   FALL_BACK,
   FEED,
+  FEED_ROW,
   HEAL_POLL_PERIOD,
   READ_EMPTY,
   READ_FAILED,
@@ -80,13 +70,14 @@ export class VacancyEventFeedRepository {
     pollSeconds: number,
   ): Promise<EventFeed> {
     const [row] = await ENSURE_FEED.rows(this.sql, { connectorId, accountId, subscriptionId, pollSeconds });
-    return feedOf(row as SqlRow);
+    if (!row) throw new Error(`the event feed of connector ${connectorId} was neither made nor found`);
+    return feedOf(row);
   }
 
   /** The feed, and whether its connector is active (not disabled, not waiting for authorization). */
   async feed(connectorId: string): Promise<(EventFeed & { active: boolean }) | undefined> {
     const [row] = await FEED.rows(this.sql, { connectorId });
-    return row ? { ...feedOf(row), active: booleanColumn(row, 'active') } : undefined;
+    return row ? { ...feedOf(row), active: row.active } : undefined;
   }
 
   async remove(connectorId: string): Promise<EventFeed | undefined> {
@@ -118,13 +109,13 @@ export class VacancyEventFeedRepository {
   /** The subscriptions the account holds besides the connector's (feeds on events). */
   async accountSubscriptions(accountId: string, connectorId: string): Promise<number> {
     const [row] = await ACCOUNT_SUBSCRIPTIONS.rows(this.sql, { accountId, connectorId });
-    return row ? numberColumn(row, 'held') : 0;
+    return row?.held ?? 0;
   }
 
   /** The poll period of options newer than any applied (a lost `connector.changed`); false: none applied. */
   async healPollPeriod(connectorId: string, version: number, pollSeconds: number): Promise<boolean> {
     const [row] = await HEAL_POLL_PERIOD.rows(this.sql, { connectorId, version, pollSeconds });
-    return row !== undefined && booleanColumn(row, 'healed');
+    return row?.healed === true;
   }
 
   async storeRequest(connectorId: string, requestId: number): Promise<void> {
@@ -148,7 +139,7 @@ export class VacancyEventFeedRepository {
       lastEventAt: batch.lastEventAt ?? null,
       nextInSeconds: batch.nextInSeconds ?? null,
     });
-    return row !== undefined && booleanColumn(row, 'held');
+    return row?.held === true;
   }
 
   async readEmpty(connectorId: string): Promise<void> {
@@ -158,13 +149,13 @@ export class VacancyEventFeedRepository {
   /** The failures in a row so far. */
   async readFailed(connectorId: string, inSeconds: number): Promise<number> {
     const [row] = await READ_FAILED.rows(this.sql, { connectorId, inSeconds });
-    return row ? numberColumn(row, 'failures') : 0;
+    return row?.failures ?? 0;
   }
 
   /** The mode before (undefined: no feed). */
   async fallBack(connectorId: string, reason: string, retrySeconds: number): Promise<FeedMode | undefined> {
     const [row] = await FALL_BACK.rows(this.sql, { connectorId, reason, retrySeconds });
-    return row ? (optionalTextColumn(row, 'before') as FeedMode | undefined) : undefined;
+    return row?.before as FeedMode | undefined;
   }
 
   async subscribeFailed(connectorId: string, reason: string, retrySeconds: number): Promise<void> {
@@ -174,28 +165,24 @@ export class VacancyEventFeedRepository {
   /** True when a catch-up run was asked for. */
   async subscribed(connectorId: string): Promise<boolean> {
     const [row] = await SUBSCRIBED.rows(this.sql, { connectorId, runId: randomUUID() });
-    return row !== undefined && booleanColumn(row, 'asked');
+    return row?.asked === true;
   }
 }
 
-export function feedOf(row: SqlRow): EventFeed {
-  const pending = nullableNumberColumn(row, 'pending_request_id');
-  const lastReadAt = optionalDateColumn(row, 'last_read_at');
-  const lastEventAt = optionalDateColumn(row, 'last_event_at');
-  const reason = optionalTextColumn(row, 'reason');
+export function feedOf(row: RowOf<typeof FEED_ROW>): EventFeed {
   return {
-    connectorId: textColumn(row, 'connector_id'),
-    accountId: textColumn(row, 'account_id'),
-    subscriptionId: textColumn(row, 'subscription_id'),
-    mode: textColumn(row, 'mode') as FeedMode,
-    ...(pending !== null ? { pendingRequestId: pending } : {}),
-    nextReadAt: dateColumn(row, 'next_read_at'),
-    pollSeconds: numberColumn(row, 'poll_seconds'),
-    ...(lastReadAt ? { lastReadAt } : {}),
-    ...(lastEventAt ? { lastEventAt } : {}),
-    since: dateColumn(row, 'since'),
-    ...(reason ? { reason } : {}),
-    failures: numberColumn(row, 'failures'),
-    catchUp: booleanColumn(row, 'catch_up'),
+    connectorId: row.connector_id,
+    accountId: row.account_id,
+    subscriptionId: row.subscription_id,
+    mode: row.mode as FeedMode,
+    ...(row.pending_request_id !== null ? { pendingRequestId: row.pending_request_id } : {}),
+    nextReadAt: row.next_read_at,
+    pollSeconds: row.poll_seconds,
+    ...(row.last_read_at ? { lastReadAt: row.last_read_at } : {}),
+    ...(row.last_event_at ? { lastEventAt: row.last_event_at } : {}),
+    since: row.since,
+    ...(row.reason ? { reason: row.reason } : {}),
+    failures: row.failures,
+    catchUp: row.catch_up,
   };
 }

@@ -5,12 +5,27 @@
  * A statement that reads a feed's values before changing them (`before`) reads them from its snapshot, without
  * FOR UPDATE: a row locked in one CTE and updated in another of the same statement is skipped by the lock.
  */
-import { sqlStatement } from '@connector/persistence';
+import { type RowShape, sqlStatement } from '@connector/persistence';
 import { OPEN_STATUSES } from '../runs/sync-run.sql';
 
 /** What a statement answering a feed returns of it (`feedOf` reads it). */
-export const FEED_COLUMNS = `connector_id, account_id, subscription_id, mode, pending_request_id, next_read_at,
-  poll_seconds, last_read_at, last_event_at, since, reason, failures, catch_up`;
+export const FEED_ROW = {
+  connector_id: 'string',
+  account_id: 'string',
+  subscription_id: 'string',
+  mode: 'string',
+  pending_request_id: 'number | null',
+  next_read_at: 'date',
+  poll_seconds: 'number',
+  last_read_at: 'date | null',
+  last_event_at: 'date | null',
+  since: 'date',
+  reason: 'string | null',
+  failures: 'number',
+  catch_up: 'boolean',
+} as const satisfies RowShape;
+
+const FEED_COLUMNS = Object.keys(FEED_ROW).join(', ');
 
 /**
  * A connector's feed, made if it has none (to be subscribed at once: `polling` until the ATS says yes).
@@ -34,7 +49,7 @@ export const ENSURE_FEED = sqlStatement<{
   SELECT ${FEED_COLUMNS} FROM made
   UNION ALL
   SELECT ${FEED_COLUMNS} FROM vacancy_event_feed WHERE connector_id = ${p.connectorId}`,
-);
+).withRow(FEED_ROW);
 
 /** A connector's feed, and whether the connector is active (scheduled) at all. */
 export const FEED = sqlStatement<{ connectorId: string }>(
@@ -42,11 +57,11 @@ export const FEED = sqlStatement<{ connectorId: string }>(
   SELECT ${FEED_COLUMNS.replace(/(\w+)/g, 'f.$1')}, coalesce(c.active, false) AS active
   FROM vacancy_event_feed f LEFT JOIN sync_connector c ON c.connector_id = f.connector_id
   WHERE f.connector_id = ${p.connectorId}`,
-);
+).withRow({ ...FEED_ROW, active: 'boolean' });
 
 export const DELETE_FEED = sqlStatement<{ connectorId: string }>(
   (p) => `DELETE FROM vacancy_event_feed WHERE connector_id = ${p.connectorId} RETURNING ${FEED_COLUMNS}`,
-);
+).withRow(FEED_ROW);
 
 /**
  * Claims up to `limit` due feeds for this poller: each moves `claimSeconds` ahead (its claim; the poll sets the
@@ -66,7 +81,7 @@ export const CLAIM_DUE_FEEDS = sqlStatement<{ limit: number; claimSeconds: numbe
   -- By key (an array, not a join: a join would read every feed).
   WHERE connector_id = ANY(ARRAY(SELECT connector_id FROM due))
   RETURNING ${FEED_COLUMNS}`,
-);
+).withRow(FEED_ROW);
 
 /**
  * The event subscriptions an account holds at its ATS besides the connector's (feeds on events), read through
@@ -76,7 +91,7 @@ export const ACCOUNT_SUBSCRIPTIONS = sqlStatement<{ accountId: string; connector
   (p) => `
   SELECT count(*)::int AS held FROM vacancy_event_feed
   WHERE account_id = ${p.accountId} AND mode = 'events' AND connector_id <> ${p.connectorId}`,
-);
+).withRow({ held: 'number' });
 
 /**
  * Takes the connector's run lease for a poll, as a run takes it, unless a run holds it or the connector has an
@@ -91,7 +106,7 @@ export const TRY_FEED_LEASE = sqlStatement<{ connectorId: string; owner: string;
     AND NOT EXISTS (
       SELECT 1 FROM sync_run r WHERE r.connector_id = s.connector_id AND r.status IN ${OPEN_STATUSES})
   RETURNING s.connector_id`,
-);
+).withRow({ connector_id: 'string' });
 
 /**
  * The poll is done with the feed for now: it is read again `inSeconds` from now, or (null) one poll period from
@@ -123,7 +138,7 @@ export const HEAL_POLL_PERIOD = sqlStatement<{ connectorId: string; version: num
     RETURNING connector_id
   )
   SELECT EXISTS (SELECT 1 FROM healed) AS healed`,
-);
+).withRow({ healed: 'boolean' });
 
 /** A batch was read: its requestId is kept before anything is acted on, so a crash reads it again. */
 export const STORE_REQUEST = sqlStatement<{ connectorId: string; requestId: number }>(
@@ -183,7 +198,7 @@ export const APPLY_BATCH = sqlStatement<ApplyValues>(
     WHERE connector_id = ${p.connectorId} AND EXISTS (SELECT 1 FROM held)
   )
   SELECT EXISTS (SELECT 1 FROM held) AS held`,
-);
+).withRow({ held: 'boolean' });
 
 /** An empty read: the feed is read again after its poll period. */
 export const READ_EMPTY = sqlStatement<{ connectorId: string }>(
@@ -201,7 +216,7 @@ export const READ_FAILED = sqlStatement<{ connectorId: string; inSeconds: number
   SET failures = failures + 1, next_read_at = clock_timestamp() + make_interval(secs => ${p.inSeconds}::float8)
   WHERE connector_id = ${p.connectorId}
   RETURNING failures`,
-);
+).withRow({ failures: 'number' });
 
 /**
  * The subscription is lost or failing: the feed falls back to polling with why, the subscription is made again
@@ -226,7 +241,7 @@ export const FALL_BACK = sqlStatement<{ connectorId: string; reason: string; ret
       AND (SELECT mode FROM before) = 'events'
   )
   SELECT mode AS before FROM before`,
-);
+).withRow({ before: 'string' });
 
 /** Making the subscription failed again: tried again after `retrySeconds`, the reason updated. */
 export const SUBSCRIBE_FAILED = sqlStatement<{ connectorId: string; reason: string; retrySeconds: number }>(
@@ -267,4 +282,4 @@ export const SUBSCRIBED = sqlStatement<{ connectorId: string; runId: string }>(
     RETURNING run_id
   )
   SELECT EXISTS (SELECT 1 FROM asked) AS asked`,
-);
+).withRow({ asked: 'boolean' });

@@ -3,15 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import type { RunMode, RunWarningDto } from '@connector/contracts';
-import {
-  booleanColumn,
-  dateColumn,
-  numberColumn,
-  preparedStatements,
-  type SqlQueryable,
-  type SqlRow,
-  textColumn,
-} from '@connector/persistence';
+import { preparedStatements, type SqlQueryable, type StatementRow } from '@connector/persistence';
 import { RunLeaseLostError } from './run-lease-lost.error';
 import { type DueConnector, nextSlot, pickDue } from './run-schedule';
 import type { RunPhase, RunTrigger, SyncConnector, SyncRun, SyncRunStatus } from './sync-run';
@@ -22,7 +14,6 @@ import {
   END_SCHEDULE,
   ENQUEUE,
   HEAD_RUN,
-  heldOf,
   lastSuccessesOf,
   LEARN_SYSTEM,
   PAUSE,
@@ -214,7 +205,7 @@ export class SyncRunRepository {
       phase: cursor?.phase ?? null,
       warnings: JSON.stringify(delta.warnings ?? []),
     });
-    if (!heldOf(row)) throw new RunLeaseLostError(runId);
+    if (!row?.held) throw new RunLeaseLostError(runId);
   }
 
   /** Parks a run until `resumeAt` (with the lease check); the connector stays reserved for it (the head run). */
@@ -229,7 +220,7 @@ export class SyncRunRepository {
       leaseSeconds: lease.ttlMs / 1000,
       ...parked,
     });
-    if (!heldOf(row)) throw new RunLeaseLostError(runId);
+    if (!row?.held) throw new RunLeaseLostError(runId);
   }
 
   /**
@@ -254,9 +245,7 @@ export class SyncRunRepository {
     });
     if (!current) throw new RunLeaseLostError(run.runId);
     // Options changed since the run read them (connector.changed set the schedule): the run keeps to it.
-    const stale =
-      schedule?.optionsVersion !== undefined &&
-      numberColumn(current, 'options_version') > schedule.optionsVersion;
+    const stale = schedule?.optionsVersion !== undefined && current.options_version > schedule.optionsVersion;
     const next = scheduleAfterRun(current, run.connectorId, stale ? undefined : schedule?.intervalSeconds);
     await announce(next.nextRunAt);
     const succeeded = status === 'succeeded';
@@ -274,7 +263,7 @@ export class SyncRunRepository {
       lastFullStartedAt: succeeded && run.mode === 'full' ? startedAt : null,
     });
     if (!row) throw new RunLeaseLostError(run.runId);
-    return { run: runOf(row), leaseKept: booleanColumn(row, 'more') };
+    return { run: runOf(row), leaseKept: row.more };
   }
 
   /**
@@ -284,7 +273,7 @@ export class SyncRunRepository {
    */
   async applyOptions(values: OptionsValues): Promise<boolean> {
     const [row] = await APPLY_OPTIONS.rows(this.sql, values);
-    return row !== undefined && booleanColumn(row, 'applied');
+    return row?.applied === true;
   }
 
   /** The connector is gone from the registry: no more scheduled runs. */
@@ -321,7 +310,7 @@ export class SyncRunRepository {
         first.length < wanted
           ? await DUE_CANDIDATES.rows(m, { limit: wanted - first.length, firstSyncsOnly: false })
           : [];
-      const rows = new Map([...first, ...rest].map((row) => [textColumn(row, 'connector_id'), row]));
+      const rows = new Map([...first, ...rest].map((row) => [row.connector_id, row]));
       if (rows.size === 0) return [];
       const candidates = [...rows.values()].map(toDueConnector);
       const systems = [...new Set(candidates.flatMap((c) => (c.systemKey ? [c.systemKey] : [])))];
@@ -330,14 +319,14 @@ export class SyncRunRepository {
         systems.length === 0
           ? []
           : (await RUNNING_PER_SYSTEM.rows(m, { systems })).map(
-              (row) => [textColumn(row, 'system_key'), numberColumn(row, 'running')] as const,
+              (row) => [row.system_key, row.running] as const,
             ),
       );
       const accounts = [...new Set(candidates.map((c) => c.accountId))];
       await LOCK_ACCOUNTS.rows(m, { accounts });
       const busyAccounts = new Map(
         (await RUNNING_PER_ACCOUNT.rows(m, { accounts })).map(
-          (row) => [textColumn(row, 'account_id'), numberColumn(row, 'running')] as const,
+          (row) => [row.account_id, row.running] as const,
         ),
       );
       const picked = pickDue(candidates, {
@@ -348,23 +337,26 @@ export class SyncRunRepository {
         busyAccounts,
       });
       if (picked.length === 0) return [];
-      const claimed = picked.map((due): Omit<ClaimedRun, 'head'> => {
-        const row = rows.get(due.connectorId) as SqlRow;
-        const now = dateColumn(row, 'now');
-        return {
+      // Each picked connector is one of the rows read.
+      const claimed = picked.flatMap((due): Array<Omit<ClaimedRun, 'head'>> => {
+        const row = rows.get(due.connectorId);
+        if (!row) return [];
+        const now = row.now;
+        const run = {
           runId: randomUUID(),
           connectorId: due.connectorId,
-          accountId: textColumn(row, 'account_id'),
+          accountId: row.account_id,
           scheduledAt: due.nextRunAt,
           startedAt: now,
           nextRunAt: nextSlot({
             connectorId: due.connectorId,
-            intervalSeconds: numberColumn(row, 'interval_seconds'),
+            intervalSeconds: row.interval_seconds,
             scheduledAt: due.nextRunAt,
             now,
           }),
-          intervalSeconds: numberColumn(row, 'interval_seconds'),
+          intervalSeconds: row.interval_seconds,
         };
+        return [run];
       });
       const runs = await CLAIM.rows(m, {
         connectorIds: claimed.map((c) => c.connectorId),
@@ -375,11 +367,11 @@ export class SyncRunRepository {
         accountIds: claimed.map((c) => c.accountId),
         scheduledAts: claimed.map((c) => c.scheduledAt),
       });
-      const heads = new Map(runs.map((row) => [textColumn(row, 'connector_id'), runOf(row)]));
+      const heads = new Map(runs.map((row) => [row.connector_id, runOf(row)]));
       return claimed.flatMap((c) => {
         const head = heads.get(c.connectorId);
-        const row = rows.get(c.connectorId) as SqlRow;
-        return head ? [{ ...c, head: { ...head, ...lastSuccessesOf(row) } }] : [];
+        const row = rows.get(c.connectorId);
+        return head && row ? [{ ...c, head: { ...head, ...lastSuccessesOf(row) } }] : [];
       });
     });
   }
@@ -387,13 +379,13 @@ export class SyncRunRepository {
   /** Connectors whose head run may go on now and that no process holds: asked-for runs first. */
   async runnableConnectors(limit: number): Promise<string[]> {
     if (limit <= 0) return [];
-    return (await RUNNABLE.rows(this.db, { limit })).map((row) => textColumn(row, 'connector_id'));
+    return (await RUNNABLE.rows(this.db, { limit })).map((row) => row.connector_id);
   }
 
   /** Due connectors no process has started yet, fleet-wide. */
   async dueCount(): Promise<number> {
     const [row] = await DUE_COUNT.rows(this.db, {});
-    return row ? numberColumn(row, 'due') : 0;
+    return row?.due ?? 0;
   }
 }
 
@@ -417,14 +409,13 @@ export interface ClaimedRun {
   head: HeadRun;
 }
 
-function toDueConnector(row: SqlRow): DueConnector {
-  const systemKey = row['system_key'];
+function toDueConnector(row: StatementRow<typeof DUE_CANDIDATES>): DueConnector {
   return {
-    connectorId: textColumn(row, 'connector_id'),
-    accountId: textColumn(row, 'account_id'),
-    systemKey: typeof systemKey === 'string' ? systemKey : null,
-    firstSync: booleanColumn(row, 'first_sync'),
-    nextRunAt: dateColumn(row, 'next_run_at'),
+    connectorId: row.connector_id,
+    accountId: row.account_id,
+    systemKey: row.system_key,
+    firstSync: row.first_sync,
+    nextRunAt: row.next_run_at,
   };
 }
 
@@ -435,17 +426,17 @@ function toDueConnector(row: SqlRow): DueConnector {
  * another. `moved`: the next run changes.
  */
 function scheduleAfterRun(
-  row: SqlRow,
+  row: StatementRow<typeof END_SCHEDULE>,
   connectorId: string,
   intervalSeconds: number | undefined,
 ): { nextRunAt: Date; moved: boolean; intervalSeconds?: number } {
-  const kept = numberColumn(row, 'interval_seconds');
-  const now = dateColumn(row, 'now');
+  const kept = row.interval_seconds;
+  const now = row.now;
   if (intervalSeconds !== undefined && intervalSeconds !== kept) {
     const nextRunAt = nextSlot({ connectorId, intervalSeconds, scheduledAt: now, now });
     return { nextRunAt, moved: true, intervalSeconds };
   }
-  const scheduledAt = dateColumn(row, 'next_run_at');
+  const scheduledAt = row.next_run_at;
   if (scheduledAt > now) return { nextRunAt: scheduledAt, moved: false };
   return { nextRunAt: nextSlot({ connectorId, intervalSeconds: kept, scheduledAt, now }), moved: true };
 }

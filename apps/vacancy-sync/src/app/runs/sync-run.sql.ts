@@ -5,25 +5,47 @@
  * and writes in the same statement, so a process that lost it changes nothing and learns so from the answer.
  */
 import type { RunMode } from '@connector/contracts';
-import {
-  booleanColumn,
-  dateColumn,
-  numberColumn,
-  optionalDateColumn,
-  optionalTextColumn,
-  type Placeholders,
-  type SqlRow,
-  sqlStatement,
-  textColumn,
-} from '@connector/persistence';
+import { type Placeholders, type RowOf, type RowShape, sqlStatement } from '@connector/persistence';
 import type { RunPhase, RunTrigger, SyncConnector, SyncRun, SyncRunStatus } from './sync-run';
 
 export const OPEN_STATUSES = `('queued', 'running', 'paused')`;
 
 /** What a statement answering a run returns of it (`runOf` reads it). */
-export const RUN_COLUMNS = `run_id, connector_id, account_id, trigger, requested_mode, mode, since, status, phase,
-  after_position, fetched, upserted, unchanged, closed, read_records, warnings, api_calls, attempts, resume_at,
-  correlation_id, created_at, started_at`;
+export const RUN_ROW = {
+  run_id: 'string',
+  connector_id: 'string',
+  account_id: 'string',
+  trigger: 'string',
+  requested_mode: 'string | null',
+  mode: 'string | null',
+  since: 'date | null',
+  status: 'string',
+  phase: 'string',
+  // bigint: pg hands it over as text.
+  after_position: 'string',
+  fetched: 'number',
+  upserted: 'number',
+  unchanged: 'number',
+  closed: 'number',
+  read_records: 'number',
+  warnings: 'json',
+  api_calls: 'number',
+  attempts: 'number',
+  resume_at: 'date | null',
+  correlation_id: 'string | null',
+  created_at: 'date',
+  started_at: 'date | null',
+} as const satisfies RowShape;
+type RunRow = RowOf<typeof RUN_ROW>;
+
+/** RUN_ROW's columns, as a statement answering a run lists them. */
+export const RUN_COLUMNS = Object.keys(RUN_ROW).join(', ');
+
+/** A connector's last successes, as a statement answering them returns them (`lastSuccessesOf` reads them). */
+export const LAST_SUCCESSES_ROW = {
+  last_success_started_at: 'date | null',
+  last_full_started_at: 'date | null',
+} as const satisfies RowShape;
 
 /** Who holds a connector's lease, and for how long a renewal keeps it. */
 export interface LeaseCheck {
@@ -53,11 +75,11 @@ export const HEAD_RUN = sqlStatement<{ connectorId: string }>(
   WHERE r.connector_id = ${p.connectorId} AND r.status IN ${OPEN_STATUSES}
   ORDER BY r.created_at, r.run_id
   LIMIT 1`,
-);
+).withRow({ ...RUN_ROW, ...LAST_SUCCESSES_ROW });
 
 export const RUN = sqlStatement<{ runId: string }>(
   (p) => `SELECT ${RUN_COLUMNS} FROM sync_run WHERE run_id = ${p.runId}`,
-);
+).withRow(RUN_ROW);
 
 /** Makes a connector known, its first scheduled sync `firstInSeconds` from now (or makes it active again). */
 export const REGISTER_CONNECTOR = sqlStatement<{
@@ -85,7 +107,7 @@ export const ENQUEUE = sqlStatement<{
   VALUES (${p.runId}, ${p.connectorId}, ${p.accountId}, ${p.trigger}, ${p.requestedMode}, 'queued', ${p.correlationId})
   ON CONFLICT (run_id) DO NOTHING
   RETURNING run_id`,
-);
+).withRow({ run_id: 'string' });
 
 type ConnectorLease = LeaseCheck & { connectorId: string };
 
@@ -97,7 +119,7 @@ export const TRY_LEASE = sqlStatement<ConnectorLease>(
   WHERE connector_id = ${p.connectorId}
     AND (lease_until IS NULL OR lease_until < clock_timestamp() OR lease_owner = ${p.owner})
   RETURNING connector_id`,
-);
+).withRow({ connector_id: 'string' });
 
 /** Extends a lease `owner` still holds (not lapsed). */
 export const RENEW_LEASE = sqlStatement<ConnectorLease>(
@@ -105,7 +127,7 @@ export const RENEW_LEASE = sqlStatement<ConnectorLease>(
   UPDATE sync_connector SET lease_until = clock_timestamp() + make_interval(secs => ${p.leaseSeconds}::float8)
   WHERE connector_id = ${p.connectorId} AND lease_owner = ${p.owner} AND lease_until >= clock_timestamp()
   RETURNING connector_id`,
-);
+).withRow({ connector_id: 'string' });
 
 export const RELEASE_LEASE = sqlStatement<{ connectorId: string; owner: string }>(
   (p) => `
@@ -137,7 +159,7 @@ export const START = sqlStatement<LeaseCheck & { runId: string; mode: RunMode; s
       started_at = coalesce(started_at, clock_timestamp())
   WHERE run_id = ${p.runId} AND EXISTS (SELECT 1 FROM held)
   RETURNING ${RUN_COLUMNS}`,
-);
+).withRow(RUN_ROW);
 
 /** What a run's step commits, as COMMIT_STEP takes it. */
 export interface StepValues extends LeaseCheck {
@@ -193,7 +215,7 @@ export const COMMIT_STEP = sqlStatement<StepValues>(
     WHERE run_id = ${p.runId} AND EXISTS (SELECT 1 FROM held)
   )
   SELECT EXISTS (SELECT 1 FROM held) AS held`,
-);
+).withRow({ held: 'boolean' });
 
 /**
  * Parks an open run until `resumeAt` (with the lease check), with its attempts, why, and the API calls since
@@ -211,7 +233,7 @@ export const PAUSE = sqlStatement<
     WHERE run_id = ${p.runId} AND status IN ${OPEN_STATUSES} AND EXISTS (SELECT 1 FROM held)
   )
   SELECT EXISTS (SELECT 1 FROM held) AS held`,
-);
+).withRow({ held: 'boolean' });
 
 /**
  * The first half of a run's end: renews the lease of the connector `owner` holds and answers its schedule, so
@@ -222,7 +244,7 @@ export const END_SCHEDULE = sqlStatement<ConnectorLease>(
   UPDATE sync_connector SET lease_until = clock_timestamp() + make_interval(secs => ${p.leaseSeconds}::float8)
   WHERE connector_id = ${p.connectorId} AND lease_owner = ${p.owner} AND lease_until >= clock_timestamp()
   RETURNING interval_seconds, next_run_at, options_version, clock_timestamp() AS now`,
-);
+).withRow({ interval_seconds: 'number', next_run_at: 'date', options_version: 'number', now: 'date' });
 
 /** The end of a run, as END takes it. */
 export interface EndValues {
@@ -278,49 +300,39 @@ export const END = sqlStatement<EndValues>(
     WHERE c.connector_id = ${p.connectorId} AND EXISTS (SELECT 1 FROM ended)
   )
   SELECT ended.*, others.more FROM ended, others`,
-);
+).withRow({ ...RUN_ROW, more: 'boolean' });
 
 /** A run out of a row of RUN_COLUMNS. */
-export function runOf(row: SqlRow): SyncRun {
+export function runOf(row: RunRow): SyncRun {
   return {
-    runId: textColumn(row, 'run_id'),
-    connectorId: textColumn(row, 'connector_id'),
-    accountId: textColumn(row, 'account_id'),
-    trigger: textColumn(row, 'trigger') as RunTrigger,
-    requestedMode: optionalTextColumn(row, 'requested_mode') as RunMode | undefined,
-    mode: optionalTextColumn(row, 'mode') as RunMode | undefined,
-    since: optionalDateColumn(row, 'since'),
-    status: textColumn(row, 'status') as SyncRunStatus,
-    phase: textColumn(row, 'phase') as RunPhase,
-    after: numberColumn(row, 'after_position'),
-    counts: {
-      fetched: numberColumn(row, 'fetched'),
-      upserted: numberColumn(row, 'upserted'),
-      unchanged: numberColumn(row, 'unchanged'),
-      closed: numberColumn(row, 'closed'),
-    },
-    read: numberColumn(row, 'read_records'),
-    warnings: Array.isArray(row['warnings']) ? (row['warnings'] as SyncRun['warnings']) : [],
-    apiCalls: numberColumn(row, 'api_calls'),
-    attempts: numberColumn(row, 'attempts'),
-    resumeAt: optionalDateColumn(row, 'resume_at'),
-    correlationId: optionalTextColumn(row, 'correlation_id'),
-    createdAt: dateColumn(row, 'created_at'),
-    startedAt: optionalDateColumn(row, 'started_at'),
+    runId: row.run_id,
+    connectorId: row.connector_id,
+    accountId: row.account_id,
+    trigger: row.trigger as RunTrigger,
+    requestedMode: (row.requested_mode ?? undefined) as RunMode | undefined,
+    mode: (row.mode ?? undefined) as RunMode | undefined,
+    since: row.since ?? undefined,
+    status: row.status as SyncRunStatus,
+    phase: row.phase as RunPhase,
+    after: Number(row.after_position),
+    counts: { fetched: row.fetched, upserted: row.upserted, unchanged: row.unchanged, closed: row.closed },
+    read: row.read_records,
+    warnings: Array.isArray(row.warnings) ? (row.warnings as SyncRun['warnings']) : [],
+    apiCalls: row.api_calls,
+    attempts: row.attempts,
+    resumeAt: row.resume_at ?? undefined,
+    correlationId: row.correlation_id ?? undefined,
+    createdAt: row.created_at,
+    startedAt: row.started_at ?? undefined,
   };
 }
 
-/** A connector's last successes out of a row with `last_success_started_at` and `last_full_started_at`. */
+/** A connector's last successes out of a row with LAST_SUCCESSES_ROW's columns. */
 export function lastSuccessesOf(
-  row: SqlRow,
+  row: RowOf<typeof LAST_SUCCESSES_ROW>,
 ): Pick<SyncConnector, 'lastSuccessStartedAt' | 'lastFullStartedAt'> {
   return {
-    lastSuccessStartedAt: optionalDateColumn(row, 'last_success_started_at'),
-    lastFullStartedAt: optionalDateColumn(row, 'last_full_started_at'),
+    lastSuccessStartedAt: row.last_success_started_at ?? undefined,
+    lastFullStartedAt: row.last_full_started_at ?? undefined,
   };
-}
-
-/** `held` of a step's answer. */
-export function heldOf(row: SqlRow | undefined): boolean {
-  return row !== undefined && booleanColumn(row, 'held');
 }

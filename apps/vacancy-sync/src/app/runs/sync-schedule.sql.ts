@@ -5,7 +5,7 @@
  */
 
 import { sqlStatement } from '@connector/persistence';
-import { OPEN_STATUSES, RUN_COLUMNS } from './sync-run.sql';
+import { LAST_SUCCESSES_ROW, OPEN_STATUSES, RUN_COLUMNS, RUN_ROW } from './sync-run.sql';
 
 /**
  * Due connectors nobody runs, locked for this claim (rows another process is claiming are skipped, not waited
@@ -27,7 +27,16 @@ export const DUE_CANDIDATES = sqlStatement<{ limit: number; firstSyncsOnly: bool
   ORDER BY s.next_run_at
   LIMIT ${p.limit}
   FOR UPDATE OF s SKIP LOCKED`,
-);
+).withRow({
+  connector_id: 'string',
+  account_id: 'string',
+  system_key: 'string | null',
+  next_run_at: 'date',
+  interval_seconds: 'number',
+  ...LAST_SUCCESSES_ROW,
+  first_sync: 'boolean',
+  now: 'date',
+});
 
 /**
  * Serialises claims on the same customer systems (`systems`) across processes until the claim commits, so two
@@ -37,7 +46,7 @@ export const LOCK_SYSTEMS = sqlStatement<{ systems: string[] }>(
   (p) => `
   SELECT count(pg_advisory_xact_lock(7310, hashtext(k)))
   FROM (SELECT k FROM unnest(${p.systems}::text[]) k ORDER BY k) ordered`,
-);
+).withRow({ count: 'string' });
 
 /**
  * Serialises claims for the same accounts (`accounts`) across processes until the claim commits, as
@@ -47,7 +56,7 @@ export const LOCK_ACCOUNTS = sqlStatement<{ accounts: string[] }>(
   (p) => `
   SELECT count(pg_advisory_xact_lock(7311, hashtext(k)))
   FROM (SELECT k FROM unnest(${p.accounts}::text[]) k ORDER BY k) ordered`,
-);
+).withRow({ count: 'string' });
 
 /**
  * Runs going on now per account (`accounts`: the accounts asked about), in any process: a held lease is a run
@@ -59,7 +68,7 @@ export const RUNNING_PER_ACCOUNT = sqlStatement<{ accounts: string[] }>(
   FROM sync_connector
   WHERE lease_owner IS NOT NULL AND account_id = ANY(${p.accounts}::text[]) AND lease_until >= clock_timestamp()
   GROUP BY account_id`,
-);
+).withRow({ account_id: 'string', running: 'number' });
 
 /** Runs going on now per customer system (`systems`: the systems asked about), in any process. */
 export const RUNNING_PER_SYSTEM = sqlStatement<{ systems: string[] }>(
@@ -68,7 +77,7 @@ export const RUNNING_PER_SYSTEM = sqlStatement<{ systems: string[] }>(
   FROM sync_connector
   WHERE lease_owner IS NOT NULL AND system_key = ANY(${p.systems}::text[]) AND lease_until >= clock_timestamp()
   GROUP BY system_key`,
-);
+).withRow({ system_key: 'string', running: 'number' });
 
 /** What CLAIM takes: per claimed connector (same order in every array), and the lease they all get. */
 export interface ClaimValues {
@@ -103,7 +112,7 @@ export const CLAIM = sqlStatement<ClaimValues>(
     AS p(connector_id, run_id, account_id, scheduled_at)
   JOIN leased l ON l.connector_id = p.connector_id
   RETURNING ${RUN_COLUMNS}`,
-);
+).withRow(RUN_ROW);
 
 /**
  * Connectors whose head run (oldest open) may go on now and that nobody holds: asked-for runs first, then by
@@ -125,7 +134,7 @@ export const RUNNABLE = sqlStatement<{ limit: number }>(
     ) < clock_timestamp()
   ORDER BY h.trigger = 'requested' DESC, h.created_at
   LIMIT ${p.limit}`,
-);
+).withRow({ connector_id: 'string' });
 
 /** Due connectors not started yet, across the fleet (the gauge `connector_sync_due_connectors`). */
 export const DUE_COUNT = sqlStatement<Record<string, never>>(
@@ -137,7 +146,7 @@ export const DUE_COUNT = sqlStatement<Record<string, never>>(
     AND (s.lease_until IS NULL OR s.lease_until < clock_timestamp())
     AND NOT EXISTS (
       SELECT 1 FROM sync_run r WHERE r.connector_id = s.connector_id AND r.status IN ${OPEN_STATUSES})`,
-);
+).withRow({ due: 'number' });
 
 /** A `connector.status_changed` as APPLY_STATUS takes it. */
 export interface StatusValues {
@@ -165,7 +174,7 @@ export const APPLY_STATUS = sqlStatement<StatusValues>(
                          THEN greatest(c.next_run_at, clock_timestamp()) ELSE c.next_run_at END
   WHERE c.status_changed_at IS NULL OR c.status_changed_at <= EXCLUDED.status_changed_at
   RETURNING connector_id`,
-);
+).withRow({ connector_id: 'string' });
 
 /** What APPLY_OPTIONS takes: the connector's options as of `version`, as `scheduleForOptions` reads them. */
 export interface OptionsValues {
@@ -201,4 +210,4 @@ export const APPLY_OPTIONS = sqlStatement<OptionsValues>(
     WHERE connector_id = (SELECT connector_id FROM applied)
   )
   SELECT EXISTS (SELECT 1 FROM applied) AS applied`,
-);
+).withRow({ applied: 'boolean' });

@@ -11,6 +11,12 @@ export interface StoredAccess {
   /** ATS-B: the REST session. */
   bhRestToken?: string;
   restUrl?: string;
+  /**
+   * ATS-B: the customer's data centre (its OAuth and REST login addresses), learned at the login and kept
+   * here, sealed and bound to the connector, for every refresh and login after it. Absent: the configured ones.
+   */
+  oauthUrl?: string;
+  restLoginUrl?: string;
 }
 
 export interface CredentialInput {

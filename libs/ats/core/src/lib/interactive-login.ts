@@ -30,6 +30,8 @@ export interface InteractiveLoginDeps {
   readonly guard: OutboundGuard;
   /** The adapter's own settings (`AtsAdapter.settings`), as read. */
   readonly settings: AtsSettings;
+  /** For what an operator should see (a redirect or an address refused). */
+  readonly logger: { warn(message: string): void };
 }
 
 /** The tokens an authorization code is exchanged for. */
@@ -37,6 +39,11 @@ export interface LoginTokens {
   readonly accessToken: string;
   readonly refreshToken: string;
   readonly expiresInSeconds: number;
+  /**
+   * Per-connector addresses the exchange learned (an ATS of several data centres: where this customer's
+   * tokens were issued), handed back to `firstSession` as they are.
+   */
+  readonly addresses?: Readonly<Record<string, string>>;
 }
 
 /**

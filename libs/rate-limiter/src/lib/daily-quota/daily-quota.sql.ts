@@ -1,4 +1,4 @@
-import { type Placeholders, sqlStatement } from '@connector/persistence';
+import { type Placeholders, type RowShape, sqlStatement } from '@connector/persistence';
 import { ATS_QUOTA_TABLE, ATS_QUOTA_WAITER_TABLE } from './daily-quota.migration';
 
 const Q = `"${ATS_QUOTA_TABLE}"`;
@@ -23,6 +23,19 @@ locked AS (
 const RETURNED = `q.daily_limit, q.ats_limit, q.used, q.our_used, q.push_spent, q.sync_spent, q.rate,
           (extract(epoch FROM q.reset_at) * 1000)::float8 AS reset_at_ms,
           (extract(epoch FROM q.paused_until) * 1000)::float8 AS paused_until_ms`;
+
+/** RETURNED's columns: the window as a statement answers it (`windowOf` reads it). */
+export const QUOTA_WINDOW_ROW = {
+  daily_limit: 'number',
+  ats_limit: 'number | null',
+  used: 'number',
+  our_used: 'number',
+  push_spent: 'number',
+  sync_spent: 'number',
+  rate: 'number',
+  reset_at_ms: 'number',
+  paused_until_ms: 'number | null',
+} as const satisfies RowShape;
 
 /** What ACQUIRE_QUOTA takes: the key's cost and limit, the policy's numbers, and whether it is a push. */
 export interface AcquireQuotaValues {
@@ -77,7 +90,7 @@ UPDATE ${Q} AS q
   FROM d
  WHERE q.key = d.key
 RETURNING d.ok AS granted, ${RETURNED}, (extract(epoch FROM d.now_ts) * 1000)::float8 AS now_ms`,
-);
+).withRow({ granted: 'boolean', ...QUOTA_WINDOW_ROW, now_ms: 'number' });
 
 /** An answer's X-RateLimit-* headers as OBSERVE_HEADERS takes them (`resetAt`, `nextReset`: epoch ms). */
 export interface ObserveValues {
@@ -108,7 +121,7 @@ UPDATE ${Q} AS q
   FROM o
  WHERE q.key = o.key
 RETURNING q.key`,
-);
+).withRow({ key: 'string' });
 
 export const ENSURE_QUOTA = sqlStatement<{ key: string; limit: number; nextReset: number }>(
   (p) => `
@@ -134,14 +147,14 @@ SELECT q.key,
        (extract(epoch FROM q.reset_at) * 1000)::float8 AS reset_at_ms,
        (q.paused_until IS NOT NULL AND q.paused_until > clock_timestamp()) AS paused
   FROM ${Q} AS q ORDER BY q.key`,
-);
+).withRow({ key: 'string', used: 'number', lim: 'number', reset_at_ms: 'number', paused: 'boolean' });
 
 export const READ_QUOTA = sqlStatement<{ key: string }>(
   (p) => `
 SELECT ${RETURNED}, (extract(epoch FROM q.updated_at) * 1000)::float8 AS updated_at_ms,
        (extract(epoch FROM clock_timestamp()) * 1000)::float8 AS now_ms
   FROM ${Q} AS q WHERE q.key = ${p.key}`,
-);
+).withRow({ ...QUOTA_WINDOW_ROW, updated_at_ms: 'number', now_ms: 'number' });
 
 // A waiter counts while it keeps coming back (seen within 15 min) or its named wait is not over.
 const WAITER_LIVE = `greatest(seen_at + interval '15 minutes', waiting_until + interval '1 minute') > clock_timestamp()`;
@@ -160,4 +173,4 @@ export const WAITERS = sqlStatement<{ key: string }>(
   (p) => `
 SELECT kind, count(*)::int AS n, (extract(epoch FROM max(waiting_until)) * 1000)::float8 AS until_ms
   FROM ${W} WHERE key = ${p.key} AND ${WAITER_LIVE} GROUP BY kind`,
-);
+).withRow({ kind: 'string', n: 'number', until_ms: 'number' });

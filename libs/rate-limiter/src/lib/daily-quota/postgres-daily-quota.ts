@@ -1,11 +1,4 @@
-import {
-  booleanColumn,
-  nullableNumberColumn,
-  numberColumn,
-  type SqlQueryable,
-  type SqlRow,
-  textColumn,
-} from '@connector/persistence';
+import type { RowOf, SqlQueryable } from '@connector/persistence';
 import { RateLimiterErrorCode, RateLimitExceededError } from '../rate-limiter.errors';
 import { systemClock, type AcquireResult, type Clock } from '../rate-limiter';
 import {
@@ -14,6 +7,7 @@ import {
   ENSURE_QUOTA,
   OBSERVE_HEADERS,
   PAUSE_QUOTA,
+  QUOTA_WINDOW_ROW,
   QUOTA_USAGE,
   READ_QUOTA,
   SET_QUOTA_LIMIT,
@@ -129,8 +123,8 @@ export class PostgresDailyQuota {
         }),
       );
       // Query time is not waiting: a grant on the first try reports 0, after sleeping the whole elapsed time.
-      if (booleanColumn(row, 'granted')) return { waitedMs: slept ? this.clock.now() - startedAt : 0 };
-      const now = numberColumn(row, 'now_ms');
+      if (row.granted) return { waitedMs: slept ? this.clock.now() - startedAt : 0 };
+      const now = row.now_ms;
       const decision = decide(windowOf(row), this.policy, options.priority, cost, now);
       // Refused by the statement but granted by the pure function only at the edge of a share's step.
       const retryAt = decision.granted ? now + 1 : decision.retryAt;
@@ -182,18 +176,18 @@ export class PostgresDailyQuota {
   /** Every customer system's calls today and its limit, in one read. */
   async usage(): Promise<QuotaUsage[]> {
     return (await QUOTA_USAGE.rows(this.db, {})).map((row) => ({
-      key: textColumn(row, 'key'),
-      used: numberColumn(row, 'used'),
-      limit: numberColumn(row, 'lim'),
-      resetAt: numberColumn(row, 'reset_at_ms'),
-      paused: booleanColumn(row, 'paused'),
+      key: row.key,
+      used: row.used,
+      limit: row.lim,
+      resetAt: row.reset_at_ms,
+      paused: row.paused,
     }));
   }
 
   /** The plan as an operator sees it; a system not called yet shows a fresh window. */
   async snapshot(key: string, config: QuotaConfig): Promise<QuotaSnapshot> {
     const [row] = await READ_QUOTA.rows(this.db, { key });
-    const now = row ? numberColumn(row, 'now_ms') : this.clock.now();
+    const now = row ? row.now_ms : this.clock.now();
     const nextReset = nextConfiguredReset(now, config.resetMinuteUtc ?? 0);
     const window: QuotaWindow = row
       ? windowOf(row)
@@ -207,26 +201,24 @@ export class PostgresDailyQuota {
           resetAt: nextReset,
           pausedUntil: null,
         };
-    const rate = row
-      ? decayedRate(numberColumn(row, 'rate'), now - numberColumn(row, 'updated_at_ms'), this.tau)
-      : 0;
+    const rate = row ? decayedRate(row.rate, now - row.updated_at_ms, this.tau) : 0;
     const waiting: QuotaSnapshot['waiting'] = {
       message: { count: 0, until: null },
       run: { count: 0, until: null },
     };
     for (const waiter of await WAITERS.rows(this.db, { key })) {
-      const kind = waiter['kind'] === 'run' ? 'run' : 'message';
-      waiting[kind] = { count: numberColumn(waiter, 'n'), until: nullableNumberColumn(waiter, 'until_ms') };
+      const kind = waiter.kind === 'run' ? 'run' : 'message';
+      waiting[kind] = { count: waiter.n, until: waiter.until_ms };
     }
     return { key, ...planView(window, this.policy, rate, now, nextReset), waiting };
   }
 
   /** Runs a statement on the key's row, creating the row first when no process has used the key yet. */
-  private async withRow(
+  private async withRow<R>(
     key: string,
     config: QuotaConfig,
-    statement: (nextReset: number) => Promise<SqlRow[]>,
-  ): Promise<SqlRow> {
+    statement: (nextReset: number) => Promise<R[]>,
+  ): Promise<R> {
     const nextReset = nextConfiguredReset(this.clock.now(), config.resetMinuteUtc ?? 0);
     let [row] = await statement(nextReset);
     if (!row) {
@@ -243,15 +235,15 @@ export class PostgresDailyQuota {
   }
 }
 
-function windowOf(row: SqlRow): QuotaWindow {
+function windowOf(row: RowOf<typeof QUOTA_WINDOW_ROW>): QuotaWindow {
   return {
-    configuredLimit: numberColumn(row, 'daily_limit'),
-    atsLimit: nullableNumberColumn(row, 'ats_limit'),
-    used: numberColumn(row, 'used'),
-    ourUsed: numberColumn(row, 'our_used'),
-    pushReserveSpent: numberColumn(row, 'push_spent'),
-    syncShareSpent: numberColumn(row, 'sync_spent'),
-    resetAt: numberColumn(row, 'reset_at_ms'),
-    pausedUntil: nullableNumberColumn(row, 'paused_until_ms'),
+    configuredLimit: row.daily_limit,
+    atsLimit: row.ats_limit,
+    used: row.used,
+    ourUsed: row.our_used,
+    pushReserveSpent: row.push_spent,
+    syncShareSpent: row.sync_spent,
+    resetAt: row.reset_at_ms,
+    pausedUntil: row.paused_until_ms,
   };
 }

@@ -101,9 +101,12 @@ describe('ATS-B clients', () => {
         accessToken: expect.any(String),
         refreshToken: expect.any(String),
         expiresInSeconds: 600,
+        // One data centre: the tokens come from the configured address itself.
+        oauthUrl: sandbox.oauthUrl,
       });
       const session = await oauth.login(tokens.accessToken);
       expect(session.restUrl).toMatch(new RegExp(`^${sandbox.restLoginUrl}/[^/]+/$`));
+      expect(session.restLoginUrl).toBe(sandbox.restLoginUrl);
       const fresh = new AtsBClient({ guard: SANDBOX, session: async () => session });
       const { sessionExpires } = await fresh.ping();
       expect(sessionExpires).toBeGreaterThan(Date.now());

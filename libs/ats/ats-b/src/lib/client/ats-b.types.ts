@@ -24,12 +24,30 @@ export interface AtsBTokenSet {
   /** Single use: store the new one durably before using it. */
   refreshToken: string;
   expiresInSeconds: number;
+  /**
+   * The customer's data centre's OAuth address (`…/oauth`, no trailing slash) where the token was issued: the
+   * one asked, or the one the vendor redirected to (a 307 to the user's data centre).
+   */
+  oauthUrl: string;
 }
 
 export interface AtsBSession {
   bhRestToken: string;
   /** Ends with `/`; every data call is relative to it. */
   restUrl: string;
+}
+
+/** A REST login's answer, and the data centre's login address that gave it (the one asked or redirected to). */
+export interface AtsBLoginSession extends AtsBSession {
+  restLoginUrl: string;
+}
+
+/** Where one customer is served (ats-b.md "Data centres"): learned at its login, kept with its connector. */
+export interface AtsBDataCentre {
+  /** e.g. https://auth-emea9.bullhornstaffing.com/oauth */
+  oauthUrl: string;
+  /** e.g. https://rest-emea9.bullhornstaffing.com/rest-services */
+  restLoginUrl: string;
 }
 
 export interface AtsBOAuthConfig {
@@ -40,6 +58,13 @@ export interface AtsBOAuthConfig {
   oauthUrl: string;
   /** e.g. https://rest.bullhornstaffing.com/rest-services */
   restLoginUrl: string;
+  /**
+   * Host suffixes of the vendor (`ATS_B_ALLOWED_HOSTS`): a redirect, a data centre's address and a session's
+   * restUrl must be under one of them (the configured addresses' own hosts always are).
+   */
+  allowedHosts?: readonly string[];
+  /** Told of an address refused for not being the vendor's (host only): logged by the caller. */
+  onRefused?: (refusal: { endpoint: string; host: string; reason: string }) => void;
 }
 
 /**

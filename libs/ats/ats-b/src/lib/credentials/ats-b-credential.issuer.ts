@@ -10,6 +10,7 @@ import { type AtsAccess, credentialFingerprint } from '@connector/contracts';
 import { AtsError, type OutboundGuard } from '@connector/ats-http';
 import { AtsBClient } from '../client/ats-b.client';
 import type { AtsBOAuthClient } from '../client/ats-b-oauth.client';
+import type { AtsBDataCentre } from '../client/ats-b.types';
 import { atsBOAuthClientOf } from './ats-b-login';
 
 /** Workers come back for a session at least this often, so an idle-expired one is noticed by a ping. */
@@ -30,20 +31,30 @@ export class AtsBCredentialIssuer implements CredentialIssuer {
 
   async renew(input: CredentialInput, hooks: RenewalHooks): Promise<IssuedAccess> {
     const current = input.current;
+    // The customer's data centre as its login found it (sealed with the access, bound to this connector);
+    // checked against the vendor's hosts before the refresh token is spent there.
+    const kept = { oauthUrl: current?.oauthUrl, restLoginUrl: current?.restLoginUrl };
+    this.oauth.checkDataCentre(kept);
     if (current && Date.parse(current.accessTokenExpiresAt) - Date.now() > ACCESS_TOKEN_MARGIN_MS) {
       try {
-        return await this.login(current.accessToken, current.accessTokenExpiresAt);
+        return await this.login(current.accessToken, current.accessTokenExpiresAt, kept);
       } catch (error) {
         // The access token was refused: fall through to a refresh.
         if (!(error instanceof AtsError) || error.kind !== 'auth') throw error;
       }
     }
     await hooks.beforeSpend();
-    const tokens = await this.oauth.refresh(input.secret);
+    const tokens = await this.oauth.refresh(input.secret, kept.oauthUrl);
+    // A customer moved to another data centre is redirected there once: kept from now on.
+    const dataCentre = { ...kept, oauthUrl: tokens.oauthUrl };
     const accessTokenExpiresAt = new Date(Date.now() + tokens.expiresInSeconds * 1000).toISOString();
-    await hooks.persistSecret(tokens.refreshToken, { accessToken: tokens.accessToken, accessTokenExpiresAt });
+    await hooks.persistSecret(tokens.refreshToken, {
+      accessToken: tokens.accessToken,
+      accessTokenExpiresAt,
+      ...definedOf(dataCentre),
+    });
     try {
-      return await this.login(tokens.accessToken, accessTokenExpiresAt);
+      return await this.login(tokens.accessToken, accessTokenExpiresAt, dataCentre);
     } catch (error) {
       // A login refused right after a refresh says nothing about the refresh token just stored.
       if (!(error instanceof AtsError) || error.kind !== 'auth') throw error;
@@ -57,9 +68,14 @@ export class AtsBCredentialIssuer implements CredentialIssuer {
     }
   }
 
-  /** After the code exchange: the first session. */
-  async firstSession(accessToken: string, expiresInSeconds: number): Promise<IssuedAccess> {
-    return this.login(accessToken, new Date(Date.now() + expiresInSeconds * 1000).toISOString());
+  /** After the code exchange (at `oauthUrl`, the data centre that issued the tokens): the first session. */
+  async firstSession(
+    accessToken: string,
+    expiresInSeconds: number,
+    oauthUrl?: string,
+  ): Promise<IssuedAccess> {
+    const expiresAt = new Date(Date.now() + expiresInSeconds * 1000).toISOString();
+    return this.login(accessToken, expiresAt, { oauthUrl });
   }
 
   async revalidate(input: CredentialInput & { current: StoredAccess }): Promise<Date | undefined> {
@@ -95,14 +111,20 @@ export class AtsBCredentialIssuer implements CredentialIssuer {
     return credentialFingerprint(access.bhRestToken ?? access.accessToken);
   }
 
-  private async login(accessToken: string, accessTokenExpiresAt: string): Promise<IssuedAccess> {
-    const session = await this.oauth.login(accessToken);
+  /** A REST session at the data centre's login address; the access keeps the data centre for the next. */
+  private async login(
+    accessToken: string,
+    accessTokenExpiresAt: string,
+    dataCentre: Partial<AtsBDataCentre>,
+  ): Promise<IssuedAccess> {
+    const session = await this.oauth.login(accessToken, dataCentre.restLoginUrl);
     return {
       access: {
         accessToken,
         accessTokenExpiresAt,
         bhRestToken: session.bhRestToken,
         restUrl: session.restUrl,
+        ...definedOf({ oauthUrl: dataCentre.oauthUrl, restLoginUrl: session.restLoginUrl }),
       },
       expiresAt: new Date(Date.now() + SESSION_RECHECK_MS),
     };
@@ -114,4 +136,8 @@ export class AtsBCredentialIssuer implements CredentialIssuer {
  * platform's OAuth client at ATS-B, `ATS_B_SETTINGS`).
  */
 export const atsBCredentialIssuer = (deps: CredentialIssuerDeps): AtsBCredentialIssuer =>
-  new AtsBCredentialIssuer(atsBOAuthClientOf(deps.settings, deps.guard), deps.guard);
+  new AtsBCredentialIssuer(atsBOAuthClientOf(deps.settings, deps.guard, deps.logger), deps.guard);
+
+/** The addresses known (an access written before data centres were kept has none). */
+const definedOf = (dataCentre: Partial<AtsBDataCentre>): Partial<AtsBDataCentre> =>
+  Object.fromEntries(Object.entries(dataCentre).filter(([, value]) => typeof value === 'string'));

@@ -1,4 +1,4 @@
-import { AtsError, type OutboundGuard } from '@connector/ats-http';
+import { AtsError, type OutboundGuard, parseAllowedHosts } from '@connector/ats-http';
 import type { AtsSetting, AtsSettings, InteractiveLogin, InteractiveLoginDeps } from '@connector/ats-core';
 import { AtsBOAuthClient } from '../client/ats-b-oauth.client';
 import { AtsBCredentialIssuer } from './ats-b-credential.issuer';
@@ -13,6 +13,12 @@ export const ATS_B_SETTINGS: readonly AtsSetting[] = [
   { name: 'ATS_B_OAUTH_URL', default: 'https://auth.bullhornstaffing.com/oauth', url: true },
   { name: 'ATS_B_REST_LOGIN_URL', default: 'https://rest.bullhornstaffing.com/rest-services', url: true },
   /**
+   * The vendor's hosts, comma-separated suffixes (ats-b.md "Data centres"): where a 307 to a customer's data
+   * centre may lead, and what a connector's kept data centre and a session's restUrl must be under. The
+   * hosts of ATS_B_OAUTH_URL and ATS_B_REST_LOGIN_URL are always allowed.
+   */
+  { name: 'ATS_B_ALLOWED_HOSTS', default: '.bullhornstaffing.com' },
+  /**
    * Where the recruiter's browser logs in, when it reaches ATS-B by another address than the gateway does
    * (docker compose: the host's port); empty: `${ATS_B_OAUTH_URL}/authorize`.
    */
@@ -26,8 +32,12 @@ export const ATS_B_SETTINGS: readonly AtsSetting[] = [
   },
 ];
 
-/** ATS-B's OAuth and REST-login client, made from its settings. */
-export function atsBOAuthClientOf(settings: AtsSettings, guard: OutboundGuard): AtsBOAuthClient {
+/** ATS-B's OAuth and REST-login client, made from its settings; what it refuses is logged (host only). */
+export function atsBOAuthClientOf(
+  settings: AtsSettings,
+  guard: OutboundGuard,
+  logger: { warn(message: string): void },
+): AtsBOAuthClient {
   const setting = (name: string) => settings[name] ?? '';
   return new AtsBOAuthClient(
     {
@@ -36,6 +46,9 @@ export function atsBOAuthClientOf(settings: AtsSettings, guard: OutboundGuard): 
       redirectUri: setting('ATS_B_REDIRECT_URI'),
       oauthUrl: setting('ATS_B_OAUTH_URL'),
       restLoginUrl: setting('ATS_B_REST_LOGIN_URL'),
+      allowedHosts: parseAllowedHosts(setting('ATS_B_ALLOWED_HOSTS')),
+      onRefused: ({ endpoint, host, reason }) =>
+        logger.warn(`ATS-B ${endpoint}: refused the address at ${host}: ${reason}`),
     },
     { guard },
   );
@@ -45,8 +58,8 @@ export function atsBOAuthClientOf(settings: AtsSettings, guard: OutboundGuard): 
  * ATS-B's login steps (auth-gateway's interactive-login flow runs them): its authorize and token ends, the
  * code exchange with the parameters in the query string (ats-b.md), and the first REST session.
  */
-export function atsBInteractiveLogin({ guard, settings }: InteractiveLoginDeps): InteractiveLogin {
-  const client = atsBOAuthClientOf(settings, guard);
+export function atsBInteractiveLogin({ guard, settings, logger }: InteractiveLoginDeps): InteractiveLogin {
+  const client = atsBOAuthClientOf(settings, guard, logger);
   const issuer = new AtsBCredentialIssuer(client, guard);
   const oauthUrl = (settings['ATS_B_OAUTH_URL'] ?? '').replace(/\/+$/, '');
   return {
@@ -57,8 +70,13 @@ export function atsBInteractiveLogin({ guard, settings }: InteractiveLoginDeps):
       clientSecret: settings['ATS_B_CLIENT_SECRET'] ?? '',
       callbackUrl: settings['ATS_B_REDIRECT_URI'] ?? '',
     },
-    exchangeCode: (code, verifier) => client.exchangeCode(code, verifier),
-    firstSession: (tokens) => issuer.firstSession(tokens.accessToken, tokens.expiresInSeconds),
+    // The data centre that issued the tokens (the router's 307 followed) is the connector's from now on.
+    exchangeCode: async (code, verifier) => {
+      const tokens = await client.exchangeCode(code, verifier);
+      return { ...tokens, addresses: { oauthUrl: tokens.oauthUrl } };
+    },
+    firstSession: (tokens) =>
+      issuer.firstSession(tokens.accessToken, tokens.expiresInSeconds, tokens.addresses?.['oauthUrl']),
     clientRejected: (error) => error instanceof AtsError && error.code === 'invalid_client',
   };
 }

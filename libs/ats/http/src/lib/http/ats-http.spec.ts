@@ -103,6 +103,7 @@ describe(AtsHttp.name, () => {
   it('turns a redirect into a permanent error naming where it points, without its query', async () => {
     const http = new AtsHttp('ATS-X', {}, 1000);
     const error = http.failure(request, {
+      url: request.url,
       status: 301,
       headers: new Headers({ location: 'https://other.example/api/candidates?token=secret-token' }),
       body: undefined,

@@ -10,6 +10,14 @@ import { UrlPolicyError } from '../url-policy';
 import { countAtsCall } from './ats-metrics';
 import { encodeMultipart, type MultipartPart } from './multipart';
 import {
+  DEFAULT_MAX_REDIRECTS,
+  headersFor,
+  isAllowedHost,
+  isRedirectStatus,
+  methodAfter,
+  type RedirectPolicy,
+} from './redirects';
+import {
   AnswerTooLargeError,
   DEFAULT_MAX_ANSWER_BYTES,
   type OutboundGuard,
@@ -67,6 +75,11 @@ export interface AtsHttpOptions {
    * `permanent`, code `answer_too_large`), so a broken or hostile host cannot fill the process's memory.
    */
   maxResponseBytes?: number;
+  /**
+   * Follow the ATS's redirects to its own hosts (RedirectPolicy); each hop is a call of its own (hooks, guard,
+   * timeout). Default: none followed, a redirect answer is the caller's (`failure` makes it a permanent error).
+   */
+  redirects?: RedirectPolicy;
 }
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -108,6 +121,8 @@ export interface AtsWriteOptions {
 }
 
 export interface AtsResponse {
+  /** Where the answer came from: the request's URL, or the last hop's when redirects were followed. */
+  url: string;
   status: number;
   headers: Headers;
   /** Parsed JSON, the text when it is not JSON, undefined when empty. */
@@ -164,7 +179,67 @@ export class AtsHttp {
     }
   }
 
+  /** One try: the request, and the redirects its policy follows. */
   private async sendOnce(request: AtsRequest): Promise<AtsResponse> {
+    let current = request;
+    for (let hop = 0; ; hop++) {
+      const response = await this.sendHop(current);
+      const next = this.redirectOf(current, response, hop);
+      if (!next) return response;
+      current = next;
+    }
+  }
+
+  /**
+   * The next hop of a redirect the policy follows, undefined for any other answer. A redirect elsewhere than
+   * the allowed hosts, or one hop too many, is refused: a permanent error naming the host, never the query.
+   */
+  private redirectOf(request: AtsRequest, response: AtsResponse, hop: number): AtsRequest | undefined {
+    const policy = this.options.redirects;
+    const location = response.headers.get('location');
+    if (!policy || !isRedirectStatus(response.status) || !location) return undefined;
+    const from = new URL(request.url);
+    let to: URL;
+    try {
+      to = new URL(location, from);
+    } catch {
+      throw this.refusedRedirect(request, response, 'an unreadable address', 'it is not a web address');
+    }
+    if (!isAllowedHost(to.hostname, policy.allowedHosts)) {
+      throw this.refusedRedirect(request, response, to.host, 'not one of its allowed hosts');
+    }
+    const maxHops = policy.maxHops ?? DEFAULT_MAX_REDIRECTS;
+    if (hop >= maxHops) {
+      throw this.refusedRedirect(request, response, to.host, `more than ${maxHops} redirects`);
+    }
+    const { method, keepBody } = methodAfter(response.status, request.method);
+    return {
+      ...request,
+      method,
+      url: to.toString(),
+      headers: headersFor(request.headers, from, to),
+      ...(keepBody ? {} : { json: undefined, multipart: undefined }),
+    };
+  }
+
+  private refusedRedirect(
+    request: AtsRequest,
+    response: AtsResponse,
+    host: string,
+    reason: string,
+  ): AtsError {
+    try {
+      this.options.redirects?.onRefused?.({ endpoint: request.endpoint, host, reason });
+    } catch {
+      // Deliberately ignored: the refusal stands whatever the logger does.
+    }
+    return new AtsError(
+      `${this.atsName} ${request.endpoint} answered ${response.status} (redirect to ${host}): refused, ${reason}`,
+      { kind: 'permanent', endpoint: request.endpoint, status: response.status, code: 'redirect_refused' },
+    );
+  }
+
+  private async sendHop(request: AtsRequest): Promise<AtsResponse> {
     await this.options.hooks?.beforeCall?.(request.endpoint);
     // The wait for budget can be long: a caller that lost its lock meanwhile must not write now.
     if (request.signal?.aborted) {
@@ -266,7 +341,7 @@ export class AtsHttp {
     } catch {
       // Deliberately ignored: see AtsCallHooks.afterCall.
     }
-    return { status, headers: responseHeaders, body: parseBody(text) };
+    return { url: request.url, status, headers: responseHeaders, body: parseBody(text) };
   }
 
   private noAnswer(endpoint: string): void {
