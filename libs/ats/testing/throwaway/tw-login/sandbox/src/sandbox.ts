@@ -1,8 +1,8 @@
 import { type AtsSandbox, intFromEnv } from '@connector/ats-sandbox-core';
 import { startTwLoginSandbox } from './lib/tw-login-sandbox.server';
 
-/** Where `npm start`'s registry sends the browser back after the login. */
-const DEMO_CALLBACK = 'http://127.0.0.1:3000/oauth/tw-login/callback';
+/** Where `npm start`'s registry sends the browser back after the login (the callback `serviceEnv` names). */
+export const DEMO_CALLBACK = 'http://127.0.0.1:3000/oauth/tw-login/callback';
 
 /** "name:secret" from `env[name]`, or the default. */
 function pairFrom(env: NodeJS.ProcessEnv, name: string, fallback: string): [string, string] {
