@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ConsumeMessage } from 'amqplib';
 import { chromium, type Browser, type Page } from 'playwright-core';
@@ -29,19 +29,38 @@ import {
  * Two throwaway ATSs, each added to a copy of this checkout from its own folder (libs/ats/testing/throwaway) as
  * docs/adding-an-ats.md says a new ATS is added: the Keys vendor (client credentials) and the Login vendor (an
  * interactive login with its own callback). Nothing else of the copy is edited: the services, the sandbox runner
- * and the admin page run from it and must take both ATSs as they are. Each is connected in the admin page in a
- * real browser, then its vacancies reach the platform and a candidate reaches it once.
+ * and the admin page run from it and must take both ATSs as they are. The copy's own checks pass; each is
+ * connected in the admin page in a real browser, then its vacancies reach the platform and a candidate reaches it
+ * once; and the test world's candidate e2e, run in the copy, covers both through their test drivers.
  */
 const TEMPLATES = 'libs/ats/testing/throwaway';
 const THROWAWAYS = [
-  { type: 'tw-keys', adapterExport: 'twKeysAdapter', label: 'Keys vendor' },
-  { type: 'tw-login', adapterExport: 'twLoginAdapter', label: 'Login vendor' },
+  { type: 'tw-keys', adapterExport: 'twKeysAdapter' },
+  { type: 'tw-login', adapterExport: 'twLoginAdapter' },
 ] as const;
 const ACCOUNT = 'acct_throwaway';
 const KEY = `key-${randomBytes(6).toString('hex')}`;
 const CLIENT_SECRET = `tw-secret-${randomBytes(8).toString('hex')}`;
 const PASSWORD = `pass-${randomBytes(6).toString('hex')}`;
+const CANDIDATE_RESULTS = (root: string) => join(root, 'tmp', 'candidate-e2e.json');
 const CHROMIUM = findChromium() ?? '/usr/bin/chromium';
+
+// The specs that name a missing place: a stale contract document, a vendor name outside libs/ats, a part
+// a capability needs, a sandbox the runner cannot find or compose does not publish, a setting config lacks.
+const OWN_CHECKS = [
+  'tools/contract-docs.spec.ts',
+  'tools/sandboxes.spec.ts',
+  'tools/deploy-manifests.spec.ts',
+  'libs/ats/registry/src/lib',
+  'apps/connector-registry/src/app/connectors/kinds/connector-kinds.spec.ts',
+  'apps/connector-registry/src/app/connectors/connector-types.controller.spec.ts',
+  'apps/auth-gateway/src/app/credentials/credential-issuers.spec.ts',
+  'apps/auth-gateway/src/app/auth-gateway.config.spec.ts',
+  'apps/vacancy-sync/src/app/sources/vacancy-sources.spec.ts',
+  'apps/candidate-sync/src/app/candidates/candidate-sinks.spec.ts',
+  // The adapters' own tests, where the ATSs now live.
+  ...THROWAWAYS.map(({ type }) => `libs/ats/${type}`),
+];
 
 /** The places outside its folder docs/adding-an-ats.md says adding an ATS touches: its "Measured" table. */
 function documentedPlaces(): string[] {
@@ -58,6 +77,8 @@ interface RunningSandbox {
 
 describe('two throwaway ATSs, each added from its own folder', () => {
   let copy: CheckoutCopy;
+  let ownChecks: JestRun;
+  let worldCandidates: JestRun;
   const touched = new Map<string, string[]>();
   let infra: SuiteInfrastructure;
   const sandboxes = new Map<string, RunningSandbox>();
@@ -74,6 +95,39 @@ describe('two throwaway ATSs, each added from its own folder', () => {
   const declarationOf = (type: string): AtsSandbox =>
     (require(join(copy.root, 'libs', 'ats', type, 'sandbox', 'src', 'sandbox')) as { sandbox: AtsSandbox })
       .sandbox;
+
+  /**
+   * Jest run in the copy, on its own: without this suite's database, vhost and jest variables (an integration run
+   * there resolves its own), and not with spawnSync, so this process goes on reading the services' output.
+   */
+  interface JestRun {
+    process: ChildProcess;
+    done: Promise<{ status: number | null; output: string }>;
+  }
+  const nested: JestRun[] = [];
+
+  /**
+   * Jest run in the copy, on its own: without this suite's database, vhost and jest variables (an integration run
+   * there resolves its own), and not with spawnSync, so this process goes on reading the services' output.
+   */
+  function jestInCopy(args: string[]): JestRun {
+    const own = /^(JEST|DATABASE_URL$|RABBITMQ_URL$)/;
+    const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !own.test(name)));
+    const child = spawn(process.execPath, [require.resolve('jest/bin/jest'), '--ci', ...args], {
+      cwd: copy.root,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const output: string[] = [];
+    child.stdout?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+    child.stderr?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+    const done = new Promise<{ status: number | null; output: string }>((resolve) =>
+      child.once('exit', (status) => resolve({ status, output: output.join('') })),
+    );
+    const run = { process: child, done };
+    nested.push(run);
+    return run;
+  }
 
   /** The copy's one sandbox runner (tools/sandboxes.ts) starting `type`'s sandbox, on a port of its own. */
   async function startSandbox(type: string, env: Record<string, string>): Promise<RunningSandbox> {
@@ -107,6 +161,19 @@ describe('two throwaway ATSs, each added from its own folder', () => {
     for (const { type, adapterExport } of THROWAWAYS) {
       touched.set(type, copy.addAts({ type, adapterExport, from: join(WORKSPACE_ROOT, TEMPLATES, type) }));
     }
+    // Both run in the copy while this suite starts its own system; their tests below wait for them.
+    ownChecks = jestInCopy(['-c', 'jest.unit.config.ts', ...OWN_CHECKS]);
+    mkdirSync(join(copy.root, 'tmp'), { recursive: true });
+    worldCandidates = jestInCopy([
+      '-c',
+      'jest.integration.config.ts',
+      'apps/e2e/src/candidate-sync.e2e-spec.ts',
+      // Its cases for these two (the ATS-A and ATS-B cases are theirs; the world connects all four).
+      '-t',
+      THROWAWAYS.map(({ type }) => type).join('|'),
+      '--json',
+      `--outputFile=${CANDIDATE_RESULTS(copy.root)}`,
+    ]);
     infra = await createSuiteInfrastructure('e2e_throwaway_ats');
     const registryPort = await freePort();
     const callback = `http://127.0.0.1:${registryPort}/oauth/tw-login/callback`;
@@ -181,6 +248,8 @@ describe('two throwaway ATSs, each added from its own folder', () => {
   }, 240_000);
 
   afterAll(async () => {
+    // Only after a failure are they still running.
+    for (const run of nested) if (run.process.exitCode === null) run.process.kill('SIGINT');
     await browser?.close();
     await Promise.all(services.map((service) => service.stop()));
     for (const sandbox of sandboxes.values()) sandbox.process.kill('SIGTERM');
@@ -200,38 +269,8 @@ describe('two throwaway ATSs, each added from its own folder', () => {
   );
 
   it("the copy's own checks take both as they are: contracts, names, parts, sandboxes, deploy files", async () => {
-    // The specs that name a missing place: a stale contract document, a vendor name outside libs/ats, a part
-    // a capability needs, a sandbox the runner cannot find or compose does not publish, a setting config lacks.
-    const specs = [
-      'tools/contract-docs.spec.ts',
-      'tools/sandboxes.spec.ts',
-      'tools/deploy-manifests.spec.ts',
-      'libs/ats/registry/src/lib',
-      'apps/connector-registry/src/app/connectors/kinds/connector-kinds.spec.ts',
-      'apps/connector-registry/src/app/connectors/connector-types.controller.spec.ts',
-      'apps/auth-gateway/src/app/credentials/credential-issuers.spec.ts',
-      'apps/auth-gateway/src/app/auth-gateway.config.spec.ts',
-      'apps/vacancy-sync/src/app/sources/vacancy-sources.spec.ts',
-      'apps/candidate-sync/src/app/candidates/candidate-sinks.spec.ts',
-      // The adapters' own tests, where the ATSs now live.
-      ...THROWAWAYS.map(({ type }) => `libs/ats/${type}`),
-    ];
-    const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('JEST')));
-    // Not spawnSync: this process must go on reading the services' output meanwhile.
-    const jest = spawn(
-      process.execPath,
-      [require.resolve('jest/bin/jest'), '-c', 'jest.unit.config.ts', '--ci', ...specs],
-      {
-        cwd: copy.root,
-        env,
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    const output: string[] = [];
-    jest.stdout?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
-    jest.stderr?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
-    const status = await new Promise<number | null>((resolve) => jest.once('exit', resolve));
-    expect([status, status === 0 ? '' : output.join('').slice(-4000)]).toEqual([0, '']);
+    const { status, output } = await ownChecks.done;
+    expect([status, status === 0 ? '' : output.slice(-4000)]).toEqual([0, '']);
   }, 180_000);
 
   it('the admin page connects the Keys vendor with its client credentials: test, then save', async () => {
@@ -359,4 +398,23 @@ describe('two throwaway ATSs, each added from its own folder', () => {
     expect(await inKeys()).toHaveLength(1);
     expect(await inLogin()).toHaveLength(1);
   }, 60_000);
+
+  it("the test world's candidate e2e runs for both, as for every ATS with candidates, and they pass it", async () => {
+    const { status, output } = await worldCandidates.done;
+    expect([status, status === 0 ? '' : output.slice(-4000)]).toEqual([0, '']);
+    const { testResults } = JSON.parse(readFileSync(CANDIDATE_RESULTS(copy.root), 'utf8')) as {
+      testResults: Array<{ assertionResults: Array<{ ancestorTitles: string[]; status: string }> }>;
+    };
+    const ran = testResults
+      .flatMap((file) => file.assertionResults)
+      .filter((test) => test.status !== 'pending');
+    for (const { type } of THROWAWAYS) {
+      const own = ran.filter((test) => test.ancestorTitles.includes(type));
+      expect([type, own.length > 3, own.filter((test) => test.status !== 'passed')]).toEqual([
+        type,
+        true,
+        [],
+      ]);
+    }
+  }, 240_000);
 });

@@ -69,6 +69,20 @@ function objectOf(value: unknown, fields: readonly string[]): Record<string, unk
     : undefined;
 }
 
+/** An optional list of objects with only `fields`, each `valid`: [] when absent, undefined when anything is off. */
+function entriesOf(
+  value: unknown,
+  fields: readonly string[],
+  valid: (entry: Record<string, unknown>) => boolean,
+): Array<Record<string, unknown>> | undefined {
+  if (value === undefined) return [];
+  if (!Array.isArray(value)) return undefined;
+  const entries = (value as unknown[]).map((item) => objectOf(item, fields));
+  return entries.every((entry) => entry !== undefined && valid(entry))
+    ? (entries as Array<Record<string, unknown>>)
+    : undefined;
+}
+
 const LOGIN_PARAMS = ['client_id', 'redirect_uri', 'state', 'code_challenge', 'code_challenge_method'];
 
 function loginPage(params: URLSearchParams, error?: string): string {
@@ -208,25 +222,19 @@ export async function startTwLoginSandbox(options: TwLoginSandboxOptions): Promi
       ![phones['home'], phones['mobile']].every((p) => p === undefined || p === null || isText(p))
     )
       return fault(422, 'validation', 'phones.home and phones.mobile must be strings');
-    const career = (
-      Array.isArray(body['career']) ? body['career'] : body['career'] === undefined ? [] : null
-    )?.map((item) => objectOf(item, ['company', 'role', 'start', 'end']));
-    if (
-      !career ||
-      !career.every(
-        (c) => c && isText(c['company']) && isMonth(c['start']) && (c['end'] === null || isMonth(c['end'])),
-      )
-    )
+    const career = entriesOf(body['career'], ['company', 'role', 'start', 'end'], (c) =>
+      Boolean(isText(c['company']) && isMonth(c['start']) && (c['end'] === null || isMonth(c['end']))),
+    );
+    if (!career)
       return fault(
         422,
         'validation',
         'each career entry needs a company, start (YYYY-MM) and end (YYYY-MM or null)',
       );
-    const studies = (
-      Array.isArray(body['studies']) ? body['studies'] : body['studies'] === undefined ? [] : null
-    )?.map((item) => objectOf(item, ['school', 'qualification', 'subject']));
-    if (!studies || !studies.every((st) => st && isText(st['school'])))
-      return fault(422, 'validation', 'each study needs a school');
+    const studies = entriesOf(body['studies'], ['school', 'qualification', 'subject'], (st) =>
+      isText(st['school']),
+    );
+    if (!studies) return fault(422, 'validation', 'each study needs a school');
     const text = (value: unknown) => (typeof value === 'string' ? value : null);
     return {
       key,
@@ -234,15 +242,15 @@ export async function startTwLoginSandbox(options: TwLoginSandboxOptions): Promi
       emails: emails as string[],
       phones: { home: text(phones['home']), mobile: text(phones['mobile']) },
       career: career.map((c) => ({
-        company: c!['company'] as string,
-        role: text(c!['role']),
-        start: c!['start'] as string,
-        end: text(c!['end']),
+        company: c['company'] as string,
+        role: text(c['role']),
+        start: c['start'] as string,
+        end: text(c['end']),
       })),
       studies: studies.map((st) => ({
-        school: st!['school'] as string,
-        qualification: text(st!['qualification']),
-        subject: text(st!['subject']),
+        school: st['school'] as string,
+        qualification: text(st['qualification']),
+        subject: text(st['subject']),
       })),
     };
   };
