@@ -338,13 +338,13 @@ describe('two throwaway ATSs, each added from its own folder', () => {
       expect(outcome.completed.status).toBe('succeeded');
       const expected =
         type === 'tw-keys'
-          ? // 12 jobs from 1001, every fifth filled
+          ? // 12 jobs from 1001, every fifth filled, every seventh not listed on the careers site
             Array.from({ length: 12 }, (_, i) => i)
-              .filter((i) => i % 5 !== 4)
+              .filter((i) => i % 5 !== 4 && i % 7 !== 6)
               .map((i) => String(1001 + i))
-          : // 10 openings from OP-101, every fourth closed
+          : // 10 openings from OP-101, every fourth closed, every fifth internal
             Array.from({ length: 10 }, (_, i) => i)
-              .filter((i) => i % 4 !== 3)
+              .filter((i) => i % 4 !== 3 && i % 5 !== 4)
               .map((i) => `OP-${101 + i}`);
       expect(outcome.upserts.map((u) => u.externalId).sort()).toEqual(expected.sort());
       for (const upsert of outcome.upserts) {

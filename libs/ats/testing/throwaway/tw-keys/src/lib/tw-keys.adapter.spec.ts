@@ -35,7 +35,7 @@ describe('the Keys vendor adapter', () => {
     ).toContain('fields.title.from: unknown source path "Title" for tw-keys');
   });
 
-  it('reads keyset pages after the last id: open jobs live, filled ones closed, fields read tolerantly', async () => {
+  it('reads keyset pages after the last id: open and listed jobs live, the others closed, read tolerantly', async () => {
     const { client, asked } = clientWith([
       {
         jobs: [
@@ -44,21 +44,23 @@ describe('the Keys vendor adapter', () => {
             headline: ' Welder ',
             city: 'Leeds',
             state: 'open',
+            listed: true,
             modified: '2026-11-01T09:00:00Z',
             extra: 1,
           },
-          { id: '9', headline: 'Cook', state: 'filled' },
+          { id: '8', headline: 'Cook', state: 'open', listed: false },
+          { id: '9', headline: 'Cook', state: 'filled', listed: true },
         ],
         hasMore: true,
       },
-      { jobs: [{ id: 12, headline: 'Driver', state: 'open' }], hasMore: false },
+      { jobs: [{ id: 12, headline: 'Driver', state: 'open', listed: 'true' }], hasMore: false },
     ]);
     const source = twKeysAdapter.vacancySource({ client: () => client });
     const pages: SourcePage[] = [];
     for await (const page of source.listLive(connector, listing, { priority: 'sync' })) pages.push(page);
     expect(asked).toEqual([0, 9]);
     expect(pages.map((p) => [p.after, p.vacancies.map((v) => v.externalId), p.closed])).toEqual([
-      [9, ['7'], ['9']],
+      [9, ['7'], ['8', '9']],
       [12, ['12'], []],
     ]);
     expect(pages[0]?.vacancies[0]).toEqual({

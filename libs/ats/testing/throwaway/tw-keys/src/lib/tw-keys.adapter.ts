@@ -1,4 +1,4 @@
-import { readDate, readId, readText } from '@connector/ats-http';
+import { readBoolean, readDate, readId, readText } from '@connector/ats-http';
 import {
   accessOf,
   type AtsAdapter,
@@ -33,7 +33,7 @@ const twKeysAccessOf = (access: AtsAccess): TwKeysAccess =>
 
 const JOB_FIELDS = ['id', 'headline', 'city', 'body', 'needs', 'state'] as const;
 
-/** A job the vendor listed: open ones are live, filled ones closed. */
+/** A job the vendor listed, as the mapping reads it. */
 function toSourceVacancy(job: TwKeysJob, now: Date): SourceVacancy | undefined {
   const externalId = readId(job['id']);
   if (externalId === undefined) return undefined;
@@ -71,7 +71,8 @@ class TwKeysVacancySource implements VacancySource {
       for (const job of jobs) {
         const vacancy = toSourceVacancy(job, options.now);
         if (!vacancy) continue;
-        if (readText(job['state']) === 'open') vacancies.push(vacancy);
+        // Live: open and listed on the careers site (an unreadable flag is not listed).
+        if (readText(job['state']) === 'open' && readBoolean(job['listed']) === true) vacancies.push(vacancy);
         else closed.push(vacancy.externalId);
       }
       after = Math.max(after, ...jobs.map((job) => Number(readId(job['id']) ?? 0)));

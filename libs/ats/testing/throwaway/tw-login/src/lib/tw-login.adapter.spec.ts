@@ -47,7 +47,7 @@ describe('the Login vendor adapter', () => {
     });
   });
 
-  it('reads numbered pages until the last: open openings live, the others closed', async () => {
+  it('reads numbered pages until the last: open public openings live, the others closed', async () => {
     const asked: number[] = [];
     const client = {
       openings: async (page: number) => {
@@ -55,12 +55,13 @@ describe('the Login vendor adapter', () => {
         return page === 1
           ? {
               items: [
-                { key: 'OP-1', name: 'Nurse', open: true, changed: 1_790_000_000 },
+                { key: 'OP-1', name: 'Nurse', open: true, visibility: 'public', changed: 1_790_000_000 },
+                { key: 'OP-4', name: 'Matron', open: true, visibility: 'internal' },
                 { key: 'OP-2', open: false },
               ],
               totalPages: 2,
             }
-          : { items: [{ key: 'OP-3', name: 'Porter', open: true }], totalPages: 2 };
+          : { items: [{ key: 'OP-3', name: 'Porter', open: true, visibility: 'public' }], totalPages: 2 };
       },
     } as unknown as TwLoginClient;
     const source = twLoginAdapter.vacancySource({ client: () => client });
@@ -68,7 +69,7 @@ describe('the Login vendor adapter', () => {
     for await (const page of source.listLive(connector, listing, { priority: 'sync' })) pages.push(page);
     expect(asked).toEqual([1, 2]);
     expect(pages.map((p) => [p.after, p.vacancies.map((v) => v.externalId), p.closed])).toEqual([
-      [1, ['OP-1'], ['OP-2']],
+      [1, ['OP-1'], ['OP-4', 'OP-2']],
       [2, ['OP-3'], []],
     ]);
     expect(pages[0]?.vacancies[0]?.updatedAt).toBe(new Date(1_790_000_000_000).toISOString());

@@ -71,7 +71,8 @@ class TwLoginVacancySource implements VacancySource {
       for (const item of items) {
         const vacancy = toSourceVacancy(item, options.now);
         if (!vacancy) continue;
-        if (item['open'] === true) vacancies.push(vacancy);
+        // Live: open and public (an internal opening is not advertised).
+        if (item['open'] === true && item['visibility'] === 'public') vacancies.push(vacancy);
         else closed.push(vacancy.externalId);
       }
       yield { after: page, read: items.length, vacancies, closed };

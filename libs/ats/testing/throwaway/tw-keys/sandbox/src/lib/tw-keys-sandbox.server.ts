@@ -21,6 +21,8 @@ export interface TwKeysJob {
   body: string;
   needs: string;
   state: 'open' | 'filled';
+  /** On the customer's careers site: an open job can be kept off it. */
+  listed: boolean;
   modified: string;
 }
 
@@ -41,7 +43,7 @@ export interface TwKeysSandboxOptions {
   host: string;
   /** The API clients it knows. */
   clients: ReadonlyArray<{ clientId: string; clientSecret: string }>;
-  /** How many jobs it starts with (every fifth one filled). */
+  /** How many jobs it starts with (every fifth one filled, every seventh not listed). */
   jobs: number;
 }
 
@@ -49,6 +51,12 @@ export interface RunningTwKeysSandbox {
   url: string;
   /** The people it holds, as it keeps them (for tests). */
   people(): readonly TwKeysPerson[];
+  jobs(): readonly TwKeysJob[];
+  /** A recruiter's change of a job (its `modified` moves on); `remove` deletes it outright. */
+  changeJob(id: number, change: Partial<Pick<TwKeysJob, 'headline' | 'state' | 'listed'>> | 'remove'): void;
+  /** API calls answered since the last `resetCalls()` (token calls aside). */
+  calls(): number;
+  resetCalls(): void;
   close(): Promise<void>;
 }
 
@@ -95,6 +103,7 @@ export async function startTwKeysSandbox(options: TwKeysSandboxOptions): Promise
     body: `The work of job ${i + 1}.`,
     needs: 'Patience',
     state: i % 5 === 4 ? 'filled' : 'open',
+    listed: i % 7 !== 6,
     modified: new Date(Date.UTC(2026, 10, 1, 9, i)).toISOString(),
   }));
 
@@ -198,7 +207,16 @@ export async function startTwKeysSandbox(options: TwKeysSandboxOptions): Promise
     return { status: 204 };
   };
 
+  let calls = 0;
+  const changeJob: RunningTwKeysSandbox['changeJob'] = (id, change) => {
+    const index = jobs.findIndex((job) => job.id === id);
+    if (index < 0) throw new Error(`no job ${id}`);
+    if (change === 'remove') jobs.splice(index, 1);
+    else Object.assign(jobs[index] as TwKeysJob, change, { modified: new Date().toISOString() });
+  };
+
   const api = (request: SandboxRequest): SandboxReply => {
+    calls++;
     const expires = tokens.get(bearerOf(request.headers) ?? '');
     if (expires === undefined || expires < Date.now())
       return problem(401, 'token_invalid', 'a valid bearer token is required');
@@ -236,5 +254,14 @@ export async function startTwKeysSandbox(options: TwKeysSandboxOptions): Promise
     },
     { port: options.port, host: options.host },
   );
-  return { ...served, people: () => people };
+  return {
+    ...served,
+    people: () => people,
+    jobs: () => jobs,
+    changeJob,
+    calls: () => calls,
+    resetCalls: () => {
+      calls = 0;
+    },
+  };
 }

@@ -100,10 +100,31 @@ ${hidden}
 </form></main></body></html>`;
 }
 
+/** An opening: live when open and public (an internal one is not advertised). */
+export interface TwLoginOpening {
+  key: string;
+  name: string;
+  place: string;
+  text: string;
+  open: boolean;
+  visibility: 'public' | 'internal';
+  /** Epoch seconds. */
+  changed: number;
+}
+
 export interface RunningTwLoginSandbox {
   url: string;
   /** The applicants it holds, as it keeps them (for tests). */
   applicants(): readonly TwLoginApplicant[];
+  openings(): readonly TwLoginOpening[];
+  /** A recruiter's change of an opening (its `changed` moves on); `remove` deletes it outright. */
+  changeOpening(
+    key: string,
+    change: Partial<Pick<TwLoginOpening, 'name' | 'open' | 'visibility'>> | 'remove',
+  ): void;
+  /** API calls answered since the last `resetCalls()` (token calls aside). */
+  calls(): number;
+  resetCalls(): void;
   close(): Promise<void>;
 }
 
@@ -112,14 +133,22 @@ export async function startTwLoginSandbox(options: TwLoginSandboxOptions): Promi
   const refreshTokens = new Set<string>();
   const accessTokens = new Map<string, number>();
   const applicants: TwLoginApplicant[] = [];
-  const openings = Array.from({ length: options.openings }, (_, i) => ({
+  const openings: TwLoginOpening[] = Array.from({ length: options.openings }, (_, i) => ({
     key: `OP-${101 + i}`,
     name: `Login opening ${i + 1}`,
-    place: ['Cork', 'Galway'][i % 2],
+    place: ['Cork', 'Galway'][i % 2] as string,
     text: `About opening ${i + 1}.`,
     open: i % 4 !== 3,
+    visibility: i % 5 === 4 ? 'internal' : 'public',
     changed: Date.UTC(2026, 10, 2, 8, i) / 1000,
   }));
+  let calls = 0;
+  const changeOpening: RunningTwLoginSandbox['changeOpening'] = (key, change) => {
+    const index = openings.findIndex((opening) => opening.key === key);
+    if (index < 0) throw new Error(`no opening ${key}`);
+    if (change === 'remove') openings.splice(index, 1);
+    else Object.assign(openings[index] as TwLoginOpening, change, { changed: Math.floor(Date.now() / 1000) });
+  };
   const token = () => randomBytes(18).toString('base64url');
 
   /** The authorize request's own checks: nothing is redirected to a callback the client did not register. */
@@ -272,6 +301,7 @@ export async function startTwLoginSandbox(options: TwLoginSandboxOptions): Promi
   };
 
   const api = (request: SandboxRequest): SandboxReply => {
+    calls++;
     const expires = accessTokens.get(bearerOf(request.headers) ?? '');
     if (expires === undefined || expires < Date.now())
       return fault(401, 'unauthenticated', 'the access token is unknown or expired');
@@ -320,5 +350,14 @@ export async function startTwLoginSandbox(options: TwLoginSandboxOptions): Promi
     },
     { port: options.port, host: options.host },
   );
-  return { ...served, applicants: () => applicants };
+  return {
+    ...served,
+    applicants: () => applicants,
+    openings: () => openings,
+    changeOpening,
+    calls: () => calls,
+    resetCalls: () => {
+      calls = 0;
+    },
+  };
 }
