@@ -11,7 +11,17 @@ export interface AtsTestDriver {
   /** The ATS it drives: its adapter's `type`. */
   type: string;
   /** Starts a sandbox of the suite's own on a free port, seeded for the e2e and with a demo login. */
-  start(): Promise<TestSandbox>;
+  start(options?: TestSandboxOptions): Promise<TestSandbox>;
+}
+
+export interface TestSandboxOptions {
+  /** How many vacancies it is seeded with (its own default otherwise), and the seed that makes them. */
+  vacancies?: number;
+  seed?: number;
+  /** A daily limit of `calls` that resets every `windowSeconds` (an ATS with `daily-budget`). */
+  dailyLimit?: { calls: number; windowSeconds: number };
+  /** The sandbox package's own start options, over the driver's: for a spec's block marked for this one ATS. */
+  vendor?: Record<string, unknown>;
 }
 
 export interface TestSandbox {
@@ -32,7 +42,29 @@ export interface TestSandbox {
   applications?(candidateExternalId: string): SandboxApplication[];
   /** The external ids of some vacancies it holds, `count` of them (an ATS with `applications`). */
   vacancyIds?(count: number): string[];
+  /** The files attached to the candidate `candidateExternalId` (an ATS with `documents`). */
+  files?(candidateExternalId: string): SandboxFile[];
+  /** Its vacancies, read and changed as a recruiter would in the ATS (an ATS with `vacancies`). */
+  vacancies?: SandboxVacancies;
+  /** How many API calls it answered since the last `resetCalls()` (token calls aside). */
+  totalCalls(): number;
+  resetCalls(): void;
   close(): Promise<void>;
+}
+
+/** Vacancies in the platform's words; the ids are the ATS's (a vacancy's `externalId`). */
+export interface SandboxVacancies {
+  /** The vacancies a sync should publish by default (open, on the careers site, advertised today), sorted. */
+  liveIds(): string[];
+  /** What the platform should see of a vacancy: its title and its company's name. */
+  expected(externalId: string): { title: string; companyName: string | undefined };
+  retitle(externalId: string, title: string): void;
+  close(externalId: string): void;
+  /** Takes it off the careers site without closing it (however the ATS says that). */
+  hide(externalId: string): void;
+  reopen(externalId: string): void;
+  /** Deletes the record outright: no changes listing shows it, only a full listing misses it. */
+  remove(externalId: string): void;
 }
 
 /** auth-gateway as connector-registry asks it, for one connector (the world binds the account and id). */
@@ -57,6 +89,13 @@ export interface SandboxCandidate {
   mobile: string | null;
   workHistory: { employer: string; startDate: string | null; endDate: string | null }[];
   education: { institution: string; degree: string | null; fieldOfStudy: string | null }[];
+}
+
+export interface SandboxFile {
+  externalId: string;
+  /** Its file name as the ATS keeps it. */
+  name: string;
+  sha256: string;
 }
 
 export interface SandboxApplication {
