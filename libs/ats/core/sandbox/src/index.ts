@@ -63,3 +63,14 @@ export function intFromEnv(env: NodeJS.ProcessEnv, name: string, fallback: numbe
     throw new Error(`${name} must be a non-negative integer, got '${raw}'`);
   return value;
 }
+
+export {
+  bearerOf,
+  formOf,
+  jsonObjectOf,
+  serveSandbox,
+  type SandboxHandler,
+  type SandboxReply,
+  type SandboxRequest,
+  type ServedSandbox,
+} from './http-sandbox';
