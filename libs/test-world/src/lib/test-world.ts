@@ -15,6 +15,7 @@ import {
   type CapturedEvent,
   createSuiteInfrastructure,
   eventsOf,
+  freePort,
   type ServiceProcess,
   startService,
   type SuiteInfrastructure,
@@ -35,10 +36,17 @@ export interface TestWorldOptions {
   env?: Record<string, string>;
   /** A service's own settings (e.g. connector-registry's `ADMIN_API_KEYS`). */
   serviceEnv?: Partial<Record<WorldService, Record<string, string>>>;
-  /** `'stub'`: connector-registry's two worker requests answered from `world.connectors` (in-process). */
-  registry?: 'stub';
+  /**
+   * `'stub'`: connector-registry's two worker requests answered from `world.connectors` (in-process).
+   * `'real'`: connector-registry is a process (in `services`, or `startService`d by the suite); its first one
+   * listens on an address fixed before anything starts, its `PUBLIC_URL`, so an interactive login's callback
+   * reaches it. Its connectors are made through its admin API (`ADMIN_API_KEYS` in `serviceEnv`), not `connect`.
+   */
+  registry?: 'stub' | 'real';
   /** The ATSs whose sandboxes it starts through their test drivers, e.g. `atsRegistry.typesWith('candidates')`. */
   sandboxes?: readonly string[];
+  /** A sandbox's own start options (its package's), over its driver's defaults, e.g. more data centres. */
+  sandboxOptions?: Partial<Record<string, Record<string, unknown>>>;
   /** Exchanges it taps from the start (every routing key), read with `events`/`eventFor`. */
   tap?: readonly string[];
 }
@@ -58,6 +66,8 @@ export interface TestWorld {
   readonly broker: TestBroker;
   /** Every service process it started, in order (more with `startService`). */
   readonly processes: ServiceProcess[];
+  /** With `registry: 'real'`, where its connector-registry listens (its `PUBLIC_URL`). */
+  readonly registryUrl: string | undefined;
   /** The stub registry's connectors (`registry: 'stub'`): `connect` adds to it, a test may change them. */
   readonly connectors: Map<string, ConnectorSnapshot>;
   /** The first process of `name`; throws when the world has none. */
@@ -76,8 +86,13 @@ export interface TestWorld {
   ): Promise<WorldConnector>;
   /** The events of `type` seen on the tapped exchanges so far. */
   events(type: string): CapturedEvent[];
-  /** Waits for the event of `type` caused by `sourceId` whose data has every field of `match`. */
-  eventFor(type: string, sourceId: string, match?: Record<string, unknown>): Promise<CapturedEvent>;
+  /** Waits for the event of `type` caused by `sourceId` whose data has every field of `match` (20 s by default). */
+  eventFor(
+    type: string,
+    sourceId: string,
+    match?: Record<string, unknown>,
+    timeoutMs?: number,
+  ): Promise<CapturedEvent>;
   /** Stops everything it started, in reverse order, even after a failed start; safe to call twice. */
   close(): Promise<void>;
 }
@@ -116,6 +131,8 @@ export async function testWorld(options: TestWorldOptions): Promise<TestWorld> {
 
   // First, so that a missing driver fails before anything starts.
   const drivers = testDriversOf(options.sandboxes ?? []);
+  const registryPort = options.registry === 'real' ? await freePort() : undefined;
+  const registryUrl = registryPort ? `http://127.0.0.1:${registryPort}` : undefined;
   try {
     const infra = started('vhost and database', await createSuiteInfrastructure(options.name), (i) =>
       i.drop(),
@@ -123,7 +140,10 @@ export async function testWorld(options: TestWorldOptions): Promise<TestWorld> {
     const sandboxes = new Map<string, TestSandbox>();
     await allStarted(
       drivers.map(async (driver) => {
-        const sandbox = await driver.start();
+        const sandbox = await driver.start({
+          publicUrl: registryUrl,
+          sandbox: options.sandboxOptions?.[driver.type],
+        });
         sandboxes.set(
           driver.type,
           started(`${driver.type} sandbox`, sandbox, (s) => s.close()),
@@ -133,9 +153,10 @@ export async function testWorld(options: TestWorldOptions): Promise<TestWorld> {
     const broker = started('broker connection', await TestBroker.connect(), (b) => b.close());
     const tapped: ConsumeMessage[][] = [];
     for (const exchange of options.tap ?? []) tapped.push(await broker.tap(exchange, '#'));
-    const directory = options.registry
-      ? started('connector directory stub', await startConnectorDirectoryStub(), (s) => s.close())
-      : undefined;
+    const directory =
+      options.registry === 'stub'
+        ? started('connector directory stub', await startConnectorDirectoryStub(), (s) => s.close())
+        : undefined;
 
     const sandboxEnv = Object.assign({}, ...[...sandboxes.values()].map((s) => s.serviceEnv)) as Record<
       string,
@@ -145,14 +166,23 @@ export async function testWorld(options: TestWorldOptions): Promise<TestWorld> {
     const envOf = (name: WorldService, extra: Record<string, string> = {}): Record<string, string> => ({
       ...infra.env,
       ...(name === 'auth-gateway' ? { ENCRYPTION_KEYS: gatewayKey } : {}),
+      ...(name === 'connector-registry' && registryUrl ? { PUBLIC_URL: registryUrl } : {}),
       ...sandboxEnv,
       ...options.env,
       ...options.serviceEnv?.[name],
       ...extra,
     });
     const processes: ServiceProcess[] = [];
+    let registryPortTaken = false;
+    /** The first connector-registry of a `'real'` registry on its fixed address, any other on a free port. */
+    const portOf = (name: WorldService): number | undefined => {
+      if (name !== 'connector-registry' || registryPortTaken) return undefined;
+      registryPortTaken = true;
+      return registryPort;
+    };
     const startOne = async (name: WorldService, extra?: Record<string, string>) => {
-      const service = started(name, await startService(name, envOf(name, extra)), (p) => p.stop());
+      const env = envOf(name, extra);
+      const service = started(name, await startService(name, env, undefined, portOf(name)), (p) => p.stop());
       processes.push(service);
       return service;
     };
@@ -184,6 +214,7 @@ export async function testWorld(options: TestWorldOptions): Promise<TestWorld> {
       env: infra.env,
       infra,
       broker,
+      registryUrl,
       processes,
       connectors: directory?.connectors ?? new Map(),
       service(name) {
@@ -195,6 +226,8 @@ export async function testWorld(options: TestWorldOptions): Promise<TestWorld> {
       sandbox: sandboxOf,
       async connect(type, { accountId, id = `conn-${type}-${randomUUID().slice(0, 8)}`, options: opts }) {
         if (!isAtsType(type)) throw new Error(`${type} is not a registered ATS (${ATS_TYPES.join(', ')})`);
+        if (options.registry === 'real')
+          throw new Error('with a real registry, connect through its admin API (POST /api/v1/connectors)');
         const sandbox = sandboxOf(type);
         const config = await sandbox.connect(gatewayFor(gatewayRpc(), type, accountId, id));
         const snapshot = connectorSnapshot({ id, accountId, type, config, options: opts });
@@ -202,7 +235,8 @@ export async function testWorld(options: TestWorldOptions): Promise<TestWorld> {
         return snapshot;
       },
       events: (type) => eventsOf(messages(), type),
-      eventFor: (type, sourceId, match) => waitForEvent(messages, type, sourceId, match),
+      eventFor: (type, sourceId, match, timeoutMs) =>
+        waitForEvent(messages, type, sourceId, match, timeoutMs),
       close,
     };
   } catch (error) {

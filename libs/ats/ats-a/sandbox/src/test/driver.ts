@@ -10,12 +10,13 @@ const CLIENT_ID = 'demo-client';
  */
 export const testDriver: AtsTestDriver = {
   type: 'ats-a',
-  async start(): Promise<TestSandbox> {
+  async start({ sandbox: options } = {}): Promise<TestSandbox> {
     const clientSecret = `secret-${randomBytes(8).toString('hex')}`;
     const running = await startAtsASandbox({
       clients: [{ clientId: CLIENT_ID, clientSecret }],
       seed: { vacancies: 20 },
       dailyLimit: 1_000_000,
+      ...options,
     });
     const { state } = running;
     return {

@@ -15,13 +15,13 @@ const month = (ms: number | null | undefined): string | null =>
  */
 export const testDriver: AtsTestDriver = {
   type: 'ats-b',
-  async start(): Promise<TestSandbox> {
-    const running = await startAtsBSandbox({});
+  async start({ publicUrl, sandbox: options } = {}): Promise<TestSandbox> {
+    const running = await startAtsBSandbox({ ...options });
     const { state } = running;
     return {
       url: running.url,
       running,
-      serviceEnv: sandbox.serviceEnv?.(running.url) ?? {},
+      serviceEnv: sandbox.serviceEnv?.(running.url, publicUrl) ?? {},
       async connect(gateway) {
         await gateway.authorize((authorizeUrl) => driveLoginForm(authorizeUrl, LOGIN));
         return { routine: 'api-oauth' };

@@ -11,7 +11,17 @@ export interface AtsTestDriver {
   /** The ATS it drives: its adapter's `type`. */
   type: string;
   /** Starts a sandbox of the suite's own on a free port, seeded for the e2e and with a demo login. */
-  start(): Promise<TestSandbox>;
+  start(options?: TestSandboxOptions): Promise<TestSandbox>;
+}
+
+export interface TestSandboxOptions {
+  /** Where the platform's admin API is reached (connector-registry's `PUBLIC_URL`): an interactive login's callback. */
+  publicUrl?: string;
+  /**
+   * The suite's own options of the sandbox (its package's start options), over the driver's defaults. A suite
+   * that replaces the demo login or client (`users`, `clients`) connects through the admin API, not `connect`.
+   */
+  sandbox?: Record<string, unknown>;
 }
 
 export interface TestSandbox {
