@@ -45,7 +45,10 @@ export interface TestWorldOptions {
   registry?: 'stub' | 'real';
   /** The ATSs whose sandboxes it starts through their test drivers, e.g. `atsRegistry.typesWith('candidates')`. */
   sandboxes?: readonly string[];
-  /** A sandbox's own start options (its package's), over its driver's defaults, e.g. more data centres. */
+  /**
+   * A sandbox's start options (its package's) in place of its driver's seed and demo login, for a suite that
+   * needs its own (e.g. two data centres, logins it checks no log shows); it connects through the admin API.
+   */
   sandboxOptions?: Partial<Record<string, Record<string, unknown>>>;
   /** Exchanges it taps from the start (every routing key), read with `events`/`eventFor`. */
   tap?: readonly string[];

@@ -12,12 +12,13 @@ export const testDriver: AtsTestDriver = {
   type: 'ats-a',
   async start({ sandbox: options } = {}): Promise<TestSandbox> {
     const clientSecret = `secret-${randomBytes(8).toString('hex')}`;
-    const running = await startAtsASandbox({
-      clients: [{ clientId: CLIENT_ID, clientSecret }],
-      seed: { vacancies: 20 },
-      dailyLimit: 1_000_000,
-      ...options,
-    });
+    const running = await startAtsASandbox(
+      options ?? {
+        clients: [{ clientId: CLIENT_ID, clientSecret }],
+        seed: { vacancies: 20 },
+        dailyLimit: 1_000_000,
+      },
+    );
     const { state } = running;
     return {
       url: running.url,

@@ -16,7 +16,7 @@ const month = (ms: number | null | undefined): string | null =>
 export const testDriver: AtsTestDriver = {
   type: 'ats-b',
   async start({ publicUrl, sandbox: options } = {}): Promise<TestSandbox> {
-    const running = await startAtsBSandbox({ ...options });
+    const running = await startAtsBSandbox(options);
     const { state } = running;
     return {
       url: running.url,

@@ -18,8 +18,8 @@ export interface TestSandboxOptions {
   /** Where the platform's admin API is reached (connector-registry's `PUBLIC_URL`): an interactive login's callback. */
   publicUrl?: string;
   /**
-   * The suite's own options of the sandbox (its package's start options), over the driver's defaults. A suite
-   * that replaces the demo login or client (`users`, `clients`) connects through the admin API, not `connect`.
+   * The suite's own start options of the sandbox (its package's), in place of the driver's seed and demo login:
+   * such a suite connects with its own login, through the admin API, not `connect`.
    */
   sandbox?: Record<string, unknown>;
 }
