@@ -10,3 +10,4 @@ export * from './lib/service-core.module';
 export * from './lib/outbox-relay.provider';
 export * from './lib/erased-candidates';
 export * from './lib/retention.service';
+export * from './lib/periodic-job';

@@ -15,7 +15,6 @@ export * from './lib/suite-infrastructure';
 export * from './lib/vacancy-runs';
 export * from './lib/otlp-collector';
 export * from './lib/metrics-scrape';
-export * from './lib/query-plans';
 export * from './lib/candidate-fixture';
 export * from './lib/hermetic-guard';
 export * from './lib/rabbitmqctl';

@@ -1,13 +1,5 @@
-import { Client } from 'pg';
-import { DataSource } from 'typeorm';
-import { dataSourceOptions, runMigrations } from '@connector/persistence';
-import {
-  createTestDatabase,
-  type PlannedStatement,
-  StatementRecorder,
-  type TestDatabase,
-  wholeTableScans,
-} from '@connector/testing';
+import { fleetQueryPlans } from '@connector/persistence/testing';
+import { createTestDatabase } from '@connector/testing';
 import { SERVICE_NAME } from './auth-gateway.config';
 import { AUTH_GATEWAY_SCHEMA } from './auth-gateway.schema';
 import { CredentialsRepository } from './credentials/credentials.repository';
@@ -21,22 +13,14 @@ const CONNECTORS = 10_000;
  * the gateway's work per connector does not grow with the fleet.
  */
 describe('auth-gateway query plans at fleet size', () => {
-  let database: TestDatabase;
-  let db: DataSource;
-  let session: Client;
-  const recorder = new StatementRecorder();
-  const statements: PlannedStatement[] = [];
-
-  beforeAll(async () => {
-    database = await createTestDatabase('gateway_plans');
-    db = await new DataSource({
-      ...dataSourceOptions({ url: database.url, service: SERVICE_NAME, ...AUTH_GATEWAY_SCHEMA }),
-      logger: recorder,
-    }).initialize();
-    await runMigrations(db, AUTH_GATEWAY_SCHEMA.shared);
-    // Most access in use, renewed ahead over the next 10 minutes (a few are due now).
-    await db.query(
-      `INSERT INTO connector_credential (connector_id, account_id, ats_type, state, secret, recheck_at,
+  const plans = fleetQueryPlans({
+    database: () => createTestDatabase('gateway_plans'),
+    schema: { service: SERVICE_NAME, ...AUTH_GATEWAY_SCHEMA },
+    bigTables: ['connector_credential'],
+    fill: [
+      // Most access in use, renewed ahead over the next 10 minutes (a few are due now).
+      {
+        sql: `INSERT INTO connector_credential (connector_id, account_id, ats_type, state, secret, recheck_at,
                                          access_expires_at, access_fingerprint, renew_at, in_use)
        SELECT 'c-' || n, 'acct-' || (n % 2500), CASE WHEN n % 3 = 0 THEN 'ats-b' ELSE 'ats-a' END,
               CASE WHEN n % 50 = 0 THEN 'rejected' ELSE 'active' END, '{"v":1}'::jsonb,
@@ -44,40 +28,32 @@ describe('auth-gateway query plans at fleet size', () => {
               now() + make_interval(secs => n % 600), 'fp-' || n,
               now() + make_interval(secs => n % 600 - 5), n % 7 <> 0
          FROM generate_series(1, $1::int) n`,
-      [CONNECTORS],
-    );
-    await db.query(`ANALYZE`);
-    const credentials = new CredentialsRepository(db);
-    const record = async (name: string, work: () => Promise<unknown>) =>
-      statements.push(...(await recorder.during(name, work)));
-    await record("a connector's credentials (every request)", () => credentials.find('c-4242'));
-    await record('the re-check tick: refused secrets now due', () => credentials.dueForRecheck());
-    await record('a renewal under its lease', () =>
-      credentials.withRenewalLease(
-        'c-4242',
-        async (leased) => {
-          await leased.find();
-          await leased.update({ accessExpiresAt: new Date() });
-        },
-        60_000,
-      ),
-    );
-    await record('a worker got this access: renew it ahead', () => credentials.markInUse('c-4343', 'fp'));
-    await record('the renew-ahead tick: access in use now due', () =>
-      credentials.claimDueRenewals(200, 30_000),
-    );
-    session = new Client({ connectionString: database.url });
-    await session.connect();
-  }, 60_000);
-
-  afterAll(async () => {
-    await session?.end();
-    await db?.destroy();
-    await database?.drop();
+        params: [CONNECTORS],
+      },
+    ],
+    statements: async ({ db, record }) => {
+      const credentials = new CredentialsRepository(db);
+      await record("a connector's credentials (every request)", () => credentials.find('c-4242'));
+      await record('the re-check tick: refused secrets now due', () => credentials.dueForRecheck());
+      await record('a renewal under its lease', () =>
+        credentials.withRenewalLease(
+          'c-4242',
+          async (leased) => {
+            await leased.find();
+            await leased.update({ accessExpiresAt: new Date() });
+          },
+          60_000,
+        ),
+      );
+      await record('a worker got this access: renew it ahead', () => credentials.markInUse('c-4343', 'fp'));
+      await record('the renew-ahead tick: access in use now due', () =>
+        credentials.claimDueRenewals(200, 30_000),
+      );
+    },
   });
 
   it('reaches connector_credential through its indexes only', async () => {
-    expect(statements.length).toBeGreaterThanOrEqual(7);
-    expect(await wholeTableScans(session, statements, ['connector_credential'])).toEqual([]);
+    expect(plans.statements.length).toBeGreaterThanOrEqual(7);
+    expect(await plans.wholeTableScans()).toEqual([]);
   });
 });

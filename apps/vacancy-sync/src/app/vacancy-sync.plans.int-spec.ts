@@ -1,13 +1,6 @@
-import { Client } from 'pg';
-import { DataSource } from 'typeorm';
-import { dataSourceOptions, deletedConnectorRetention, purge, runMigrations } from '@connector/persistence';
-import {
-  createTestDatabase,
-  type PlannedStatement,
-  StatementRecorder,
-  type TestDatabase,
-  wholeTableScans,
-} from '@connector/testing';
+import { deletedConnectorRetention, purge } from '@connector/persistence';
+import { fleetQueryPlans } from '@connector/persistence/testing';
+import { createTestDatabase } from '@connector/testing';
 import { runHistoryRetention } from './runs/run-history-retention';
 import { SyncRunRepository } from './runs/sync-run.repository';
 import { VacancyEventFeedRepository } from './events/vacancy-event-feed.repository';
@@ -26,175 +19,161 @@ const RUNS_PER_CONNECTOR = 30;
  * recorded as the repositories build them. To check another one, record it below.
  */
 describe('vacancy-sync query plans at fleet size', () => {
-  let database: TestDatabase;
-  let db: DataSource;
-  let session: Client;
-  const recorder = new StatementRecorder();
-  const statements: PlannedStatement[] = [];
   const connector = 'c-04242';
-
-  beforeAll(async () => {
-    database = await createTestDatabase('fleet_plans');
-    db = await new DataSource({
-      ...dataSourceOptions({ url: database.url, service: SERVICE_NAME, ...VACANCY_SYNC_SCHEMA }),
-      logger: recorder,
-    }).initialize();
-    await runMigrations(db, VACANCY_SYNC_SCHEMA.shared);
-    await db.query(
-      `INSERT INTO sync_connector (connector_id, account_id, next_run_at, active, last_success_started_at, system_key)
+  const plans = fleetQueryPlans({
+    database: () => createTestDatabase('fleet_plans'),
+    schema: { service: SERVICE_NAME, ...VACANCY_SYNC_SCHEMA },
+    bigTables: ['vacancy_state', 'sync_run', 'sync_connector', 'vacancy_event_feed'],
+    fill: [
+      {
+        sql: `INSERT INTO sync_connector (connector_id, account_id, next_run_at, active, last_success_started_at, system_key)
        SELECT 'c-' || lpad(n::text, 5, '0'), 'acct-' || (n % 2500), now() + make_interval(secs => n % 900),
               n % 50 <> 0, CASE WHEN n % 400 <> 0 THEN now() - interval '15 minutes' END,
               'ats-a:https://system-' || (n % 4000) || '.example'
          FROM generate_series(1, $1::int) n`,
-      [CONNECTORS],
-    );
-    // 100 vacancies a connector (in key order: a fast load), a tenth closed, most seen by its last full run.
-    await db.query(
-      `INSERT INTO vacancy_state (connector_id, external_id, content_hash, live, last_seen_run, live_until)
+        params: [CONNECTORS],
+      },
+      // 100 vacancies a connector (in key order: a fast load), a tenth closed, most seen by its last full run.
+      {
+        sql: `INSERT INTO vacancy_state (connector_id, external_id, content_hash, live, last_seen_run, live_until)
        SELECT 'c-' || lpad(c::text, 5, '0'), 'v-' || lpad(k::text, 3, '0'), 'h-' || k, k % 10 <> 0,
               'run-' || c || CASE WHEN k % 37 = 0 THEN '-old' ELSE '' END,
               CASE WHEN k % 7 = 0 THEN current_date + k END
          FROM generate_series(1, $1::int) c, generate_series(1, $2::int) k`,
-      [CONNECTORS, VACANCIES / CONNECTORS],
-    );
-    await db.query(
-      `INSERT INTO sync_run (run_id, connector_id, account_id, trigger, status, mode, created_at, started_at, finished_at)
+        params: [CONNECTORS, VACANCIES / CONNECTORS],
+      },
+      {
+        sql: `INSERT INTO sync_run (run_id, connector_id, account_id, trigger, status, mode, created_at, started_at, finished_at)
        SELECT 'r-' || c || '-' || k, 'c-' || lpad(c::text, 5, '0'), 'acct-' || (c % 2500), 'scheduled',
               CASE WHEN k = $2::int AND c % 10 = 0 THEN 'queued' ELSE 'succeeded' END, 'incremental',
               now() - make_interval(mins => ($2::int - k) * 15), now() - make_interval(mins => ($2::int - k) * 15),
               now() - make_interval(mins => ($2::int - k) * 15 - 1)
          FROM generate_series(1, $1::int) c, generate_series(1, $2::int) k`,
-      [CONNECTORS, RUNS_PER_CONNECTOR],
-    );
-    // Every connector on events (as if the whole fleet were ATS-B), read every minute at its own second.
-    await db.query(
-      `INSERT INTO vacancy_event_feed (connector_id, account_id, subscription_id, mode, next_read_at, last_read_at)
+        params: [CONNECTORS, RUNS_PER_CONNECTOR],
+      },
+      // Every connector on events (as if the whole fleet were ATS-B), read every minute at its own second.
+      {
+        sql: `INSERT INTO vacancy_event_feed (connector_id, account_id, subscription_id, mode, next_read_at, last_read_at)
        SELECT 'c-' || lpad(n::text, 5, '0'), 'acct-' || (n % 2500), 'vs-c-' || n, 'events',
               now() + make_interval(secs => n % 60), now() - make_interval(secs => 60 - n % 60)
          FROM generate_series(1, $1::int) n`,
-      [CONNECTORS],
-    );
-    await db.query(`ANALYZE`);
-
-    const states = new VacancyStateRepository(db);
-    const runs = new SyncRunRepository(db);
-    const today = new Date().toISOString().slice(0, 10);
-    const record = async (name: string, work: () => Promise<unknown>) =>
-      statements.push(...(await recorder.during(name, work)));
-    await record('closures by absence after a full listing', () =>
-      states.notSeenBy(connector, 'run-4242', 500),
-    );
-    await record('closures past their last advertised day', () => states.expired(connector, today, 500));
-    await record("a page's published states", () => states.published(connector, ['v-001', 'v-002', 'v-101']));
-    const lease = { owner: 'plans', ttlMs: 60_000 };
-    const run = `r-4242-${RUNS_PER_CONNECTOR}`;
-    await runs.tryLease(connector, lease.owner, lease.ttlMs);
-    await record("a run's start", () => runs.start(run, lease.owner, lease.ttlMs, { mode: 'incremental' }));
-    await record("a run's step: vacancies seen and closed, progress", () =>
-      runs.commitStep(run, lease, {
-        seen: [{ externalId: 'v-001', contentHash: 'h-new' }],
-        closed: ['v-002'],
-        delta: { fetched: 1, closed: 1 },
-        cursor: { after: 1 },
-      }),
-    );
-    await record("a run's pause", () =>
-      runs.pause(run, lease, { resumeAt: new Date(), attempts: 1, error: 'plans', apiCalls: 0 }),
-    );
-    await record("a connector's head run", () => runs.headRun(connector));
-    const ending = (await runs.run(run))!;
-    await record("a run's end", () =>
-      runs.finish(ending, lease, 'succeeded', undefined, 0, { intervalSeconds: 900 }, async () => undefined),
-    );
-    await record('scheduler: due connectors claimed', () =>
-      runs.claimDue({ limit: 50, owner: 'plans', ttlMs: 60_000, perSystem: 2, perAccount: 4 }),
-    );
-    await record('scheduler: runnable connectors', () => runs.runnableConnectors(200));
-    await record('scheduler: the due backlog', () => runs.dueCount());
-    await record("a connector's status applied", () => runs.applyStatus(connector, 'acct', true, new Date()));
-    await record("a connector's system learnt", () =>
-      runs.learnSystem(connector, 'ats-a:https://new.example'),
-    );
-    await record('run history retention', () =>
-      purge(db, runHistoryRetention({ RUN_HISTORY_DAYS: 30, RUN_HISTORY_PER_CONNECTOR: 500 }), new Date()),
-    );
-    await record('closed vacancies retention', () => purge(db, closedVacancyRetention(30), new Date()));
-    await record("deleted connectors' vacancy states", () =>
-      purge(db, deletedConnectorRetention('vacancy_state', 30), new Date()),
-    );
-    const feeds = new VacancyEventFeedRepository(db);
-    await record('event feeds: due feeds claimed', () => feeds.claimDue(100, 60));
-    await record("event feed: a connector's feed made or read", () =>
-      feeds.ensure(connector, 'acct', 'vs-c', 60),
-    );
-    await record('event feed: the run lease for a poll', () =>
-      feeds.tryLease(connector, 'plans-events', 60_000),
-    );
-    await record('event feed: a batch stored', () => feeds.storeRequest(connector, 7));
-    await record('event feed: a batch applied', () =>
-      feeds.apply(
-        connector,
-        { owner: 'plans-events', ttlMs: 60_000 },
-        {
-          seen: [{ externalId: 'v-001', contentHash: 'h-events' }],
-          liveUntil: new Map(),
-          closed: ['v-003'],
-          lastEventAt: new Date(),
-          nextInSeconds: 60,
-        },
-      ),
-    );
-    await record('event feed: an empty read', () => feeds.readEmpty(connector));
-    await record('event feed: fallen back to polling', () => feeds.fallBack(connector, 'plans', 60));
-    await record('event feed: subscribed again, a catch-up run asked', () => feeds.subscribed(connector));
-    await record('event feed: the poll period of options never announced', () =>
-      feeds.healPollPeriod(connector, 3, 30),
-    );
-    await record("event feed: the account's subscriptions", () =>
-      feeds.accountSubscriptions('acct-42', connector),
-    );
-    await record("a connector's changed options applied to its schedule and feed", () =>
-      runs.applyOptions({
-        connectorId: connector,
-        version: 2,
-        intervalSeconds: 300,
-        nextRunAt: new Date(),
-        pollSeconds: 5,
-        nextReadAt: new Date(),
-      }),
-    );
-    await record('event feed: removed', () => feeds.remove(connector));
-    session = new Client({ connectionString: database.url });
-    await session.connect();
-  }, 120_000);
-
-  afterAll(async () => {
-    await session?.end();
-    await db?.destroy();
-    await database?.drop();
+        params: [CONNECTORS],
+      },
+    ],
+    statements: async ({ db, record }) => {
+      const states = new VacancyStateRepository(db);
+      const runs = new SyncRunRepository(db);
+      const today = new Date().toISOString().slice(0, 10);
+      await record('closures by absence after a full listing', () =>
+        states.notSeenBy(connector, 'run-4242', 500),
+      );
+      await record('closures past their last advertised day', () => states.expired(connector, today, 500));
+      await record("a page's published states", () =>
+        states.published(connector, ['v-001', 'v-002', 'v-101']),
+      );
+      const lease = { owner: 'plans', ttlMs: 60_000 };
+      const run = `r-4242-${RUNS_PER_CONNECTOR}`;
+      await runs.tryLease(connector, lease.owner, lease.ttlMs);
+      await record("a run's start", () => runs.start(run, lease.owner, lease.ttlMs, { mode: 'incremental' }));
+      await record("a run's step: vacancies seen and closed, progress", () =>
+        runs.commitStep(run, lease, {
+          seen: [{ externalId: 'v-001', contentHash: 'h-new' }],
+          closed: ['v-002'],
+          delta: { fetched: 1, closed: 1 },
+          cursor: { after: 1 },
+        }),
+      );
+      await record("a run's pause", () =>
+        runs.pause(run, lease, { resumeAt: new Date(), attempts: 1, error: 'plans', apiCalls: 0 }),
+      );
+      await record("a connector's head run", () => runs.headRun(connector));
+      const ending = (await runs.run(run))!;
+      await record("a run's end", () =>
+        runs.finish(
+          ending,
+          lease,
+          'succeeded',
+          undefined,
+          0,
+          { intervalSeconds: 900 },
+          async () => undefined,
+        ),
+      );
+      await record('scheduler: due connectors claimed', () =>
+        runs.claimDue({ limit: 50, owner: 'plans', ttlMs: 60_000, perSystem: 2, perAccount: 4 }),
+      );
+      await record('scheduler: runnable connectors', () => runs.runnableConnectors(200));
+      await record('scheduler: the due backlog', () => runs.dueCount());
+      await record("a connector's status applied", () =>
+        runs.applyStatus(connector, 'acct', true, new Date()),
+      );
+      await record("a connector's system learnt", () =>
+        runs.learnSystem(connector, 'ats-a:https://new.example'),
+      );
+      await record('run history retention', () =>
+        purge(db, runHistoryRetention({ RUN_HISTORY_DAYS: 30, RUN_HISTORY_PER_CONNECTOR: 500 }), new Date()),
+      );
+      await record('closed vacancies retention', () => purge(db, closedVacancyRetention(30), new Date()));
+      await record("deleted connectors' vacancy states", () =>
+        purge(db, deletedConnectorRetention('vacancy_state', 30), new Date()),
+      );
+      const feeds = new VacancyEventFeedRepository(db);
+      await record('event feeds: due feeds claimed', () => feeds.claimDue(100, 60));
+      await record("event feed: a connector's feed made or read", () =>
+        feeds.ensure(connector, 'acct', 'vs-c', 60),
+      );
+      await record('event feed: the run lease for a poll', () =>
+        feeds.tryLease(connector, 'plans-events', 60_000),
+      );
+      await record('event feed: a batch stored', () => feeds.storeRequest(connector, 7));
+      await record('event feed: a batch applied', () =>
+        feeds.apply(
+          connector,
+          { owner: 'plans-events', ttlMs: 60_000 },
+          {
+            seen: [{ externalId: 'v-001', contentHash: 'h-events' }],
+            liveUntil: new Map(),
+            closed: ['v-003'],
+            lastEventAt: new Date(),
+            nextInSeconds: 60,
+          },
+        ),
+      );
+      await record('event feed: an empty read', () => feeds.readEmpty(connector));
+      await record('event feed: fallen back to polling', () => feeds.fallBack(connector, 'plans', 60));
+      await record('event feed: subscribed again, a catch-up run asked', () => feeds.subscribed(connector));
+      await record('event feed: the poll period of options never announced', () =>
+        feeds.healPollPeriod(connector, 3, 30),
+      );
+      await record("event feed: the account's subscriptions", () =>
+        feeds.accountSubscriptions('acct-42', connector),
+      );
+      await record("a connector's changed options applied to its schedule and feed", () =>
+        runs.applyOptions({
+          connectorId: connector,
+          version: 2,
+          intervalSeconds: 300,
+          nextRunAt: new Date(),
+          pollSeconds: 5,
+          nextReadAt: new Date(),
+        }),
+      );
+      await record('event feed: removed', () => feeds.remove(connector));
+    },
   });
 
   it('recorded the statements of every piece it checks', () => {
-    expect(new Set(statements.map((s) => s.name.replace(/ #\d+$/, ''))).size).toBe(28);
+    expect(new Set(plans.statements.map((s) => s.name.replace(/ #\d+$/, ''))).size).toBe(28);
   });
 
   it('sees a statement that reads a whole table (the check itself)', async () => {
-    const findings = await wholeTableScans(
-      session,
-      [{ name: 'by content', sql: `SELECT 1 FROM vacancy_state WHERE content_hash = $1`, params: ['h-1'] }],
-      ['vacancy_state'],
-    );
+    const findings = await plans.wholeTableScans([
+      { name: 'by content', sql: `SELECT 1 FROM vacancy_state WHERE content_hash = $1`, params: ['h-1'] },
+    ]);
     expect(findings).toEqual([expect.stringMatching(/^by content: Seq Scan on vacancy_state\n/)]);
   });
 
   it('reaches vacancy_state, sync_run, sync_connector and vacancy_event_feed through their indexes only', async () => {
-    expect(
-      await wholeTableScans(session, statements, [
-        'vacancy_state',
-        'sync_run',
-        'sync_connector',
-        'vacancy_event_feed',
-      ]),
-    ).toEqual([]);
+    expect(await plans.wholeTableScans()).toEqual([]);
   });
 });

@@ -1,2 +1,4 @@
 /** Helpers for the tests of services that use @connector/persistence (as @connector/persistence/testing). */
 export * from './schema-drift';
+export * from './query-plans';
+export * from './fleet-query-plans';

@@ -1,10 +1,6 @@
 import { createHash } from 'node:crypto';
-import { type SealedBytes, SealingKeys } from './sealing-keys';
-
-/** A secret field of a request as it travels: `v` is the format of its associated data (below). */
-export interface SealedField extends SealedBytes {
-  v: 1;
-}
+import type { SealedSecretDto } from '@connector/contracts';
+import { SealingKeys } from './sealing-keys';
 
 /** What a sealed request field is bound to: the request (its type, account and id) and its connector. */
 export interface RequestSealScope {
@@ -33,12 +29,12 @@ export class RequestSeal {
     return new RequestSeal(SealingKeys.fromEnv(value));
   }
 
-  seal(secret: string, scope: RequestSealScope): SealedField {
+  seal(secret: string, scope: RequestSealScope): SealedSecretDto {
     return { v: 1, ...this.keys.seal(secret, associatedData(scope)) };
   }
 
   /** Throws (naming the key, never the secret) when it was sealed for another request or under another key. */
-  open(sealed: SealedField, scope: RequestSealScope): string {
+  open(sealed: SealedSecretDto, scope: RequestSealScope): string {
     return this.keys.open(sealed, associatedData(scope));
   }
 }

@@ -5,6 +5,7 @@ import {
   type OnApplicationBootstrap,
   type OnModuleDestroy,
 } from '@nestjs/common';
+import { PeriodicJob } from '@connector/service-kit';
 import { AuthGatewayConfig } from '../auth-gateway.config';
 import { CredentialsRepository } from './credentials.repository';
 import { CredentialsService } from './credentials.service';
@@ -16,8 +17,9 @@ import { CredentialsService } from './credentials.service';
 @Injectable()
 export class CredentialRecheckJob implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(CredentialRecheckJob.name);
-  private timer?: NodeJS.Timeout;
-  private running = false;
+  private readonly job = new PeriodicJob(this.logger, 're-check of refused credentials', () =>
+    this.recheckDue(),
+  );
 
   constructor(
     private readonly repository: CredentialsRepository,
@@ -26,30 +28,24 @@ export class CredentialRecheckJob implements OnApplicationBootstrap, OnModuleDes
   ) {}
 
   onApplicationBootstrap(): void {
-    const everyMs = Math.min(this.config.CREDENTIAL_RECHECK_SECONDS, 60) * 1000;
-    this.timer = setInterval(() => void this.runOnce(), everyMs);
-    this.timer.unref();
+    this.job.start(Math.min(this.config.CREDENTIAL_RECHECK_SECONDS, 60) * 1000);
   }
 
   onModuleDestroy(): void {
-    clearInterval(this.timer);
+    this.job.stop();
+  }
+
+  async runOnce(): Promise<void> {
+    await this.job.runOnce();
   }
 
   /** One pass over the due connectors; a failure leaves the connector for the next pass. */
-  async runOnce(): Promise<void> {
-    if (this.running) return;
-    this.running = true;
-    try {
-      for (const connectorId of await this.repository.dueForRecheck()) {
-        await this.credentials.getAccess(connectorId).then(
-          () => this.logger.log(`connector ${connectorId}: the ATS accepts its credentials again`),
-          (error: Error) => this.logger.debug(`connector ${connectorId} still refused: ${error.message}`),
-        );
-      }
-    } catch (error) {
-      this.logger.warn(`re-check of refused credentials failed: ${(error as Error).message}`);
-    } finally {
-      this.running = false;
+  private async recheckDue(): Promise<void> {
+    for (const connectorId of await this.repository.dueForRecheck()) {
+      await this.credentials.getAccess(connectorId).then(
+        () => this.logger.log(`connector ${connectorId}: the ATS accepts its credentials again`),
+        (error: Error) => this.logger.debug(`connector ${connectorId} still refused: ${error.message}`),
+      );
     }
   }
 }

@@ -5,6 +5,7 @@ import {
   type OnApplicationBootstrap,
   type OnModuleDestroy,
 } from '@nestjs/common';
+import { PeriodicJob } from '@connector/service-kit';
 import { AuthGatewayConfig } from '../auth-gateway.config';
 import { CredentialsRepository } from './credentials.repository';
 import { CredentialsService } from './credentials.service';
@@ -25,8 +26,9 @@ const JOB_SHARE = 1 / 2;
 @Injectable()
 export class CredentialRenewalJob implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(CredentialRenewalJob.name);
-  private timer?: NodeJS.Timeout;
-  private running = false;
+  private readonly job = new PeriodicJob(this.logger, 'renewing access ahead of its end', () =>
+    this.renewDue(),
+  );
 
   constructor(
     private readonly repository: CredentialsRepository,
@@ -36,40 +38,34 @@ export class CredentialRenewalJob implements OnApplicationBootstrap, OnModuleDes
   ) {}
 
   onApplicationBootstrap(): void {
-    this.timer = setInterval(() => void this.runOnce(), TICK_MS);
-    this.timer.unref();
+    this.job.start(TICK_MS);
   }
 
   onModuleDestroy(): void {
-    clearInterval(this.timer);
+    this.job.stop();
   }
 
-  /** One tick: the due batch, renewed a few at a time; a failure leaves that connector for RETRY_MS later. */
+  /** One tick: the connectors renewed (none when a tick is under way or the claim failed). */
   async runOnce(): Promise<number> {
-    if (this.running) return 0;
-    this.running = true;
-    try {
-      const due = await this.repository.claimDueRenewals(this.config.RENEW_AHEAD_BATCH, RETRY_MS);
-      const queue = [...due];
-      let renewed = 0;
-      const lane = async () => {
-        for (let claimed = queue.shift(); claimed; claimed = queue.shift()) {
-          const { connectorId, fingerprint } = claimed;
-          await this.credentials.renewAhead(connectorId, fingerprint).then(
-            () => void (renewed += 1),
-            (error: Error) =>
-              this.logger.debug(`connector ${connectorId} not renewed ahead: ${error.message}`),
-          );
-        }
-      };
-      const lanes = Math.max(1, Math.floor(this.config.RENEWALS_MAX * JOB_SHARE));
-      await Promise.all(Array.from({ length: Math.min(lanes, due.length) }, lane));
-      return renewed;
-    } catch (error) {
-      this.logger.warn(`renewing access ahead of its end failed: ${(error as Error).message}`);
-      return 0;
-    } finally {
-      this.running = false;
-    }
+    return (await this.job.runOnce()) ?? 0;
+  }
+
+  /** The due batch, renewed a few at a time; a failure leaves that connector for RETRY_MS later. */
+  private async renewDue(): Promise<number> {
+    const due = await this.repository.claimDueRenewals(this.config.RENEW_AHEAD_BATCH, RETRY_MS);
+    const queue = [...due];
+    let renewed = 0;
+    const lane = async () => {
+      for (let claimed = queue.shift(); claimed; claimed = queue.shift()) {
+        const { connectorId, fingerprint } = claimed;
+        await this.credentials.renewAhead(connectorId, fingerprint).then(
+          () => void (renewed += 1),
+          (error: Error) => this.logger.debug(`connector ${connectorId} not renewed ahead: ${error.message}`),
+        );
+      }
+    };
+    const lanes = Math.max(1, Math.floor(this.config.RENEWALS_MAX * JOB_SHARE));
+    await Promise.all(Array.from({ length: Math.min(lanes, due.length) }, lane));
+    return renewed;
   }
 }

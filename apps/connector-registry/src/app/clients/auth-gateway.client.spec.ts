@@ -1,6 +1,6 @@
-import { AuthErrorCode, type EventEnvelope, RoutingKey } from '@connector/contracts';
+import { AuthErrorCode, type EventEnvelope, RoutingKey, type SealedSecretDto } from '@connector/contracts';
 import { type RpcClient, RpcError } from '@connector/messaging';
-import { LOCAL_REQUEST_SEAL_KEYS, RequestSeal, type SealedField } from '@connector/service-kit';
+import { LOCAL_REQUEST_SEAL_KEYS, RequestSeal } from '@connector/service-kit';
 import { AuthGatewayClient } from './auth-gateway.client';
 
 describe(AuthGatewayClient.name, () => {
@@ -60,14 +60,14 @@ describe(AuthGatewayClient.name, () => {
     const gateway = RequestSeal.fromEnv(LOCAL_REQUEST_SEAL_KEYS);
     for (const envelope of sent) {
       expect(JSON.stringify(envelope)).not.toContain(config.clientSecret);
-      const { clientSecret } = envelope.data['config'] as { clientSecret: SealedField };
+      const { clientSecret } = envelope.data['config'] as { clientSecret: SealedSecretDto };
       const connectorId = envelope.data['connectorId'] as string | undefined;
       const scope = { type: envelope.type, accountId: 'acct_1', requestId: envelope.id, connectorId };
       expect(gateway.open(clientSecret, scope)).toBe(config.clientSecret);
     }
     // The retry after BUSY is a request of its own: what was sealed for the first does not open in it.
     const [first, second] = sent as [
-      EventEnvelope<string, { config: { clientSecret: SealedField } }>,
+      EventEnvelope<string, { config: { clientSecret: SealedSecretDto } }>,
       EventEnvelope,
     ];
     expect(() =>
