@@ -96,7 +96,10 @@ export interface TestWorld {
     match?: Record<string, unknown>,
     timeoutMs?: number,
   ): Promise<CapturedEvent>;
-  /** Stops everything it started, in reverse order, even after a failed start; safe to call twice. */
+  /**
+   * Stops everything it started, in reverse order (service processes next to each other at once), even after a
+   * failed start; safe to call twice.
+   */
   close(): Promise<void>;
 }
 
@@ -116,17 +119,25 @@ export interface TestWorld {
  * When a part fails to start, what had started is stopped before the error is thrown.
  */
 export async function testWorld(options: TestWorldOptions): Promise<TestWorld> {
-  const closers: Array<{ what: string; close: () => Promise<unknown> }> = [];
-  const started = <T>(what: string, thing: T, close: (thing: T) => Promise<unknown>): T => {
-    closers.push({ what, close: () => close(thing) });
+  // Service processes next to each other in the order are stopped together (each takes its graceful shutdown
+  // time), everything else one by one.
+  const closers: Array<{ what: string; close: () => Promise<unknown>; service: boolean }> = [];
+  const started = <T>(what: string, thing: T, close: (thing: T) => Promise<unknown>, service = false): T => {
+    closers.push({ what, close: () => close(thing), service });
     return thing;
   };
   let closed: Promise<void> | undefined;
   const close = (): Promise<void> =>
     (closed ??= (async () => {
       const failures: string[] = [];
-      for (const { what, close: stop } of closers.reverse()) {
-        await stop().catch((error: unknown) => failures.push(`${what}: ${String(error)}`));
+      const stop = ({ what, close: closeIt }: (typeof closers)[number]) =>
+        closeIt().catch((error: unknown) => failures.push(`${what}: ${String(error)}`));
+      const reversed = closers.reverse();
+      for (let i = 0; i < reversed.length;) {
+        let end = i + 1;
+        while (reversed[i]!.service && reversed[end]?.service) end++;
+        await Promise.all(reversed.slice(i, end).map(stop));
+        i = end;
       }
       if (failures.length > 0)
         throw new Error(`the test world did not close cleanly:\n${failures.join('\n')}`);
@@ -185,7 +196,12 @@ export async function testWorld(options: TestWorldOptions): Promise<TestWorld> {
     };
     const startOne = async (name: WorldService, extra?: Record<string, string>) => {
       const env = envOf(name, extra);
-      const service = started(name, await startService(name, env, undefined, portOf(name)), (p) => p.stop());
+      const service = started(
+        name,
+        await startService(name, env, undefined, portOf(name)),
+        (p) => p.stop(),
+        true,
+      );
       processes.push(service);
       return service;
     };
