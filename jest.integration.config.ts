@@ -2,7 +2,8 @@ import type { Config } from 'jest';
 import { preset } from './jest.preset';
 
 // Integration and end-to-end tests: real RabbitMQ, real Postgres, sandboxes over HTTP.
-// They share one broker, so they run one file at a time.
+// Two files run at once: each has a vhost and a database of its own (and broker users, Postgres roles and ports
+// named or picked for it), and most of a file's time is spent waiting on its services, not on the CPU.
 const config: Config = {
   ...preset,
   displayName: 'integration',
@@ -11,7 +12,8 @@ const config: Config = {
   // No suite touches the broker's default vhost or `npm start`'s database (where a running system lives).
   setupFiles: ['<rootDir>/libs/testing/src/hermetic-setup.ts'],
   globalTeardown: '<rootDir>/libs/testing/src/global-teardown.ts',
-  maxWorkers: 1,
+  maxWorkers: 2,
+  testSequencer: '<rootDir>/tools/slowest-first.sequencer.mjs',
   testTimeout: 60_000,
 };
 export default config;

@@ -102,9 +102,11 @@ describe('the admin page in a browser', () => {
         'vacancy-sync': { SCHEDULER_TICK_MS: '60000', RUN_INLINE_WAIT_MAX_MS: '0' },
       },
       sandboxes: ['ats-a', 'ats-b'],
-      sandboxOptions: {
+      vendorSandboxOptions: {
         'ats-a': {
-          clients: [{ clientId: 'demo-client', clientSecret: CLIENT_SECRET }],
+          clients: [{ clientId: 'page-client', clientSecret: CLIENT_SECRET }],
+          // The sandbox's own daily limit, which the page shows (the driver's is out of reach).
+          dailyLimit: 10_000,
           seed: { vacancies: 12, seed: 4 },
         },
         'ats-b': { users: [{ username: 'recruiter', password: USER_PASSWORD }], seed: { jobs: 12, seed: 4 } },
@@ -174,7 +176,7 @@ describe('the admin page in a browser', () => {
 
     await page.getByLabel('Connector name').fill('Acme ATS-A');
     await page.getByLabel('Base API URL').fill(atsA.url);
-    await page.getByLabel('Client ID').fill('demo-client');
+    await page.getByLabel('Client ID').fill('page-client');
     await page.getByLabel('Client secret').fill('wrong-secret');
     // Keyboard: Tab goes from one field to the next; Enter runs the connection test.
     await page.getByLabel('Base API URL').focus();

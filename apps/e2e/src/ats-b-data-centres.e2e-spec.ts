@@ -81,7 +81,7 @@ describe('ATS-B in a second data centre', () => {
         'vacancy-sync': { SCHEDULER_TICK_MS: '60000', RUN_INLINE_WAIT_MAX_MS: '0' },
       },
       sandboxes: ['ats-b'],
-      sandboxOptions: {
+      vendorSandboxOptions: {
         'ats-b': {
           dataCentres: [{ name: 'us' }, { name: 'emea' }],
           users: [

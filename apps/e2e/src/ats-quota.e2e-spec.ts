@@ -252,6 +252,9 @@ describe('ATS-A daily quota', () => {
 
   it('stays within what another integration left, and after a 429 parks everything until the named reset', async () => {
     const sandbox = await customerSystem(200, 30);
+    // Its day ends 10 s from now (its own hour, not the clock's half-minute): the wait for a fresh one below
+    // is that long, not up to a whole window.
+    sandbox.state.setQuota({ resetAt: new Date(Date.now() + 10_000).toISOString() });
     const target = await connector(sandbox, { dailyCallLimit: 10_000 });
     // Wait for the start of a fresh window, so both phases happen inside one window.
     await eventually(() => sandbox.state.quota().retryAfterSeconds >= 28, 35_000, 'a fresh window');

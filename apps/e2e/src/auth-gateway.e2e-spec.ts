@@ -1,8 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:net';
 import { Client } from 'pg';
-import { startAtsASandbox, type RunningAtsASandbox } from '@connector/ats-a-sandbox';
-import { startAtsBSandbox, type RunningAtsBSandbox } from '@connector/ats-b-sandbox';
+import type { RunningAtsASandbox } from '@connector/ats-a-sandbox';
+import type { RunningAtsBSandbox } from '@connector/ats-b-sandbox';
 import { driveLoginForm } from '@connector/ats-b-sandbox/testing';
 import type { AtsAAccess } from '@connector/ats-a';
 import type { AtsBAccess } from '@connector/ats-b';
@@ -15,131 +15,98 @@ import {
   Exchange,
   RoutingKey,
 } from '@connector/contracts';
-import { RabbitConnection, RpcClient, RpcError } from '@connector/messaging';
+import { RpcError } from '@connector/messaging';
 import { registryRequest } from '@connector/service-stubs';
-import {
-  createSuiteInfrastructure,
-  eventually,
-  rabbitUrl,
-  startHttpGate,
-  startService,
-  type ServiceProcess,
-  type TestDatabase,
-  TestBroker,
-  type SuiteInfrastructure,
-} from '@connector/testing';
+import { eventually, startHttpGate } from '@connector/testing';
+import { type TestWorld, testWorld } from '@connector/test-world';
 
 /** What auth-gateway hands a worker, per ATS. */
 type AtsAccess = AtsAAccess | AtsBAccess;
 
 const ACCOUNT = 'acct_gateway';
+const CLIENT_ID = 'gateway-client';
 const CLIENT_SECRET = `secret-${randomBytes(8).toString('hex')}`;
 
+/**
+ * auth-gateway's set-up and renewal flows, each ATS's own (its client credentials, its interactive login): two
+ * gateway processes, as in production, with the two sandboxes of the test world, checked on the wire.
+ */
 describe('auth-gateway', () => {
-  let database: TestDatabase;
+  let world: TestWorld;
   let atsA: RunningAtsASandbox;
   let atsB: RunningAtsBSandbox;
-  const gateways: ServiceProcess[] = [];
-  let connection: RabbitConnection;
-  let rpc: RpcClient;
-  let broker: TestBroker;
-  let statusEvents: Awaited<ReturnType<TestBroker['tap']>>;
   let silentServer: Server;
   let silentPort: number;
 
+  const gateways = () => world.processes.filter((p) => p.name === 'auth-gateway');
   const request = <T>(type: string, data: Record<string, unknown>, timeoutMs = 20_000) =>
-    rpc.request<T>(registryRequest(type, ACCOUNT, data), timeoutMs);
+    world.rpc().request<T>(registryRequest(type, ACCOUNT, data), timeoutMs);
   const atsAConfig = (overrides: object = {}) => ({
     baseUrl: `${atsA.url}/api/`, // pasted with /api and a trailing slash, as users do
-    clientId: 'demo-client',
+    clientId: CLIENT_ID,
     clientSecret: CLIENT_SECRET,
     ...overrides,
   });
+  const query = async <T extends object>(sql: string, params: unknown[] = []): Promise<T[]> => {
+    const db = new Client({ connectionString: world.env.DATABASE_URL });
+    await db.connect();
+    try {
+      return (await db.query<T>(sql, params)).rows;
+    } finally {
+      await db.end();
+    }
+  };
 
   /** As if the marked refresh had started longer ago than any refresh can run (REFRESH_IN_FLIGHT_MS). */
-  const ageRefreshMarker = async (connectorId: string) => {
-    const db = new Client({ connectionString: database.url });
-    await db.connect();
-    try {
-      await db.query(
-        `UPDATE connector_credential SET refresh_started_at = now() - interval '10 minutes' WHERE connector_id = $1`,
+  const ageRefreshMarker = (connectorId: string) =>
+    query(
+      `UPDATE connector_credential SET refresh_started_at = now() - interval '10 minutes' WHERE connector_id = $1`,
+      [connectorId],
+    );
+  const credentialRow = async (connectorId: string) =>
+    (
+      await query<{ state: string; secret: unknown; refresh_marker: string | null }>(
+        'SELECT state, secret, refresh_marker FROM connector_credential WHERE connector_id = $1',
         [connectorId],
-      );
-    } finally {
-      await db.end();
-    }
-  };
-  const credentialRow = async (connectorId: string) => {
-    const db = new Client({ connectionString: database.url });
-    await db.connect();
-    try {
-      return (
-        await db.query<{ state: string; secret: unknown; refresh_marker: string | null }>(
-          'SELECT state, secret, refresh_marker FROM connector_credential WHERE connector_id = $1',
-          [connectorId],
-        )
-      ).rows[0];
-    } finally {
-      await db.end();
-    }
-  };
-  const alertsLogged = (code: string) =>
-    gateways.flatMap((g) => g.output).filter((line) => line.includes(`"alert":"${code}"`)).length;
-  const statusesOf = (connectorId: string) =>
-    statusEvents
-      .map(
-        (m) =>
-          JSON.parse(m.content.toString()) as EventEnvelope<string, { connectorId: string; status: string }>,
       )
+    )[0];
+  const alertsLogged = (code: string) =>
+    gateways()
+      .flatMap((g) => g.output)
+      .filter((line) => line.includes(`"alert":"${code}"`)).length;
+  const statusesOf = (connectorId: string) =>
+    world
+      .events(RoutingKey.ConnectorStatusChanged)
       .filter((e) => e.data.connectorId === connectorId)
       .map((e) => e.data.status);
 
-  let infra: SuiteInfrastructure;
-
   beforeAll(async () => {
-    // A vhost of its own: gateways other suites run on this broker must not answer this suite's requests.
-    infra = await createSuiteInfrastructure('e2e_gateway');
-    ({ database } = infra);
-    atsA = await startAtsASandbox({
-      clients: [{ clientId: 'demo-client', clientSecret: CLIENT_SECRET }],
-      seed: { vacancies: 5 },
-    });
-    // Access tokens shorter than the gateway's renewal margin: every renewal refreshes, then logs in.
-    atsB = await startAtsBSandbox({ accessTokenTtlSeconds: 30 });
     // A host that accepts connections and never answers: the connection test must give up by itself.
     silentServer = createServer(() => undefined);
     await new Promise<void>((resolve) => silentServer.listen(0, '127.0.0.1', resolve));
     silentPort = (silentServer.address() as { port: number }).port;
 
-    broker = await TestBroker.connect();
-    statusEvents = await broker.tap(Exchange.ConnectorEvents, RoutingKey.ConnectorStatusChanged);
-    const env = {
-      DATABASE_URL: database.url,
-      RABBITMQ_URL: rabbitUrl(),
-      ENCRYPTION_KEYS: `k1:${randomBytes(32).toString('base64')}`,
-      ATS_B_OAUTH_URL: atsB.oauthUrl,
-      ATS_B_REST_LOGIN_URL: atsB.restLoginUrl,
-      ATS_B_REDIRECT_URI: 'http://127.0.0.1:3999/oauth/ats-b/callback',
-      LOG_LEVEL: 'debug',
-      CREDENTIAL_RECHECK_SECONDS: '2',
-    };
-    // Two gateway processes, as in production: renewals must be coordinated between them.
-    gateways.push(
-      ...(await Promise.all([startService('auth-gateway', env), startService('auth-gateway', env)])),
-    );
-    connection = new RabbitConnection({ url: rabbitUrl(), name: 'e2e-gateway' });
-    rpc = new RpcClient(connection, 'connector-registry');
+    // A vhost of its own: gateways other suites run on this broker must not answer this suite's requests.
+    world = await testWorld({
+      name: 'e2e_gateway',
+      // Two gateway processes, as in production: renewals must be coordinated between them.
+      services: ['auth-gateway', 'auth-gateway'],
+      env: { LOG_LEVEL: 'debug', CREDENTIAL_RECHECK_SECONDS: '2' },
+      sandboxes: ['ats-a', 'ats-b'],
+      vendorSandboxOptions: {
+        'ats-a': { clients: [{ clientId: CLIENT_ID, clientSecret: CLIENT_SECRET }], seed: { vacancies: 5 } },
+        // Access tokens shorter than the gateway's renewal margin: every renewal refreshes, then logs in.
+        'ats-b': { accessTokenTtlSeconds: 30 },
+      },
+      tap: [Exchange.ConnectorEvents],
+    });
+    atsA = world.sandbox('ats-a').running as RunningAtsASandbox;
+    atsB = world.sandbox('ats-b').running as RunningAtsBSandbox;
   }, 120_000);
 
   afterAll(async () => {
-    await rpc?.close();
-    await connection?.close();
-    await Promise.all(gateways.map((g) => g.stop()));
-    await broker?.close();
-    await atsA?.close();
-    await atsB?.close();
     silentServer?.close();
-    await infra?.drop();
+    await world?.close();
   });
 
   describe('ATS-A set-up', () => {
@@ -153,7 +120,7 @@ describe('auth-gateway', () => {
         'POST /api/token': 1,
         'GET /api/options/dropdown/{id}': 1,
       });
-      const db = new Client({ connectionString: database.url });
+      const db = new Client({ connectionString: world.env.DATABASE_URL });
       await db.connect();
       expect((await db.query('SELECT count(*)::int AS n FROM connector_credential')).rows[0].n).toBe(0);
       await db.end();
@@ -211,7 +178,7 @@ describe('auth-gateway', () => {
       const tarpitAccount = `acct_tarpit_${randomBytes(4).toString('hex')}`;
       const otherAccount = `acct_push_${randomBytes(4).toString('hex')}`;
       const connectorId = randomUUID();
-      await rpc.request(
+      await world.rpc().request(
         registryRequest(RoutingKey.AuthCredentialsSave, otherAccount, {
           connectorId,
           type: 'ats-a',
@@ -219,14 +186,17 @@ describe('auth-gateway', () => {
         }),
         20_000,
       );
-      const current = await rpc.request<Extract<AtsAccess, { type: 'ats-a' }>>(
-        createEvent(RoutingKey.CredentialsRequested, otherAccount, { connectorId }),
-        20_000,
-      );
+      const current = await world
+        .rpc()
+        .request<Extract<AtsAccess, { type: 'ats-a' }>>(
+          createEvent(RoutingKey.CredentialsRequested, otherAccount, { connectorId }),
+          20_000,
+        );
 
       const started = Date.now();
       const tests = Array.from({ length: 25 }, () =>
-        rpc
+        world
+          .rpc()
           .request<ConnectionTestReply>(
             registryRequest(RoutingKey.AuthConnectionTest, tarpitAccount, {
               type: 'ats-a',
@@ -244,7 +214,7 @@ describe('auth-gateway', () => {
       );
       // While the tarpit holds the tests it let in, a push's renewal (the ATS refused its token) is prompt.
       const pushStarted = Date.now();
-      const renewed = await rpc.request<Extract<AtsAccess, { type: 'ats-a' }>>(
+      const renewed = await world.rpc().request<Extract<AtsAccess, { type: 'ats-a' }>>(
         createEvent(RoutingKey.CredentialsRequested, otherAccount, {
           connectorId,
           rejected: credentialFingerprint(current.accessToken),
@@ -280,7 +250,7 @@ describe('auth-gateway', () => {
       });
       expect(saved).toEqual({ baseUrl: atsA.url, openStatuses: ['Open', 'Live'] });
 
-      const db = new Client({ connectionString: database.url });
+      const db = new Client({ connectionString: world.env.DATABASE_URL });
       await db.connect();
       const dump = JSON.stringify((await db.query('SELECT * FROM connector_credential')).rows);
       await db.end();
@@ -312,7 +282,7 @@ describe('auth-gateway', () => {
       const connectorId = randomUUID();
       await request(RoutingKey.AuthCredentialsSave, { connectorId, type: 'ats-a', config: atsAConfig() });
       const forged = <T>(type: string, data: Record<string, unknown>) =>
-        rpc.request<T>(registryRequest(type, 'acct_forger', data), 20_000);
+        world.rpc().request<T>(registryRequest(type, 'acct_forger', data), 20_000);
       await expect(forged(RoutingKey.CredentialsRequested, { connectorId })).rejects.toMatchObject({
         code: 'NOT_FOUND',
       });
@@ -332,10 +302,14 @@ describe('auth-gateway', () => {
       const save = { connectorId, type: 'ats-a', config: atsAConfig() };
       const tokensBefore = atsA.state.callCounts().byEndpoint['POST /api/token'] ?? 0;
       const refusal = (request: EventEnvelope) =>
-        rpc.request(request, 20_000).then(
-          () => 'answered',
-          (error: unknown) => (error instanceof RpcError ? `${error.code}: ${error.message}` : String(error)),
-        );
+        world
+          .rpc()
+          .request(request, 20_000)
+          .then(
+            () => 'answered',
+            (error: unknown) =>
+              error instanceof RpcError ? `${error.code}: ${error.message}` : String(error),
+          );
 
       // As a broker user publishing the old shape would: the secret in clear.
       const clear = await refusal(createEvent(RoutingKey.AuthCredentialsSave, ACCOUNT, save));
@@ -472,7 +446,7 @@ describe('auth-gateway', () => {
         code: 'NOT_FOUND',
       });
 
-      const db = new Client({ connectionString: database.url });
+      const db = new Client({ connectionString: world.env.DATABASE_URL });
       await db.connect();
       const other = randomUUID();
       const late = await start(other, 'nonce-3');
@@ -487,7 +461,7 @@ describe('auth-gateway', () => {
       });
       // The next login purges expired states.
       await start(randomUUID(), 'nonce-purge');
-      const left = new Client({ connectionString: database.url });
+      const left = new Client({ connectionString: world.env.DATABASE_URL });
       await left.connect();
       const rows = await left.query(`SELECT count(*)::int AS n FROM oauth_state WHERE expires_at <= now()`);
       await left.end();
@@ -503,7 +477,7 @@ describe('auth-gateway', () => {
         AtsAccess,
         { type: 'ats-b' }
       >;
-      const db = new Client({ connectionString: database.url });
+      const db = new Client({ connectionString: world.env.DATABASE_URL });
       await db.connect();
       const secretBefore = (
         await db.query('SELECT secret FROM connector_credential WHERE connector_id = $1', [connectorId])
@@ -676,16 +650,7 @@ describe('auth-gateway', () => {
         }),
       ).rejects.toMatchObject({ code: 'AUTHORIZATION_REQUIRED' });
       const event = await eventually(
-        () =>
-          statusEvents
-            .map(
-              (m) =>
-                JSON.parse(m.content.toString()) as EventEnvelope<
-                  string,
-                  { connectorId: string; status: string }
-                >,
-            )
-            .find((e) => e.data.connectorId === connectorId),
+        () => world.events(RoutingKey.ConnectorStatusChanged).find((e) => e.data.connectorId === connectorId),
         5_000,
         'connector.status_changed',
       );
@@ -710,7 +675,7 @@ describe('auth-gateway', () => {
   it('erases the credentials of a connector the registry reports deleted, even without the erase request', async () => {
     const connectorId = randomUUID();
     await request(RoutingKey.AuthCredentialsSave, { connectorId, type: 'ats-a', config: atsAConfig() });
-    broker.publish(
+    world.broker.publish(
       Exchange.ConnectorEvents,
       RoutingKey.ConnectorStatusChanged,
       createEvent(RoutingKey.ConnectorStatusChanged, ACCOUNT, {
@@ -731,7 +696,9 @@ describe('auth-gateway', () => {
   });
 
   it('never writes a secret or token to its logs', () => {
-    const logs = gateways.flatMap((g) => g.output).join('\n');
+    const logs = gateways()
+      .flatMap((g) => g.output)
+      .join('\n');
     expect(logs.length).toBeGreaterThan(0);
     expect(logs).not.toContain(CLIENT_SECRET);
     expect(logs).not.toMatch(/"(access_token|refresh_token|BhRestToken)":"[^[]/);

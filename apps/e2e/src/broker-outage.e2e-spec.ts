@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
-import { startAtsASandbox, type RunningAtsASandbox } from '@connector/ats-a-sandbox';
 import {
   type AtsAccess,
   createEvent,
@@ -8,45 +7,41 @@ import {
   type EventEnvelope,
   RoutingKey,
 } from '@connector/contracts';
-import { RabbitConnection, RpcClient } from '@connector/messaging';
 import {
   adminApi,
-  createSuiteInfrastructure,
   eventually,
   startHttpGate,
-  startService,
   startTcpProxy,
   type ServiceProcess,
-  type SuiteInfrastructure,
   type TcpProxy,
 } from '@connector/testing';
+import { type TestWorld, testWorld } from '@connector/test-world';
 
 /**
  * What must not be lost when one service cannot reach RabbitMQ at the wrong moment: the erasure of a deleted
  * connector's secrets, and a connector's auth_failed status. Each service under test reaches the broker
  * through its own TCP proxy, cut and restored per process; the shared broker keeps running for the others.
+ * The proxies and the gate in front of ATS-A are this suite's own; the rest is the test world's.
  */
 const ACCOUNT = 'acct_a';
 const KEY = `key-${randomBytes(6).toString('hex')}`;
 const CLIENT_SECRET = `ats-a-secret-${randomBytes(8).toString('hex')}`;
 
 describe('a broker outage loses nothing that must reach another service', () => {
-  let infra: SuiteInfrastructure;
-  let atsA: RunningAtsASandbox;
+  let world: TestWorld;
+  let atsAUrl: string;
   let registryBroker: TcpProxy;
   let gatewayBroker: TcpProxy;
   let registry: ServiceProcess;
   let gateway: ServiceProcess;
-  let connection: RabbitConnection;
-  let rpc: RpcClient;
   let gate: AtsGate;
 
   const api = adminApi({ baseUrl: () => `${registry.url}/api/v1`, key: KEY });
   const request = <T>(type: string, data: object, timeoutMs = 20_000) =>
-    rpc.request<T>(createEvent(type, ACCOUNT, data), timeoutMs);
+    world.rpc().request<T>(createEvent(type, ACCOUNT, data), timeoutMs);
 
   async function rows<T>(sql: string, params: unknown[]): Promise<T[]> {
-    const db = new Client({ connectionString: infra.database.url });
+    const db = new Client({ connectionString: world.env.DATABASE_URL });
     await db.connect();
     try {
       return (await db.query(sql, params)).rows as T[];
@@ -85,31 +80,32 @@ describe('a broker outage loses nothing that must reach another service', () => 
   };
 
   beforeAll(async () => {
-    infra = await createSuiteInfrastructure('e2e_outage');
-    atsA = await startAtsASandbox({
-      clients: [{ clientId: 'acme-id', clientSecret: CLIENT_SECRET }],
-      seed: { vacancies: 3 },
+    world = await testWorld({
+      name: 'e2e_outage',
+      env: { LOG_LEVEL: 'debug' },
+      serviceEnv: {
+        'connector-registry': {
+          ADMIN_API_KEYS: `${ACCOUNT}:${KEY}`,
+          // The erase request fails fast while the registry is cut off.
+          AUTH_GATEWAY_TIMEOUT_MS: '2000',
+        },
+        'auth-gateway': { CREDENTIAL_RECHECK_SECONDS: '3600' },
+      },
+      sandboxes: ['ats-a'],
+      vendorSandboxOptions: {
+        'ats-a': { clients: [{ clientId: 'acme-id', clientSecret: CLIENT_SECRET }], seed: { vacancies: 3 } },
+      },
     });
-    gate = await startAtsGate(atsA.url);
-    const broker = new URL(infra.vhost.url);
+    atsAUrl = world.sandbox('ats-a').url;
+    gate = await startAtsGate(atsAUrl);
+    const { vhost } = world.infra;
+    const broker = new URL(vhost.url);
     const target = { host: broker.hostname, port: Number(broker.port || 5672) };
     [registryBroker, gatewayBroker] = await Promise.all([startTcpProxy(target), startTcpProxy(target)]);
-    const common = { DATABASE_URL: infra.database.url, LOG_LEVEL: 'debug' };
-    registry = await startService('connector-registry', {
-      ...common,
-      RABBITMQ_URL: registryBroker.through(infra.vhost.url),
-      ADMIN_API_KEYS: `${ACCOUNT}:${KEY}`,
-      // The erase request fails fast while the registry is cut off.
-      AUTH_GATEWAY_TIMEOUT_MS: '2000',
+    registry = await world.startService('connector-registry', {
+      RABBITMQ_URL: registryBroker.through(vhost.url),
     });
-    gateway = await startService('auth-gateway', {
-      ...common,
-      RABBITMQ_URL: gatewayBroker.through(infra.vhost.url),
-      ENCRYPTION_KEYS: `k1:${randomBytes(32).toString('base64')}`,
-      CREDENTIAL_RECHECK_SECONDS: '3600',
-    });
-    connection = new RabbitConnection({ url: infra.vhost.url, name: 'e2e-outage' });
-    rpc = new RpcClient(connection, 'connector-registry');
+    gateway = await world.startService('auth-gateway', { RABBITMQ_URL: gatewayBroker.through(vhost.url) });
   }, 120_000);
 
   // A failed test must not leave the next one without a broker.
@@ -122,15 +118,12 @@ describe('a broker outage loses nothing that must reach another service', () => 
   });
 
   afterAll(async () => {
-    await rpc?.close();
-    await connection?.close();
-    await Promise.all([registry?.stop(), gateway?.stop()]);
-    await Promise.all([registryBroker?.close(), gatewayBroker?.close(), gate?.close(), atsA?.close()]);
-    await infra?.drop();
+    await world?.close();
+    await Promise.all([registryBroker?.close(), gatewayBroker?.close(), gate?.close()]);
   });
 
   it('erases the secrets of a connector deleted while the registry could not reach the broker', async () => {
-    const connectorId = await createAtsA('Deleted in an outage', atsA.url);
+    const connectorId = await createAtsA('Deleted in an outage', atsAUrl);
     expect(await credentialsOf(connectorId)).toHaveLength(1);
 
     await outage(registryBroker, registry);

@@ -11,33 +11,26 @@ import {
   RpcClient,
 } from '@connector/messaging';
 import { setUpVhostBrokerUsers, type VhostBrokerUsers } from '@connector/messaging/testing';
-import { startAuthGateway } from '@connector/service-stubs';
-import {
-  adminApi,
-  createSuiteInfrastructure,
-  eventually,
-  type ServiceProcess,
-  startService,
-  type SuiteInfrastructure,
-} from '@connector/testing';
+import { adminApi, eventually } from '@connector/testing';
+import { type TestWorld, testWorld, type WorldService } from '@connector/test-world';
 
 /**
  * The broker is a trust boundary: connector-registry, auth-gateway, vacancy-sync and document-service run as
  * processes, each as its own broker user (as `npm start` and the deployments run them). A message one
  * service forges in another's name is refused, dead-lettered with the reason and changes nothing; the same
- * message from the service that may send it is applied.
+ * message from the service that may send it is applied. The world's vhost and database; its services are
+ * started once the vhost's users exist, each with its own user's broker settings.
  */
 const ACCOUNT = 'acct_trust';
 const KEY = `key-${randomBytes(6).toString('hex')}`;
 
 describe('the broker as a trust boundary', () => {
-  let infra: SuiteInfrastructure;
+  let world: TestWorld;
   let users: VhostBrokerUsers;
   let db: Client;
-  const processes: ServiceProcess[] = [];
-  let registry: ServiceProcess;
+  const registry = () => world.service('connector-registry');
 
-  const api = adminApi({ baseUrl: () => `${registry.url}/api/v1`, key: KEY });
+  const api = adminApi({ baseUrl: () => `${registry().url}/api/v1`, key: KEY });
   const statusOf = async (id: string) => (await api('GET', `/connectors/${id}`)).body.status as string;
   const failures = async () =>
     ((await api('GET', '/failures')).body.failures ?? []) as Array<{
@@ -69,7 +62,7 @@ describe('the broker as a trust boundary', () => {
     properties: { replyTo?: string; correlationId?: string } = {},
   ): Promise<string> {
     const admin = principal === 'admin';
-    const connection = await amqplib.connect(admin ? infra.vhost.url : users.urlOf(principal));
+    const connection = await amqplib.connect(admin ? world.infra.vhost.url : users.urlOf(principal));
     const channel = await connection.createConfirmChannel();
     let refusal: string | undefined;
     channel.on('error', (error: Error) => (refusal = error.message));
@@ -115,7 +108,7 @@ describe('the broker as a trust boundary', () => {
 
   /** A request put straight into a queue by the administrator (no user_id); the raw reply, as the registry. */
   async function askStraight(queue: string, request: EventEnvelope): Promise<unknown> {
-    const connection = await amqplib.connect(infra.vhost.url);
+    const connection = await amqplib.connect(world.infra.vhost.url);
     try {
       const channel = await connection.createChannel();
       const replyQueue = replyQueueName('connector-registry');
@@ -161,34 +154,29 @@ describe('the broker as a trust boundary', () => {
   }
 
   beforeAll(async () => {
-    infra = await createSuiteInfrastructure('e2e_trust');
-    users = await setUpVhostBrokerUsers(infra.vhost.url);
-    const { DATABASE_URL } = infra.env;
-    registry = await startService('connector-registry', {
-      DATABASE_URL,
-      ...users.envOf('connector-registry'),
-      ADMIN_API_KEYS: `${ACCOUNT}:${KEY}`,
+    world = await testWorld({
+      name: 'e2e_trust',
+      serviceEnv: {
+        'connector-registry': { ADMIN_API_KEYS: `${ACCOUNT}:${KEY}` },
+        // No ATS login here: its addresses lead nowhere.
+        'auth-gateway': {
+          ATS_B_OAUTH_URL: 'http://127.0.0.1:9/oauth',
+          ATS_B_REST_LOGIN_URL: 'http://127.0.0.1:9/rest',
+        },
+      },
     });
-    processes.push(
-      registry,
-      ...(await Promise.all([
-        startAuthGateway(
-          { oauthUrl: 'http://127.0.0.1:9/oauth', restLoginUrl: 'http://127.0.0.1:9/rest' },
-          { DATABASE_URL, ...users.envOf('auth-gateway') },
-        ),
-        startService('vacancy-sync', { DATABASE_URL, ...users.envOf('vacancy-sync') }),
-        startService('document-service', { DATABASE_URL, ...users.envOf('document-service') }),
-      ])),
-    );
-    db = new Client({ connectionString: DATABASE_URL });
+    users = await setUpVhostBrokerUsers(world.infra.vhost.url);
+    const asOwnUser = (name: WorldService) => world.startService(name, users.envOf(name));
+    await asOwnUser('connector-registry');
+    await Promise.all([asOwnUser('auth-gateway'), asOwnUser('vacancy-sync'), asOwnUser('document-service')]);
+    db = new Client({ connectionString: world.env.DATABASE_URL });
     await db.connect();
   }, 180_000);
 
   afterAll(async () => {
-    await Promise.all(processes.map((process) => process.stop()));
     await db?.end();
+    await world?.close();
     await users?.remove();
-    await infra?.drop();
   });
 
   it("refuses a connector.status_changed in another service's name; the same from auth-gateway is applied", async () => {
@@ -225,7 +213,7 @@ describe('the broker as a trust boundary', () => {
       'type "connector.status_changed" does not match routing key "connector-registry.events"',
     ]);
     expect(await statusOf(id)).toBe('pending_authorization');
-    expect(registry.output.join('\n')).toContain(`dead-lettering ${Queue.ConnectorRegistry} ${forged.id}`);
+    expect(registry().output.join('\n')).toContain(`dead-lettering ${Queue.ConnectorRegistry} ${forged.id}`);
 
     // Not retryable, so the failure log does not replay it (and says why).
     const replay = await api('POST', `/failures/${failure!.id}/replay`);
@@ -377,7 +365,7 @@ describe('the broker as a trust boundary', () => {
     );
     expect(await askStraight(Queue.AuthGateway, erase)).toBe('no reply within 10 s');
     await eventually(
-      async () => registry.output.join('\n').includes(`dropped request auth.credentials.erase ${erase.id}`),
+      async () => registry().output.join('\n').includes(`dropped request auth.credentials.erase ${erase.id}`),
       15_000,
       "the registry's collector dropping the administrator's erasure unread",
     );

@@ -1,33 +1,19 @@
-import { randomBytes, randomUUID } from 'node:crypto';
-import type { ConsumeMessage } from 'amqplib';
-import { startAtsASandbox, type RunningAtsASandbox } from '@connector/ats-a-sandbox';
-import { type ConnectorSnapshot, createEvent, Exchange, Queue, RoutingKey } from '@connector/contracts';
-import { deadLetterQueueName, RabbitConnection, RpcClient } from '@connector/messaging';
-import { connectorSnapshot } from '@connector/ats-testing';
-import {
-  createSuiteInfrastructure,
-  eventsOf,
-  eventually,
-  rabbitUrl,
-  startService,
-  type ServiceProcess,
-  type SuiteInfrastructure,
-  TestBroker,
-} from '@connector/testing';
-import {
-  type ConnectorDirectoryStub,
-  saveAtsACredentials,
-  startConnectorDirectoryStub,
-} from '@connector/service-stubs';
+import { randomUUID } from 'node:crypto';
+import type { RunningAtsASandbox } from '@connector/ats-a-sandbox';
+import type { TestSandbox } from '@connector/ats-sandbox-core/testing';
+import { createEvent, Exchange, Queue, RoutingKey } from '@connector/contracts';
+import { deadLetterQueueName } from '@connector/messaging';
+import { eventually } from '@connector/testing';
+import { type TestWorld, testWorld, type WorldConnector } from '@connector/test-world';
 
 /**
  * Bulkheads per ATS system (issue 33), end to end: auth-gateway and candidate-sync as processes, two ATS-A
  * customer systems in-process, real RabbitMQ and Postgres. One account's system answers every call after
  * SLOW_MS and a bulk of its candidates is queued first; another account's candidates must still land in a
- * fraction of that, and every candidate lands once after the slow system recovers.
+ * fraction of that, and every candidate lands once after the slow system recovers. ATS-A only: the slow
+ * system is its sandbox's latency fault.
  */
 
-const CLIENT_SECRET = `secret-${randomBytes(8).toString('hex')}`;
 /** The slow system's latency on every call. */
 const SLOW_MS = 6_000;
 const PREFETCH = 8;
@@ -35,42 +21,23 @@ const PER_SYSTEM = 2;
 const SLOW_BULK = 40;
 const HEALTHY = 10;
 
-describe('one ATS system’s trouble stays its own (bulkheads)', () => {
-  let infra: SuiteInfrastructure;
-  let broker: TestBroker;
-  let connection: RabbitConnection;
-  let rpc: RpcClient;
-  let registry: ConnectorDirectoryStub;
-  let out: ConsumeMessage[];
-  let worker: ServiceProcess;
-  const processes: ServiceProcess[] = [];
-  const sandboxes: RunningAtsASandbox[] = [];
-  const connectors = new Map<string, ConnectorSnapshot>();
+describe('one ATS system’s trouble stays its own (bulkheads, ats-a)', () => {
+  let world: TestWorld;
+  const worker = () => world.service('candidate-sync');
 
   /** A customer system with a connector on it (set up while it answers at once: the set-up's test is not the point). */
-  async function customerSystem(): Promise<{ sandbox: RunningAtsASandbox; connector: ConnectorSnapshot }> {
-    const sandbox = await startAtsASandbox({
-      clients: [{ clientId: 'demo-client', clientSecret: CLIENT_SECRET }],
-      dailyLimit: 1_000_000,
-    });
-    sandboxes.push(sandbox);
-    const id = randomUUID();
-    const accountId = `acct_bulk_${id.slice(0, 8)}`;
-    await saveAtsACredentials(rpc, accountId, id, {
-      baseUrl: sandbox.url,
-      clientId: 'demo-client',
-      clientSecret: CLIENT_SECRET,
-    });
-    const connector = connectorSnapshot({
-      id,
-      accountId,
-      type: 'ats-a',
-      config: { baseUrl: sandbox.url, clientId: 'demo-client' },
+  async function customerSystem(): Promise<{ sandbox: TestSandbox; connector: WorldConnector }> {
+    const sandbox = await world.startSandbox('ats-a');
+    const connector = await world.connect('ats-a', {
+      accountId: `acct_bulk_${randomUUID().slice(0, 8)}`,
+      id: randomUUID(),
+      sandbox,
       ownDailyLimit: false,
     });
-    connectors.set(id, connector);
     return { sandbox, connector };
   }
+  const slowDown = (sandbox: TestSandbox, latencyMs: number) =>
+    (sandbox.running as RunningAtsASandbox).state.setFaults({ latencyMs });
 
   function publishCandidates(
     accountId: string,
@@ -84,71 +51,50 @@ describe('one ATS system’s trouble stays its own (bulkheads)', () => {
         lastName: 'Lovelace',
         email: `b.${tag}@example.com`,
       });
-      broker.publish(Exchange.PlatformEvents, event.type, event);
+      world.broker.publish(Exchange.PlatformEvents, event.type, event);
       return { id: event.id, email: event.data.email, at: Date.now() };
     });
   }
 
   /** Records of these emails in the sandbox, by email (a duplicate shows as a count of 2). */
-  const landed = (sandbox: RunningAtsASandbox, emails: Set<string>) => {
+  const landed = (sandbox: TestSandbox, emails: Set<string>) => {
     const counts = new Map<string, number>();
-    for (const c of sandbox.state.candidates()) {
-      const email = String(c.Email);
-      if (emails.has(email)) counts.set(email, (counts.get(email) ?? 0) + 1);
+    for (const email of emails) {
+      const records = sandbox.candidates(email).length;
+      if (records > 0) counts.set(email, records);
     }
     return counts;
   };
 
   beforeAll(async () => {
-    infra = await createSuiteInfrastructure('e2e_bulkheads');
-    broker = await TestBroker.connect();
-    await broker.deleteQueuesIfPresent([
-      Queue.ConnectorRegistry,
-      Queue.CandidateSync,
-      deadLetterQueueName(Queue.CandidateSync),
-      Queue.AuthGateway,
-    ]);
-    out = await broker.tap(Exchange.ConnectorEvents, '#');
-    registry = await startConnectorDirectoryStub(connectors);
-    const base = { DATABASE_URL: infra.database.url, RABBITMQ_URL: rabbitUrl() };
-    processes.push(
-      await startService('auth-gateway', {
-        ...base,
-        ENCRYPTION_KEYS: `k1:${randomBytes(32).toString('base64')}`,
-      }),
-    );
-    connection = new RabbitConnection({ url: rabbitUrl(), name: 'e2e-bulkheads' });
-    rpc = new RpcClient(connection, 'connector-registry');
-    worker = await startService('candidate-sync', {
-      ...base,
-      PREFETCH: String(PREFETCH),
-      ATS_SYSTEM_CONCURRENCY: String(PER_SYSTEM),
-      // Short tiers: a deferred message comes back within a second or two.
-      RETRY_DELAYS_MS: '1000,2000,5000,10000,30000',
-      ATS_TIMEOUT_MS: String(SLOW_MS * 3),
+    world = await testWorld({
+      name: 'e2e_bulkheads',
+      services: ['auth-gateway', 'candidate-sync'],
+      serviceEnv: {
+        'candidate-sync': {
+          PREFETCH: String(PREFETCH),
+          ATS_SYSTEM_CONCURRENCY: String(PER_SYSTEM),
+          // Short tiers: a deferred message comes back within a second or two.
+          RETRY_DELAYS_MS: '1000,2000,5000,10000,30000',
+          ATS_TIMEOUT_MS: String(SLOW_MS * 3),
+        },
+      },
+      registry: 'stub',
+      tap: [Exchange.ConnectorEvents],
     });
-    processes.push(worker);
   }, 120_000);
 
-  afterAll(async () => {
-    await Promise.all(processes.map((p) => p.stop()));
-    await rpc?.close();
-    await connection?.close();
-    await registry?.close();
-    await broker?.close();
-    await Promise.all(sandboxes.map((s) => s.close()));
-    await infra?.drop();
-  });
+  afterAll(() => world?.close());
 
   it("lands a healthy account's candidates promptly behind a slow system's bulk, and every candidate once", async () => {
     const slow = await customerSystem();
     const healthy = await customerSystem();
-    slow.sandbox.state.setFaults({ latencyMs: SLOW_MS });
+    slowDown(slow.sandbox, SLOW_MS);
 
     const bulk = publishCandidates(slow.connector.accountId, SLOW_BULK);
     // The bulk is in the handlers first: its system's slots are full and its excess is being deferred.
     await eventually(
-      () => worker.output.some((line) => line.includes('waiting for this ATS')),
+      () => worker().output.some((line) => line.includes('waiting for this ATS')),
       30_000,
       "candidate-sync deferring the slow system's excess",
     );
@@ -167,7 +113,7 @@ describe('one ATS system’s trouble stays its own (bulkheads)', () => {
       bound,
       `the healthy account's ${HEALTHY} candidates within ${bound} ms (twice the slow system's latency)`,
     ).catch((error: Error) => {
-      throw new Error(`${error.message}; ${seen}; last lines: ${worker.output.slice(-5).join(' | ')}`);
+      throw new Error(`${error.message}; ${seen}; last lines: ${worker().output.slice(-5).join(' | ')}`);
     });
     const healthyTookMs = Date.now() - started;
     // The slow system is still slow, and most of its bulk still waits: the healthy account did not wait for it.
@@ -175,7 +121,7 @@ describe('one ATS system’s trouble stays its own (bulkheads)', () => {
     expect(healthyTookMs).toBeLessThan(bound);
 
     // The slow system recovers: every candidate of the bulk lands, once.
-    slow.sandbox.state.setFaults({ latencyMs: 0 });
+    slowDown(slow.sandbox, 0);
     const bulkEmails = new Set(bulk.map((c) => c.email));
     await eventually(
       () => landed(slow.sandbox, bulkEmails).size === SLOW_BULK,
@@ -185,16 +131,16 @@ describe('one ATS system’s trouble stays its own (bulkheads)', () => {
     await eventually(
       () =>
         [...bulk, ...prompt].every((c) =>
-          eventsOf(out, RoutingKey.CandidateSynced).some((e) => e.correlationId === c.id),
+          world.events(RoutingKey.CandidateSynced).some((e) => e.correlationId === c.id),
         ),
       30_000,
       'candidate.synced for every candidate',
     );
     expect([...landed(slow.sandbox, bulkEmails).values()].filter((n) => n !== 1)).toEqual([]);
     expect([...landed(healthy.sandbox, promptEmails).values()].filter((n) => n !== 1)).toEqual([]);
-    expect(eventsOf(out, RoutingKey.OperationFailed)).toEqual([]);
+    expect(world.events(RoutingKey.OperationFailed)).toEqual([]);
     // Waiting for a busy system is not a failed attempt.
-    expect(worker.output.filter((line) => /attempt \d+ failed/.test(line))).toEqual([]);
-    expect(await broker.messageCount(deadLetterQueueName(Queue.CandidateSync))).toBe(0);
+    expect(worker().output.filter((line) => /attempt \d+ failed/.test(line))).toEqual([]);
+    expect(await world.broker.messageCount(deadLetterQueueName(Queue.CandidateSync))).toBe(0);
   }, 180_000);
 });

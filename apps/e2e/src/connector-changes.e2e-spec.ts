@@ -58,7 +58,7 @@ describe('connector changes reach every worker at once (ATS-B)', () => {
       name: 'e2e_changes',
       registry: 'real',
       sandboxes: ['ats-b'],
-      sandboxOptions: { 'ats-b': { users: [{ username: 'recruiter', password: USER_PASSWORD }] } },
+      vendorSandboxOptions: { 'ats-b': { users: [{ username: 'recruiter', password: USER_PASSWORD }] } },
       serviceEnv: {
         'connector-registry': { ADMIN_API_KEYS: `${ACCOUNT}:${KEY}` },
         'document-service': retries,

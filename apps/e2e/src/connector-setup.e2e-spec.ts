@@ -51,7 +51,7 @@ describe('connector set-up through the admin API', () => {
       serviceEnv: { 'connector-registry': { ADMIN_API_KEYS: `acct_a:${KEY},acct_b:${OTHER_KEY}` } },
       // Logins of the suite's own, which its no-secret-anywhere check looks for.
       sandboxes: ['ats-a', 'ats-b'],
-      sandboxOptions: {
+      vendorSandboxOptions: {
         'ats-a': { clients: [{ clientId: 'acme-id', clientSecret: CLIENT_SECRET }], seed: { vacancies: 3 } },
         'ats-b': { users: [{ username: 'recruiter', password: USER_PASSWORD }] },
       },

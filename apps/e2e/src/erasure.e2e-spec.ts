@@ -1,23 +1,9 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import type { ConsumeMessage } from 'amqplib';
 import { Client } from 'pg';
-import { startAtsASandbox, type RunningAtsASandbox } from '@connector/ats-a-sandbox';
-import { startAtsBSandbox, type RunningAtsBSandbox } from '@connector/ats-b-sandbox';
+import type { RunningAtsASandbox } from '@connector/ats-a-sandbox';
 import { createEvent, Exchange, OperationFailedCode, RoutingKey } from '@connector/contracts';
-import {
-  adminApi,
-  createSuiteInfrastructure,
-  eventsOf,
-  eventually,
-  type FileServer,
-  startFileServer,
-  startService,
-  type ServiceProcess,
-  type SuiteInfrastructure,
-  TestBroker,
-  waitForEvent,
-} from '@connector/testing';
-import { startAuthGateway } from '@connector/service-stubs';
+import { adminApi, eventually, type FileServer, startFileServer } from '@connector/testing';
+import { type TestWorld, testWorld } from '@connector/test-world';
 
 /**
  * `candidate.erased` end to end: the registry, auth-gateway, candidate-sync and document-service as processes,
@@ -25,34 +11,33 @@ import { startAuthGateway } from '@connector/service-stubs';
  * end in the failure log, then the platform erases them: no table of any service keeps their name, email,
  * phone or answers, `candidate.erasure_completed` says what went, their later events are refused, and the
  * ATS keeps its record (the customer's system of record).
+ *
+ * ATS-A only: the connector is made through the registry's admin API with client credentials (the world's
+ * `connect` goes through a stub registry), and ATS-A is the ATS with applications and documents.
  */
 const ACCOUNT = 'acct_erasure';
 const KEY = `key-${randomBytes(6).toString('hex')}`;
+const CLIENT_ID = 'erasure-client';
 const CLIENT_SECRET = `secret-${randomBytes(8).toString('hex')}`;
 
-describe('candidate erasure', () => {
-  let infra: SuiteInfrastructure;
+describe('candidate erasure (ats-a)', () => {
+  let world: TestWorld;
   let atsA: RunningAtsASandbox;
-  let atsB: RunningAtsBSandbox;
   let files: FileServer;
-  let broker: TestBroker;
-  let out: ConsumeMessage[];
-  const processes: ServiceProcess[] = [];
-  let registry: ServiceProcess;
   let connectorId: string;
 
-  const api = adminApi({ baseUrl: () => `${registry.url}/api/v1`, key: KEY });
+  const api = adminApi({ baseUrl: () => `${world.service('connector-registry').url}/api/v1`, key: KEY });
   const publish = <T extends object>(type: string, data: T) => {
     const event = createEvent(type, ACCOUNT, data);
-    broker.publish(Exchange.PlatformEvents, type, event);
+    world.broker.publish(Exchange.PlatformEvents, type, event);
     return event;
   };
   const eventFor = (type: string, sourceId: string, match: Record<string, unknown> = {}) =>
-    waitForEvent(() => out, type, sourceId, match, 30_000);
+    world.eventFor(type, sourceId, match, 30_000);
 
   /** Every table of the suite's database (all services share it here) whose rows contain one of `needles`. */
   async function tablesHolding(needles: string[]): Promise<string[]> {
-    const db = new Client({ connectionString: infra.database.url });
+    const db = new Client({ connectionString: world.env.DATABASE_URL });
     await db.connect();
     try {
       const { rows: columns } = await db.query<{
@@ -86,30 +71,26 @@ describe('candidate erasure', () => {
   }
 
   beforeAll(async () => {
-    infra = await createSuiteInfrastructure('e2e_erasure');
-    atsA = await startAtsASandbox({
-      clients: [{ clientId: 'demo-client', clientSecret: CLIENT_SECRET }],
-      seed: { vacancies: 5 },
-      dailyLimit: 1_000_000,
-    });
-    atsB = await startAtsBSandbox({});
     files = await startFileServer();
-    broker = await TestBroker.connect();
-    out = await broker.tap(Exchange.ConnectorEvents, '#');
-    const env = { ...infra.env, RETRY_DELAYS_MS: '300,600' };
-    registry = await startService('connector-registry', { ...env, ADMIN_API_KEYS: `${ACCOUNT}:${KEY}` });
-    processes.push(
-      registry,
-      await startAuthGateway(atsB, env),
-      // Before candidate-sync: its queue is bound to candidate.synced before any candidate is synced.
-      await startService('document-service', env),
-    );
-    processes.push(await startService('candidate-sync', env));
+    world = await testWorld({
+      name: 'e2e_erasure',
+      // document-service before candidate-sync: its queue is bound to candidate.synced before any is synced.
+      services: ['connector-registry', 'auth-gateway', 'document-service'],
+      env: { RETRY_DELAYS_MS: '300,600' },
+      serviceEnv: { 'connector-registry': { ADMIN_API_KEYS: `${ACCOUNT}:${KEY}` } },
+      sandboxes: ['ats-a'],
+      vendorSandboxOptions: {
+        'ats-a': { clients: [{ clientId: CLIENT_ID, clientSecret: CLIENT_SECRET }], seed: { vacancies: 5 } },
+      },
+      tap: [Exchange.ConnectorEvents],
+    });
+    await world.startService('candidate-sync');
+    atsA = world.sandbox('ats-a').running as RunningAtsASandbox;
     const created = await api('POST', '/connectors', {
       body: {
         type: 'ats-a',
         name: 'Erasure ATS',
-        config: { baseUrl: atsA.url, clientId: 'demo-client', clientSecret: CLIENT_SECRET },
+        config: { baseUrl: atsA.url, clientId: CLIENT_ID, clientSecret: CLIENT_SECRET },
       },
     });
     expect(created).toMatchObject({ status: 201, body: { status: 'connected' } });
@@ -117,12 +98,8 @@ describe('candidate erasure', () => {
   }, 180_000);
 
   afterAll(async () => {
-    await Promise.all(processes.map((p) => p.stop()));
-    await broker?.close();
+    await world?.close();
     await files?.close();
-    await atsA?.close();
-    await atsB?.close();
-    await infra?.drop();
   });
 
   it('removes the candidate from every table, says so, keeps the ATS record and refuses what comes later', async () => {
@@ -183,11 +160,13 @@ describe('candidate erasure', () => {
       // Two application links: the refused vacancy's was claimed before the refusal.
       removed: { candidateLinks: 1, applicationLinks: 2, documentLinks: 1, candidateRefs: 1, deadLetters: 2 },
     });
-    expect(eventsOf(out, RoutingKey.CandidateErasureCompleted)).toHaveLength(1);
+    expect(world.events(RoutingKey.CandidateErasureCompleted)).toHaveLength(1);
     expect(await tablesHolding(needles)).toEqual([]);
     expect((await api('GET', '/failures')).body).toEqual({ failures: [] });
     // The ATS is the customer's system of record: untouched.
-    expect(atsA.state.candidates().filter((c) => c.CandidateId === externalId)).toHaveLength(1);
+    expect(world.sandbox('ats-a').candidates(person.email)).toEqual([
+      expect.objectContaining({ externalId: String(externalId) }),
+    ]);
 
     // Later events about them are refused with a code, and kept nowhere.
     const patchesBefore = atsA.state.callCounts().byEndpoint['PATCH /api/candidates/{id}'] ?? 0;

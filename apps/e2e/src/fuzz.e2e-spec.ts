@@ -1,31 +1,20 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ConsumeMessage } from 'amqplib';
 import fc from 'fast-check';
 import { Client } from 'pg';
-import { startAtsASandbox, type RunningAtsASandbox } from '@connector/ats-a-sandbox';
-import { startAtsBSandbox, type RunningAtsBSandbox } from '@connector/ats-b-sandbox';
 import { driveLoginForm } from '@connector/ats-b-sandbox/testing';
 import { createEvent, Exchange, RoutingKey } from '@connector/contracts';
-import {
-  adminApi,
-  createSuiteInfrastructure,
-  eventsOf,
-  eventually,
-  startService,
-  type ServiceProcess,
-  type SuiteInfrastructure,
-  TestBroker,
-  waitForEvent,
-} from '@connector/testing';
+import { adminApi, eventually } from '@connector/testing';
+import { type TestWorld, testWorld } from '@connector/test-world';
 import { hostileMessages } from './fuzz/hostile-events';
 import { type OpenApiDocument, requestsFrom } from './fuzz/openapi-requests';
 
 /**
  * Fuzzing from outside, against the running services: generated hostile events on `platform.events`,
  * generated requests for every route of the admin API's OpenAPI document, and tampered OAuth callbacks.
- * The seed is printed; FUZZ_SEED replays a run, FUZZ_RUNS scales it.
+ * The seed is printed; FUZZ_SEED replays a run, FUZZ_RUNS scales it. Connectors are made through the real
+ * registry's admin API: ATS-A's with client credentials, ATS-B's by its login form (the OAuth callbacks).
  */
 const SEED = Number(process.env.FUZZ_SEED ?? Date.now() % 1_000_000);
 const RUNS = Number(process.env.FUZZ_RUNS ?? 1);
@@ -35,20 +24,16 @@ const CLIENT_SECRET = `secret-${randomBytes(8).toString('hex')}`;
 const USER_PASSWORD = `pass-${randomBytes(6).toString('hex')}`;
 
 describe(`fuzzing (seed ${SEED})`, () => {
-  let infra: SuiteInfrastructure;
-  let atsA: RunningAtsASandbox;
-  let atsB: RunningAtsBSandbox;
-  let broker: TestBroker;
-  let out: ConsumeMessage[];
-  let registry: ServiceProcess;
-  const services: ServiceProcess[] = [];
+  let world: TestWorld;
   let atsAConnectorId: string;
   let atsBConnectorId: string;
+  const registry = () => world.service('connector-registry');
+  const candidatesInAtsA = (email: string) => world.sandbox('ats-a').candidates(email);
 
-  const api = adminApi({ baseUrl: () => `${registry.url}/api/v1`, key: KEY });
+  const api = adminApi({ baseUrl: () => `${registry().url}/api/v1`, key: KEY });
 
   async function rows<T>(sql: string, params: unknown[] = []): Promise<T[]> {
-    const db = new Client({ connectionString: infra.database.url });
+    const db = new Client({ connectionString: world.env.DATABASE_URL });
     await db.connect();
     try {
       return (await db.query(sql, params)).rows as T[];
@@ -59,40 +44,37 @@ describe(`fuzzing (seed ${SEED})`, () => {
 
   beforeAll(async () => {
     console.log(`fuzz seed ${SEED} (FUZZ_SEED=${SEED} replays this run)`);
-    infra = await createSuiteInfrastructure('e2e_fuzz');
-    atsA = await startAtsASandbox({
-      clients: [{ clientId: 'fuzz-client', clientSecret: CLIENT_SECRET }],
-      seed: { vacancies: 3 },
-      dailyLimit: 1_000_000,
+    world = await testWorld({
+      name: 'e2e_fuzz',
+      services: ['connector-registry'],
+      serviceEnv: {
+        'connector-registry': { ADMIN_API_KEYS: `${ACCOUNT}:${KEY}` },
+        'candidate-sync': { RETRY_DELAYS_MS: '200,400' },
+        'document-service': { RETRY_DELAYS_MS: '200,400' },
+      },
+      sandboxes: ['ats-a', 'ats-b'],
+      vendorSandboxOptions: {
+        'ats-a': {
+          clients: [{ clientId: 'fuzz-client', clientSecret: CLIENT_SECRET }],
+          seed: { vacancies: 3 },
+        },
+        'ats-b': { users: [{ username: 'recruiter', password: USER_PASSWORD }] },
+      },
+      tap: [Exchange.ConnectorEvents],
     });
-    atsB = await startAtsBSandbox({ users: [{ username: 'recruiter', password: USER_PASSWORD }] });
-    broker = await TestBroker.connect();
-    out = await broker.tap(Exchange.ConnectorEvents, '#');
-    registry = await startService('connector-registry', {
-      ...infra.env,
-      ADMIN_API_KEYS: `${ACCOUNT}:${KEY}`,
-    });
-    services.push(
-      registry,
-      ...(await Promise.all([
-        startService('auth-gateway', {
-          ...infra.env,
-          ENCRYPTION_KEYS: `k1:${randomBytes(32).toString('base64')}`,
-          ATS_B_OAUTH_URL: atsB.oauthUrl,
-          ATS_B_REST_LOGIN_URL: atsB.restLoginUrl,
-          ATS_B_REDIRECT_URI: `${registry.url}/oauth/ats-b/callback`,
-        }),
-        startService('candidate-sync', { ...infra.env, RETRY_DELAYS_MS: '200,400' }),
-        startService('document-service', { ...infra.env, RETRY_DELAYS_MS: '200,400' }),
-        // Mapping previews ask vacancy-sync: without it they answer 503 (a dependency down), not a fuzz finding.
-        startService('vacancy-sync', infra.env),
-      ])),
-    );
+    await Promise.all([
+      // The login comes back to the registry's own callback.
+      world.startService('auth-gateway', { ATS_B_REDIRECT_URI: `${registry().url}/oauth/ats-b/callback` }),
+      world.startService('candidate-sync'),
+      world.startService('document-service'),
+      // Mapping previews ask vacancy-sync: without it they answer 503 (a dependency down), not a fuzz finding.
+      world.startService('vacancy-sync'),
+    ]);
     const created = await api('POST', '/connectors', {
       body: {
         type: 'ats-a',
         name: 'Fuzz ATS-A',
-        config: { baseUrl: atsA.url, clientId: 'fuzz-client', clientSecret: CLIENT_SECRET },
+        config: { baseUrl: world.sandbox('ats-a').url, clientId: 'fuzz-client', clientSecret: CLIENT_SECRET },
       },
     });
     expect(created.status).toBe(201);
@@ -103,16 +85,10 @@ describe(`fuzzing (seed ${SEED})`, () => {
     atsBConnectorId = String(atsBCreated.body.id);
   }, 180_000);
 
-  afterAll(async () => {
-    await Promise.all(services.map((service) => service.stop()));
-    await broker?.close();
-    await atsA?.close();
-    await atsB?.close();
-    await infra?.drop();
-  });
+  afterAll(() => world?.close());
 
   const healthy = async () => {
-    for (const service of services) {
+    for (const service of world.processes) {
       expect((await fetch(`${service.url}/health`)).status).toBe(200);
     }
   };
@@ -120,7 +96,7 @@ describe(`fuzzing (seed ${SEED})`, () => {
   it('dead-letters every hostile event with a reason, reports it, and goes on with the next valid one', async () => {
     const messages = hostileMessages(120 * RUNS, SEED);
     for (const message of messages) {
-      broker.channel.publish(Exchange.PlatformEvents, message.routingKey, message.body, {
+      world.broker.channel.publish(Exchange.PlatformEvents, message.routingKey, message.body, {
         persistent: true,
         contentType: 'application/json',
         messageId: message.messageId,
@@ -162,7 +138,7 @@ describe(`fuzzing (seed ${SEED})`, () => {
     };
     const envelopeIds = messages.map(envelopeIdOf);
     const reported = () =>
-      new Set(eventsOf(out, RoutingKey.OperationFailed).map((e) => String(e.data.sourceEventId)));
+      new Set(world.events(RoutingKey.OperationFailed).map((e) => String(e.data.sourceEventId)));
     await eventually(
       async () => {
         const sourceIds = reported();
@@ -189,9 +165,9 @@ describe(`fuzzing (seed ${SEED})`, () => {
       lastName: 'Fuzz',
       email,
     });
-    broker.publish(Exchange.PlatformEvents, valid.type, valid);
-    await waitForEvent(() => out, RoutingKey.CandidateSynced, valid.id, { connectorId: atsAConnectorId });
-    expect(atsA.state.candidates().filter((c) => c.Email === email)).toHaveLength(1);
+    world.broker.publish(Exchange.PlatformEvents, valid.type, valid);
+    await world.eventFor(RoutingKey.CandidateSynced, valid.id, { connectorId: atsAConnectorId });
+    expect(candidatesInAtsA(email)).toHaveLength(1);
   }, 240_000);
 
   it('refuses a message that reuses an id with other content, and creates nothing twice', async () => {
@@ -202,11 +178,11 @@ describe(`fuzzing (seed ${SEED})`, () => {
       lastName: 'Content',
       email: `${candidateId}@example.com`,
     });
-    broker.publish(Exchange.PlatformEvents, first.type, first);
-    await waitForEvent(() => out, RoutingKey.CandidateSynced, first.id, { connectorId: atsAConnectorId });
+    world.broker.publish(Exchange.PlatformEvents, first.type, first);
+    await world.eventFor(RoutingKey.CandidateSynced, first.id, { connectorId: atsAConnectorId });
 
     const other = { ...first, data: { ...first.data, email: `other-${candidateId}@example.com` } };
-    broker.channel.publish(Exchange.PlatformEvents, other.type, Buffer.from(JSON.stringify(other)), {
+    world.broker.channel.publish(Exchange.PlatformEvents, other.type, Buffer.from(JSON.stringify(other)), {
       persistent: true,
       contentType: 'application/json',
       messageId: `reuse-${first.id}`,
@@ -220,10 +196,8 @@ describe(`fuzzing (seed ${SEED})`, () => {
       'the reused id in the failure log',
     );
     expect(kept.reasons.join(' ')).toMatch(/already received .*different content/i);
-    expect(atsA.state.candidates().filter((c) => c.Email === `${candidateId}@example.com`)).toHaveLength(1);
-    expect(
-      atsA.state.candidates().filter((c) => c.Email === `other-${candidateId}@example.com`),
-    ).toHaveLength(0);
+    expect(candidatesInAtsA(`${candidateId}@example.com`)).toHaveLength(1);
+    expect(candidatesInAtsA(`other-${candidateId}@example.com`)).toHaveLength(0);
   }, 60_000);
 
   it('answers generated admin API requests with a 4xx error or a success, never a 5xx, saving nothing on error', async () => {

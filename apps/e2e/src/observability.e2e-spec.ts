@@ -1,30 +1,24 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { ConsumeMessage } from 'amqplib';
-import { startAtsASandbox, type RunningAtsASandbox } from '@connector/ats-a-sandbox';
+import type { RunningAtsASandbox } from '@connector/ats-a-sandbox';
 import { type CandidateDataDto, createEvent, Exchange, RoutingKey } from '@connector/contracts';
 import {
   adminApi,
   type CollectedSpan,
-  createSuiteInfrastructure,
-  eventsOf,
   eventually,
   metricValue,
   type MetricSample,
   type OtlpCollector,
   scrapeMetrics,
-  type ServiceProcess,
   startOtlpCollector,
-  startService,
-  type SuiteInfrastructure,
-  TestBroker,
 } from '@connector/testing';
+import { type TestWorld, testWorld } from '@connector/test-world';
 
 /**
  * What an operator sees of real work, end to end: the five services as processes (with an OTLP collector
  * of this test), the ATS-A sandbox, a vacancy run, then candidates from the platform: one followed on its
  * own, one the ATS fails once, a burst, and an invalid message. Each service's /metrics counts exactly what
  * this caused; the followed candidate's log lines in every service it passes carry its correlationId as a
- * field; and its journey is one trace.
+ * field; and its journey is one trace. ATS-A only: its endpoints and span names are what the checks read.
  */
 const ACCOUNT = 'acct_obs';
 const KEY = `key-${randomBytes(6).toString('hex')}`;
@@ -50,14 +44,11 @@ const candidate = (overrides: Partial<CandidateDataDto> = {}): CandidateDataDto 
   };
 };
 
-describe('observability of real work', () => {
-  let infra: SuiteInfrastructure;
+describe('observability of real work (ats-a)', () => {
+  let world: TestWorld;
   let atsA: RunningAtsASandbox;
   let collector: OtlpCollector;
-  let broker: TestBroker;
-  let synced: ConsumeMessage[];
-  const running = new Map<Service, ServiceProcess>();
-  const service = (name: Service) => running.get(name) as ServiceProcess;
+  const service = (name: Service) => world.service(name);
   const api = adminApi({ baseUrl: () => `${service('connector-registry').url}/api/v1`, key: KEY });
   let connectorId = '';
   /** The candidate followed through logs and traces, published as the platform would with a traceparent. */
@@ -71,7 +62,7 @@ describe('observability of real work', () => {
   const metrics = {} as Record<Service, MetricSample[]>;
 
   const publish = (body: object | string, headers: Record<string, unknown> = {}) =>
-    broker.channel.publish(
+    world.broker.channel.publish(
       Exchange.PlatformEvents,
       RoutingKey.CandidateCreated,
       Buffer.from(typeof body === 'string' ? body : JSON.stringify(body)),
@@ -79,46 +70,38 @@ describe('observability of real work', () => {
     );
   const syncedFor = (candidateId: string) =>
     eventually(
-      () => eventsOf(synced, RoutingKey.CandidateSynced).find((e) => e.data['candidateId'] === candidateId),
+      () => world.events(RoutingKey.CandidateSynced).find((e) => e.data['candidateId'] === candidateId),
       30_000,
       `candidate.synced of ${candidateId}`,
     );
 
   beforeAll(async () => {
-    infra = await createSuiteInfrastructure('e2e_observability');
     collector = await startOtlpCollector();
-    atsA = await startAtsASandbox({
-      clients: [{ clientId: 'obs-client', clientSecret: CLIENT_SECRET }],
-      seed: { vacancies: 8, seed: 3 },
+    world = await testWorld({
+      name: 'e2e_observability',
+      services: SERVICES,
+      env: { LOG_LEVEL: 'debug', OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, OTEL_BSP_SCHEDULE_DELAY: '200' },
+      serviceEnv: {
+        'connector-registry': { ADMIN_API_KEYS: `${ACCOUNT}:${KEY}` },
+        'vacancy-sync': { SCHEDULER_TICK_MS: '60000', RUN_INLINE_WAIT_MAX_MS: '0' },
+        // A first retry after 2 s: time enough to lift the ATS fault before it.
+        'candidate-sync': { RETRY_DELAYS_MS: '2000,3000,5000' },
+      },
+      sandboxes: ['ats-a'],
+      vendorSandboxOptions: {
+        'ats-a': {
+          clients: [{ clientId: 'obs-client', clientSecret: CLIENT_SECRET }],
+          seed: { vacancies: 8, seed: 3 },
+        },
+      },
+      tap: [Exchange.ConnectorEvents],
     });
-    broker = await TestBroker.connect();
-    synced = await broker.tap(Exchange.ConnectorEvents, RoutingKey.CandidateSynced);
-    const common = {
-      ...infra.env,
-      LOG_LEVEL: 'debug',
-      OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
-      OTEL_BSP_SCHEDULE_DELAY: '200',
-    };
-    const env: Record<Service, Record<string, string>> = {
-      'connector-registry': { ADMIN_API_KEYS: `${ACCOUNT}:${KEY}` },
-      'auth-gateway': { ENCRYPTION_KEYS: `k1:${randomBytes(32).toString('base64')}` },
-      'vacancy-sync': { SCHEDULER_TICK_MS: '60000', RUN_INLINE_WAIT_MAX_MS: '0' },
-      // A first retry after 2 s: time enough to lift the ATS fault before it.
-      'candidate-sync': { RETRY_DELAYS_MS: '2000,3000,5000' },
-      'document-service': {},
-    };
-    const started = await Promise.all(
-      SERVICES.map((name) => startService(name, { ...common, ...env[name] })),
-    );
-    started.forEach((process, i) => running.set(SERVICES[i] as Service, process));
+    atsA = world.sandbox('ats-a').running as RunningAtsASandbox;
   }, 120_000);
 
   afterAll(async () => {
-    await Promise.all([...running.values()].map((process) => process.stop()));
-    await broker?.close();
-    await atsA?.close();
+    await world?.close();
     await collector?.close();
-    await infra?.drop();
   });
 
   it('runs the work: a connector, a vacancy run, candidates (one failing once at the ATS, one invalid)', async () => {
@@ -149,9 +132,11 @@ describe('observability of real work', () => {
     publish(followed.event, { traceparent: `00-${followed.traceId}-${followed.platformSpanId}-01` });
     await syncedFor(followed.event.data.candidateId);
 
-    // The ATS answers 503 to every create: candidate-sync tries it 3 more times within 10 s in the handler
-    // (quick retries for blips), then the message rides the retry ladder; it goes through once lifted.
-    atsA.state.setFaults({ errorRate: { 'POST /api/candidates': 1 }, errorStatus: 503 });
+    // The ATS answers 503 to the next 4 creates: the first try and the 3 quick retries candidate-sync makes
+    // within 10 s in the handler (for blips); then the message rides the retry ladder and goes through. A blip
+    // of a known length, not a fault lifted by the test: a loaded machine's late lift would fail the ladder's
+    // attempt too and count it twice.
+    atsA.state.setFaults({ failNext: { 'POST /api/candidates': 4 }, errorStatus: 503 });
     const flaky = createEvent(RoutingKey.CandidateCreated, ACCOUNT, candidate());
     publish(flaky);
     await eventually(

@@ -1,97 +1,71 @@
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
-import { startAtsBSandbox, type RunningAtsBSandbox } from '@connector/ats-b-sandbox';
+import type { RunningAtsBSandbox } from '@connector/ats-b-sandbox';
+import { connectorSnapshot } from '@connector/ats-testing';
 import {
-  type ConnectorSnapshot,
   createEvent,
   Exchange,
-  Queue,
   RoutingKey,
   type RunCompletedDto,
   type VacancyClosedDto,
   type VacancyEventFeedStatus,
   type VacancyUpsertedDto,
 } from '@connector/contracts';
-import { RabbitConnection, RpcClient } from '@connector/messaging';
-import { connectorSnapshot } from '@connector/ats-testing';
-import {
-  createSuiteInfrastructure,
-  eventually,
-  parseEvent,
-  rabbitUrl,
-  startService,
-  type ServiceProcess,
-  TestBroker,
-  type SuiteInfrastructure,
-  tapVacancyRuns,
-  type VacancyRunTaps,
-} from '@connector/testing';
-import {
-  authorizeAtsB,
-  type ConnectorDirectoryStub,
-  startAuthGateway,
-  startConnectorDirectoryStub,
-} from '@connector/service-stubs';
+import { authorizeAtsB } from '@connector/service-stubs';
+import { eventually, type ServiceProcess } from '@connector/testing';
+import { type TestWorld, testWorld } from '@connector/test-world';
 
 const ACCOUNT = 'acct_vacancy_events';
 /** The connector's `eventPollSeconds` in this test (the floor is lowered to 1 for it). */
 const POLL_SECONDS = 3;
 /** "Within two poll periods", and a claim tick. */
 const TWO_POLLS_MS = 2 * POLL_SECONDS * 1_000 + 500;
-
-const snapshots = new Map<string, ConnectorSnapshot>();
+/** vacancy-sync's settings here, for every process of it. */
+const WORKER_ENV = {
+  SCHEDULER_TICK_MS: '500',
+  EVENT_FEED_TICK_MS: '200',
+  EVENT_POLL_MIN_SECONDS: '1',
+  // A crashed process's lease and claim lapse within seconds.
+  RUN_LEASE_TTL_MS: '5000',
+};
 
 /**
  * ATS-B's event subscriptions end to end: vacancy-sync (a real process) subscribes a connected connector at the
  * sandbox, reads it every few seconds and publishes each change once; a crash between reading a batch and
  * publishing reads the batch again; a dropped subscription falls back to polling (runs say EVENTS_UNAVAILABLE)
- * and comes back.
+ * and comes back. ATS-B only: the checks drive its subscriptions, job orders and tenants through its sandbox.
  */
 describe('vacancy-sync on ATS-B event subscriptions', () => {
-  let infra: SuiteInfrastructure;
+  let world: TestWorld;
   let atsB: RunningAtsBSandbox;
-  let gateway: ServiceProcess;
   let worker: ServiceProcess;
-  let registryStub: ConnectorDirectoryStub;
-  let connection: RabbitConnection;
-  let rpc: RpcClient;
-  let broker: TestBroker;
-  let taps: VacancyRunTaps;
   let db: Client;
   const connectorId = randomUUID();
-  let env: Record<string, string>;
 
-  const startWorker = (extra: Record<string, string> = {}) =>
-    startService('vacancy-sync', {
-      ...env,
-      SCHEDULER_TICK_MS: '500',
-      EVENT_FEED_TICK_MS: '200',
-      EVENT_POLL_MIN_SECONDS: '1',
-      // A crashed process's lease and claim lapse within seconds.
-      RUN_LEASE_TTL_MS: '5000',
-      ...extra,
-    });
+  const startWorker = (extra: Record<string, string> = {}) => world.startService('vacancy-sync', extra);
+  const published = <T>(type: string) => world.events(type).map((e) => ({ data: e.data as T }));
 
   /** What vacancy-sync published for the feed (events carry no run's correlation id). */
   const feedUpserts = (externalId: string, from = 0, ofConnector = connectorId) =>
-    taps.upserted
+    published<VacancyUpsertedDto>(RoutingKey.VacancyUpserted)
       .slice(from)
-      .map((m) => parseEvent<VacancyUpsertedDto>(m))
       .filter((e) => e.data.connectorId === ofConnector && e.data.externalId === externalId)
       .map((e) => e.data);
   const feedClosures = (externalId: string) =>
-    taps.closed
-      .map((m) => parseEvent<VacancyClosedDto>(m))
-      .filter((e) => e.data.connectorId === connectorId && e.data.externalId === externalId);
+    published<VacancyClosedDto>(RoutingKey.VacancyClosed).filter(
+      (e) => e.data.connectorId === connectorId && e.data.externalId === externalId,
+    );
   const completedRuns = (ofConnector = connectorId) =>
-    taps.completed
-      .map((m) => parseEvent<RunCompletedDto>(m).data)
+    published<RunCompletedDto>(RoutingKey.RunCompleted)
+      .map((e) => e.data)
       .filter((r) => r.connectorId === ofConnector);
   const subscriptions = () => atsB.state.events.list().map((s) => s.subscriptionId);
   const feedStatus = () =>
-    rpc.request<VacancyEventFeedStatus>(
-      createEvent(RoutingKey.VacancyEventFeedRequested, ACCOUNT, { connectorId }),
-    );
+    world
+      .rpc()
+      .request<VacancyEventFeedStatus>(
+        createEvent(RoutingKey.VacancyEventFeedRequested, ACCOUNT, { connectorId }),
+      );
   const sandboxAdmin = (method: string, path: string, json?: unknown) =>
     fetch(`${atsB.url}/__sandbox${path}`, {
       method,
@@ -115,33 +89,27 @@ describe('vacancy-sync on ATS-B event subscriptions', () => {
     );
 
   beforeAll(async () => {
-    infra = await createSuiteInfrastructure('e2e_vacancy_events_ats_b');
-    atsB = await startAtsBSandbox({ seed: { jobs: 30, seed: 5 } });
-    broker = await TestBroker.connect();
-    await broker.deleteQueuesIfPresent([Queue.ConnectorRegistry, Queue.VacancySync, Queue.AuthGateway]);
-    taps = await tapVacancyRuns(broker);
-    registryStub = await startConnectorDirectoryStub(snapshots);
-    env = { DATABASE_URL: infra.database.url, RABBITMQ_URL: rabbitUrl() };
-    gateway = await startAuthGateway(atsB, env);
-    worker = await startWorker();
-    connection = new RabbitConnection({ url: rabbitUrl(), name: 'e2e-vacancy-events' });
-    rpc = new RpcClient(connection, 'connector-registry');
-    db = new Client({ connectionString: infra.database.url });
+    world = await testWorld({
+      name: 'e2e_vacancy_events_ats_b',
+      services: ['auth-gateway', 'vacancy-sync'],
+      serviceEnv: { 'vacancy-sync': WORKER_ENV },
+      registry: 'stub',
+      sandboxes: ['ats-b'],
+      sandboxOptions: { vacancies: 30, seed: 5 },
+      tap: [Exchange.ConnectorEvents],
+    });
+    atsB = world.sandbox('ats-b').running as RunningAtsBSandbox;
+    worker = world.service('vacancy-sync');
+    db = new Client({ connectionString: world.env.DATABASE_URL });
     await db.connect();
 
-    await authorizeAtsB(rpc, ACCOUNT, connectorId);
-    snapshots.set(
-      connectorId,
-      connectorSnapshot({
-        id: connectorId,
-        accountId: ACCOUNT,
-        type: 'ats-b',
-        config: { routine: 'api-oauth' },
-        options: { eventPollSeconds: POLL_SECONDS },
-        ownDailyLimit: false,
-      }),
-    );
-    broker.publish(
+    await world.connect('ats-b', {
+      accountId: ACCOUNT,
+      id: connectorId,
+      options: { eventPollSeconds: POLL_SECONDS },
+      ownDailyLimit: false,
+    });
+    world.broker.publish(
       Exchange.ConnectorEvents,
       RoutingKey.ConnectorStatusChanged,
       createEvent(RoutingKey.ConnectorStatusChanged, ACCOUNT, { connectorId, status: 'connected' }),
@@ -166,14 +134,7 @@ describe('vacancy-sync on ATS-B event subscriptions', () => {
 
   afterAll(async () => {
     await db?.end();
-    await rpc?.close();
-    await connection?.close();
-    await worker?.stop();
-    await gateway?.stop();
-    await registryStub?.close();
-    await broker?.close();
-    await atsB?.close();
-    await infra?.drop();
+    await world?.close();
   }, 60_000);
 
   it('tells the registry the connector is on events, read every few seconds', async () => {
@@ -226,7 +187,7 @@ describe('vacancy-sync on ATS-B event subscriptions', () => {
     await worker.stop();
     const crashing = await startWorker({ EVENT_FEED_CRASH_AFTER_STORE: 'exit' });
     const id = liveSeededJob();
-    const mark = taps.upserted.length;
+    const mark = world.events(RoutingKey.VacancyUpserted).length;
     await sandboxAdmin('PATCH', `/jobs/${id}`, { title: 'Retitled before a crash' });
     const code = await Promise.race([
       crashing.exited,
@@ -277,7 +238,7 @@ describe('vacancy-sync on ATS-B event subscriptions', () => {
     );
     expect(subscriptions()).toEqual([subscriptionId]);
     const after = completedRuns().length;
-    const mark = taps.upserted.length;
+    const mark = world.events(RoutingKey.VacancyUpserted).length;
     const id = liveSeededJob();
     await sandboxAdmin('PATCH', `/jobs/${id}`, { title: 'Heard of again' });
     await eventually(
@@ -314,9 +275,13 @@ describe('vacancy-sync on ATS-B event subscriptions', () => {
     /** What connector-registry does when an admin saves the option: the snapshot changes, then connector.changed. */
     const changePoll = (eventPollSeconds: number) => {
       version += 1;
-      const current = snapshots.get(connectorId)!;
-      snapshots.set(connectorId, { ...current, options: { ...current.options, eventPollSeconds }, version });
-      broker.publish(
+      const current = world.connectors.get(connectorId)!;
+      world.connectors.set(connectorId, {
+        ...current,
+        options: { ...current.options, eventPollSeconds },
+        version,
+      });
+      world.broker.publish(
         Exchange.Internal,
         RoutingKey.ConnectorChanged,
         createEvent(RoutingKey.ConnectorChanged, ACCOUNT, { connectorId, version }),
@@ -336,8 +301,24 @@ describe('vacancy-sync on ATS-B event subscriptions', () => {
       changePoll(3_600);
       await eventually(hourly, 20_000, 'the feed read hourly (poll_seconds 3600, its next read far ahead)');
 
+      const {
+        rows: [{ changedAt }],
+      } = await db.query<{ changedAt: Date }>('SELECT now() AS "changedAt"');
       changePoll(2);
-      const mark = taps.upserted.length;
+      // The new period takes effect within one new period: the feed is read again 2 s after the change, not
+      // an hour later (plus up to 3 s for connector.changed and the poller's tick on a loaded machine).
+      await eventually(
+        async () => {
+          const { rows } = await db.query<{ read: boolean }>(
+            'SELECT last_read_at > $2 AS read FROM vacancy_event_feed WHERE connector_id = $1',
+            [connectorId, changedAt],
+          );
+          return rows[0]?.read ? true : undefined;
+        },
+        2_000 + 3_000,
+        'the feed read again within one new period (2 s) of eventPollSeconds 3600 → 2',
+      );
+      const mark = world.events(RoutingKey.VacancyUpserted).length;
       const id = liveSeededJob();
       await sandboxAdmin('PATCH', `/jobs/${id}`, { title: 'Heard of within the new period' });
       // Before, the new period took effect only after the old one (an hour) had passed.
@@ -358,11 +339,11 @@ describe('vacancy-sync on ATS-B event subscriptions', () => {
     // Its own customer at the vendor (a tenant): 700 job orders, two listing pages.
     const tenant = await atsB.tenants.create('first-run', { jobs: 700 });
     const newcomer = randomUUID();
-    await authorizeAtsB(rpc, ACCOUNT, newcomer, {
+    await authorizeAtsB(world.rpc(), ACCOUNT, newcomer, {
       username: 'recruiter@first-run',
       password: 'recruiter-pass',
     });
-    snapshots.set(
+    world.connectors.set(
       newcomer,
       connectorSnapshot({
         id: newcomer,
@@ -377,7 +358,7 @@ describe('vacancy-sync on ATS-B event subscriptions', () => {
     tenant.state.setFaults({ latencyMs: 2_000 });
     const title = 'Changed during the first run';
     try {
-      broker.publish(
+      world.broker.publish(
         Exchange.Internal,
         RoutingKey.RunRequested,
         createEvent(RoutingKey.RunRequested, ACCOUNT, { connectorId: newcomer, runId: randomUUID() }),
@@ -389,7 +370,7 @@ describe('vacancy-sync on ATS-B event subscriptions', () => {
         30_000,
         "the new connector's first run started",
       );
-      broker.publish(
+      world.broker.publish(
         Exchange.ConnectorEvents,
         RoutingKey.ConnectorStatusChanged,
         createEvent(RoutingKey.ConnectorStatusChanged, ACCOUNT, {

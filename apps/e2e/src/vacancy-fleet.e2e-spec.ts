@@ -1,41 +1,23 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
-import { startAtsASandbox, type RunningAtsASandbox } from '@connector/ats-a-sandbox';
-import { type ConnectorSnapshot, createEvent, Exchange, Queue, RoutingKey } from '@connector/contracts';
-import { RabbitConnection, RpcClient } from '@connector/messaging';
-import { connectorSnapshot } from '@connector/ats-testing';
-import {
-  createSuiteInfrastructure,
-  eventually,
-  metricValue,
-  rabbitUrl,
-  scrapeMetrics,
-  startService,
-  type ServiceProcess,
-  type SuiteInfrastructure,
-  TestBroker,
-} from '@connector/testing';
-import {
-  type ConnectorDirectoryStub,
-  saveAtsACredentials,
-  startAuthGateway,
-  startConnectorDirectoryStub,
-} from '@connector/service-stubs';
-import { startAtsBSandbox, type RunningAtsBSandbox } from '@connector/ats-b-sandbox';
+import { createEvent, Exchange, RoutingKey } from '@connector/contracts';
+import { eventually, metricValue, scrapeMetrics } from '@connector/testing';
+import { type TestWorld, testWorld } from '@connector/test-world';
 
 /**
  * The fleet scheduler on a compressed schedule: 50 ATS-A connectors on 10 customer systems (5 each), every
  * connector every 6 s, two vacancy-sync processes sharing the schedule. Measured from `sync_run` itself: the
  * first syncs, the runs done against the runs due, the spacing of each connector's runs, one run at a time per
- * connector and at most RUN_SYSTEM_CONCURRENCY (2) at once per customer system.
+ * connector and at most RUN_SYSTEM_CONCURRENCY (2) at once per customer system. Nothing here is ATS-A's own:
+ * it is the fleet's ATS because its connectors connect without a login form (50 of them, quickly).
  */
+const TYPE = 'ats-a';
 const ACCOUNT = 'acct_fleet';
 const SYSTEMS = 10;
 const PER_SYSTEM = 5;
 const INTERVAL_SECONDS = 6;
 /** Scheduled runs each connector must have finished before the schedule is judged. */
 const RUNS_EACH = 6;
-const CLIENT_SECRET = `secret-${randomBytes(8).toString('hex')}`;
 
 interface RunRow {
   connector_id: string;
@@ -48,17 +30,9 @@ interface RunRow {
 }
 
 describe('vacancy-sync at fleet scale (compressed schedule)', () => {
-  let infra: SuiteInfrastructure;
-  const systems: RunningAtsASandbox[] = [];
-  let atsB: RunningAtsBSandbox;
-  let gateway: ServiceProcess;
-  const workers: ServiceProcess[] = [];
-  let registryStub: ConnectorDirectoryStub;
-  let connection: RabbitConnection;
-  let rpc: RpcClient;
-  let broker: TestBroker;
+  let world: TestWorld;
+  const workers = () => world.processes.filter((p) => p.name === 'vacancy-sync');
   let db: Client;
-  const snapshots = new Map<string, ConnectorSnapshot>();
   /** Connector → its customer system's address. */
   const systemOf = new Map<string, string>();
   let connectedAt: number;
@@ -72,62 +46,39 @@ describe('vacancy-sync at fleet scale (compressed schedule)', () => {
     ).rows;
 
   beforeAll(async () => {
-    infra = await createSuiteInfrastructure('e2e_vacancy_fleet');
-    const clients = [{ clientId: 'demo-client', clientSecret: CLIENT_SECRET }];
-    for (let i = 0; i < SYSTEMS; i++) {
-      systems.push(await startAtsASandbox({ clients, seed: { vacancies: 12, seed: 100 + i } }));
-    }
-    // auth-gateway needs its ATS-B vendor addresses; no ATS-B connector here.
-    atsB = await startAtsBSandbox({ seed: { jobs: 1, seed: 1 } });
-    broker = await TestBroker.connect();
-    await broker.deleteQueuesIfPresent([Queue.ConnectorRegistry, Queue.VacancySync, Queue.AuthGateway]);
-    registryStub = await startConnectorDirectoryStub(snapshots);
-    const env = { DATABASE_URL: infra.database.url, RABBITMQ_URL: rabbitUrl() };
-    gateway = await startAuthGateway(atsB, env);
-    // One account stands for the fleet: its own cap (4 runs at once) is lifted; the systems' cap is measured.
-    const workerEnv = {
-      ...env,
-      SCHEDULER_TICK_MS: '250',
-      RUN_SYSTEM_CONCURRENCY: '2',
-      MAX_CONCURRENT_RUNS_PER_ACCOUNT: '1000',
-    };
-    workers.push(
-      ...(await Promise.all([
-        startService('vacancy-sync', workerEnv),
-        startService('vacancy-sync', workerEnv),
-      ])),
-    );
-    connection = new RabbitConnection({ url: rabbitUrl(), name: 'e2e-vacancy-fleet' });
-    rpc = new RpcClient(connection, 'connector-registry');
-    db = new Client({ connectionString: infra.database.url });
+    world = await testWorld({
+      name: 'e2e_vacancy_fleet',
+      services: ['auth-gateway', 'vacancy-sync', 'vacancy-sync'],
+      // One account stands for the fleet: its own cap (4 runs at once) is lifted; the systems' cap is measured.
+      serviceEnv: {
+        'vacancy-sync': {
+          SCHEDULER_TICK_MS: '250',
+          RUN_SYSTEM_CONCURRENCY: '2',
+          MAX_CONCURRENT_RUNS_PER_ACCOUNT: '1000',
+        },
+      },
+      registry: 'stub',
+    });
+    db = new Client({ connectionString: world.env.DATABASE_URL });
     await db.connect();
 
-    for (const sandbox of systems) {
-      for (let i = 0; i < PER_SYSTEM; i++) {
-        const connectorId = randomUUID();
-        await saveAtsACredentials(rpc, ACCOUNT, connectorId, {
-          baseUrl: sandbox.url,
-          clientId: 'demo-client',
-          clientSecret: CLIENT_SECRET,
+    for (let i = 0; i < SYSTEMS; i++) {
+      const sandbox = await world.startSandbox(TYPE, { vacancies: 12, seed: 100 + i });
+      for (let j = 0; j < PER_SYSTEM; j++) {
+        const connector = await world.connect(TYPE, {
+          accountId: ACCOUNT,
+          id: randomUUID(),
+          sandbox,
+          options: { syncIntervalMinutes: INTERVAL_SECONDS / 60 },
+          ownDailyLimit: false,
         });
-        snapshots.set(
-          connectorId,
-          connectorSnapshot({
-            id: connectorId,
-            accountId: ACCOUNT,
-            type: 'ats-a',
-            config: { baseUrl: sandbox.url, clientId: 'demo-client' },
-            options: { syncIntervalMinutes: INTERVAL_SECONDS / 60 },
-            ownDailyLimit: false,
-          }),
-        );
-        systemOf.set(connectorId, sandbox.url);
+        systemOf.set(connector.id, sandbox.url);
       }
     }
     // All connected at once, as the registry would announce them: the first syncs are due together.
     connectedAt = Date.now();
-    for (const connectorId of snapshots.keys()) {
-      broker.publish(
+    for (const connectorId of systemOf.keys()) {
+      world.broker.publish(
         Exchange.ConnectorEvents,
         RoutingKey.ConnectorStatusChanged,
         createEvent(RoutingKey.ConnectorStatusChanged, ACCOUNT, { connectorId, status: 'connected' }),
@@ -137,15 +88,7 @@ describe('vacancy-sync at fleet scale (compressed schedule)', () => {
 
   afterAll(async () => {
     await db?.end();
-    await rpc?.close();
-    await connection?.close();
-    await Promise.all(workers.map((w) => w.stop()));
-    await gateway?.stop();
-    await registryStub?.close();
-    await broker?.close();
-    await Promise.all(systems.map((s) => s.close()));
-    await atsB?.close();
-    await infra?.drop();
+    await world?.close();
   }, 60_000);
 
   it('runs every connector on its schedule, shared by two processes, never twice at once', async () => {
@@ -154,7 +97,7 @@ describe('vacancy-sync at fleet scale (compressed schedule)', () => {
         const rows = await runs();
         const done = (id: string) =>
           rows.filter((r) => r.connector_id === id && r.trigger === 'scheduled' && r.status === 'succeeded');
-        const behind = [...snapshots.keys()].filter((id) => done(id).length < RUNS_EACH);
+        const behind = [...systemOf.keys()].filter((id) => done(id).length < RUNS_EACH);
         return behind.length === 0 ? rows : undefined;
       },
       120_000,
@@ -219,7 +162,7 @@ describe('vacancy-sync at fleet scale (compressed schedule)', () => {
   }, 180_000);
 
   it('shows its lag and its backlog on /metrics, and each process did part of the work', async () => {
-    const scrapes = await Promise.all(workers.map((w) => scrapeMetrics(w.url)));
+    const scrapes = await Promise.all(workers().map((w) => scrapeMetrics(w.url)));
     for (const samples of scrapes) {
       expect(metricValue(samples, 'connector_sync_lag_seconds_count')).toBeGreaterThan(0);
       expect(

@@ -9,7 +9,9 @@ export const SERVICE_NAME = 'auth-gateway';
 
 /**
  * auth-gateway's environment, validated at boot: its own variables, and the settings each registered adapter
- * declares under its own prefix (ATS-B's OAuth client: `ATS_B_*`; `atsSettingsOf`).
+ * declares under its own prefix (ATS-B's OAuth client: `ATS_B_*`; `atsSettingsOf`). It reads the product's
+ * adapter list, not the injected registry: the settings are decorated properties of this class, fixed when the
+ * class is defined, before any module (or registry provider) exists.
  */
 export class AuthGatewayConfig extends withAtsSettings(atsRegistry.all().flatMap((a) => a.settings ?? [])) {
   override PORT = 3001;

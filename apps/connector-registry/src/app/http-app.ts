@@ -2,6 +2,7 @@ import type { ServerResponse } from 'node:http';
 import type { INestApplication } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, type OpenAPIObject, type SchemaObject, SwaggerModule } from '@nestjs/swagger';
+import { AtsRegistry } from '@connector/ats-core';
 import { withKnownAtsTypes } from '@connector/ats-registry';
 import { jsonSchemasOf, VacancyUpsertedDto } from '@connector/contracts';
 import { RegistryExceptionFilter } from './common/registry-exception.filter';
@@ -22,7 +23,7 @@ export function configureHttp(
 ): void {
   const trustProxy = parseTrustProxy(config.TRUST_PROXY);
   if (trustProxy !== false) (app as NestExpressApplication).set('trust proxy', trustProxy);
-  app.useGlobalPipes(createValidationPipe());
+  app.useGlobalPipes(createValidationPipe(app.get(AtsRegistry)));
   app.useGlobalFilters(new RegistryExceptionFilter());
   // Swagger UI's page and assets: its own scripts only; its inline styles (its page has a <style>).
   app.use(`/${API_DOCS_PATH}`, (_request: unknown, response: ServerResponse, next: () => void) => {

@@ -5,11 +5,13 @@
  */
 export * from './lib/ats-adapter';
 export * from './lib/ats-registry';
-export * from './lib/ats-access-of';
+export * from './lib/access-of';
+export * from './lib/ats-part';
 export * from './lib/ats-parts';
+export * from './lib/ats-settings';
 export * from './lib/connector-kind';
 export * from './lib/connector-options';
-export * from './lib/ats-clients';
+export * from './lib/client-and-budget';
 export * from './lib/credential-issuer';
 export * from './lib/client-credentials';
 export * from './lib/interactive-login';

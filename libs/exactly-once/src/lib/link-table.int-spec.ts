@@ -1,12 +1,7 @@
 import { Column, DataSource, Entity, PrimaryColumn } from 'typeorm';
 import { NotReadyError } from '@connector/messaging';
-import {
-  dataSourceOptions,
-  ERASED_CANDIDATE_SCHEMA,
-  KEYED_LEASE_SCHEMA,
-  LeaseLostError,
-  runMigrations,
-} from '@connector/persistence';
+import { ERASED_CANDIDATE_SCHEMA, KEYED_LEASE_SCHEMA, LeaseLostError } from '@connector/persistence';
+import { migratedDataSource } from '@connector/persistence/testing';
 import { createTestDatabase, type TestDatabase } from '@connector/testing';
 import { CandidateLocks } from './candidate-locks';
 import { LinkColumns, LinkTable } from './link-table';
@@ -56,16 +51,12 @@ describe(LinkTable.name, () => {
   beforeAll(async () => {
     database = await createTestDatabase('link_table');
     const shared = [KEYED_LEASE_SCHEMA, ERASED_CANDIDATE_SCHEMA];
-    db = await new DataSource(
-      dataSourceOptions({
-        url: database.url,
-        service: 'link-table-test',
-        entities: [ThingLinkEntity],
-        migrations: [],
-        shared,
-      }),
-    ).initialize();
-    await runMigrations(db, shared);
+    db = await migratedDataSource(database.url, {
+      service: 'link-table-test',
+      entities: [ThingLinkEntity],
+      migrations: [],
+      shared,
+    });
     await db.query(`
       CREATE TABLE "thing_link" (
         "connector_id" text, "candidate_id" text, "record_id" text, "external_id" text, "state" text NOT NULL,

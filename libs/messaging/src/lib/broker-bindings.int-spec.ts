@@ -94,7 +94,8 @@ describe('exchange-to-exchange bindings around the topic permissions', () => {
     async (service) => {
       const { users, heard, drop } = await platformListening();
       try {
-        const connection = await amqplib.connect(users.urlOf(service));
+        // No Nagle: after a refusal the next channel's open would wait out the broker's delayed ACK (~40 ms).
+        const connection = await amqplib.connect(users.urlOf(service), { noDelay: true });
         const names = candidateNames(service);
         const keys = forbiddenKeys(service);
         try {

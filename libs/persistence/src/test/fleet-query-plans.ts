@@ -1,8 +1,7 @@
 import { Client } from 'pg';
-import { DataSource } from 'typeorm';
-import { dataSourceOptions, runMigrations } from '../lib/data-source';
+import type { DataSource } from 'typeorm';
+import { migratedDataSource, type SchemaDeclaration } from './migrated-data-source';
 import { type PlannedStatement, StatementRecorder, wholeTableScans } from './query-plans';
-import type { SchemaDeclaration } from './schema-drift';
 
 /** The suite's own database (`createTestDatabase` of @connector/testing, which tests its libs with this one). */
 interface SuiteDatabase {
@@ -58,12 +57,8 @@ export function fleetQueryPlans(options: FleetQueryPlansOptions): FleetQueryPlan
 
   beforeAll(async () => {
     database = await options.database();
-    const migrated = await new DataSource({
-      ...dataSourceOptions({ ...options.schema, url: database.url }),
-      logger: recorder,
-    }).initialize();
+    const migrated = await migratedDataSource(database.url, options.schema, { logger: recorder });
     db = migrated;
-    await runMigrations(migrated, options.schema.shared);
     for (const { sql, params } of options.fill) await migrated.query(sql, params);
     await migrated.query(`ANALYZE`);
     await options.statements({

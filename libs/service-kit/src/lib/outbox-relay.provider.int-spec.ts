@@ -1,15 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type { FactoryProvider } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import { createEvent } from '@connector/contracts';
 import { MessagePublisher, RabbitConnection } from '@connector/messaging';
-import {
-  addToOutbox,
-  dataSourceOptions,
-  OUTBOX_SCHEMA,
-  type OutboxRelay,
-  runMigrations,
-} from '@connector/persistence';
+import { addToOutbox, OUTBOX_SCHEMA, type OutboxRelay } from '@connector/persistence';
+import { migratedDataSource } from '@connector/persistence/testing';
 import {
   createTestDatabase,
   createTestVhost,
@@ -32,8 +27,7 @@ describe(outboxRelayProvider.name, () => {
   beforeAll(async () => {
     database = await createTestDatabase('outbox_mandatory');
     const schema = { service: 'outbox-mandatory', entities: [], migrations: [], shared: [OUTBOX_SCHEMA] };
-    dataSource = await new DataSource(dataSourceOptions({ ...schema, url: database.url })).initialize();
-    await runMigrations(dataSource, schema.shared);
+    dataSource = await migratedDataSource(database.url, schema);
     vhost = await createTestVhost('outbox_mandatory');
     connection = new RabbitConnection({ url: vhost.url, name: 'outbox-mandatory-test' });
     publisher = new MessagePublisher(connection);

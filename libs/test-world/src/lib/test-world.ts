@@ -1,7 +1,11 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { ConsumeMessage } from 'amqplib';
 import { ATS_TYPES, atsRegistry, type AtsType } from '@connector/ats-registry';
-import { type TestSandbox, testDriversOf } from '@connector/ats-sandbox-core/testing';
+import {
+  type TestSandbox,
+  type TestSandboxOptions,
+  testDriversOf,
+} from '@connector/ats-sandbox-core/testing';
 import { connectorSnapshot } from '@connector/ats-testing';
 import {
   type AuthorizationStartReply,
@@ -45,11 +49,13 @@ export interface TestWorldOptions {
   registry?: 'stub' | 'real';
   /** The ATSs whose sandboxes it starts through their test drivers, e.g. `atsRegistry.typesWith('candidates')`. */
   sandboxes?: readonly string[];
+  /** How those sandboxes are seeded (each driver's defaults otherwise). */
+  sandboxOptions?: TestSandboxOptions;
   /**
-   * A sandbox's start options (its package's) in place of its driver's seed and demo login, for a suite that
-   * needs its own (e.g. two data centres, logins it checks no log shows); it connects through the admin API.
+   * A sandbox's own start options (its package's, e.g. `{ 'ats-b': { accessTokenTtlSeconds: 30 } }`), over its
+   * driver's (and `sandboxOptions`), for checks in a block marked for that ATS.
    */
-  sandboxOptions?: Partial<Record<string, Record<string, unknown>>>;
+  vendorSandboxOptions?: Partial<Record<string, Record<string, unknown>>>;
   /** Exchanges it taps from the start (every routing key), read with `events`/`eventFor`. */
   tap?: readonly string[];
 }
@@ -77,19 +83,34 @@ export interface TestWorld {
   service(name: WorldService): ServiceProcess;
   /** One more process of `name`, with the world's env and `env`; stopped by `close()`. */
   startService(name: WorldService, env?: Record<string, string>): Promise<ServiceProcess>;
+  /** An RPC client that asks as connector-registry does (closed with the world). */
+  rpc(): RpcClient;
   /** The sandbox of an ATS it started. */
   sandbox(type: string): TestSandbox;
+  /**
+   * One more sandbox of `type` (e.g. with a daily limit), stopped by `close()`; the services are not told of
+   * it: connect to it with `connect(type, {accountId, sandbox})`.
+   */
+  startSandbox(type: string, options?: TestSandboxOptions): Promise<TestSandbox>;
   /**
    * Connects a connector of `type` for `accountId` the ATS's own way (its test driver's `connect`, through
    * auth-gateway) and, with the stub registry, lists it there. Needs the ATS's sandbox and auth-gateway.
    */
   connect(
     type: string,
-    connector: { accountId: string; id?: string; options?: Record<string, unknown> },
+    connector: {
+      accountId: string;
+      id?: string;
+      options?: Record<string, unknown>;
+      /** The sandbox to connect to: the world's own of `type` unless given. */
+      sandbox?: TestSandbox;
+      /** False: no daily limit in its options, so the ATS's (or the default) is obeyed (`connectorSnapshot`). */
+      ownDailyLimit?: boolean;
+    },
   ): Promise<WorldConnector>;
   /** The events of `type` seen on the tapped exchanges so far. */
   events(type: string): CapturedEvent[];
-  /** Waits for the event of `type` caused by `sourceId` whose data has every field of `match` (20 s by default). */
+  /** Waits (20 s unless told) for the event of `type` caused by `sourceId` whose data has every field of `match`. */
   eventFor(
     type: string,
     sourceId: string,
@@ -156,7 +177,8 @@ export async function testWorld(options: TestWorldOptions): Promise<TestWorld> {
       drivers.map(async (driver) => {
         const sandbox = await driver.start({
           publicUrl: registryUrl,
-          sandbox: options.sandboxOptions?.[driver.type],
+          ...options.sandboxOptions,
+          vendor: options.vendorSandboxOptions?.[driver.type],
         });
         sandboxes.set(
           driver.type,
@@ -208,9 +230,7 @@ export async function testWorld(options: TestWorldOptions): Promise<TestWorld> {
     await allStarted((options.services ?? []).map((name) => startOne(name)));
 
     let rpc: RpcClient | undefined;
-    const gatewayRpc = (): RpcClient => {
-      if (!processes.some((p) => p.name === 'auth-gateway'))
-        throw new Error("connect needs auth-gateway: add it to the world's services");
+    const rpcClient = (): RpcClient => {
       if (!rpc) {
         const connection = started(
           'rpc connection',
@@ -220,6 +240,11 @@ export async function testWorld(options: TestWorldOptions): Promise<TestWorld> {
         rpc = started('rpc client', new RpcClient(connection, 'connector-registry'), (c) => c.close());
       }
       return rpc;
+    };
+    const gatewayRpc = (): RpcClient => {
+      if (!processes.some((p) => p.name === 'auth-gateway'))
+        throw new Error("connect needs auth-gateway: add it to the world's services");
+      return rpcClient();
     };
     const messages = () => tapped.flat();
     const sandboxOf = (type: string): TestSandbox => {
@@ -242,14 +267,19 @@ export async function testWorld(options: TestWorldOptions): Promise<TestWorld> {
         return found;
       },
       startService: startOne,
+      rpc: rpcClient,
       sandbox: sandboxOf,
-      async connect(type, { accountId, id = `conn-${type}-${randomUUID().slice(0, 8)}`, options: opts }) {
+      async startSandbox(type, sandboxOptions) {
+        const [driver] = testDriversOf([type]);
+        return started(`extra ${type} sandbox`, await driver.start(sandboxOptions), (s) => s.close());
+      },
+      async connect(type, { accountId, id = `conn-${type}-${randomUUID().slice(0, 8)}`, ...rest }) {
         if (!isAtsType(type)) throw new Error(`${type} is not a registered ATS (${ATS_TYPES.join(', ')})`);
         if (options.registry === 'real')
           throw new Error('with a real registry, connect through its admin API (POST /api/v1/connectors)');
-        const sandbox = sandboxOf(type);
+        const { options: opts, sandbox = sandboxOf(type), ownDailyLimit } = rest;
         const config = await sandbox.connect(gatewayFor(gatewayRpc(), type, accountId, id));
-        const snapshot = connectorSnapshot({ id, accountId, type, config, options: opts });
+        const snapshot = connectorSnapshot({ id, accountId, type, config, options: opts, ownDailyLimit });
         directory?.connectors.set(id, snapshot);
         return snapshot;
       },

@@ -54,7 +54,7 @@ describe(ClientCredentialsFlow.name, () => {
   };
 
   describe('with the registered ATSs', () => {
-    const sut = new ClientCredentialsFlow(config, guard, quota, limiter, seal);
+    const sut = new ClientCredentialsFlow(config, guard, quota, limiter, seal, atsRegistry);
     const atsA = (baseUrl: string) =>
       request(
         RoutingKey.AuthConnectionTest,

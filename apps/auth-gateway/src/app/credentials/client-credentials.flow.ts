@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import {
   AuthErrorCode,
   type ConnectionTestReply,
@@ -7,18 +7,17 @@ import {
 } from '@connector/contracts';
 import { AtsError, OutboundGuard, UrlPolicyError } from '@connector/ats-http';
 import {
-  type AtsRegistry,
+  AtsRegistry,
   type ClientCredentialsSetup,
   type ClientCredentialsSteps,
   SetupError,
   type VerifiedCredentials,
 } from '@connector/ats-core';
-import { atsRegistry } from '@connector/ats-registry';
 import { type PostgresDailyQuota, type RateLimiter, RateLimitExceededError } from '@connector/rate-limiter';
 import { RequestSeal } from '@connector/service-kit';
 import { AuthGatewayConfig } from '../auth-gateway.config';
 import { AtsCallSlots } from './ats-call-slots';
-import { ATS_REGISTRY, CONNECTION_TEST_LIMITER, TOKEN_QUOTA } from './credential-issuer';
+import { CONNECTION_TEST_LIMITER, TOKEN_QUOTA } from './credential-issuer';
 import { GatewayError } from './gateway.error';
 import { openSealedConfig } from './sealed-request';
 
@@ -48,18 +47,15 @@ export class ClientCredentialsFlow {
   private readonly slots: AtsCallSlots;
   /** Each ATS's steps, built once per process (they keep their own state, e.g. calls in flight). */
   private readonly steps = new Map<string, ClientCredentialsSteps>();
-  private readonly registry: AtsRegistry;
-
   constructor(
     @Inject(AuthGatewayConfig) private readonly config: AuthGatewayConfig,
     private readonly guard: OutboundGuard,
     @Inject(TOKEN_QUOTA) private readonly quota: PostgresDailyQuota,
     @Inject(CONNECTION_TEST_LIMITER) private readonly limiter: RateLimiter,
     private readonly seal: RequestSeal,
-    /** The ATSs it sets up: the product's registry unless one is provided (a test's own). */
-    @Optional() @Inject(ATS_REGISTRY) registry?: AtsRegistry,
+    /** The ATSs it sets up (the process's registry, AuthGatewayGlobalModule; a test's own). */
+    private readonly registry: AtsRegistry,
   ) {
-    this.registry = registry ?? atsRegistry;
     this.slots = new AtsCallSlots('connection tests', {
       total: config.CONNECTION_TESTS_MAX,
       perKey: config.CONNECTION_TESTS_PER_ACCOUNT,

@@ -11,6 +11,3 @@ export const TOKEN_QUOTA = Symbol('TOKEN_QUOTA');
 
 /** The rate limit of connection tests per account (Postgres buckets, so it holds across gateway processes). */
 export const CONNECTION_TEST_LIMITER = Symbol('CONNECTION_TEST_LIMITER');
-
-/** The ATSs the gateway's set-up flows serve; not provided in the product (the registry's `atsRegistry`). */
-export const ATS_REGISTRY = Symbol('ATS_REGISTRY');

@@ -17,7 +17,7 @@ describe('credential issuers', () => {
   };
 
   it('are one for every registered ATS, each built by its adapter', () => {
-    const issuers = new AtsParts('credential issuer', atsRegistry, credentialIssuers(deps));
+    const issuers = new AtsParts('credential issuer', atsRegistry, credentialIssuers(deps, atsRegistry));
     expect(issuers.missing()).toEqual([]);
     for (const type of atsRegistry.types()) expect(issuers.get(type).atsType).toBe(type);
   });

@@ -1,16 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { Logger } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import { startAtsASandbox, type RunningAtsASandbox } from '@connector/ats-a-sandbox';
 import { outboundGuard } from '@connector/ats-http';
-import {
-  dataSourceOptions,
-  type OutboxRelay,
-  preparedStatements,
-  runMigrations,
-} from '@connector/persistence';
+import { type OutboxRelay, preparedStatements } from '@connector/persistence';
+import { migratedDataSource } from '@connector/persistence/testing';
 import { PostgresDailyQuota } from '@connector/rate-limiter';
 import { createTestDatabase, type HttpGate, startHttpGate, type TestDatabase } from '@connector/testing';
+import { atsRegistry } from '@connector/ats-registry';
 import { type AuthGatewayConfig, SERVICE_NAME } from '../auth-gateway.config';
 import { AUTH_GATEWAY_SCHEMA } from '../auth-gateway.schema';
 import { SecretBox } from '../crypto/secret-box';
@@ -75,10 +72,7 @@ describe('sealed secrets bound to where they go, on Postgres and the ATS-A sandb
 
   beforeAll(async () => {
     database = await createTestDatabase('gateway_binding');
-    dataSource = await new DataSource(
-      dataSourceOptions({ url: database.url, service: SERVICE_NAME, ...AUTH_GATEWAY_SCHEMA }),
-    ).initialize();
-    await runMigrations(dataSource, AUTH_GATEWAY_SCHEMA.shared);
+    dataSource = await migratedDataSource(database.url, { service: SERVICE_NAME, ...AUTH_GATEWAY_SCHEMA });
     repository = new CredentialsRepository(dataSource);
     sandbox = await startAtsASandbox({ clients: [CLIENT], seed: { vacancies: 1 } });
     attacker = await startHttpGate(sandbox.url, (request) => {
@@ -100,12 +94,15 @@ describe('sealed secrets bound to where they go, on Postgres and the ATS-A sandb
       ATS_B_OAUTH_URL: `${attacker.url}/oauth`,
       ATS_B_REST_LOGIN_URL: `${attacker.url}/rest-services`,
     };
-    const issuers = credentialIssuers({
-      guard,
-      quota: new PostgresDailyQuota(preparedStatements(dataSource)),
-      logger: new Logger('CredentialIssuer'),
-      settingsOf: (type) => (type === 'ats-b' ? atsBSettings : {}),
-    });
+    const issuers = credentialIssuers(
+      {
+        guard,
+        quota: new PostgresDailyQuota(preparedStatements(dataSource)),
+        logger: new Logger('CredentialIssuer'),
+        settingsOf: (type) => (type === 'ats-b' ? atsBSettings : {}),
+      },
+      atsRegistry,
+    );
     sut = new CredentialsService(
       repository,
       secrets,
@@ -113,6 +110,7 @@ describe('sealed secrets bound to where they go, on Postgres and the ATS-A sandb
       { wake: () => undefined } as unknown as OutboxRelay,
       alerts,
       { CREDENTIAL_RECHECK_SECONDS: 300 },
+      atsRegistry,
     );
   });
 

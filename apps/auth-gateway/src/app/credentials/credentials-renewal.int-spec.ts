@@ -1,16 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { DataSource } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import { atsACredentialIssuer } from '@connector/ats-a';
 import { startAtsASandbox, type RunningAtsASandbox } from '@connector/ats-a-sandbox';
 import { outboundGuard } from '@connector/ats-http';
-import {
-  dataSourceOptions,
-  type OutboxRelay,
-  preparedStatements,
-  runMigrations,
-} from '@connector/persistence';
+import { type OutboxRelay, preparedStatements } from '@connector/persistence';
+import { migratedDataSource } from '@connector/persistence/testing';
 import { PostgresDailyQuota } from '@connector/rate-limiter';
 import { createTestDatabase, eventually, type TestDatabase } from '@connector/testing';
+import { atsRegistry } from '@connector/ats-registry';
 import { SERVICE_NAME } from '../auth-gateway.config';
 import { AUTH_GATEWAY_SCHEMA } from '../auth-gateway.schema';
 import { SecretBox } from '../crypto/secret-box';
@@ -50,6 +47,7 @@ describe('auth-gateway renewals on Postgres and the ATS-A sandbox', () => {
       { wake: () => undefined } as unknown as OutboxRelay,
       new OperatorAlerts(),
       { CREDENTIAL_RECHECK_SECONDS: 300 },
+      atsRegistry,
     );
   };
   const store = (service: CredentialsService, connectorId: string, baseUrl: string, expiresInMs?: number) =>
@@ -73,12 +71,12 @@ describe('auth-gateway renewals on Postgres and the ATS-A sandbox', () => {
 
   beforeAll(async () => {
     database = await createTestDatabase('gateway_renewals');
-    dataSource = await new DataSource({
-      ...dataSourceOptions({ url: database.url, service: SERVICE_NAME, ...AUTH_GATEWAY_SCHEMA }),
+    dataSource = await migratedDataSource(
+      database.url,
+      { service: SERVICE_NAME, ...AUTH_GATEWAY_SCHEMA },
       // Two connections: a renewal that held one across the ATS call would starve everyone else.
-      extra: { max: 2, connectionTimeoutMillis: 5_000 },
-    }).initialize();
-    await runMigrations(dataSource, AUTH_GATEWAY_SCHEMA.shared);
+      { extra: { max: 2, connectionTimeoutMillis: 5_000 } },
+    );
     repository = new CredentialsRepository(dataSource);
     // One customer's ATS answers its token call after 2 s; another's at once.
     slow = await startAtsASandbox({ clients: [CLIENT], seed: { vacancies: 1 }, latencyMs: 2_000 });

@@ -4,8 +4,12 @@ import type { DataSource } from 'typeorm';
 import { preparedStatements } from '@connector/persistence';
 import { PostgresDailyQuota, PostgresRateLimiter } from '@connector/rate-limiter';
 import { OutboundGuard, outboundGuard } from '@connector/ats-http';
-import type { AtsRegistry, AtsSettings, CredentialIssuer, CredentialIssuerDeps } from '@connector/ats-core';
-import { atsRegistry } from '@connector/ats-registry';
+import {
+  AtsRegistry,
+  type AtsSettings,
+  type CredentialIssuer,
+  type CredentialIssuerDeps,
+} from '@connector/ats-core';
 import { outboxRelayProvider, RequestSeal } from '@connector/service-kit';
 import { AuthGatewayConfig, SERVICE_NAME } from '../auth-gateway.config';
 import { SecretBox } from '../crypto/secret-box';
@@ -35,7 +39,7 @@ import { ResealService } from './reseal.service';
  */
 export function credentialIssuers(
   deps: Omit<CredentialIssuerDeps, 'settings'> & { settingsOf(type: string): AtsSettings },
-  registry: AtsRegistry = atsRegistry,
+  registry: AtsRegistry,
 ): CredentialIssuer[] {
   return registry
     .all()
@@ -58,7 +62,7 @@ export function atsLogins(
     stateTtlSeconds: number;
     logger?: { warn(message: string): void };
   },
-  registry: AtsRegistry = atsRegistry,
+  registry: AtsRegistry,
 ): AtsLogin[] {
   const logger = deps.logger ?? new Logger('InteractiveLogin');
   return registry.all().flatMap((adapter) => {
@@ -77,8 +81,8 @@ export function atsLogins(
 }
 
 /** Each adapter's settings as the gateway's config read them. */
-const settingsIn = (config: AuthGatewayConfig) => (type: string) =>
-  atsSettingsOf(config, atsRegistry.get(type));
+const settingsIn = (config: AuthGatewayConfig, registry: AtsRegistry) => (type: string) =>
+  atsSettingsOf(config, registry.get(type));
 
 @Module({
   // One handler per message type auth-gateway consumes.
@@ -112,9 +116,17 @@ const settingsIn = (config: AuthGatewayConfig) => (type: string) =>
     },
     {
       provide: ATS_LOGINS,
-      inject: [AuthGatewayConfig, OutboundGuard, OAuthStateStore],
-      useFactory: (c: AuthGatewayConfig, guard: OutboundGuard, states: OAuthStateStore) =>
-        atsLogins({ guard, settingsOf: settingsIn(c), states, stateTtlSeconds: c.OAUTH_STATE_TTL_SECONDS }),
+      inject: [AuthGatewayConfig, OutboundGuard, OAuthStateStore, AtsRegistry],
+      useFactory: (
+        c: AuthGatewayConfig,
+        guard: OutboundGuard,
+        states: OAuthStateStore,
+        registry: AtsRegistry,
+      ) =>
+        atsLogins(
+          { guard, settingsOf: settingsIn(c, registry), states, stateTtlSeconds: c.OAUTH_STATE_TTL_SECONDS },
+          registry,
+        ),
     },
     {
       provide: TOKEN_QUOTA,
@@ -136,14 +148,17 @@ const settingsIn = (config: AuthGatewayConfig) => (type: string) =>
     },
     {
       provide: CREDENTIAL_ISSUERS,
-      inject: [AuthGatewayConfig, OutboundGuard, TOKEN_QUOTA],
-      useFactory: (c: AuthGatewayConfig, guard: OutboundGuard, quota: PostgresDailyQuota) =>
-        credentialIssuers({
-          guard,
-          quota,
-          logger: new Logger('CredentialIssuer'),
-          settingsOf: settingsIn(c),
-        }),
+      inject: [AuthGatewayConfig, OutboundGuard, TOKEN_QUOTA, AtsRegistry],
+      useFactory: (
+        c: AuthGatewayConfig,
+        guard: OutboundGuard,
+        quota: PostgresDailyQuota,
+        registry: AtsRegistry,
+      ) =>
+        credentialIssuers(
+          { guard, quota, logger: new Logger('CredentialIssuer'), settingsOf: settingsIn(c, registry) },
+          registry,
+        ),
     },
     OAuthStateStore,
     CredentialsRepository,

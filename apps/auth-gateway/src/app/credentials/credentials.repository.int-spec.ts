@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { DataSource } from 'typeorm';
-import { dataSourceOptions, runMigrations } from '@connector/persistence';
+import type { DataSource } from 'typeorm';
+import { migratedDataSource } from '@connector/persistence/testing';
 import { createTestDatabase, type TestDatabase } from '@connector/testing';
 import { AUTH_GATEWAY_SCHEMA } from '../auth-gateway.schema';
 import { OAuthStateEntity } from '../oauth/oauth-state.entity';
@@ -20,15 +20,11 @@ describe(CredentialsRepository.name, () => {
   beforeAll(async () => {
     database = await createTestDatabase('gateway_repository');
     // As the service opens it (its own migrations table), so `npm run reseal` below finds the schema done.
-    dataSource = await new DataSource(
-      dataSourceOptions({
-        url: database.url,
-        service: 'auth-gateway',
-        entities: [ConnectorCredentialEntity, OAuthStateEntity],
-        migrations: AUTH_GATEWAY_SCHEMA.migrations,
-      }),
-    ).initialize();
-    await runMigrations(dataSource);
+    dataSource = await migratedDataSource(database.url, {
+      service: 'auth-gateway',
+      entities: [ConnectorCredentialEntity, OAuthStateEntity],
+      migrations: AUTH_GATEWAY_SCHEMA.migrations,
+    });
     sut = new CredentialsRepository(dataSource);
   });
 

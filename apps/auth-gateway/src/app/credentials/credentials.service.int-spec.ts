@@ -1,13 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import { DataSource } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import { AtsError } from '@connector/ats-http';
-import { dataSourceOptions, type OutboxRelay, runMigrations } from '@connector/persistence';
+import { type OutboxRelay } from '@connector/persistence';
+import { migratedDataSource } from '@connector/persistence/testing';
 import { createTestDatabase, type TestDatabase } from '@connector/testing';
 import { SERVICE_NAME } from '../auth-gateway.config';
 import { AUTH_GATEWAY_SCHEMA } from '../auth-gateway.schema';
 import { credentialBinding } from '../crypto/seal-binding';
 import { SecretBox } from '../crypto/secret-box';
 import type { CredentialIssuer } from '@connector/ats-core';
+import { atsRegistry } from '@connector/ats-registry';
 import { CredentialsRepository } from './credentials.repository';
 import { CredentialsService } from './credentials.service';
 import { OperatorAlerts } from './operator-alerts';
@@ -19,10 +21,7 @@ describe(`${CredentialsService.name} on Postgres`, () => {
 
   beforeAll(async () => {
     database = await createTestDatabase('gateway_credentials');
-    dataSource = await new DataSource(
-      dataSourceOptions({ url: database.url, service: SERVICE_NAME, ...AUTH_GATEWAY_SCHEMA }),
-    ).initialize();
-    await runMigrations(dataSource, AUTH_GATEWAY_SCHEMA.shared);
+    dataSource = await migratedDataSource(database.url, { service: SERVICE_NAME, ...AUTH_GATEWAY_SCHEMA });
   });
 
   afterAll(async () => {
@@ -60,6 +59,7 @@ describe(`${CredentialsService.name} on Postgres`, () => {
       { wake: () => undefined } as unknown as OutboxRelay,
       new OperatorAlerts(),
       { CREDENTIAL_RECHECK_SECONDS: 300 },
+      atsRegistry,
     );
     const base = {
       connectorId: 'c1',
@@ -134,6 +134,7 @@ describe(`${CredentialsService.name} on Postgres`, () => {
           { wake: () => undefined } as unknown as OutboxRelay,
           new OperatorAlerts(),
           { CREDENTIAL_RECHECK_SECONDS: 300 },
+          atsRegistry,
         ),
     );
     for (const connectorId of ['slow', 'fast']) {

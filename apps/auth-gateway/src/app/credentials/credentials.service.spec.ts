@@ -6,6 +6,7 @@ import type { CredentialIssuer, IssuedAccess } from '@connector/ats-core';
 import type { EventEnvelope } from '@connector/contracts';
 import type { OutboxMessage, OutboxRelay } from '@connector/persistence';
 import { RateLimiterErrorCode, RateLimitExceededError } from '@connector/rate-limiter';
+import { atsRegistry } from '@connector/ats-registry';
 import { credentialBinding } from '../crypto/seal-binding';
 import { SecretBox } from '../crypto/secret-box';
 import type { ConnectorCredentialEntity } from './connector-credential.entity';
@@ -91,6 +92,7 @@ describe(CredentialsService.name, () => {
       outbox as unknown as OutboxRelay,
       alerts,
       { CREDENTIAL_RECHECK_SECONDS: 300 },
+      atsRegistry,
     );
   };
 
@@ -164,6 +166,7 @@ describe(CredentialsService.name, () => {
       outbox as unknown as OutboxRelay,
       alerts,
       { CREDENTIAL_RECHECK_SECONDS: 300 },
+      atsRegistry,
     );
     oauth.refresh.mockResolvedValue(tokens('rt-2'));
     oauth.login.mockResolvedValue({ bhRestToken: 'bh', restUrl: 'https://rest/x/' });

@@ -3,12 +3,12 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { type AtsAccess, AuthErrorCode, createEvent, Exchange, RoutingKey } from '@connector/contracts';
 import {
   AtsParts,
+  AtsRegistry,
   type CredentialInput,
   type CredentialIssuer,
   type StoredAccess,
 } from '@connector/ats-core';
 import { AtsError, DEFAULT_TIMEOUT_MS } from '@connector/ats-http';
-import { atsRegistry } from '@connector/ats-registry';
 import { type OutboxMessage, OutboxRelay } from '@connector/persistence';
 import { RateLimitExceededError } from '@connector/rate-limiter';
 import { AuthGatewayConfig } from '../auth-gateway.config';
@@ -77,8 +77,10 @@ export class CredentialsService {
     @Inject(AuthGatewayConfig)
     private readonly config: Pick<AuthGatewayConfig, 'CREDENTIAL_RECHECK_SECONDS'> &
       Partial<Pick<AuthGatewayConfig, 'RENEWALS_MAX' | 'RENEWALS_PER_SYSTEM'>>,
+    /** The ATSs the gateway serves (the process's registry, AuthGatewayGlobalModule). */
+    private readonly registry: AtsRegistry,
   ) {
-    this.issuers = new AtsParts('credential issuer', atsRegistry, issuers);
+    this.issuers = new AtsParts('credential issuer', registry, issuers);
     this.slots = new AtsCallSlots('renewals', {
       total: config.RENEWALS_MAX ?? 32,
       perKey: config.RENEWALS_PER_SYSTEM ?? 4,
@@ -360,7 +362,7 @@ export class CredentialsService {
       this.logger.log(`renewed access for connector ${row.connectorId}`);
       countRefresh(row.atsType, 'renewed');
       if (recovered)
-        this.logger.log(`${labelOf(row)} accepts the credentials of connector ${row.connectorId} again`);
+        this.logger.log(`${this.labelOf(row)} accepts the credentials of connector ${row.connectorId} again`);
       return issuer.toAtsAccess(row, issued.access, issued.expiresAt);
     } catch (error) {
       const answer = await this.translate(row, locked, error, { earlierMarker, marker });
@@ -433,19 +435,19 @@ export class CredentialsService {
       await locked.update({ refreshMarker: null, refreshStartedAt: null }).catch(() => undefined);
     }
     // Client credentials refused: the customer's secret is wrong (a refresh token refused is handled below).
-    if (error.kind === 'auth' && atsRegistry.supports(row.atsType, 'client-credentials')) {
+    if (error.kind === 'auth' && this.registry.supports(row.atsType, 'client-credentials')) {
       return this.rejectClientCredentials(row, locked, error);
     }
     if (error.kind === 'auth' && error.code === 'invalid_client') {
       this.alerts.raise(
         OperatorAlert.OAuthClientRejected,
-        `${labelOf(row)} refused the platform’s OAuth client: check its client id and secret in the ` +
+        `${this.labelOf(row)} refused the platform’s OAuth client: check its client id and secret in the ` +
           'settings of its adapter. Every customer’s refresh token is kept.',
         { connectorId: row.connectorId, atsType: row.atsType },
       );
       return new GatewayError(
         AuthErrorCode.AtsError,
-        `${labelOf(row)} refused the platform’s OAuth client; the operator has been alerted, nothing was erased`,
+        `${this.labelOf(row)} refused the platform’s OAuth client; the operator has been alerted, nothing was erased`,
       );
     }
     if (error.kind === 'auth' && error.code === 'invalid_grant' && refresh.marker) {
@@ -483,7 +485,7 @@ export class CredentialsService {
     if (afterLostRefresh) {
       this.alerts.raise(
         OperatorAlert.RefreshLostInFlight,
-        `${labelOf(row)} refused the refresh token of connector ${row.connectorId} after an earlier refresh of ` +
+        `${this.labelOf(row)} refused the refresh token of connector ${row.connectorId} after an earlier refresh of ` +
           'it never finished: its answer may have been lost. The connector must be authorized again.',
         { connectorId: row.connectorId, atsType: row.atsType },
       );
@@ -493,7 +495,7 @@ export class CredentialsService {
     );
     return new GatewayError(
       AuthErrorCode.AuthorizationRequired,
-      `${labelOf(row)} no longer accepts this connector’s authorization: an admin must authorize it again`,
+      `${this.labelOf(row)} no longer accepts this connector’s authorization: an admin must authorize it again`,
     );
   }
 
@@ -510,12 +512,12 @@ export class CredentialsService {
       row.state !== 'rejected' ? [statusChanged(row, 'auth_failed', 'auth_failed')] : [],
     );
     this.logger.warn(
-      `${labelOf(row)} refused the credentials of connector ${row.connectorId} (${error.status ?? '?'}); ` +
+      `${this.labelOf(row)} refused the credentials of connector ${row.connectorId} (${error.status ?? '?'}); ` +
         `kept, next check at ${recheckAt.toISOString()}`,
     );
     return new GatewayError(
       AuthErrorCode.AuthorizationRequired,
-      `${labelOf(row)} refused the stored client credentials: update them, or wait for the ATS to accept them again`,
+      `${this.labelOf(row)} refused the stored client credentials: update them, or wait for the ATS to accept them again`,
     );
   }
 
@@ -631,6 +633,11 @@ export class CredentialsService {
     return undefined;
   }
 
+  /** The connector's ATS as people call it (its adapter's label), for logs and answers. */
+  private labelOf(row: { atsType: string }): string {
+    return this.registry.has(row.atsType) ? this.registry.get(row.atsType).label : row.atsType;
+  }
+
   private issuer(atsType: string): CredentialIssuer {
     return this.issuers.get(atsType);
   }
@@ -668,9 +675,4 @@ function statusChanged(
       reason,
     }),
   };
-}
-
-/** The connector's ATS as people call it (its adapter's label), for logs and answers. */
-function labelOf(row: { atsType: string }): string {
-  return atsRegistry.has(row.atsType) ? atsRegistry.get(row.atsType).label : row.atsType;
 }

@@ -2,8 +2,10 @@ import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { DataSource, type MigrationInterface } from 'typeorm';
 import type { CredentialIssuer } from '@connector/ats-core';
-import { dataSourceOptions, type OutboxRelay, runMigrations } from '@connector/persistence';
+import { dataSourceOptions, type OutboxRelay } from '@connector/persistence';
+import { migratedDataSource } from '@connector/persistence/testing';
 import { createTestDatabase, type TestDatabase } from '@connector/testing';
+import { atsRegistry } from '@connector/ats-registry';
 import { SERVICE_NAME } from '../auth-gateway.config';
 import { AUTH_GATEWAY_SCHEMA, authGatewayMigrations } from '../auth-gateway.schema';
 import { CredentialsRepository } from '../credentials/credentials.repository';
@@ -23,18 +25,8 @@ describe('SealBinding1764000001000', () => {
   const atsB = { connectorId: 'c-b', atsType: 'ats-b', baseUrl: null, clientId: null };
 
   /** The gateway's data source with these migrations (its own history), migrated. */
-  const migrate = async (migrations: Array<new () => MigrationInterface>) => {
-    const dataSource = await new DataSource(
-      dataSourceOptions({ url: database.url, service: SERVICE_NAME, ...AUTH_GATEWAY_SCHEMA, migrations }),
-    ).initialize();
-    try {
-      await runMigrations(dataSource, AUTH_GATEWAY_SCHEMA.shared);
-    } catch (error) {
-      await dataSource.destroy();
-      throw error;
-    }
-    return dataSource;
-  };
+  const migrate = (migrations: Array<new () => MigrationInterface>) =>
+    migratedDataSource(database.url, { service: SERVICE_NAME, ...AUTH_GATEWAY_SCHEMA, migrations });
 
   beforeAll(async () => {
     database = await createTestDatabase('gateway_seal_binding');
@@ -148,6 +140,7 @@ describe('SealBinding1764000001000', () => {
         { wake: () => undefined } as unknown as OutboxRelay,
         alerts,
         { CREDENTIAL_RECHECK_SECONDS: 300 },
+        atsRegistry,
       );
       await expect(sut.getAccess('c-a')).rejects.toMatchObject({ code: 'AUTHORIZATION_REQUIRED' });
       expect({ renewedWith: renew.mock.calls.length }).toEqual({ renewedWith: 0 });

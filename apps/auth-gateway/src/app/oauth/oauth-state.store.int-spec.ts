@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { DataSource } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import { OutboundGuard } from '@connector/ats-http';
 import { type AtsAdapter, AtsRegistry } from '@connector/ats-core';
 import { fakeAtsAdapter } from '@connector/ats-testing';
-import { dataSourceOptions, runMigrations } from '@connector/persistence';
+import { migratedDataSource } from '@connector/persistence/testing';
 import { createTestDatabase, type TestDatabase } from '@connector/testing';
 import { SERVICE_NAME } from '../auth-gateway.config';
 import { AUTH_GATEWAY_SCHEMA } from '../auth-gateway.schema';
@@ -54,10 +54,7 @@ describe(`${OAuthStateStore.name} on Postgres`, () => {
 
   beforeAll(async () => {
     database = await createTestDatabase('gateway_oauth_state');
-    dataSource = await new DataSource(
-      dataSourceOptions({ url: database.url, service: SERVICE_NAME, ...AUTH_GATEWAY_SCHEMA }),
-    ).initialize();
-    await runMigrations(dataSource, AUTH_GATEWAY_SCHEMA.shared);
+    dataSource = await migratedDataSource(database.url, { service: SERVICE_NAME, ...AUTH_GATEWAY_SCHEMA });
   });
 
   afterAll(async () => {

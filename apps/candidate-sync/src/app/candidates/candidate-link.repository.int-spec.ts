@@ -1,7 +1,8 @@
-import { DataSource } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import { CandidateLocks, orderOf } from '@connector/exactly-once';
 import { NotReadyError } from '@connector/messaging';
-import { dataSourceOptions, LeaseLostError, runMigrations } from '@connector/persistence';
+import { LeaseLostError } from '@connector/persistence';
+import { migratedDataSource } from '@connector/persistence/testing';
 import { createTestDatabase, type TestDatabase } from '@connector/testing';
 import { SERVICE_NAME } from '../candidate-sync.config';
 import { CANDIDATE_SYNC_SCHEMA } from '../candidate-sync.schema';
@@ -27,11 +28,7 @@ describe(CandidateLinkRepository.name, () => {
 
   beforeAll(async () => {
     database = await createTestDatabase('candidate_links');
-    db = new DataSource(
-      dataSourceOptions({ service: SERVICE_NAME, ...CANDIDATE_SYNC_SCHEMA, url: database.url }),
-    );
-    await db.initialize();
-    await runMigrations(db, CANDIDATE_SYNC_SCHEMA.shared);
+    db = await migratedDataSource(database.url, { service: SERVICE_NAME, ...CANDIDATE_SYNC_SCHEMA });
     links = new CandidateLinkRepository(db);
     locks = new CandidateLocks(db, { namespace: 'candidate-sync', waitMs: 1_000 });
   });

@@ -1,3 +1,4 @@
+import { atsRegistry } from '@connector/ats-registry';
 import { AtsSystems, type ConnectorDirectory } from '@connector/ats-client-factory';
 import { type ConnectorSnapshot, createEvent, RoutingKey } from '@connector/contracts';
 import type { CandidateLocks } from '@connector/exactly-once';
@@ -46,7 +47,7 @@ describe(CandidateSyncService.name, () => {
       {} as SyncedEvents,
       new FieldHasher('test-key'),
       { assertNotErased } as unknown as ErasedCandidates,
-      new AtsSystems(),
+      new AtsSystems(atsRegistry),
     );
     return { sut, assertNotErased, claimOrFind, found };
   };
@@ -99,7 +100,7 @@ describe(CandidateSyncService.name, () => {
       { candidateSynced } as unknown as SyncedEvents,
       new FieldHasher('test-key'),
       {} as ErasedCandidates,
-      new AtsSystems(),
+      new AtsSystems(atsRegistry),
     );
     await sut.sync(event);
     expect(create).toHaveBeenCalledTimes(1);
@@ -147,7 +148,7 @@ describe(CandidateSyncService.name, () => {
       { candidateSynced: async () => undefined } as unknown as SyncedEvents,
       new FieldHasher('test-key'),
       {} as ErasedCandidates,
-      new AtsSystems(),
+      new AtsSystems(atsRegistry),
     );
     await sut.sync(event);
     expect(childCreates).toHaveBeenCalledTimes(1);

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { DataSource } from 'typeorm';
-import { dataSourceOptions, runMigrations } from '@connector/persistence';
+import type { DataSource } from 'typeorm';
+import { migratedDataSource } from '@connector/persistence/testing';
 import { createTestDatabase, type TestDatabase } from '@connector/testing';
 import { SERVICE_NAME } from '../connector-registry.config';
 import { CONNECTOR_REGISTRY_SCHEMA } from '../connector-registry.schema';
@@ -21,10 +21,10 @@ describe(ActivityRepository.name, () => {
   beforeAll(async () => {
     database = await createTestDatabase('registry_activity');
     // The registry's tables as its migrations build them.
-    dataSource = await new DataSource(
-      dataSourceOptions({ url: database.url, service: SERVICE_NAME, ...CONNECTOR_REGISTRY_SCHEMA }),
-    ).initialize();
-    await runMigrations(dataSource, CONNECTOR_REGISTRY_SCHEMA.shared);
+    dataSource = await migratedDataSource(database.url, {
+      service: SERVICE_NAME,
+      ...CONNECTOR_REGISTRY_SCHEMA,
+    });
     sut = new ActivityRepository(dataSource);
     await connector(connectorId, 'ats-a', 'connected');
   });

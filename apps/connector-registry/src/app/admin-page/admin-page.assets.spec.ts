@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
+import { atsRegistry } from '@connector/ats-registry';
 import { AdminPageAssets } from './admin-page.assets';
 
 describe(AdminPageAssets.name, () => {
-  const sut = new AdminPageAssets('/portal/admin');
+  const sut = new AdminPageAssets('/portal/admin', atsRegistry);
 
   it('fills the base path into the page and allows its import map by hash, no other inline script', () => {
     expect(sut.html).not.toContain('__BASE__');

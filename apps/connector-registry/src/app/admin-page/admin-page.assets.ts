@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, extname, join } from 'node:path';
-import { atsRegistry } from '@connector/ats-registry';
+import type { AtsRegistry } from '@connector/ats-core';
 
 /** A file the page loads, held in memory: the page is small and read once at boot. */
 export interface Asset {
@@ -33,7 +33,11 @@ export class AdminPageAssets {
   private readonly files = new Map<string, Asset>();
   private readonly vendor = new Map<string, Asset>();
 
-  constructor(readonly basePath: string) {
+  constructor(
+    readonly basePath: string,
+    /** The ATSs whose source paths the mapping editor offers. */
+    registry: AtsRegistry,
+  ) {
     const publicDir = join(__dirname, 'public');
     for (const name of readdirSync(publicDir)) {
       const type = CONTENT_TYPES[extname(name)];
@@ -43,7 +47,7 @@ export class AdminPageAssets {
       this.vendor.set(name, { body: readFileSync(resolve()), contentType: CONTENT_TYPES['.mjs'] as string });
     }
     const sourcePaths = JSON.stringify(
-      Object.fromEntries(atsRegistry.all().map((ats) => [ats.type, [...ats.mapping.sourcePaths]])),
+      Object.fromEntries(registry.all().map((ats) => [ats.type, [...ats.mapping.sourcePaths]])),
     );
     this.files.set('source-paths.json', {
       body: Buffer.from(sourcePaths),

@@ -1,4 +1,5 @@
 import { type DynamicModule, Module } from '@nestjs/common';
+import { AtsRegistry } from '@connector/ats-core';
 import { AdminPageAssets } from './admin-page.assets';
 import { adminPageController } from './admin-page.controller';
 
@@ -7,6 +8,16 @@ import { adminPageController } from './admin-page.controller';
 export class AdminPageModule {
   static forRoot(config: { ADMIN_PAGE_PATH: string }): DynamicModule {
     const basePath = config.ADMIN_PAGE_PATH.replace(/\/+$/, '') || '/admin';
-    return { module: AdminPageModule, controllers: [adminPageController(new AdminPageAssets(basePath))] };
+    return {
+      module: AdminPageModule,
+      controllers: [adminPageController(basePath)],
+      providers: [
+        {
+          provide: AdminPageAssets,
+          inject: [AtsRegistry],
+          useFactory: (registry: AtsRegistry) => new AdminPageAssets(basePath, registry),
+        },
+      ],
+    };
   }
 }

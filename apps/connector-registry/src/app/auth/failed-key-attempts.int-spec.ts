@@ -1,5 +1,5 @@
-import { DataSource } from 'typeorm';
-import { dataSourceOptions, runMigrations } from '@connector/persistence';
+import type { DataSource } from 'typeorm';
+import { migratedDataSource } from '@connector/persistence/testing';
 import { createTestDatabase, type TestDatabase } from '@connector/testing';
 import { AdminKeyFailure1763900002602 } from '../migrations/1763900002602-admin-key-failure';
 import { FailedKeyAttempts } from './failed-key-attempts';
@@ -12,15 +12,11 @@ describe(FailedKeyAttempts.name, () => {
 
   beforeAll(async () => {
     database = await createTestDatabase('registry_key_failures');
-    db = await new DataSource(
-      dataSourceOptions({
-        url: database.url,
-        service: 'connector-registry',
-        entities: [],
-        migrations: [AdminKeyFailure1763900002602],
-      }),
-    ).initialize();
-    await runMigrations(db);
+    db = await migratedDataSource(database.url, {
+      service: 'connector-registry',
+      entities: [],
+      migrations: [AdminKeyFailure1763900002602],
+    });
     replicas = [new FailedKeyAttempts(db), new FailedKeyAttempts(db)];
     // Every wrong key written down, but in the test of the write budget itself.
     for (const replica of replicas) replica.policy.writesPerSecond = 10_000;

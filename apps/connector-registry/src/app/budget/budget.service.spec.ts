@@ -1,3 +1,4 @@
+import { atsRegistry } from '@connector/ats-registry';
 import type { PostgresDailyQuota } from '@connector/rate-limiter';
 import { RegistryErrorCode } from '../common/registry.exception';
 import type { ConnectorEntity } from '../connectors/connector.entity';
@@ -21,6 +22,7 @@ describe(BudgetService.name, () => {
       { findOwned: async () => entity } as unknown as ConnectorRepository,
       quota as unknown as PostgresDailyQuota,
       { latest: async () => new Map(latest) } as unknown as RunRepository,
+      atsRegistry,
     );
   let latest: Array<[string, RunEntity]> = [];
   const admin = { accountId: 'acct_1' } as never;

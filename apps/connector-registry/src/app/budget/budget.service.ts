@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { atsRegistry } from '@connector/ats-registry';
+import { AtsRegistry } from '@connector/ats-core';
 import type { PostgresDailyQuota } from '@connector/rate-limiter';
 import type { AdminIdentity } from '../auth/api-keys';
 import { RegistryErrorCode, RegistryException } from '../common/registry.exception';
@@ -18,12 +18,13 @@ export class BudgetService {
     private readonly connectors: ConnectorRepository,
     @Inject(REGISTRY_QUOTA) private readonly quota: PostgresDailyQuota,
     private readonly runs: RunRepository,
+    private readonly registry: AtsRegistry,
   ) {}
 
   async get(admin: AdminIdentity, id: string): Promise<BudgetView> {
     const connector = await this.connectors.findOwned(admin.accountId, id);
     if (!connector) throw RegistryException.notFound();
-    const budget = dailyQuotaOf(connector);
+    const budget = this.dailyQuotaOf(connector);
     if (!budget) {
       throw new RegistryException(
         RegistryErrorCode.NoDailyBudget,
@@ -45,17 +46,17 @@ export class BudgetService {
 
   /** An operator changed the daily limit: the plan of every worker follows at once. */
   async limitChanged(connector: ConnectorEntity): Promise<void> {
-    const budget = dailyQuotaOf(connector);
+    const budget = this.dailyQuotaOf(connector);
     if (budget) await this.quota.setLimit(budget.key, budget.config.limit);
   }
-}
 
-/** The connector's daily quota when its ATS's budget is one (ATS-A's), as its adapter keys and sizes it. */
-function dailyQuotaOf(connector: ConnectorEntity) {
-  const budget = atsRegistry.has(connector.type)
-    ? atsRegistry.get(connector.type).budget?.(connector)
-    : undefined;
-  return budget?.kind === 'daily-quota' ? budget : undefined;
+  /** The connector's daily quota when its ATS's budget is one (ATS-A's), as its adapter keys and sizes it. */
+  private dailyQuotaOf(connector: ConnectorEntity) {
+    const budget = this.registry.has(connector.type)
+      ? this.registry.get(connector.type).budget?.(connector)
+      : undefined;
+    return budget?.kind === 'daily-quota' ? budget : undefined;
+  }
 }
 
 /** When the connector's run waits for its ATS system (slow, busy or failing), not for budget: until when. */

@@ -1,3 +1,4 @@
+import { atsRegistry } from '@connector/ats-registry';
 import { AuthErrorCode, type EventEnvelope, RoutingKey, type SealedSecretDto } from '@connector/contracts';
 import { type RpcClient, RpcError } from '@connector/messaging';
 import { LOCAL_REQUEST_SEAL_KEYS, RequestSeal } from '@connector/service-kit';
@@ -10,10 +11,14 @@ describe(AuthGatewayClient.name, () => {
     const request = jest.fn((_request: EventEnvelope) =>
       (answers.shift() ?? (() => Promise.reject(new Error('no more answers'))))(),
     );
-    const sut = new AuthGatewayClient({ request } as unknown as RpcClient, {
-      AUTH_GATEWAY_TIMEOUT_MS: timeoutMs,
-      REQUEST_SEAL_KEYS: LOCAL_REQUEST_SEAL_KEYS,
-    });
+    const sut = new AuthGatewayClient(
+      { request } as unknown as RpcClient,
+      {
+        AUTH_GATEWAY_TIMEOUT_MS: timeoutMs,
+        REQUEST_SEAL_KEYS: LOCAL_REQUEST_SEAL_KEYS,
+      },
+      atsRegistry,
+    );
     return { sut, request };
   };
 

@@ -10,7 +10,7 @@ import {
   RoutingKey,
   type SealedConfig,
 } from '@connector/contracts';
-import { atsRegistry } from '@connector/ats-registry';
+import { AtsRegistry } from '@connector/ats-core';
 import { RpcClient, RpcError } from '@connector/messaging';
 import { RequestSeal, type RequestSealScope } from '@connector/service-kit';
 import { ConnectorRegistryConfig } from '../connector-registry.config';
@@ -32,6 +32,7 @@ export class AuthGatewayClient {
     private readonly rpc: RpcClient,
     @Inject(ConnectorRegistryConfig)
     config: Pick<ConnectorRegistryConfig, 'AUTH_GATEWAY_TIMEOUT_MS' | 'REQUEST_SEAL_KEYS'>,
+    private readonly registry: AtsRegistry,
   ) {
     this.timeoutMs = config.AUTH_GATEWAY_TIMEOUT_MS;
     this.seal = RequestSeal.fromEnv(config.REQUEST_SEAL_KEYS);
@@ -94,7 +95,7 @@ export class AuthGatewayClient {
 
   /** `config` with each secret field of its ATS (the adapter's `clientCredentials.secretFields`) sealed. */
   private sealed(atsType: string, config: Record<string, unknown>, scope: RequestSealScope): SealedConfig {
-    const setup = atsRegistry.get(atsType).clientCredentials;
+    const setup = this.registry.get(atsType).clientCredentials;
     // Nothing goes out for an ATS whose secrets the registry does not know how to seal.
     if (!setup)
       throw new Error(`${atsType} has no client-credentials set-up (its adapter's clientCredentials)`);

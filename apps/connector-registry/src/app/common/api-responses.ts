@@ -19,6 +19,9 @@ import type { RunCounts } from '../runs/run.entity';
 import type { RunView } from '../runs/run.view';
 import { RegistryErrorCode, type ErrorBody } from './registry.exception';
 
+// The `type` enums read the product's list of ATSs: a decorator runs when its class is defined, before any
+// registry is injected (the document is the product's; the services answer from their injected registry).
+
 /**
  * The admin API's response bodies as OpenAPI schemas (docs/openapi.json). Each class is checked at compile
  * time to have exactly the fields of the view the code returns: a field added to a view without being

@@ -1,3 +1,4 @@
+import { atsRegistry } from '@connector/ats-registry';
 import {
   type ArgumentsHost,
   BadRequestException,
@@ -84,7 +85,7 @@ describe(RegistryExceptionFilter.name, () => {
   });
 
   it('lists each invalid or unknown field of a body as VALIDATION_FAILED', async () => {
-    const pipe: ValidationPipe = createValidationPipe();
+    const pipe: ValidationPipe = createValidationPipe(atsRegistry);
     const error = await pipe
       .transform({ name: 1, count: 2, extra: true }, { type: 'body', metatype: Body })
       .catch((e: unknown) => e);
@@ -102,7 +103,7 @@ describe(RegistryExceptionFilter.name, () => {
   });
 
   it('refuses U+0000 in any string or key of a body, whatever its class, naming where', async () => {
-    const pipe: ValidationPipe = createValidationPipe();
+    const pipe: ValidationPipe = createValidationPipe(atsRegistry);
     for (const metatype of [Body, undefined]) {
       const error = await pipe
         .transform(

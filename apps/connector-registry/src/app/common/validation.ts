@@ -1,6 +1,8 @@
 import { type ArgumentMetadata, ValidationPipe, type ValidationError } from '@nestjs/common';
 import { type ClassConstructor, plainToInstance } from 'class-transformer';
-import { validateSync } from 'class-validator';
+import { validateSync, type ValidatorOptions } from 'class-validator';
+import type { AtsRegistry } from '@connector/ats-core';
+import { validatedWith } from '@connector/ats-registry';
 import { RegistryErrorCode, RegistryException } from './registry.exception';
 
 /** One problem of a request body: where (`config.baseUrl`) and what. */
@@ -56,8 +58,22 @@ export function nulCharacterPaths(value: unknown, max = 10, path = ''): string[]
   return found;
 }
 
-/** The global pipe: unknown fields are refused, bodies are turned into their DTO classes. */
+/**
+ * The global pipe: unknown fields are refused, bodies are turned into their DTO classes; an ATS type is checked
+ * against the process's registry (`@IsAtsType()`).
+ */
 class RegistryValidationPipe extends ValidationPipe {
+  constructor(
+    private readonly registry: AtsRegistry,
+    options: ConstructorParameters<typeof ValidationPipe>[0],
+  ) {
+    super(options);
+  }
+
+  protected override validate(object: object, validatorOptions?: ValidatorOptions) {
+    return super.validate(validatedWith(object, this.registry), validatorOptions);
+  }
+
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     // Every body, whatever its class (also those checked later as a whole, like a job mapping).
     if (metadata.type === 'body') {
@@ -75,8 +91,8 @@ class RegistryValidationPipe extends ValidationPipe {
   }
 }
 
-export function createValidationPipe(): ValidationPipe {
-  return new RegistryValidationPipe({
+export function createValidationPipe(registry: AtsRegistry): ValidationPipe {
+  return new RegistryValidationPipe(registry, {
     ...OPTIONS,
     transform: true,
     exceptionFactory: (errors) => validationFailed(describeValidationErrors(errors)),
@@ -85,14 +101,20 @@ export function createValidationPipe(): ValidationPipe {
 
 /**
  * Validates a part of a body whose class depends on another field (a connector's `config` by its `type`),
- * with the same rules as the global pipe; `prefix` names where it sits in the body.
+ * with the same rules as the global pipe; `prefix` names where it sits in the body. An ATS type in it is
+ * checked against `registry` (a test's own), else the product's.
  */
-export function validateAs<T extends object>(cls: ClassConstructor<T>, plain: unknown, prefix: string): T {
+export function validateAs<T extends object>(
+  cls: ClassConstructor<T>,
+  plain: unknown,
+  prefix: string,
+  registry?: AtsRegistry,
+): T {
   if (typeof plain !== 'object' || plain === null || Array.isArray(plain)) {
     throw validationFailed([{ field: prefix, problems: [`${prefix} must be an object`] }]);
   }
   const instance = plainToInstance(cls, plain);
-  const errors = validateSync(instance, OPTIONS);
+  const errors = validateSync(registry ? validatedWith(instance, registry) : instance, OPTIONS);
   if (errors.length > 0) throw validationFailed(describeValidationErrors(errors, prefix));
   return instance;
 }

@@ -1,6 +1,4 @@
 import { Module } from '@nestjs/common';
-import { AtsRegistry } from '@connector/ats-core';
-import { atsRegistryProvider } from '@connector/ats-registry';
 import { BudgetModule } from '../budget/budget.module';
 import { ConnectorLookupHandler } from './connector-lookup.handler';
 import { ConnectorStatusChangedHandler } from './connector-status-changed.handler';
@@ -23,7 +21,7 @@ import { ClientsModule } from '../clients/clients.module';
     ConnectorLookupHandler,
     ConnectorsByAccountHandler,
   ],
-  providers: [atsRegistryProvider, ConnectorsService, EventFeedService, ConnectorKinds],
-  exports: [AtsRegistry, ConnectorsService, ConnectorKinds],
+  providers: [ConnectorsService, EventFeedService, ConnectorKinds],
+  exports: [ConnectorsService, ConnectorKinds],
 })
 export class ConnectorsModule {}

@@ -89,6 +89,7 @@ describe(ConnectorsService.name, () => {
       budget as unknown as BudgetService,
       outbox as unknown as OutboxRelay,
       { MAX_CONNECTORS_PER_ACCOUNT: 3 },
+      atsRegistry,
     );
   });
 

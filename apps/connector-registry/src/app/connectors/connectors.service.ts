@@ -8,6 +8,7 @@ import {
   type EventEnvelope,
   RoutingKey,
 } from '@connector/contracts';
+import { AtsRegistry } from '@connector/ats-core';
 import { defaultJobMapping } from '@connector/ats-registry';
 import { MessagePublisher } from '@connector/messaging';
 import { OutboxRelay } from '@connector/persistence';
@@ -44,6 +45,7 @@ export class ConnectorsService {
     private readonly outbox: OutboxRelay,
     @Inject(ConnectorRegistryConfig)
     private readonly config: Pick<ConnectorRegistryConfig, 'MAX_CONNECTORS_PER_ACCOUNT'>,
+    private readonly registry: AtsRegistry,
   ) {}
 
   /** Nothing is saved. */
@@ -79,7 +81,7 @@ export class ConnectorsService {
     try {
       const saved = await this.connectors.insertWithMapping(
         connector,
-        defaultJobMapping(dto.type),
+        defaultJobMapping(dto.type, this.registry),
         admin.adminId,
         max,
       );

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { type JobMapping, validateJobMapping } from '@connector/job-mapping';
-import { atsRegistry } from '@connector/ats-registry';
+import { AtsRegistry } from '@connector/ats-core';
 import type { AdminIdentity } from '../auth/api-keys';
 import { dependencyError } from '../clients/dependency-errors';
 import { VacancySyncClient } from '../clients/vacancy-sync.client';
@@ -25,6 +25,7 @@ export class MappingService {
     private readonly connectors: ConnectorsService,
     private readonly mappings: JobMappingRepository,
     private readonly vacancySync: VacancySyncClient,
+    private readonly registry: AtsRegistry,
   ) {}
 
   async current(admin: AdminIdentity, connectorId: string): Promise<MappingView> {
@@ -34,7 +35,7 @@ export class MappingService {
 
   async save(admin: AdminIdentity, connectorId: string, body: unknown): Promise<MappingView> {
     const connector = await this.connectors.findOwned(admin, connectorId);
-    const mapping = checked(connector.type, body);
+    const mapping = this.checked(connector.type, body);
     const saved = await this.mappings.append(connectorId, mapping, admin.adminId);
     await this.connectors.announceChange(connectorId);
     return toView(saved);
@@ -65,7 +66,7 @@ export class MappingService {
     const mapping =
       request.mapping === undefined
         ? (await this.currentOf(connectorId)).mapping
-        : checked(connector.type, request.mapping);
+        : this.checked(connector.type, request.mapping);
     try {
       const reply = await this.vacancySync.preview(
         admin.accountId,
@@ -80,21 +81,21 @@ export class MappingService {
     }
   }
 
+  private checked(type: string, mapping: unknown): JobMapping {
+    const errors = validateJobMapping(this.registry.get(type).mapping, mapping);
+    if (errors.length > 0) {
+      throw new RegistryException(RegistryErrorCode.InvalidMapping, `The mapping is not valid for ${type}`, {
+        errors,
+      });
+    }
+    return mapping as JobMapping;
+  }
+
   private async currentOf(connectorId: string): Promise<JobMappingEntity> {
     const current = await this.mappings.current(connectorId);
     if (!current) throw RegistryException.notFound('mapping');
     return current;
   }
-}
-
-function checked(type: string, mapping: unknown): JobMapping {
-  const errors = validateJobMapping(atsRegistry.get(type).mapping, mapping);
-  if (errors.length > 0) {
-    throw new RegistryException(RegistryErrorCode.InvalidMapping, `The mapping is not valid for ${type}`, {
-      errors,
-    });
-  }
-  return mapping as JobMapping;
 }
 
 function toView(entity: JobMappingEntity): MappingView {

@@ -1,7 +1,7 @@
 import { Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
-import { atsRegistry } from '@connector/ats-registry';
+import { AtsRegistry } from '@connector/ats-core';
 import { CONNECTOR_STATUSES } from '@connector/contracts';
 import { gauge } from '@connector/observability';
 import { PostgresDailyQuota, type QuotaUsage } from '@connector/rate-limiter';
@@ -16,10 +16,11 @@ const connectors = gauge({
   help: 'Connectors by ATS and status (pending_authorization, connected, auth_failed, disabled), deleted ones left out',
   labelNames: ['ats', 'status'],
   async collect() {
-    const counts = await reader()?.connectorCounts();
+    const metrics = reader();
+    const counts = await metrics?.connectorCounts();
     connectors.reset();
-    if (!counts) return;
-    for (const ats of atsRegistry.types()) {
+    if (!metrics || !counts) return;
+    for (const ats of metrics.registry.types()) {
       for (const status of CONNECTOR_STATUSES)
         connectors.set({ ats, status }, counts.get(`${ats}/${status}`) ?? 0);
     }
@@ -115,6 +116,8 @@ export class RegistryMetrics implements OnModuleInit, OnModuleDestroy {
   constructor(
     private readonly repository: ConnectorRepository,
     @InjectDataSource() dataSource: DataSource,
+    /** The ATSs counted, each with a series per status even at zero. */
+    readonly registry: AtsRegistry,
   ) {
     this.quota = new PostgresDailyQuota(dataSource);
   }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { DataSource } from 'typeorm';
-import { dataSourceOptions, RetentionJob, runMigrations } from '@connector/persistence';
+import type { DataSource } from 'typeorm';
+import { RetentionJob } from '@connector/persistence';
+import { migratedDataSource } from '@connector/persistence/testing';
 import { createTestDatabase, type TestDatabase } from '@connector/testing';
 import { ActivityRepository } from '../activity/activity.repository';
 import { CONNECTOR_REGISTRY_SCHEMA } from '../connector-registry.schema';
@@ -20,14 +21,10 @@ describe('connector-registry retention', () => {
 
   beforeAll(async () => {
     database = await createTestDatabase('registry_retention');
-    db = await new DataSource(
-      dataSourceOptions({
-        url: database.url,
-        service: 'connector-registry',
-        ...CONNECTOR_REGISTRY_SCHEMA,
-      }),
-    ).initialize();
-    await runMigrations(db, CONNECTOR_REGISTRY_SCHEMA.shared);
+    db = await migratedDataSource(database.url, {
+      service: 'connector-registry',
+      ...CONNECTOR_REGISTRY_SCHEMA,
+    });
   });
 
   afterAll(async () => {

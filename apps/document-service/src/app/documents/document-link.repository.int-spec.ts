@@ -1,7 +1,8 @@
-import { DataSource } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import { CandidateLocks } from '@connector/exactly-once';
 import { NotReadyError } from '@connector/messaging';
-import { dataSourceOptions, LeaseLostError, runMigrations } from '@connector/persistence';
+import { LeaseLostError } from '@connector/persistence';
+import { migratedDataSource } from '@connector/persistence/testing';
 import { createTestDatabase, type TestDatabase } from '@connector/testing';
 import { SERVICE_NAME } from '../document-service.config';
 import { DOCUMENT_SERVICE_SCHEMA } from '../document-service.schema';
@@ -23,11 +24,7 @@ describe(DocumentLinkRepository.name, () => {
 
   beforeAll(async () => {
     database = await createTestDatabase('document_links');
-    db = new DataSource(
-      dataSourceOptions({ service: SERVICE_NAME, ...DOCUMENT_SERVICE_SCHEMA, url: database.url }),
-    );
-    await db.initialize();
-    await runMigrations(db, DOCUMENT_SERVICE_SCHEMA.shared);
+    db = await migratedDataSource(database.url, { service: SERVICE_NAME, ...DOCUMENT_SERVICE_SCHEMA });
     links = new DocumentLinkRepository(db);
     locks = new CandidateLocks(db, { namespace: 'document-service', waitMs: 1_000 });
   });

@@ -1,3 +1,4 @@
+import { atsRegistry } from '@connector/ats-registry';
 import { AtsSystems, type ConnectorDirectory } from '@connector/ats-client-factory';
 import type { OutboundGuard } from '@connector/ats-http';
 import { type ConnectorSnapshot, createEvent, type DocumentDataDto, RoutingKey } from '@connector/contracts';
@@ -46,7 +47,7 @@ describe(DocumentSyncService.name, () => {
       { documentSynced } as unknown as DocumentEvents,
       {} as DocumentServiceConfig,
       {} as OutboundGuard,
-      new AtsSystems(),
+      new AtsSystems(atsRegistry),
     );
     await (
       service as unknown as {

@@ -1,6 +1,6 @@
 import { atsRegistry } from '@connector/ats-registry';
 import { randomUUID } from 'node:crypto';
-import { DataSource } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import { startAtsBSandbox, type RunningAtsBSandbox } from '@connector/ats-b-sandbox';
 import { driveLoginForm } from '@connector/ats-b-sandbox/testing';
 import { AtsSystems, type ClientOptions, type ConnectorDirectory } from '@connector/ats-client-factory';
@@ -16,7 +16,7 @@ import {
   type VacancyUpsertedDto,
 } from '@connector/contracts';
 import type { MessagePublisher } from '@connector/messaging';
-import { dataSourceOptions, runMigrations } from '@connector/persistence';
+import { migratedDataSource } from '@connector/persistence/testing';
 import { createTestDatabase, type TestDatabase } from '@connector/testing';
 import { SyncRunRepository } from '../runs/sync-run.repository';
 import { VacancyStateRepository } from '../vacancies/vacancy-state.repository';
@@ -81,10 +81,7 @@ describe(`${EventFeedService.name} (ATS-B subscriptions)`, () => {
 
   beforeAll(async () => {
     database = await createTestDatabase('vacancy_events');
-    dataSource = await new DataSource(
-      dataSourceOptions({ url: database.url, service: SERVICE_NAME, ...VACANCY_SYNC_SCHEMA }),
-    ).initialize();
-    await runMigrations(dataSource, VACANCY_SYNC_SCHEMA.shared);
+    dataSource = await migratedDataSource(database.url, { service: SERVICE_NAME, ...VACANCY_SYNC_SCHEMA });
     sandbox = await startAtsBSandbox({ seed: { jobs: 20, seed: 7 } });
 
     const oauth = new AtsBOAuthClient(
@@ -146,7 +143,8 @@ describe(`${EventFeedService.name} (ATS-B subscriptions)`, () => {
         directory,
         publisher,
         config,
-        new AtsSystems(),
+        new AtsSystems(atsRegistry),
+        atsRegistry,
       );
     one = service();
     two = service();

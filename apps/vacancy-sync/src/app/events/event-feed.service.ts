@@ -3,8 +3,12 @@ import { hostname } from 'node:os';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { AtsSystems, type ClientOptions, ConnectorDirectory } from '@connector/ats-client-factory';
 import { AtsError } from '@connector/ats-http';
-import { SubscriptionGoneError, type VacancyEventBatch, type VacancyEventSource } from '@connector/ats-core';
-import { atsRegistry } from '@connector/ats-registry';
+import {
+  AtsRegistry,
+  SubscriptionGoneError,
+  type VacancyEventBatch,
+  type VacancyEventSource,
+} from '@connector/ats-core';
 import {
   type ConnectorSnapshot,
   createEvent,
@@ -61,6 +65,7 @@ export class EventFeedService {
     private readonly publisher: MessagePublisher,
     @Inject(VacancySyncConfig) private readonly config: VacancySyncConfig,
     private readonly systems: AtsSystems,
+    private readonly registry: AtsRegistry,
   ) {}
 
   /** The connector's feed, made (to be subscribed at once) when its ATS has events and it has none yet. */
@@ -284,7 +289,7 @@ export class EventFeedService {
     source: VacancyEventSource,
     batch: VacancyEventBatch,
   ): Promise<void> {
-    const mapping = mappingOf(connector);
+    const mapping = mappingOf(this.registry, connector);
     const page = await source.changed(connector, batch.events, { now: new Date() }, this.client());
     const decision = await decidePage(connector, mapping, page, (ids) =>
       this.states.published(connector.id, ids),
@@ -423,8 +428,8 @@ export function feedDown(feed: EventFeed | undefined): boolean {
 }
 
 /** The connector's mapping; one that does not validate is not applied (its runs fail and say why). */
-function mappingOf(connector: ConnectorSnapshot): JobMapping {
-  const errors = validateJobMapping(atsRegistry.get(connector.type).mapping, connector.mapping?.mapping);
+function mappingOf(registry: AtsRegistry, connector: ConnectorSnapshot): JobMapping {
+  const errors = validateJobMapping(registry.get(connector.type).mapping, connector.mapping?.mapping);
   if (errors.length > 0) throw new Error(`job mapping is not valid: ${errors.join('; ')}`);
   return connector.mapping.mapping as unknown as JobMapping;
 }

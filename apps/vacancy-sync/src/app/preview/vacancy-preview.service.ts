@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ConnectorDirectory } from '@connector/ats-client-factory';
-import { atsRegistry } from '@connector/ats-registry';
+import { AtsRegistry } from '@connector/ats-core';
 import type { VacancyPreviewRequestedDto } from '@connector/contracts';
 import { type JobMapping, validateJobMapping } from '@connector/job-mapping';
 import { syncOptionsOf } from '../runs/sync-options';
@@ -28,6 +28,7 @@ export class VacancyPreviewService {
   constructor(
     private readonly directory: ConnectorDirectory,
     private readonly sources: VacancySources,
+    private readonly registry: AtsRegistry,
   ) {}
 
   async preview(
@@ -35,7 +36,7 @@ export class VacancyPreviewService {
     request: VacancyPreviewRequestedDto,
   ): Promise<{ vacancies: VacancyUpsert[] }> {
     const connector = await this.directory.get(request.connectorId, accountId);
-    const errors = validateJobMapping(atsRegistry.get(connector.type).mapping, request.mapping);
+    const errors = validateJobMapping(this.registry.get(connector.type).mapping, request.mapping);
     if (errors.length > 0) throw new PreviewError('INVALID_MAPPING', errors.join('; '));
     const mapping = request.mapping as unknown as JobMapping;
     const vacancies: VacancyUpsert[] = [];

@@ -1,7 +1,7 @@
 import { atsRegistry } from '@connector/ats-registry';
-import { DataSource } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import { type ConnectorStatus, type ConnectorStatusChangedDto, createEvent } from '@connector/contracts';
-import { dataSourceOptions, runMigrations } from '@connector/persistence';
+import { migratedDataSource } from '@connector/persistence/testing';
 import type { ConnectorDeletions } from '@connector/service-kit';
 import { createTestDatabase, type TestDatabase } from '@connector/testing';
 import { SERVICE_NAME } from '../vacancy-sync.config';
@@ -24,10 +24,7 @@ describe(ConnectorStatusChangedHandler.name, () => {
 
   beforeAll(async () => {
     database = await createTestDatabase('status_changed');
-    dataSource = await new DataSource(
-      dataSourceOptions({ url: database.url, service: SERVICE_NAME, ...VACANCY_SYNC_SCHEMA }),
-    ).initialize();
-    await runMigrations(dataSource, VACANCY_SYNC_SCHEMA.shared);
+    dataSource = await migratedDataSource(database.url, { service: SERVICE_NAME, ...VACANCY_SYNC_SCHEMA });
     const deletions = {
       record: (event: { data: ConnectorStatusChangedDto }) => {
         if (event.data.reason === 'deleted') recorded.push(event.data.connectorId);

@@ -1,5 +1,6 @@
-import { DataSource } from 'typeorm';
-import { dataSourceOptions, RetentionJob, runMigrations } from '@connector/persistence';
+import type { DataSource } from 'typeorm';
+import { RetentionJob } from '@connector/persistence';
+import { migratedDataSource } from '@connector/persistence/testing';
 import { createTestDatabase, type TestDatabase } from '@connector/testing';
 import { SERVICE_NAME } from '../vacancy-sync.config';
 import { VACANCY_SYNC_SCHEMA } from '../vacancy-sync.schema';
@@ -14,10 +15,7 @@ describe('vacancy-sync run history retention', () => {
 
   beforeAll(async () => {
     database = await createTestDatabase('sync_run_history');
-    db = await new DataSource(
-      dataSourceOptions({ url: database.url, service: SERVICE_NAME, ...VACANCY_SYNC_SCHEMA }),
-    ).initialize();
-    await runMigrations(db, VACANCY_SYNC_SCHEMA.shared);
+    db = await migratedDataSource(database.url, { service: SERVICE_NAME, ...VACANCY_SYNC_SCHEMA });
     runs = new SyncRunRepository(db);
   });
 

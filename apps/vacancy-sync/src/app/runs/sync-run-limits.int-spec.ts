@@ -1,14 +1,14 @@
 import { atsRegistry } from '@connector/ats-registry';
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { DataSource } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import { AtsSystems, type ClientOptions, type ConnectorDirectory } from '@connector/ats-client-factory';
 import { AtsAClient, AtsAVacancySource } from '@connector/ats-a';
 import type { VacancyPartDeps } from '@connector/ats-core';
 import { outboundGuard } from '@connector/ats-http';
 import { type EventEnvelope, type RunCompletedDto, RoutingKey } from '@connector/contracts';
 import type { MessagePublisher } from '@connector/messaging';
-import { dataSourceOptions, runMigrations } from '@connector/persistence';
+import { migratedDataSource } from '@connector/persistence/testing';
 import { connectorSnapshot } from '@connector/ats-testing';
 import { createTestDatabase, type TestDatabase } from '@connector/testing';
 import type { EventFeedService } from '../events/event-feed.service';
@@ -57,10 +57,7 @@ describe(`${SyncRunService.name} (a hostile ATS-A host)`, () => {
 
   beforeAll(async () => {
     database = await createTestDatabase('vacancy_hostile');
-    dataSource = await new DataSource(
-      dataSourceOptions({ url: database.url, service: SERVICE_NAME, ...VACANCY_SYNC_SCHEMA }),
-    ).initialize();
-    await runMigrations(dataSource, VACANCY_SYNC_SCHEMA.shared);
+    dataSource = await migratedDataSource(database.url, { service: SERVICE_NAME, ...VACANCY_SYNC_SCHEMA });
     host = createServer((req, res) => void answer(req, res));
     await new Promise<void>((resolve) => host.listen(0, '127.0.0.1', resolve));
     hostUrl = `http://127.0.0.1:${(host.address() as { port: number }).port}`;
@@ -140,7 +137,8 @@ describe(`${SyncRunService.name} (a hostile ATS-A host)`, () => {
       } as unknown as MessagePublisher,
       { ...config, ...overrides },
       { ensure: async () => undefined } as unknown as EventFeedService,
-      new AtsSystems(),
+      new AtsSystems(atsRegistry),
+      atsRegistry,
     );
     await runs.registerConnector(connectorId, ACCOUNT);
     const runId = randomUUID();

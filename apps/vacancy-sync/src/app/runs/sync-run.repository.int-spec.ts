@@ -1,5 +1,5 @@
-import { DataSource } from 'typeorm';
-import { dataSourceOptions, runMigrations } from '@connector/persistence';
+import type { DataSource } from 'typeorm';
+import { migratedDataSource } from '@connector/persistence/testing';
 import { createTestDatabase, type TestDatabase } from '@connector/testing';
 import { SERVICE_NAME } from '../vacancy-sync.config';
 import { VACANCY_SYNC_SCHEMA } from '../vacancy-sync.schema';
@@ -22,10 +22,7 @@ describe(SyncRunRepository.name, () => {
 
   beforeAll(async () => {
     database = await createTestDatabase('sync_runs');
-    dataSource = await new DataSource(
-      dataSourceOptions({ url: database.url, service: SERVICE_NAME, ...VACANCY_SYNC_SCHEMA }),
-    ).initialize();
-    await runMigrations(dataSource, VACANCY_SYNC_SCHEMA.shared);
+    dataSource = await migratedDataSource(database.url, { service: SERVICE_NAME, ...VACANCY_SYNC_SCHEMA });
     sut = new SyncRunRepository(dataSource);
   });
 

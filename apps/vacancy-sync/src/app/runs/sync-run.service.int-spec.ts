@@ -1,6 +1,6 @@
 import { atsRegistry } from '@connector/ats-registry';
 import { randomUUID } from 'node:crypto';
-import { DataSource } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import { startAtsASandbox, type RunningAtsASandbox, VACANCY_STATUSES } from '@connector/ats-a-sandbox';
 import { AtsSystems, type ClientOptions, type ConnectorDirectory } from '@connector/ats-client-factory';
 import type { VacancyPartDeps } from '@connector/ats-core';
@@ -9,7 +9,7 @@ import { AtsAClient, AtsAVacancySource, atsAVacancyLiveness } from '@connector/a
 import { AtsBVacancySource } from '@connector/ats-b';
 import { type EventEnvelope, RoutingKey } from '@connector/contracts';
 import type { MessagePublisher } from '@connector/messaging';
-import { dataSourceOptions, runMigrations } from '@connector/persistence';
+import { migratedDataSource } from '@connector/persistence/testing';
 import { connectorSnapshot } from '@connector/ats-testing';
 import { createTestDatabase, type TestDatabase } from '@connector/testing';
 import { EventFeedService } from '../events/event-feed.service';
@@ -49,10 +49,7 @@ describe(`${SyncRunService.name} (ATS-A full run)`, () => {
 
   beforeAll(async () => {
     database = await createTestDatabase('vacancy_recheck');
-    dataSource = await new DataSource(
-      dataSourceOptions({ url: database.url, service: SERVICE_NAME, ...VACANCY_SYNC_SCHEMA }),
-    ).initialize();
-    await runMigrations(dataSource, VACANCY_SYNC_SCHEMA.shared);
+    dataSource = await migratedDataSource(database.url, { service: SERVICE_NAME, ...VACANCY_SYNC_SCHEMA });
     sandbox = await startAtsASandbox({ seed: { vacancies: 450, seed: 3 } });
 
     let token: string | undefined;
@@ -85,7 +82,8 @@ describe(`${SyncRunService.name} (ATS-A full run)`, () => {
       config,
       // ATS-A has no event feed.
       { ensure: async () => undefined } as unknown as EventFeedService,
-      new AtsSystems(),
+      new AtsSystems(atsRegistry),
+      atsRegistry,
     );
     await runs.registerConnector(connectorId, ACCOUNT);
   });

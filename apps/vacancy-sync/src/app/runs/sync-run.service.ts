@@ -10,8 +10,7 @@ import {
   type RunWait,
   RoutingKey,
 } from '@connector/contracts';
-import { EnrichmentCache, type SourcePage, SourceRefusedError } from '@connector/ats-core';
-import { atsRegistry } from '@connector/ats-registry';
+import { AtsRegistry, EnrichmentCache, type SourcePage, SourceRefusedError } from '@connector/ats-core';
 import { type JobMapping, validateJobMapping } from '@connector/job-mapping';
 import { MessagePublisher, RpcError } from '@connector/messaging';
 import { inSpan, withLogContext } from '@connector/observability';
@@ -98,6 +97,7 @@ export class SyncRunService {
     @Inject(VacancySyncConfig) private readonly config: VacancySyncConfig,
     private readonly events: EventFeedService,
     private readonly atsSystems: AtsSystems,
+    private readonly registry: AtsRegistry,
   ) {}
 
   /** Its log lines carry the run's ids (and the correlation id of the request that started it). */
@@ -168,7 +168,7 @@ export class SyncRunService {
             lease,
             connector,
             lastSuccesses: head,
-            mapping: mappingOf(connector),
+            mapping: mappingOf(this.registry, connector),
             options: syncOptionsOf(connector.options, this.sources.for(connector.type).defaultOpenStatuses),
             calls,
             caches,
@@ -555,8 +555,8 @@ export class SyncRunService {
 }
 
 /** The connector's mapping; a mapping that does not validate fails the run rather than publish guesses. */
-function mappingOf(connector: ConnectorSnapshot): JobMapping {
-  const errors = validateJobMapping(atsRegistry.get(connector.type).mapping, connector.mapping?.mapping);
+function mappingOf(registry: AtsRegistry, connector: ConnectorSnapshot): JobMapping {
+  const errors = validateJobMapping(registry.get(connector.type).mapping, connector.mapping?.mapping);
   if (errors.length > 0) {
     throw new RunRefused(`connector ${connector.id}: job mapping is not valid: ${errors.join('; ')}`);
   }

@@ -1,5 +1,6 @@
-import { DataSource } from 'typeorm';
-import { dataSourceOptions, purge, runMigrations } from '@connector/persistence';
+import type { DataSource } from 'typeorm';
+import { purge } from '@connector/persistence';
+import { migratedDataSource } from '@connector/persistence/testing';
 import { createTestDatabase, type TestDatabase } from '@connector/testing';
 import { SERVICE_NAME } from '../vacancy-sync.config';
 import { VACANCY_SYNC_SCHEMA } from '../vacancy-sync.schema';
@@ -12,10 +13,7 @@ describe('closed vacancy retention', () => {
 
   beforeAll(async () => {
     database = await createTestDatabase('closed_vacancies');
-    db = await new DataSource(
-      dataSourceOptions({ url: database.url, service: SERVICE_NAME, ...VACANCY_SYNC_SCHEMA }),
-    ).initialize();
-    await runMigrations(db, VACANCY_SYNC_SCHEMA.shared);
+    db = await migratedDataSource(database.url, { service: SERVICE_NAME, ...VACANCY_SYNC_SCHEMA });
   });
 
   afterAll(async () => {

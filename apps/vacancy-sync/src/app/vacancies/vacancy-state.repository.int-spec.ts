@@ -1,5 +1,5 @@
-import { DataSource } from 'typeorm';
-import { dataSourceOptions, runMigrations } from '@connector/persistence';
+import type { DataSource } from 'typeorm';
+import { migratedDataSource } from '@connector/persistence/testing';
 import { createTestDatabase, type TestDatabase } from '@connector/testing';
 import { SyncRunRepository } from '../runs/sync-run.repository';
 import { SERVICE_NAME } from '../vacancy-sync.config';
@@ -14,10 +14,7 @@ describe(VacancyStateRepository.name, () => {
 
   beforeAll(async () => {
     database = await createTestDatabase('vacancy_states');
-    dataSource = await new DataSource(
-      dataSourceOptions({ url: database.url, service: SERVICE_NAME, ...VACANCY_SYNC_SCHEMA }),
-    ).initialize();
-    await runMigrations(dataSource, VACANCY_SYNC_SCHEMA.shared);
+    dataSource = await migratedDataSource(database.url, { service: SERVICE_NAME, ...VACANCY_SYNC_SCHEMA });
     sut = new VacancyStateRepository(dataSource);
     runs = new SyncRunRepository(dataSource);
   });

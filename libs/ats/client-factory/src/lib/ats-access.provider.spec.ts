@@ -1,3 +1,4 @@
+import { atsRegistry, atsRegistryProvider } from '@connector/ats-registry';
 import { type AtsAccess, createEvent, RoutingKey } from '@connector/contracts';
 import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
@@ -25,7 +26,7 @@ describe(AtsAccessProvider.name, () => {
     rpc = { request: jest.fn(async () => ({ ...answer })) };
     // The broadcast subscription is not started here (no onModuleInit): `changed` is called directly.
     directory = new ConnectorDirectory(rpc as unknown as RpcClient, {} as RabbitConnection);
-    sut = new AtsAccessProvider(rpc as unknown as RpcClient, directory);
+    sut = new AtsAccessProvider(rpc as unknown as RpcClient, atsRegistry, directory);
   });
 
   it('keeps the access of a connector until it expires', async () => {
@@ -65,6 +66,7 @@ describe(AtsAccessProvider.name, () => {
       providers: [
         { provide: ConnectorDirectory, useClass: QuietDirectory },
         AtsAccessProvider,
+        atsRegistryProvider,
         { provide: RpcClient, useValue: rpc },
         { provide: RabbitConnection, useValue: {} },
       ],

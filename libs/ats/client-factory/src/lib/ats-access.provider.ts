@@ -6,7 +6,7 @@ import {
   credentialFingerprint,
   RoutingKey,
 } from '@connector/contracts';
-import { atsRegistry } from '@connector/ats-registry';
+import { AtsRegistry } from '@connector/ats-core';
 import { RpcClient, RpcError } from '@connector/messaging';
 import { ConnectorDirectory } from './connector-directory';
 
@@ -35,6 +35,8 @@ export class AtsAccessProvider {
 
   constructor(
     private readonly rpc: RpcClient,
+    /** Each ATS names the token of its access (`callTokenOf`). */
+    private readonly registry: AtsRegistry,
     @Optional() directory?: ConnectorDirectory,
   ) {
     directory?.onChange((connectorId) => {
@@ -57,7 +59,7 @@ export class AtsAccessProvider {
     if (cached && rejected) {
       const access = await cached.catch(() => undefined);
       // Someone in this process already replaced the refused access: use the new one.
-      if (access && fingerprintOf(access) !== rejected) return access;
+      if (access && fingerprintOf(this.registry, access) !== rejected) return access;
     }
     const request = this.rpc.request<AtsAccess>(
       createEvent(RoutingKey.CredentialsRequested, accountId, {
@@ -87,6 +89,6 @@ function holdAfter(error: unknown): number {
   return error.code === 'TIMEOUT' ? Math.round(UNANSWERED_HOLD_MS * (0.5 + Math.random())) : 0;
 }
 
-export function fingerprintOf(access: AtsAccess): string {
-  return credentialFingerprint(atsRegistry.get(access.type).callTokenOf(access));
+export function fingerprintOf(registry: AtsRegistry, access: AtsAccess): string {
+  return credentialFingerprint(registry.get(access.type).callTokenOf(access));
 }

@@ -1,3 +1,4 @@
+import { atsRegistry } from '@connector/ats-registry';
 import { AtsError } from '@connector/ats-http';
 import type { ConnectorSnapshot } from '@connector/contracts';
 import { DeferredMessageError, TransientMessageError } from '@connector/messaging';
@@ -21,26 +22,28 @@ const unavailable = () =>
 
 describe(AtsSystems.name, () => {
   describe('keyOf', () => {
+    const keyed = new AtsSystems(atsRegistry);
+
     it("is the adapter's budget key: connectors on one customer system share it, tenants of one host do not", () => {
       const a1 = connector('c1', 'ats-a', { baseUrl: 'https://ats.example.com/t/one' });
       const a2 = connector('c2', 'ats-a', { baseUrl: 'https://ats.example.com/t/one' });
       const a3 = connector('c3', 'ats-a', { baseUrl: 'https://ats.example.com/t/two' });
-      expect(AtsSystems.keyOf(a1)).toBe(AtsSystems.keyOf(a2));
-      expect(AtsSystems.keyOf(a1)).not.toBe(AtsSystems.keyOf(a3));
+      expect(keyed.keyOf(a1)).toBe(keyed.keyOf(a2));
+      expect(keyed.keyOf(a1)).not.toBe(keyed.keyOf(a3));
       // Another account's connector on the same address is another customer's system.
-      expect(AtsSystems.keyOf(a1)).not.toBe(AtsSystems.keyOf({ ...a1, id: 'c9', accountId: 'acct_2' }));
+      expect(keyed.keyOf(a1)).not.toBe(keyed.keyOf({ ...a1, id: 'c9', accountId: 'acct_2' }));
     });
 
     it('is the connector itself for a per-connector budget (one corp on a shared host) or no budget', () => {
       const b1 = connector('c1', 'ats-b', { routine: 'api-oauth' });
       const b2 = connector('c2', 'ats-b', { routine: 'api-oauth' });
-      expect(AtsSystems.keyOf(b1)).not.toBe(AtsSystems.keyOf(b2));
-      expect(AtsSystems.keyOf(connector('c7', 'not-registered'))).toBe('connector:c7');
+      expect(keyed.keyOf(b1)).not.toBe(keyed.keyOf(b2));
+      expect(keyed.keyOf(connector('c7', 'not-registered'))).toBe('connector:c7');
     });
   });
 
   it("defers work past a system's cap after the short wait, while another system's work goes at once", async () => {
-    const systems = new AtsSystems({ perSystem: 2, maxWaitMs: 20 });
+    const systems = new AtsSystems(atsRegistry, { perSystem: 2, maxWaitMs: 20 });
     const slow = connector('slow', 'none');
     let finish!: () => void;
     const held = new Promise<void>((resolve) => (finish = resolve));
@@ -62,7 +65,7 @@ describe(AtsSystems.name, () => {
   });
 
   it('opens the breaker on 5xx, not on 4xx; while open, defers without calling, then counts once the message is old', async () => {
-    const systems = new AtsSystems({ maxDeferAgeMs: 60_000, breaker: { failures: 2 } });
+    const systems = new AtsSystems(atsRegistry, { maxDeferAgeMs: 60_000, breaker: { failures: 2 } });
     const c = connector('c1', 'none');
     const refused = new AtsError('422', { kind: 'permanent', endpoint: 'POST /candidates', status: 422 });
     for (let i = 0; i < 3; i += 1) {

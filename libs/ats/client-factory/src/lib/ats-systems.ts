@@ -1,6 +1,6 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { AtsError } from '@connector/ats-http';
-import { atsRegistry } from '@connector/ats-registry';
+import { AtsRegistry } from '@connector/ats-core';
 import type { ConnectorSnapshot } from '@connector/contracts';
 import { gauge } from '@connector/observability';
 import { KeyedConcurrency } from '@connector/rate-limiter';
@@ -68,7 +68,11 @@ export class AtsSystems {
   readonly breakers: SystemBreakers;
   private readonly slots = new Map<AtsPath, KeyedConcurrency>();
 
-  constructor(@Optional() @Inject(ATS_SYSTEMS_OPTIONS) options?: Partial<AtsSystemsOptions>) {
+  constructor(
+    /** Each ATS keys its connectors' systems (its budget's key). */
+    private readonly registry: AtsRegistry,
+    @Optional() @Inject(ATS_SYSTEMS_OPTIONS) options?: Partial<AtsSystemsOptions>,
+  ) {
     this.options = { ...DEFAULT_ATS_SYSTEMS_OPTIONS, ...options };
     this.breakers = new SystemBreakers(this.options.breaker);
     for (const path of ATS_PATHS) {
@@ -84,8 +88,8 @@ export class AtsSystems {
   }
 
   /** The ATS system a connector's calls land on. */
-  static keyOf(connector: ConnectorSnapshot): string {
-    const adapter = atsRegistry.has(connector.type) ? atsRegistry.get(connector.type) : undefined;
+  keyOf(connector: ConnectorSnapshot): string {
+    const adapter = this.registry.has(connector.type) ? this.registry.get(connector.type) : undefined;
     return adapter?.budget?.(connector).key ?? `connector:${connector.id}`;
   }
 
@@ -99,7 +103,7 @@ export class AtsSystems {
     work: () => Promise<T>,
     options: SystemWork = {},
   ) {
-    const key = AtsSystems.keyOf(connector);
+    const key = this.keyOf(connector);
     const release = await this.pathSlots(path).acquire(key, { maxWaitMs: this.options.maxWaitMs });
     try {
       const admission = this.breakers.admit(key);

@@ -6,8 +6,9 @@ import type { ClientCredentialsSetup } from './client-credentials';
 import type { ConnectorKindFactory } from './connector-kind';
 import type { CredentialIssuerFactory } from './credential-issuer';
 import type { DocumentSinkFactory } from './document-sink';
-import type { AtsSetting, InteractiveLoginFactory } from './interactive-login';
-import type { AtsBudget, AtsClientDeps, AtsClientMaker, BudgetConnector } from './ats-clients';
+import type { AtsSetting } from './ats-settings';
+import type { InteractiveLoginFactory } from './interactive-login';
+import type { AtsBudget, AtsClientDeps, AtsClientMaker, BudgetConnector } from './client-and-budget';
 import type { VacancyEventSource } from './vacancy-event-source';
 import type { VacancyPartDeps, VacancySource } from './vacancy-source';
 

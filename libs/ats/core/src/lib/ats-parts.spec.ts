@@ -57,3 +57,15 @@ describe(AtsParts.name, () => {
     );
   });
 });
+
+describe(AtsRegistry.name, () => {
+  it('refuses a new adapter once frozen, and keeps what it had', () => {
+    const sut = new AtsRegistry([adapter('one', ['vacancies'])]);
+    sut.register(adapter('two', ['vacancies']));
+    expect(sut.freeze()).toBe(sut);
+    expect(() => sut.register(adapter('three', ['vacancies']))).toThrow(
+      'this ATS registry is frozen: three is not added (build your own: new AtsRegistry([...]))',
+    );
+    expect(sut.types()).toEqual(['one', 'two']);
+  });
+});

@@ -1,14 +1,6 @@
 import type { AtsCapability } from './ats-adapter';
+import type { AtsPart } from './ats-part';
 import type { AtsRegistry } from './ats-registry';
-
-/**
- * A service's own part for one ATS (a vacancy source, a sink, a credential issuer, a connector kind). It is
- * written beside the service code it needs (an adapter lib, layer:vendor, may not import a service), and
- * names the ATS it is for by the adapter's `type`.
- */
-export interface AtsPart {
-  readonly atsType: string;
-}
 
 /** A registered ATS declares what a part does, but the service was built without that part. */
 export class MissingAtsPartError extends Error {

@@ -14,13 +14,28 @@ export class UnknownAtsTypeError extends Error {
 /** The registered ATS adapters, looked up by the connector's `type`. */
 export class AtsRegistry {
   private readonly adapters = new Map<string, AtsAdapter>();
+  private frozen = false;
 
   constructor(adapters: Iterable<AtsAdapter>) {
     for (const adapter of adapters) this.register(adapter);
   }
 
-  /** Adds an adapter; a second one under a used name, or an unknown capability, is refused. */
+  /**
+   * No adapter is added from now on: the product's registry (`atsRegistry`) is frozen once built, so a test
+   * that adds one to it, for every other test of its process, fails; a test builds a registry of its own.
+   */
+  freeze(): this {
+    this.frozen = true;
+    return this;
+  }
+
+  /** Adds an adapter; a second one under a used name, an unknown capability, or a frozen registry, is refused. */
   register(adapter: AtsAdapter): void {
+    if (this.frozen) {
+      throw new Error(
+        `this ATS registry is frozen: ${adapter.type} is not added (build your own: new AtsRegistry([...]))`,
+      );
+    }
     if (this.adapters.has(adapter.type)) throw new Error(`ATS type "${adapter.type}" is registered twice`);
     const unknown = adapter.capabilities.filter((c) => !(ATS_CAPABILITIES as readonly string[]).includes(c));
     if (unknown.length > 0) throw new Error(`${adapter.type}: unknown capabilities ${unknown.join(', ')}`);

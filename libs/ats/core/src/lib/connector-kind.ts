@@ -1,6 +1,6 @@
 import type { ConnectorStatus, CredentialsSaveReply } from '@connector/contracts';
 import { IsDefined, ValidateIf } from 'class-validator';
-import type { AtsPart } from './ats-parts';
+import type { AtsPart } from './ats-part';
 
 /**
  * The connector kind: what an ATS's connectors are in the admin API (connector-registry) — the config and

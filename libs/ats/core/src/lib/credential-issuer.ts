@@ -1,8 +1,8 @@
 import type { OutboundGuard } from '@connector/ats-http';
 import type { AtsAccess } from '@connector/contracts';
 import type { PostgresDailyQuota } from '@connector/rate-limiter';
-import type { AtsPart } from './ats-parts';
-import type { AtsSettings } from './interactive-login';
+import type { AtsPart } from './ats-part';
+import type { AtsSettings } from './ats-settings';
 
 /** The access auth-gateway keeps sealed for a connector. */
 export interface StoredAccess {

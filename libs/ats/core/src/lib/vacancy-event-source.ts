@@ -1,6 +1,6 @@
 import type { ConnectorSnapshot } from '@connector/contracts';
-import type { ClientOptions } from './ats-clients';
-import type { AtsPart } from './ats-parts';
+import type { ClientOptions } from './client-and-budget';
+import type { AtsPart } from './ats-part';
 import type { SourcePage } from './vacancy-source';
 
 /** One change the ATS reported: which record, what happened, and the ATS's time of it. */

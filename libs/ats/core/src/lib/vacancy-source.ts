@@ -4,8 +4,8 @@ import type {
   VacancyCompanyDto,
   VacancyContactDto,
 } from '@connector/contracts';
-import type { ClientOptions } from './ats-clients';
-import type { AtsPart } from './ats-parts';
+import type { ClientOptions } from './client-and-budget';
+import type { AtsPart } from './ats-part';
 import type { EnrichmentCache } from './enrichment-cache';
 
 /**

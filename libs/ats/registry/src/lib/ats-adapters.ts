@@ -12,15 +12,18 @@ export type AtsType = (typeof ATS_ADAPTERS)[number]['type'];
 /** The registered names, typed (for code written against the ATSs this build has; others ask the registry). */
 export const ATS_TYPES: readonly AtsType[] = ATS_ADAPTERS.map((adapter) => adapter.type);
 
-/** The registry every service looks its adapter up in. */
-export const atsRegistry = new AtsRegistry(ATS_ADAPTERS);
+/**
+ * The product's registry: what each service's module provides as `AtsRegistry` (services take it injected),
+ * frozen (a test that needs another ATS builds its own: `new AtsRegistry([...ATS_ADAPTERS, fakeAtsAdapter])`).
+ */
+export const atsRegistry = new AtsRegistry(ATS_ADAPTERS).freeze();
 
 /** The registry as a Nest provider (the `AtsRegistry` token): services take it injected, their tests their own. */
 export const atsRegistryProvider = { provide: AtsRegistry, useValue: atsRegistry };
 
-/** The mapping a new connector of `type` starts with (a copy: the caller may change it). */
-export function defaultJobMapping(type: string): JobMapping {
-  return structuredClone(atsRegistry.get(type).mapping.defaults);
+/** The mapping a new connector of `type` starts with (a copy: the caller may change it), in `registry`. */
+export function defaultJobMapping(type: string, registry: AtsRegistry = atsRegistry): JobMapping {
+  return structuredClone(registry.get(type).mapping.defaults);
 }
 
 /**

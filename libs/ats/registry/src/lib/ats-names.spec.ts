@@ -88,7 +88,7 @@ const NOT_PRODUCTION = [
 const BASELINE: readonly string[] = [];
 
 /**
- * A vendor's name as code writes it: `ats-a`, `ATS-A`, `ats_a`, `ATS_A` as a word (not `ats-access`); `atsA`,
+ * A vendor's name as code writes it: `ats-a`, `ATS-A`, `ats_a`, `ATS_A` as a word (not `ats-adapter`); `atsA`,
  * `AtsA` as a word of an identifier (not `AtsAdapter`, `atsAccess`); a brand in any of these cases.
  */
 function vendorPattern(names: readonly string[]): RegExp {

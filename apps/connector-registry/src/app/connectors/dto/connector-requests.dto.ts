@@ -3,6 +3,8 @@ import { atsRegistry, IsAtsType } from '@connector/ats-registry';
 import { IsIn, IsNotEmpty, IsObject, IsOptional, IsString, MaxLength } from 'class-validator';
 import { OptionalNotNull } from '../../common/validation';
 
+// The OpenAPI enums read the product's list: a decorator runs when its class is defined, before any registry
+// is injected. `@IsAtsType()` checks the injected one (the validation pipe's).
 const CONFIG_FIELDS = 'its set-up fields under `config` (GET /connector-types)';
 const OPTIONS_FIELDS = "the type's set-up fields under `options` (GET /connector-types)";
 

@@ -1,5 +1,5 @@
-import type { AtsTestDriver, TestSandbox } from '@connector/ats-sandbox-core/testing';
-import { startAtsBSandbox } from '../index';
+import type { AtsTestDriver, SandboxVacancies, TestSandbox } from '@connector/ats-sandbox-core/testing';
+import { type AtsBSandboxOptions, type AtsBSandboxState, startAtsBSandbox } from '../index';
 import { sandbox } from '../sandbox';
 import { driveLoginForm } from './login-form.driver';
 
@@ -15,13 +15,16 @@ const month = (ms: number | null | undefined): string | null =>
  */
 export const testDriver: AtsTestDriver = {
   type: 'ats-b',
-  async start({ publicUrl, sandbox: options } = {}): Promise<TestSandbox> {
-    const running = await startAtsBSandbox(options);
+  async start(options = {}): Promise<TestSandbox> {
+    const seed =
+      options.vacancies === undefined ? {} : { seed: { jobs: options.vacancies, seed: options.seed } };
+    const vendor: AtsBSandboxOptions = options.vendor ?? {};
+    const running = await startAtsBSandbox({ ...seed, ...vendor });
     const { state } = running;
     return {
       url: running.url,
       running,
-      serviceEnv: sandbox.serviceEnv?.(running.url, publicUrl) ?? {},
+      serviceEnv: sandbox.serviceEnv?.(running.url, options.publicUrl) ?? {},
       async connect(gateway) {
         await gateway.authorize((authorizeUrl) => driveLoginForm(authorizeUrl, LOGIN));
         return { routine: 'api-oauth' };
@@ -48,7 +51,42 @@ export const testDriver: AtsTestDriver = {
               fieldOfStudy: e.major ?? null,
             })),
           })),
+      files: (candidateExternalId) =>
+        state
+          .filesOf(Number(candidateExternalId))
+          .map((f) => ({ externalId: String(f.id), name: f.name, sha256: f.sha256 })),
+      vacancies: vacanciesOf(state),
+      totalCalls: () => state.totalCalls(),
+      resetCalls: () => state.resetCalls(),
       close: () => running.close(),
     };
   },
 };
+
+/** Live: open, published (isPublic 1, an Integer at the vendor) and not deleted. */
+function vacanciesOf(state: AtsBSandboxState): SandboxVacancies {
+  const job = (id: string) => {
+    const found = state.job(Number(id));
+    if (!found) throw new Error(`no job order ${id} in the sandbox`);
+    return found;
+  };
+  return {
+    liveIds() {
+      const ids: string[] = [];
+      for (let id = 1; id <= state.jobs.size; id++) {
+        const found = state.job(id);
+        if (found && found.isOpen && found.isPublic === 1 && !found.isDeleted) ids.push(String(id));
+      }
+      return ids.sort();
+    },
+    expected(id) {
+      const found = job(id);
+      return { title: found.title ?? '', companyName: found.clientCorporation?.name ?? undefined };
+    },
+    retitle: (id, title) => void state.updateJob(Number(id), { title }),
+    close: (id) => void state.closeJob(Number(id)),
+    hide: (id) => void state.updateJob(Number(id), { isPublic: 0 }),
+    reopen: (id) => void state.updateJob(Number(id), { isOpen: true }),
+    remove: (id) => state.removeJob(Number(id)),
+  };
+}

@@ -11,7 +11,7 @@ import { AtsError, type OutboundGuard } from '@connector/ats-http';
 import { AtsBClient } from '../client/ats-b.client';
 import type { AtsBOAuthClient } from '../client/ats-b-oauth.client';
 import type { AtsBDataCentre } from '../client/ats-b.types';
-import { atsBOAuthClientOf } from './ats-b-login';
+import { atsBOAuthClientOf } from './ats-b-settings';
 
 /** Workers come back for a session at least this often, so an idle-expired one is noticed by a ping. */
 const SESSION_RECHECK_MS = 5 * 60_000;

@@ -17,11 +17,13 @@ export interface AtsTestDriver {
 export interface TestSandboxOptions {
   /** Where the platform's admin API is reached (connector-registry's `PUBLIC_URL`): an interactive login's callback. */
   publicUrl?: string;
-  /**
-   * The suite's own start options of the sandbox (its package's), in place of the driver's seed and demo login:
-   * such a suite connects with its own login, through the admin API, not `connect`.
-   */
-  sandbox?: Record<string, unknown>;
+  /** How many vacancies it is seeded with (its own default otherwise), and the seed that makes them. */
+  vacancies?: number;
+  seed?: number;
+  /** A daily limit of `calls` that resets every `windowSeconds` (an ATS with `daily-budget`). */
+  dailyLimit?: { calls: number; windowSeconds: number };
+  /** The sandbox package's own start options, over the driver's: for a spec's block marked for this one ATS. */
+  vendor?: Record<string, unknown>;
 }
 
 export interface TestSandbox {
@@ -42,7 +44,29 @@ export interface TestSandbox {
   applications?(candidateExternalId: string): SandboxApplication[];
   /** The external ids of some vacancies it holds, `count` of them (an ATS with `applications`). */
   vacancyIds?(count: number): string[];
+  /** The files attached to the candidate `candidateExternalId` (an ATS with `documents`). */
+  files?(candidateExternalId: string): SandboxFile[];
+  /** Its vacancies, read and changed as a recruiter would in the ATS (an ATS with `vacancies`). */
+  vacancies?: SandboxVacancies;
+  /** How many API calls it answered since the last `resetCalls()` (token calls aside). */
+  totalCalls(): number;
+  resetCalls(): void;
   close(): Promise<void>;
+}
+
+/** Vacancies in the platform's words; the ids are the ATS's (a vacancy's `externalId`). */
+export interface SandboxVacancies {
+  /** The vacancies a sync should publish by default (open, on the careers site, advertised today), sorted. */
+  liveIds(): string[];
+  /** What the platform should see of a vacancy: its title and its company's name. */
+  expected(externalId: string): { title: string; companyName: string | undefined };
+  retitle(externalId: string, title: string): void;
+  close(externalId: string): void;
+  /** Takes it off the careers site without closing it (however the ATS says that). */
+  hide(externalId: string): void;
+  reopen(externalId: string): void;
+  /** Deletes the record outright: no changes listing shows it, only a full listing misses it. */
+  remove(externalId: string): void;
 }
 
 /** auth-gateway as connector-registry asks it, for one connector (the world binds the account and id). */
@@ -67,6 +91,13 @@ export interface SandboxCandidate {
   mobile: string | null;
   workHistory: { employer: string; startDate: string | null; endDate: string | null }[];
   education: { institution: string; degree: string | null; fieldOfStudy: string | null }[];
+}
+
+export interface SandboxFile {
+  externalId: string;
+  /** Its file name as the ATS keeps it. */
+  name: string;
+  sha256: string;
 }
 
 export interface SandboxApplication {

@@ -2,8 +2,8 @@ import type { AtsAdapter, AtsClientRequest } from '@connector/ats-core';
 import type { AtsAccess } from '@connector/contracts';
 
 /**
- * A throwaway third ATS for tests (docs/adding-an-ats.md): its own folder, two capabilities, registered by the
- * test that needs it (`atsRegistry.register(fakeAtsAdapter)`), never by the product.
+ * A throwaway third ATS for tests (docs/adding-an-ats.md): its own folder, two capabilities, in a registry of
+ * the test's own (`new AtsRegistry([...ATS_ADAPTERS, fakeAtsAdapter])`), never in the product's.
  */
 export const FAKE_ATS = 'fake-ats';
 

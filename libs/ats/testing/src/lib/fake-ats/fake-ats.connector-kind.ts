@@ -8,7 +8,8 @@ import { FakeAtsConfigDto } from './fake-ats.client-credentials';
 
 /**
  * The throwaway third ATS's connector kind, for tests that show the admin API takes a kind from an adapter
- * folder: `atsRegistry.register({ ...fakeAtsAdapter, connectorKind: fakeAtsConnectorKind })`. Without it,
+ * folder: `registry.register({ ...fakeAtsAdapter, connectorKind: fakeAtsConnectorKind })` on a registry of
+ * the test's own. Without it,
  * `fakeAtsAdapter` is an ATS whose kind is missing (connector-kinds.spec).
  */
 export const fakeAtsConnectorKind = (context: ConnectorKindContext): ConnectorKind => ({
