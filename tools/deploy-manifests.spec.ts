@@ -39,6 +39,14 @@ interface ComposeService {
   command?: string[];
 }
 
+/** Whether a compose `ports` entry ("4010:4010", "4010-4029:4010-4029") publishes `port` as itself. */
+function publishes(entry: unknown, port: number): boolean {
+  const match = /^(\d+)(?:-(\d+))?:(\d+)(?:-(\d+))?$/.exec(String(entry));
+  if (!match) return false;
+  const [, hostFrom, hostTo = hostFrom, from, to = from] = match;
+  return hostFrom === from && hostTo === to && port >= Number(from) && port <= Number(to);
+}
+
 describe('docker-compose.yml', () => {
   const compose = parse(read('docker-compose.yml'), { merge: true }) as {
     services: Record<string, ComposeService>;
@@ -70,14 +78,20 @@ describe('docker-compose.yml', () => {
         ]);
       }
     }
-    // One runner starts every registered ATS's sandbox, each published on its default port.
+    // One runner starts every registered ATS's sandbox, each published on its default port (a range of
+    // ports, host and container alike, so a new ATS's sandbox needs no edit of the compose file).
     expect(compose.services['sandboxes']?.command).toEqual(['node', 'dist/tools/sandboxes.js']);
     const published = registeredSandboxes().map(({ type, defaultPort }) => [
       type,
-      compose.services['sandboxes']?.ports?.includes(`${defaultPort}:${defaultPort}`),
+      (compose.services['sandboxes']?.ports ?? []).some((entry) => publishes(entry, defaultPort)),
     ]);
     expect(published.length).toBeGreaterThan(1);
     expect(published).toEqual(published.map(([type]) => [type, true]));
+    expect([publishes('4010:4010', 4010), publishes('4010-4029:4010-4029', 4029)]).toEqual([true, true]);
+    expect([publishes('4010-4029:4010-4029', 4030), publishes('5010-5029:4010-4029', 4011)]).toEqual([
+      false,
+      false,
+    ]);
   });
 
   it('allows the demo its private network explicitly, for every service that calls out (none by default)', () => {

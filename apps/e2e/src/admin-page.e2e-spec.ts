@@ -4,24 +4,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { startAtsASandbox, type RunningAtsASandbox } from '@connector/ats-a-sandbox';
-import { startAtsBSandbox, type RunningAtsBSandbox } from '@connector/ats-b-sandbox';
-import {
-  createSuiteInfrastructure,
-  findChromium,
-  freePort,
-  startService,
-  WORKSPACE_ROOT,
-  type ServiceProcess,
-  type TestDatabase,
-  type TestVhost,
-  type SuiteInfrastructure,
-} from '@connector/testing';
+import type { RunningAtsASandbox } from '@connector/ats-a-sandbox';
+import type { RunningAtsBSandbox } from '@connector/ats-b-sandbox';
+import { findChromium, freePort, WORKSPACE_ROOT, type ServiceProcess } from '@connector/testing';
+import { type TestWorld, testWorld } from '@connector/test-world';
 
 /**
  * The admin page in a real browser (Debian's chromium driven by playwright-core): sign-in, both set-up flows
  * with the ATS-B login popup, the Mapping tab and a Run, against the registry, auth-gateway and vacancy-sync
- * as processes and the ATS sandboxes. Each step is saved as a screenshot: into a temporary folder, or into
+ * as processes and the ATS sandboxes (one test world; each set-up flow is its vendor's, so the sandboxes are
+ * named, with the suite's own logins). Each step is saved as a screenshot: into a temporary folder, or into
  * docs/screenshots/ when run with UPDATE_SCREENSHOTS=1 (so a plain test run leaves the tree as it was).
  */
 // `npm test` makes sure there is one (tools/ensure-test-tools.ts); CHROMIUM_PATH may name another.
@@ -36,18 +28,15 @@ const USER_PASSWORD = `pass-${randomBytes(6).toString('hex')}`;
 const STEP_MS = 15_000;
 
 describe('the admin page in a browser', () => {
-  let vhost: TestVhost;
-  let database: TestDatabase;
+  let world: TestWorld;
   let atsA: RunningAtsASandbox;
   let atsB: RunningAtsBSandbox;
-  const services: ServiceProcess[] = [];
   let registry: ServiceProcess;
   let vacancySync: ServiceProcess;
   let atsAConnectorId = '';
   let browser: Browser;
   let page: Page;
   const pageErrors: string[] = [];
-  let infra: SuiteInfrastructure;
 
   const shot = (name: string, target: Page = page) =>
     target.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
@@ -69,7 +58,7 @@ describe('the admin page in a browser', () => {
   };
 
   async function sql(query: string): Promise<void> {
-    const db = new Client({ connectionString: database.url });
+    const db = new Client({ connectionString: world.env.DATABASE_URL });
     await db.connect();
     try {
       await db.query(query);
@@ -91,7 +80,7 @@ describe('the admin page in a browser', () => {
       .catch(async (error: Error) => {
         await shot('zz-run-did-not-finish');
         throw new Error(
-          `the run did not finish on the page: ${error.message}\n${services.flatMap((s) => s.output.slice(-5)).join('\n')}`,
+          `the run did not finish on the page: ${error.message}\n${world.processes.flatMap((s) => s.output.slice(-5)).join('\n')}`,
         );
       });
     const counts: Record<string, number> = {};
@@ -104,36 +93,29 @@ describe('the admin page in a browser', () => {
 
   beforeAll(async () => {
     mkdirSync(SHOTS, { recursive: true });
-    infra = await createSuiteInfrastructure('e2e_admin_page');
-    ({ vhost, database } = infra);
-    atsA = await startAtsASandbox({
-      clients: [{ clientId: 'demo-client', clientSecret: CLIENT_SECRET }],
-      seed: { vacancies: 12, seed: 4 },
+    world = await testWorld({
+      name: 'e2e_admin_page',
+      services: ['connector-registry', 'auth-gateway', 'vacancy-sync'],
+      registry: 'real',
+      serviceEnv: {
+        'connector-registry': { ADMIN_API_KEYS: `acct_page:${KEY}`, VACANCY_SYNC_TIMEOUT_MS: '3000' },
+        'vacancy-sync': { SCHEDULER_TICK_MS: '60000', RUN_INLINE_WAIT_MAX_MS: '0' },
+      },
+      sandboxes: ['ats-a', 'ats-b'],
+      vendorSandboxOptions: {
+        'ats-a': {
+          clients: [{ clientId: 'page-client', clientSecret: CLIENT_SECRET }],
+          // The sandbox's own daily limit, which the page shows (the driver's is out of reach).
+          dailyLimit: 10_000,
+          seed: { vacancies: 12, seed: 4 },
+        },
+        'ats-b': { users: [{ username: 'recruiter', password: USER_PASSWORD }], seed: { jobs: 12, seed: 4 } },
+      },
     });
-    atsB = await startAtsBSandbox({
-      users: [{ username: 'recruiter', password: USER_PASSWORD }],
-      seed: { jobs: 12, seed: 4 },
-    });
-    const common = { DATABASE_URL: database.url, RABBITMQ_URL: vhost.url };
-    registry = await startService('connector-registry', {
-      ...common,
-      ADMIN_API_KEYS: `acct_page:${KEY}`,
-      VACANCY_SYNC_TIMEOUT_MS: '3000',
-    });
-    services.push(registry);
-    services.push(
-      ...(await Promise.all([
-        startService('auth-gateway', {
-          ...common,
-          ENCRYPTION_KEYS: `k1:${randomBytes(32).toString('base64')}`,
-          ATS_B_OAUTH_URL: atsB.oauthUrl,
-          ATS_B_REST_LOGIN_URL: atsB.restLoginUrl,
-          ATS_B_REDIRECT_URI: `${registry.url}/oauth/ats-b/callback`,
-        }),
-        startService('vacancy-sync', { ...common, SCHEDULER_TICK_MS: '60000', RUN_INLINE_WAIT_MAX_MS: '0' }),
-      ])),
-    );
-    vacancySync = services[2] as ServiceProcess;
+    atsA = world.sandbox('ats-a').running as RunningAtsASandbox;
+    atsB = world.sandbox('ats-b').running as RunningAtsBSandbox;
+    registry = world.service('connector-registry');
+    vacancySync = world.service('vacancy-sync');
     browser = await chromium.launch({
       executablePath: CHROMIUM,
       args: [
@@ -161,10 +143,7 @@ describe('the admin page in a browser', () => {
 
   afterAll(async () => {
     await browser?.close();
-    await Promise.all(services.map((service) => service.stop()));
-    await atsA?.close();
-    await atsB?.close();
-    await infra?.drop();
+    await world?.close();
   });
 
   it('signs in with the API key; a wrong key says so; no data without it', async () => {
@@ -197,7 +176,7 @@ describe('the admin page in a browser', () => {
 
     await page.getByLabel('Connector name').fill('Acme ATS-A');
     await page.getByLabel('Base API URL').fill(atsA.url);
-    await page.getByLabel('Client ID').fill('demo-client');
+    await page.getByLabel('Client ID').fill('page-client');
     await page.getByLabel('Client secret').fill('wrong-secret');
     // Keyboard: Tab goes from one field to the next; Enter runs the connection test.
     await page.getByLabel('Base API URL').focus();

@@ -1,31 +1,27 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { ConsumeMessage } from 'amqplib';
 import { Client } from 'pg';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { startAtsBSandbox, type RunningAtsBSandbox } from '@connector/ats-b-sandbox';
+import type { RunningAtsBSandbox } from '@connector/ats-b-sandbox';
 import { type CandidateDataDto, createEvent, Exchange, RoutingKey } from '@connector/contracts';
 import { RabbitConnection, RpcClient, RpcError } from '@connector/messaging';
 import { authorizeAtsB } from '@connector/service-stubs';
 import {
-  createSuiteInfrastructure,
   eventually,
   findChromium,
   requestRun,
-  startService,
   tapVacancyRuns,
-  TestBroker,
-  waitForEvent,
   type ServiceProcess,
-  type SuiteInfrastructure,
   type VacancyRunTaps,
 } from '@connector/testing';
+import { type TestWorld, testWorld } from '@connector/test-world';
 
 /**
  * ATS-B customers in another data centre than the configured one (docs/ats-b.md "Data centres"): the ATS-B
  * sandbox as the vendor with a router (the configured addresses) and two data centres, each with its own users,
  * codes, tokens, sessions and data. The recruiter lives in the second one. Everything over HTTP, RabbitMQ and
- * Postgres, the admin page in a real browser.
+ * Postgres, the admin page in a real browser. Data centres are ATS-B's: the whole suite is ATS-B's, on the test
+ * world with a sandbox of its own options; the refused redirect is checked against auth-gateway directly.
  */
 const CHROMIUM = findChromium() ?? '/usr/bin/chromium';
 const ACCOUNT = 'acct_data_centres';
@@ -43,15 +39,11 @@ interface SandboxCall {
 }
 
 describe('ATS-B in a second data centre', () => {
-  let infra: SuiteInfrastructure;
+  let world: TestWorld;
   let atsB: RunningAtsBSandbox;
   let registry: ServiceProcess;
   let gateway: ServiceProcess;
-  let workers: ServiceProcess[] = [];
-  let gatewayEnv: Record<string, string>;
-  let broker: TestBroker;
   let taps: VacancyRunTaps;
-  let connectorEvents: ConsumeMessage[];
   let browser: Browser;
   let page: Page;
   let connectorId = '';
@@ -67,7 +59,7 @@ describe('ATS-B in a second data centre', () => {
       .map((c) => `${c.dataCentre} ${c.method} ${c.path} ${c.status}`);
 
   async function sql<T extends object>(query: string, values: unknown[] = []): Promise<T[]> {
-    const db = new Client({ connectionString: infra.database.url });
+    const db = new Client({ connectionString: world.env.DATABASE_URL });
     await db.connect();
     try {
       return (await db.query<T>(query, values)).rows;
@@ -77,40 +69,36 @@ describe('ATS-B in a second data centre', () => {
   }
 
   beforeAll(async () => {
-    infra = await createSuiteInfrastructure('e2e_ats_b_data_centres');
-    atsB = await startAtsBSandbox({
-      dataCentres: [{ name: 'us' }, { name: 'emea' }],
-      users: [
-        { username: 'recruiter', password: PASSWORD, dataCentre: 'us' },
-        { ...EMEA_USER, dataCentre: 'emea' },
-      ],
-      seed: { jobs: 12, seed: 4 },
-      // Shorter than the gateway's renewal margin: every renewal spends the refresh token.
-      accessTokenTtlSeconds: 30,
+    // auth-gateway gets the vendor-wide router's addresses from the sandbox, as in production: nothing of the
+    // data centres is configured.
+    world = await testWorld({
+      name: 'e2e_ats_b_data_centres',
+      services: ['connector-registry', 'auth-gateway', 'vacancy-sync', 'candidate-sync'],
+      registry: 'real',
+      env: { LOG_LEVEL: 'debug' },
+      serviceEnv: {
+        'connector-registry': { ADMIN_API_KEYS: `${ACCOUNT}:${KEY}`, VACANCY_SYNC_TIMEOUT_MS: '3000' },
+        'vacancy-sync': { SCHEDULER_TICK_MS: '60000', RUN_INLINE_WAIT_MAX_MS: '0' },
+      },
+      sandboxes: ['ats-b'],
+      vendorSandboxOptions: {
+        'ats-b': {
+          dataCentres: [{ name: 'us' }, { name: 'emea' }],
+          users: [
+            { username: 'recruiter', password: PASSWORD, dataCentre: 'us' },
+            { ...EMEA_USER, dataCentre: 'emea' },
+          ],
+          seed: { jobs: 12, seed: 4 },
+          // Shorter than the gateway's renewal margin: every renewal spends the refresh token.
+          accessTokenTtlSeconds: 30,
+        },
+      },
+      tap: [Exchange.ConnectorEvents],
     });
-    broker = await TestBroker.connect();
-    taps = await tapVacancyRuns(broker);
-    connectorEvents = await broker.tap(Exchange.ConnectorEvents, '#');
-
-    const common = { ...infra.env, LOG_LEVEL: 'debug' };
-    registry = await startService('connector-registry', {
-      ...common,
-      ADMIN_API_KEYS: `${ACCOUNT}:${KEY}`,
-      VACANCY_SYNC_TIMEOUT_MS: '3000',
-    });
-    // The vendor-wide router's addresses, as in production: nothing of the data centres is configured.
-    gatewayEnv = {
-      ...common,
-      ENCRYPTION_KEYS: `k1:${randomBytes(32).toString('base64')}`,
-      ATS_B_OAUTH_URL: atsB.oauthUrl,
-      ATS_B_REST_LOGIN_URL: atsB.restLoginUrl,
-      ATS_B_REDIRECT_URI: `${registry.url}/oauth/ats-b/callback`,
-    };
-    [gateway, ...workers] = await Promise.all([
-      startService('auth-gateway', gatewayEnv),
-      startService('vacancy-sync', { ...common, SCHEDULER_TICK_MS: '60000', RUN_INLINE_WAIT_MAX_MS: '0' }),
-      startService('candidate-sync', common),
-    ]);
+    atsB = world.sandbox('ats-b').running as RunningAtsBSandbox;
+    registry = world.service('connector-registry');
+    gateway = world.service('auth-gateway');
+    taps = await tapVacancyRuns(world.broker);
     browser = await chromium.launch({
       executablePath: CHROMIUM,
       args: [
@@ -128,10 +116,7 @@ describe('ATS-B in a second data centre', () => {
 
   afterAll(async () => {
     await browser?.close();
-    await Promise.all([registry, gateway, ...workers].filter(Boolean).map((s) => s.stop()));
-    await broker?.close();
-    await atsB?.close();
-    await infra?.drop();
+    await world?.close();
   }, 60_000);
 
   it("connects in the admin page's browser flow: router login → 307 → the user's data centre → callback", async () => {
@@ -185,7 +170,7 @@ describe('ATS-B in a second data centre', () => {
 
   it("syncs: the vacancies of the user's data centre reach the platform", async () => {
     emea().state.updateJob(1, { title: 'Only in EMEA', isOpen: true, isPublic: 1, isDeleted: false });
-    const run = await requestRun(broker, taps, { accountId: ACCOUNT, connectorId });
+    const run = await requestRun(world.broker, taps, { accountId: ACCOUNT, connectorId });
     expect(run.completed.status).toBe('succeeded');
     expect(run.upserts.map((u) => u.title)).toContain('Only in EMEA');
     expect(run.upserts.every((u) => u.connectorId === connectorId)).toBe(true);
@@ -198,14 +183,14 @@ describe('ATS-B in a second data centre', () => {
 
   it('refreshes across an auth-gateway restart, straight at the data centre', async () => {
     await gateway.stop();
-    gateway = await startService('auth-gateway', gatewayEnv);
+    gateway = await world.startService('auth-gateway');
     // The session dies: the worker's next call is refused, the gateway must refresh (its access token is too
     // short-lived to log in with again) and log in, from what it kept in the database alone.
     emea().state.expireSessions();
     await resetSandboxCalls();
     emea().state.updateJob(2, { title: 'Changed after the restart' });
 
-    const run = await requestRun(broker, taps, { accountId: ACCOUNT, connectorId });
+    const run = await requestRun(world.broker, taps, { accountId: ACCOUNT, connectorId });
     expect(run.completed.status).toBe('succeeded');
     expect(run.upserts.map((u) => u.title)).toContain('Changed after the restart');
     const calls = await sandboxCalls();
@@ -225,10 +210,8 @@ describe('ATS-B in a second data centre', () => {
       email: `ada.${id}@example.com`,
     };
     const created = createEvent(RoutingKey.CandidateCreated, ACCOUNT, candidate);
-    broker.publish(Exchange.PlatformEvents, created.type, created);
-    const synced = await waitForEvent(() => connectorEvents, RoutingKey.CandidateSynced, created.id, {
-      connectorId,
-    });
+    world.broker.publish(Exchange.PlatformEvents, created.type, created);
+    const synced = await world.eventFor(RoutingKey.CandidateSynced, created.id, { connectorId });
     expect(synced.data).toMatchObject({ candidateId: candidate.candidateId, action: 'created' });
     const inEmea = await eventually(
       () =>
@@ -271,8 +254,7 @@ describe('ATS-B in a second data centre', () => {
       });
       const hostilePort = await listen(hostile);
       await gateway.stop();
-      hostileGateway = await startService('auth-gateway', {
-        ...gatewayEnv,
+      hostileGateway = await world.startService('auth-gateway', {
         ATS_B_OAUTH_URL: `http://127.0.0.1:${hostilePort}/oauth`,
         // The recruiter still logs in at the vendor's page.
         ATS_B_AUTHORIZE_URL: `${atsB.oauthUrl}/authorize`,
@@ -286,7 +268,7 @@ describe('ATS-B in a second data centre', () => {
     });
 
     it('is refused, logged by host, and neither the code nor the client secret reaches that host', async () => {
-      const connection = new RabbitConnection({ url: infra.vhost.url, name: 'e2e-data-centres' });
+      const connection = new RabbitConnection({ url: world.env.RABBITMQ_URL, name: 'e2e-data-centres' });
       const rpc = new RpcClient(connection, 'connector-registry');
       try {
         const error = await authorizeAtsB(rpc, ACCOUNT, randomUUID(), EMEA_USER).catch((e: unknown) => e);

@@ -1,24 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
-import { startAtsASandbox, type RunningAtsASandbox } from '@connector/ats-a-sandbox';
-import { startAtsBSandbox, type RunningAtsBSandbox } from '@connector/ats-b-sandbox';
+import type { RunningAtsASandbox } from '@connector/ats-a-sandbox';
+import type { RunningAtsBSandbox } from '@connector/ats-b-sandbox';
 import { driveLoginForm } from '@connector/ats-b-sandbox/testing';
 import { Exchange, RoutingKey } from '@connector/contracts';
-import {
-  adminApi,
-  createSuiteInfrastructure,
-  eventually,
-  TestBroker,
-  startService,
-  type ServiceProcess,
-  type TestDatabase,
-  type TestVhost,
-  type SuiteInfrastructure,
-} from '@connector/testing';
+import { adminApi, eventually, TestBroker } from '@connector/testing';
+import { type TestWorld, testWorld } from '@connector/test-world';
 
 /**
  * The set-up flows of CONTRACT.md section 2, end to end: the admin API (connector-registry) and auth-gateway
- * as real processes, the ATS sandboxes over HTTP, RabbitMQ and Postgres.
+ * as real processes, the ATS sandboxes over HTTP, RabbitMQ and Postgres. Each set-up flow is its vendor's
+ * (ATS-A's client credentials, ATS-B's interactive login), so each has a block of its own.
  */
 const KEY = `key-${randomBytes(6).toString('hex')}`;
 const OTHER_KEY = `key-${randomBytes(6).toString('hex')}`;
@@ -26,17 +18,14 @@ const CLIENT_SECRET = `ats-a-secret-${randomBytes(8).toString('hex')}`;
 const USER_PASSWORD = `pass-${randomBytes(6).toString('hex')}`;
 
 describe('connector set-up through the admin API', () => {
-  let vhost: TestVhost;
-  let database: TestDatabase;
-  let atsA: RunningAtsASandbox;
-  let atsB: RunningAtsBSandbox;
-  let registry: ServiceProcess;
-  let gateway: ServiceProcess;
+  let world: TestWorld;
+  const atsA = () => world.sandbox('ats-a').running as RunningAtsASandbox;
+  const atsB = () => world.sandbox('ats-b').running as RunningAtsBSandbox;
+  const registry = () => world.service('connector-registry');
   const responses: string[] = [];
-  let infra: SuiteInfrastructure;
 
   const registryApi = adminApi({
-    baseUrl: () => `${registry.url}/api/v1`,
+    baseUrl: () => `${registry().url}/api/v1`,
     key: KEY,
     seen: (text) => responses.push(text),
   });
@@ -44,7 +33,7 @@ describe('connector set-up through the admin API', () => {
     registryApi(method, path, { body, key });
 
   async function dbRows(sql: string): Promise<unknown[]> {
-    const db = new Client({ connectionString: database.url });
+    const db = new Client({ connectionString: world.env.DATABASE_URL });
     await db.connect();
     try {
       return (await db.query(sql)).rows;
@@ -54,37 +43,26 @@ describe('connector set-up through the admin API', () => {
   }
 
   beforeAll(async () => {
-    infra = await createSuiteInfrastructure('e2e_setup');
-    ({ vhost, database } = infra);
-    atsA = await startAtsASandbox({
-      clients: [{ clientId: 'acme-id', clientSecret: CLIENT_SECRET }],
-      seed: { vacancies: 3 },
-    });
-    atsB = await startAtsBSandbox({ users: [{ username: 'recruiter', password: USER_PASSWORD }] });
-    const common = { DATABASE_URL: database.url, RABBITMQ_URL: vhost.url, LOG_LEVEL: 'debug' };
-    registry = await startService('connector-registry', {
-      ...common,
-      ADMIN_API_KEYS: `acct_a:${KEY},acct_b:${OTHER_KEY}`,
-    });
-    gateway = await startService('auth-gateway', {
-      ...common,
-      ENCRYPTION_KEYS: `k1:${randomBytes(32).toString('base64')}`,
-      ATS_B_OAUTH_URL: atsB.oauthUrl,
-      ATS_B_REST_LOGIN_URL: atsB.restLoginUrl,
-      ATS_B_REDIRECT_URI: `${registry.url}/oauth/ats-b/callback`,
+    world = await testWorld({
+      name: 'e2e_setup',
+      services: ['connector-registry', 'auth-gateway'],
+      registry: 'real',
+      env: { LOG_LEVEL: 'debug' },
+      serviceEnv: { 'connector-registry': { ADMIN_API_KEYS: `acct_a:${KEY},acct_b:${OTHER_KEY}` } },
+      // Logins of the suite's own, which its no-secret-anywhere check looks for.
+      sandboxes: ['ats-a', 'ats-b'],
+      vendorSandboxOptions: {
+        'ats-a': { clients: [{ clientId: 'acme-id', clientSecret: CLIENT_SECRET }], seed: { vacancies: 3 } },
+        'ats-b': { users: [{ username: 'recruiter', password: USER_PASSWORD }] },
+      },
     });
   }, 120_000);
 
-  afterAll(async () => {
-    await Promise.all([registry?.stop(), gateway?.stop()]);
-    await atsA?.close();
-    await atsB?.close();
-    await infra?.drop();
-  });
+  afterAll(() => world?.close());
 
-  describe('ATS-A', () => {
+  describe('ATS-A (client credentials)', () => {
     const config = (clientSecret = CLIENT_SECRET) => ({
-      baseUrl: `${atsA.url}/`,
+      baseUrl: `${atsA().url}/`,
       clientId: 'acme-id',
       clientSecret,
     });
@@ -102,7 +80,7 @@ describe('connector set-up through the admin API', () => {
           name: 'Acme ATS',
           status: 'connected',
           accountId: 'acct_a',
-          config: { baseUrl: atsA.url, clientId: 'acme-id' },
+          config: { baseUrl: atsA().url, clientId: 'acme-id' },
         },
       });
       expect(created.text).not.toContain(CLIENT_SECRET);
@@ -182,7 +160,7 @@ describe('connector set-up through the admin API', () => {
       expect(await dbRows(`SELECT 1 FROM connector_credential WHERE connector_id = '${id}'`)).toHaveLength(0);
     });
     it('never puts the client secret on the broker: its requests carry it sealed, in no header either', async () => {
-      const broker = await TestBroker.connect(vhost.url);
+      const broker = await TestBroker.connect(world.env.RABBITMQ_URL);
       try {
         // A queue of the test's own on auth-gateway's requests, as the broker would keep them on its disk.
         const tapped = await broker.tap(Exchange.Internal, 'auth.#');
@@ -230,7 +208,7 @@ describe('connector set-up through the admin API', () => {
     });
   });
 
-  describe('ATS-B', () => {
+  describe('ATS-B (interactive login)', () => {
     async function authorize(connectorId: string, key = KEY) {
       const answer = await api('POST', `/connectors/${connectorId}/authorize`, undefined, key);
       const cookie = (answer.headers.get('set-cookie') ?? '').split(';')[0];
@@ -253,7 +231,7 @@ describe('connector set-up through the admin API', () => {
       expect(cookie).toMatch(/^oauth_nonce_[0-9a-f]{24}=/);
       expect(answer.headers.get('set-cookie')).toMatch(/HttpOnly/i);
       const redirect = await driveLoginForm(authorizeUrl, { username: 'recruiter', password: USER_PASSWORD });
-      expect(redirect.startsWith(`${registry.url}/oauth/ats-b/callback?`)).toBe(true);
+      expect(redirect.startsWith(`${registry().url}/oauth/ats-b/callback?`)).toBe(true);
 
       const landed = await callback(redirect, cookie);
       expect(landed.status).toBe(302);
@@ -340,8 +318,7 @@ describe('connector set-up through the admin API', () => {
     expect(tokens.length).toBeGreaterThan(0);
     const everything = [
       ...responses,
-      ...registry.output,
-      ...gateway.output,
+      ...world.processes.flatMap((p) => p.output),
       JSON.stringify(await dbRows('SELECT * FROM connector')),
       JSON.stringify(await dbRows('SELECT * FROM connector_credential')),
       JSON.stringify(await dbRows('SELECT * FROM oauth_state')),
@@ -349,7 +326,7 @@ describe('connector set-up through the admin API', () => {
     for (const secret of [CLIENT_SECRET, USER_PASSWORD, KEY, OTHER_KEY])
       expect(everything).not.toContain(secret);
     // Tokens issued by the sandboxes during the run.
-    const issued = [...atsA.state.tokens.recentlyIssued(), ...atsB.state.auth.recentlyIssued()];
+    const issued = [...atsA().state.tokens.recentlyIssued(), ...atsB().state.auth.recentlyIssued()];
     expect(issued.length).toBeGreaterThan(3);
     for (const token of issued) {
       expect(everything).not.toContain(token);

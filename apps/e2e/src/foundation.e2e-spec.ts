@@ -1,19 +1,8 @@
-import { randomBytes, randomUUID } from 'node:crypto';
-import { Client } from 'pg';
+import { randomUUID } from 'node:crypto';
 import { createEvent, Exchange, RoutingKey } from '@connector/contracts';
 import { RabbitConnection, RpcClient } from '@connector/messaging';
-import {
-  createSuiteInfrastructure,
-  eventually,
-  freePort,
-  rabbitUrl,
-  spawnService,
-  startService,
-  type ServiceProcess,
-  type TestDatabase,
-  TestBroker,
-  type SuiteInfrastructure,
-} from '@connector/testing';
+import { eventually, freePort, spawnService } from '@connector/testing';
+import { type TestWorld, testWorld } from '@connector/test-world';
 
 const SERVICES = [
   'connector-registry',
@@ -58,40 +47,24 @@ const exchangeOf = {
 };
 
 describe('the five services', () => {
-  let database: TestDatabase;
-  let db: Client;
-  let broker: TestBroker;
-  const running = new Map<string, ServiceProcess>();
-  const env = () => ({
-    DATABASE_URL: database.url,
-    RABBITMQ_URL: rabbitUrl(),
-    ADMIN_API_KEYS: 'acct_e2e:e2e-key',
-    LOG_LEVEL: 'debug',
-    ENCRYPTION_KEYS: `k1:${randomBytes(32).toString('base64')}`,
-  });
-
-  let infra: SuiteInfrastructure;
+  let world: TestWorld;
 
   beforeAll(async () => {
-    infra = await createSuiteInfrastructure('e2e_foundation');
-    ({ database } = infra);
-    broker = await TestBroker.connect();
     // Started together, as `npm start` does: their migrations must not race.
-    const started = await Promise.all(SERVICES.map((name) => startService(name, env())));
-    started.forEach((service) => running.set(service.name, service));
-    db = new Client({ connectionString: database.url });
-    await db.connect();
+    world = await testWorld({
+      name: 'e2e_foundation',
+      services: SERVICES,
+      registry: 'real',
+      env: { LOG_LEVEL: 'debug' },
+      serviceEnv: { 'connector-registry': { ADMIN_API_KEYS: 'acct_e2e:e2e-key' } },
+    });
   }, 120_000);
 
-  afterAll(async () => {
-    await Promise.all([...running.values()].map((service) => service.stop()));
-    await db?.end();
-    await broker?.close();
-    await infra?.drop();
-  });
+  afterAll(() => world?.close());
 
   it('all report ready on /health, checking RabbitMQ and Postgres', async () => {
-    for (const service of running.values()) {
+    expect(world.processes.map((p) => p.name).sort()).toEqual([...SERVICES].sort());
+    for (const service of world.processes) {
       const response = await fetch(`${service.url}/health`);
       expect(await response.json()).toMatchObject({
         status: 'ok',
@@ -102,13 +75,13 @@ describe('the five services', () => {
 
   it('each consumes its own queue: a message published there is handled or dead-lettered by it', async () => {
     const sent = CONSUMERS.map((name) => ({ name, event: probes[name]() }));
-    for (const { name, event } of sent) broker.publish(exchangeOf[name], event.type, event);
+    for (const { name, event } of sent) world.broker.publish(exchangeOf[name], event.type, event);
     for (const { name, event } of sent) {
       // The transport logs every message it settles: handled (acknowledged) or dead-lettered with reasons.
       await eventually(
         () =>
-          running
-            .get(name)!
+          world
+            .service(name)
             .output.some(
               (line) =>
                 line.includes(`handled ${event.type} ${event.id}`) ||
@@ -121,7 +94,7 @@ describe('the five services', () => {
   });
 
   it('auth-gateway answers requests over RabbitMQ', async () => {
-    const connection = new RabbitConnection({ url: rabbitUrl(), name: 'e2e-foundation' });
+    const connection = new RabbitConnection({ url: world.env.RABBITMQ_URL, name: 'e2e-foundation' });
     const rpc = new RpcClient(connection, 'connector-registry');
     try {
       const request = createEvent(RoutingKey.CredentialsRequested, 'acct_e2e', {
@@ -135,15 +108,14 @@ describe('the five services', () => {
   });
 
   it('stops gracefully on SIGTERM', async () => {
-    const service = running.get('document-service')!;
-    running.delete('document-service');
-    expect(await service.stop('SIGTERM')).toBe(0);
+    expect(await world.service('document-service').stop('SIGTERM')).toBe(0);
   });
 
+  // A process that must not start: spawned by itself, outside the world, which waits for a ready one.
   it('refuses to start with a bad variable, naming it', async () => {
     const service = spawnService(
       'candidate-sync',
-      { ...env(), RABBITMQ_URL: 'http://nope', PREFETCH: '0' },
+      { ...world.env, LOG_LEVEL: 'debug', RABBITMQ_URL: 'http://nope', PREFETCH: '0' },
       await freePort(),
     );
     expect(await service.exited).toBe(1);

@@ -1,34 +1,32 @@
-import {
-  createSuiteInfrastructure,
-  freePort,
-  type ServiceProcess,
-  startService,
-  type SuiteInfrastructure,
-} from '@connector/testing';
+import { freePort, type ServiceProcess } from '@connector/testing';
+import { type TestWorld, testWorld } from '@connector/test-world';
 
 /**
  * With METRICS_PORT (the Kubernetes base sets it), `/metrics` is served on that port only: the port behind the
  * ingress answers 404 there, so the public admin API's host shows no metrics.
  */
 describe('metrics on a port of their own', () => {
-  let infra: SuiteInfrastructure;
+  let world: TestWorld;
   let registry: ServiceProcess;
   let metricsPort: number;
 
   beforeAll(async () => {
-    infra = await createSuiteInfrastructure('e2e_metrics_port');
     metricsPort = await freePort();
-    registry = await startService('connector-registry', {
-      ...infra.env,
-      ADMIN_API_KEYS: 'acct_metrics:metrics-key',
-      METRICS_PORT: String(metricsPort),
+    world = await testWorld({
+      name: 'e2e_metrics_port',
+      services: ['connector-registry'],
+      registry: 'real',
+      serviceEnv: {
+        'connector-registry': {
+          ADMIN_API_KEYS: 'acct_metrics:metrics-key',
+          METRICS_PORT: String(metricsPort),
+        },
+      },
     });
+    registry = world.service('connector-registry');
   }, 120_000);
 
-  afterAll(async () => {
-    await registry?.stop();
-    await infra?.drop();
-  });
+  afterAll(() => world?.close());
 
   it('serves /metrics on METRICS_PORT, and not on the service port', async () => {
     const apart = await fetch(`http://127.0.0.1:${metricsPort}/metrics`);

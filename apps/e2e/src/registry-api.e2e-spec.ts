@@ -3,18 +3,8 @@ import { request as httpRequest } from 'node:http';
 import { Client } from 'pg';
 import { type ConnectorSnapshot, createEvent, Exchange, RoutingKey } from '@connector/contracts';
 import { RabbitConnection, RpcClient, RpcError } from '@connector/messaging';
-import {
-  adminApi,
-  createSuiteInfrastructure,
-  eventually,
-  type ServiceProcess,
-  startService,
-  timesHandled,
-  TestBroker,
-  type TestDatabase,
-  type TestVhost,
-  type SuiteInfrastructure,
-} from '@connector/testing';
+import { adminApi, eventually, type ServiceProcess, timesHandled, type TestBroker } from '@connector/testing';
+import { type TestWorld, testWorld } from '@connector/test-world';
 
 /**
  * The admin API of connector-registry, driven over HTTP against the real process, Postgres and RabbitMQ.
@@ -26,14 +16,12 @@ const KEY_A = 'key-a';
 const KEY_B = 'key-b';
 
 describe('connector-registry admin API', () => {
-  let database: TestDatabase;
+  let world: TestWorld;
   let db: Client;
-  let vhost: TestVhost;
   let broker: TestBroker;
   let service: ServiceProcess;
   let connection: RabbitConnection;
   let rpc: RpcClient;
-  let infra: SuiteInfrastructure;
 
   const api = adminApi({ baseUrl: () => service.url, key: KEY_A });
 
@@ -64,32 +52,34 @@ describe('connector-registry admin API', () => {
     eventually(() => timesHandled([service], event.type, event.id), 10_000, `message ${event.id} handled`);
 
   beforeAll(async () => {
-    infra = await createSuiteInfrastructure('e2e_registry');
-    ({ vhost, database } = infra);
-    broker = await TestBroker.connect();
-    db = new Client({ connectionString: database.url });
+    // connector-registry is started below, once the database holds what earlier versions left in it.
+    world = await testWorld({
+      name: 'e2e_registry',
+      registry: 'real',
+      env: { LOG_LEVEL: 'debug' },
+      serviceEnv: {
+        'connector-registry': {
+          ADMIN_API_KEYS: `acct_a:${KEY_A},acct_b:${KEY_B}`,
+          AUTH_GATEWAY_TIMEOUT_MS: '1000',
+          VACANCY_SYNC_TIMEOUT_MS: '1000',
+        },
+      },
+    });
+    ({ broker } = world);
+    db = new Client({ connectionString: world.env.DATABASE_URL });
     await db.connect();
     // What earlier versions left in the shared database: the inbox table, which the registry now drops.
     await db.query('CREATE TABLE inbox_message (id bigint PRIMARY KEY, message_id text NOT NULL)');
-    service = await startService('connector-registry', {
-      DATABASE_URL: database.url,
-      RABBITMQ_URL: vhost.url,
-      ADMIN_API_KEYS: `acct_a:${KEY_A},acct_b:${KEY_B}`,
-      AUTH_GATEWAY_TIMEOUT_MS: '1000',
-      VACANCY_SYNC_TIMEOUT_MS: '1000',
-      LOG_LEVEL: 'debug',
-    });
-    connection = new RabbitConnection({ url: vhost.url, name: 'registry-e2e' });
+    service = await world.startService('connector-registry');
+    connection = new RabbitConnection({ url: world.env.RABBITMQ_URL, name: 'registry-e2e' });
     rpc = new RpcClient(connection, 'connector-registry');
   }, 120_000);
 
   afterAll(async () => {
     await rpc?.close().catch(() => undefined);
     await connection?.close().catch(() => undefined);
-    await service?.stop();
     await db?.end();
-    await broker?.close();
-    await infra?.drop();
+    await world?.close();
   });
 
   it('drops the inbox table earlier versions kept (every handler is idempotent; it de-duplicated nothing)', async () => {
@@ -224,9 +214,7 @@ describe('connector-registry admin API', () => {
 
     it('with TRUST_PROXY set, counts wrong keys per X-Forwarded-For client address', async () => {
       // A second registry behind a (loopback) proxy; stopped before any other test needs the queue.
-      const proxied = await startService('connector-registry', {
-        DATABASE_URL: database.url,
-        RABBITMQ_URL: vhost.url,
+      const proxied = await world.startService('connector-registry', {
         ADMIN_API_KEYS: `acct_a:${KEY_A}`,
         TRUST_PROXY: 'loopback',
       });

@@ -1,13 +1,6 @@
 import { createEvent, Exchange, RoutingKey } from '@connector/contracts';
-import {
-  adminApi,
-  createSuiteInfrastructure,
-  eventually,
-  type ServiceProcess,
-  startService,
-  TestBroker,
-  type SuiteInfrastructure,
-} from '@connector/testing';
+import { adminApi, eventually } from '@connector/testing';
+import { type TestWorld, testWorld } from '@connector/test-world';
 
 /**
  * The per-account limits of connector-registry (issue 33), over HTTP against the real process, Postgres and
@@ -19,10 +12,8 @@ const KEY_A = 'key-limits-a';
 const KEY_B = 'key-limits-b';
 
 describe('connector-registry per-account limits', () => {
-  let infra: SuiteInfrastructure;
-  let broker: TestBroker;
-  let service: ServiceProcess;
-  const api = adminApi({ baseUrl: () => service.url, key: KEY_A });
+  let world: TestWorld;
+  const api = adminApi({ baseUrl: () => world.service('connector-registry').url, key: KEY_A });
 
   const createAtsB = (name: string, key = KEY_A) =>
     api('POST', '/api/v1/connectors', {
@@ -32,7 +23,7 @@ describe('connector-registry per-account limits', () => {
 
   /** What auth-gateway publishes after a successful ATS-B login, and what marks a connector connected. */
   const markConnected = async (id: string) => {
-    broker.publish(
+    world.broker.publish(
       Exchange.ConnectorEvents,
       RoutingKey.ConnectorStatusChanged,
       createEvent(RoutingKey.ConnectorStatusChanged, 'acct_a', { connectorId: id, status: 'connected' }),
@@ -45,22 +36,21 @@ describe('connector-registry per-account limits', () => {
   };
 
   beforeAll(async () => {
-    infra = await createSuiteInfrastructure('e2e_registry_limits');
-    broker = await TestBroker.connect();
-    service = await startService('connector-registry', {
-      DATABASE_URL: infra.database.url,
-      RABBITMQ_URL: infra.vhost.url,
-      ADMIN_API_KEYS: `acct_a:${KEY_A},acct_b:${KEY_B}`,
-      MAX_CONNECTORS_PER_ACCOUNT: '2',
-      MAX_CONCURRENT_RUNS_PER_ACCOUNT: '1',
+    world = await testWorld({
+      name: 'e2e_registry_limits',
+      services: ['connector-registry'],
+      registry: 'real',
+      serviceEnv: {
+        'connector-registry': {
+          ADMIN_API_KEYS: `acct_a:${KEY_A},acct_b:${KEY_B}`,
+          MAX_CONNECTORS_PER_ACCOUNT: '2',
+          MAX_CONCURRENT_RUNS_PER_ACCOUNT: '1',
+        },
+      },
     });
   }, 120_000);
 
-  afterAll(async () => {
-    await service?.stop();
-    await broker?.close();
-    await infra?.drop();
-  });
+  afterAll(() => world?.close());
 
   it('refuses an account its connector beyond MAX_CONNECTORS_PER_ACCOUNT with 422, and concurrent runs with 429', async () => {
     const first = await createAtsB('first');
@@ -102,7 +92,7 @@ describe('connector-registry per-account limits', () => {
 
     // Once the run has ended the account has its slot back.
     const runId = started.body.runId as string;
-    broker.publish(
+    world.broker.publish(
       Exchange.ConnectorEvents,
       RoutingKey.RunCompleted,
       createEvent(RoutingKey.RunCompleted, 'acct_a', {

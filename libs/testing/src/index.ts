@@ -18,3 +18,4 @@ export * from './lib/metrics-scrape';
 export * from './lib/candidate-fixture';
 export * from './lib/hermetic-guard';
 export * from './lib/rabbitmqctl';
+export * from './lib/checkout-copy';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
-import { atsRegistry } from '@connector/ats-registry';
+import { ATS_TYPES, atsRegistry } from '@connector/ats-registry';
 import { LOCAL_DATABASE_URL, rabbitUrl } from '@connector/testing';
 import { testWorld } from './test-world';
 
@@ -34,6 +34,28 @@ describe('testWorld', () => {
     ).rejects.toThrow(/candidate-sync exited/);
     expect(await databasesNamed(name)).toEqual([]);
     expect(rabbitUrl()).toBe(before);
+  }, 120_000);
+
+  it("with a real registry, gives its address to every sandbox's login callback and to the registry itself", async () => {
+    const world = await testWorld({
+      name: `world_real_${randomBytes(3).toString('hex')}`,
+      registry: 'real',
+      sandboxes: ATS_TYPES,
+      serviceEnv: { 'connector-registry': { ADMIN_API_KEYS: 'acct_world:world-key' } },
+    });
+    try {
+      const registryUrl = world.registryUrl!;
+      const settings = ATS_TYPES.flatMap((type) => Object.entries(world.sandbox(type).serviceEnv));
+      // No callback left at `npm start`'s address, where no registry of this suite listens.
+      expect(settings.filter(([, value]) => value.includes('127.0.0.1:3000'))).toEqual([]);
+      const registry = await world.startService('connector-registry');
+      expect(registry.url).toBe(registryUrl);
+      // A second one (e.g. behind a proxy) gets an address of its own.
+      expect((await world.startService('connector-registry')).url).not.toBe(registryUrl);
+      await expect(world.connect(ATS_TYPES[0]!, { accountId: 'acct_world' })).rejects.toThrow(/admin API/);
+    } finally {
+      await world.close();
+    }
   }, 120_000);
 
   it('names an ATS whose folder has no test driver, before it starts anything', async () => {

@@ -19,6 +19,7 @@ import {
   type CapturedEvent,
   createSuiteInfrastructure,
   eventsOf,
+  freePort,
   type ServiceProcess,
   startService,
   type SuiteInfrastructure,
@@ -39,8 +40,13 @@ export interface TestWorldOptions {
   env?: Record<string, string>;
   /** A service's own settings (e.g. connector-registry's `ADMIN_API_KEYS`). */
   serviceEnv?: Partial<Record<WorldService, Record<string, string>>>;
-  /** `'stub'`: connector-registry's two worker requests answered from `world.connectors` (in-process). */
-  registry?: 'stub';
+  /**
+   * `'stub'`: connector-registry's two worker requests answered from `world.connectors` (in-process).
+   * `'real'`: connector-registry is a process (in `services`, or `startService`d by the suite); its first one
+   * listens on an address fixed before anything starts, its `PUBLIC_URL`, so an interactive login's callback
+   * reaches it. Its connectors are made through its admin API (`ADMIN_API_KEYS` in `serviceEnv`), not `connect`.
+   */
+  registry?: 'stub' | 'real';
   /** The ATSs whose sandboxes it starts through their test drivers, e.g. `atsRegistry.typesWith('candidates')`. */
   sandboxes?: readonly string[];
   /** How those sandboxes are seeded (each driver's defaults otherwise). */
@@ -69,6 +75,8 @@ export interface TestWorld {
   readonly broker: TestBroker;
   /** Every service process it started, in order (more with `startService`). */
   readonly processes: ServiceProcess[];
+  /** With `registry: 'real'`, where its connector-registry listens (its `PUBLIC_URL`). */
+  readonly registryUrl: string | undefined;
   /** The stub registry's connectors (`registry: 'stub'`): `connect` adds to it, a test may change them. */
   readonly connectors: Map<string, ConnectorSnapshot>;
   /** The first process of `name`; throws when the world has none. */
@@ -109,7 +117,10 @@ export interface TestWorld {
     match?: Record<string, unknown>,
     timeoutMs?: number,
   ): Promise<CapturedEvent>;
-  /** Stops everything it started, in reverse order, even after a failed start; safe to call twice. */
+  /**
+   * Stops everything it started, in reverse order (service processes next to each other at once), even after a
+   * failed start; safe to call twice.
+   */
   close(): Promise<void>;
 }
 
@@ -129,17 +140,25 @@ export interface TestWorld {
  * When a part fails to start, what had started is stopped before the error is thrown.
  */
 export async function testWorld(options: TestWorldOptions): Promise<TestWorld> {
-  const closers: Array<{ what: string; close: () => Promise<unknown> }> = [];
-  const started = <T>(what: string, thing: T, close: (thing: T) => Promise<unknown>): T => {
-    closers.push({ what, close: () => close(thing) });
+  // Service processes next to each other in the order are stopped together (each takes its graceful shutdown
+  // time), everything else one by one.
+  const closers: Array<{ what: string; close: () => Promise<unknown>; service: boolean }> = [];
+  const started = <T>(what: string, thing: T, close: (thing: T) => Promise<unknown>, service = false): T => {
+    closers.push({ what, close: () => close(thing), service });
     return thing;
   };
   let closed: Promise<void> | undefined;
   const close = (): Promise<void> =>
     (closed ??= (async () => {
       const failures: string[] = [];
-      for (const { what, close: stop } of closers.reverse()) {
-        await stop().catch((error: unknown) => failures.push(`${what}: ${String(error)}`));
+      const stop = ({ what, close: closeIt }: (typeof closers)[number]) =>
+        closeIt().catch((error: unknown) => failures.push(`${what}: ${String(error)}`));
+      const reversed = closers.reverse();
+      for (let i = 0; i < reversed.length;) {
+        let end = i + 1;
+        while (reversed[i]!.service && reversed[end]?.service) end++;
+        await Promise.all(reversed.slice(i, end).map(stop));
+        i = end;
       }
       if (failures.length > 0)
         throw new Error(`the test world did not close cleanly:\n${failures.join('\n')}`);
@@ -147,6 +166,8 @@ export async function testWorld(options: TestWorldOptions): Promise<TestWorld> {
 
   // First, so that a missing driver fails before anything starts.
   const drivers = testDriversOf(options.sandboxes ?? []);
+  const registryPort = options.registry === 'real' ? await freePort() : undefined;
+  const registryUrl = registryPort ? `http://127.0.0.1:${registryPort}` : undefined;
   try {
     const infra = started('vhost and database', await createSuiteInfrastructure(options.name), (i) =>
       i.drop(),
@@ -155,6 +176,7 @@ export async function testWorld(options: TestWorldOptions): Promise<TestWorld> {
     await allStarted(
       drivers.map(async (driver) => {
         const sandbox = await driver.start({
+          publicUrl: registryUrl,
           ...options.sandboxOptions,
           vendor: options.vendorSandboxOptions?.[driver.type],
         });
@@ -167,9 +189,10 @@ export async function testWorld(options: TestWorldOptions): Promise<TestWorld> {
     const broker = started('broker connection', await TestBroker.connect(), (b) => b.close());
     const tapped: ConsumeMessage[][] = [];
     for (const exchange of options.tap ?? []) tapped.push(await broker.tap(exchange, '#'));
-    const directory = options.registry
-      ? started('connector directory stub', await startConnectorDirectoryStub(), (s) => s.close())
-      : undefined;
+    const directory =
+      options.registry === 'stub'
+        ? started('connector directory stub', await startConnectorDirectoryStub(), (s) => s.close())
+        : undefined;
 
     const sandboxEnv = Object.assign({}, ...[...sandboxes.values()].map((s) => s.serviceEnv)) as Record<
       string,
@@ -179,14 +202,28 @@ export async function testWorld(options: TestWorldOptions): Promise<TestWorld> {
     const envOf = (name: WorldService, extra: Record<string, string> = {}): Record<string, string> => ({
       ...infra.env,
       ...(name === 'auth-gateway' ? { ENCRYPTION_KEYS: gatewayKey } : {}),
+      ...(name === 'connector-registry' && registryUrl ? { PUBLIC_URL: registryUrl } : {}),
       ...sandboxEnv,
       ...options.env,
       ...options.serviceEnv?.[name],
       ...extra,
     });
     const processes: ServiceProcess[] = [];
+    let registryPortTaken = false;
+    /** The first connector-registry of a `'real'` registry on its fixed address, any other on a free port. */
+    const portOf = (name: WorldService): number | undefined => {
+      if (name !== 'connector-registry' || registryPortTaken) return undefined;
+      registryPortTaken = true;
+      return registryPort;
+    };
     const startOne = async (name: WorldService, extra?: Record<string, string>) => {
-      const service = started(name, await startService(name, envOf(name, extra)), (p) => p.stop());
+      const env = envOf(name, extra);
+      const service = started(
+        name,
+        await startService(name, env, undefined, portOf(name)),
+        (p) => p.stop(),
+        true,
+      );
       processes.push(service);
       return service;
     };
@@ -221,6 +258,7 @@ export async function testWorld(options: TestWorldOptions): Promise<TestWorld> {
       env: infra.env,
       infra,
       broker,
+      registryUrl,
       processes,
       connectors: directory?.connectors ?? new Map(),
       service(name) {
@@ -237,6 +275,8 @@ export async function testWorld(options: TestWorldOptions): Promise<TestWorld> {
       },
       async connect(type, { accountId, id = `conn-${type}-${randomUUID().slice(0, 8)}`, ...rest }) {
         if (!isAtsType(type)) throw new Error(`${type} is not a registered ATS (${ATS_TYPES.join(', ')})`);
+        if (options.registry === 'real')
+          throw new Error('with a real registry, connect through its admin API (POST /api/v1/connectors)');
         const { options: opts, sandbox = sandboxOf(type), ownDailyLimit } = rest;
         const config = await sandbox.connect(gatewayFor(gatewayRpc(), type, accountId, id));
         const snapshot = connectorSnapshot({ id, accountId, type, config, options: opts, ownDailyLimit });

@@ -144,6 +144,13 @@ describe(RegistryExceptionFilter.name, () => {
     expect(validateAs(AtsBOptionsDto, { sendSmartCv: true }, 'options')).toMatchObject({ sendSmartCv: true });
   });
 
+  it('takes an empty object as a class with no checks (a set-up form that asks nothing), and nothing else', () => {
+    class NothingAsked {}
+    expect(validateAs(NothingAsked, {}, 'config')).toBeInstanceOf(NothingAsked);
+    expect(() => validateAs(NothingAsked, { routine: 'x' }, 'config')).toThrow(RegistryException);
+    expect(() => validateAs(NothingAsked, null, 'config')).toThrow(RegistryException);
+  });
+
   it('writes the body as the response', () => {
     const json = jest.fn();
     const response = { headersSent: false, status: jest.fn(() => ({ json })) };

@@ -114,7 +114,13 @@ export function validateAs<T extends object>(
     throw validationFailed([{ field: prefix, problems: [`${prefix} must be an object`] }]);
   }
   const instance = plainToInstance(cls, plain);
-  const errors = validateSync(registry ? validatedWith(instance, registry) : instance, OPTIONS);
+  // An empty object is a valid instance of a class with no checks (an ATS whose set-up form asks nothing);
+  // anything in it is still refused, as a value of no known shape.
+  const empty = Object.keys(plain).length === 0;
+  const errors = validateSync(
+    registry ? validatedWith(instance, registry) : instance,
+    empty ? { ...OPTIONS, forbidUnknownValues: false } : OPTIONS,
+  );
   if (errors.length > 0) throw validationFailed(describeValidationErrors(errors, prefix));
   return instance;
 }

@@ -26,9 +26,9 @@ export const sandbox: AtsSandbox = {
     config: { routine: 'api-oauth', sendSmartCv: true },
   }),
   // auth-gateway's addresses of the vendor's login, and the callback the sandbox's OAuth client allows.
-  serviceEnv: (url) => ({
+  serviceEnv: (url, publicUrl = 'http://127.0.0.1:3000') => ({
     ATS_B_OAUTH_URL: `${url}/oauth`,
     ATS_B_REST_LOGIN_URL: `${url}/rest-services`,
-    ATS_B_REDIRECT_URI: 'http://127.0.0.1:3000/oauth/ats-b/callback',
+    ATS_B_REDIRECT_URI: `${publicUrl}/oauth/ats-b/callback`,
   }),
 };

@@ -21,8 +21,11 @@ export interface AtsSandbox {
   start(env: NodeJS.ProcessEnv): Promise<RunningAtsSandbox>;
   /** The connector `npm start` makes on it (the body of POST /connectors), given its address. */
   demoConnector(url: string): DemoConnector;
-  /** Settings the services need to reach it (e.g. an interactive login's addresses), given its address. */
-  serviceEnv?(url: string): Record<string, string>;
+  /**
+   * Settings the services need to reach it (e.g. an interactive login's addresses), given its address and
+   * where the admin API is reached (connector-registry's `PUBLIC_URL`, `http://127.0.0.1:3000` by default).
+   */
+  serviceEnv?(url: string, publicUrl?: string): Record<string, string>;
 }
 
 export interface RunningAtsSandbox {
@@ -63,3 +66,14 @@ export function intFromEnv(env: NodeJS.ProcessEnv, name: string, fallback: numbe
     throw new Error(`${name} must be a non-negative integer, got '${raw}'`);
   return value;
 }
+
+export {
+  bearerOf,
+  formOf,
+  jsonObjectOf,
+  serveSandbox,
+  type SandboxHandler,
+  type SandboxReply,
+  type SandboxRequest,
+  type ServedSandbox,
+} from './http-sandbox';

@@ -24,7 +24,7 @@ export const testDriver: AtsTestDriver = {
     return {
       url: running.url,
       running,
-      serviceEnv: sandbox.serviceEnv?.(running.url) ?? {},
+      serviceEnv: sandbox.serviceEnv?.(running.url, options.publicUrl) ?? {},
       async connect(gateway) {
         await gateway.authorize((authorizeUrl) => driveLoginForm(authorizeUrl, LOGIN));
         return { routine: 'api-oauth' };

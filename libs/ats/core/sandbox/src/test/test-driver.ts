@@ -15,6 +15,8 @@ export interface AtsTestDriver {
 }
 
 export interface TestSandboxOptions {
+  /** Where the platform's admin API is reached (connector-registry's `PUBLIC_URL`): an interactive login's callback. */
+  publicUrl?: string;
   /** How many vacancies it is seeded with (its own default otherwise), and the seed that makes them. */
   vacancies?: number;
   seed?: number;

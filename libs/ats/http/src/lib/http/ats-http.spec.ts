@@ -40,6 +40,26 @@ describe(AtsHttp.name, () => {
     });
   });
 
+  it('sends a form as application/x-www-form-urlencoded (an OAuth token request)', async () => {
+    const seen: RequestInit[] = [];
+    const http = new AtsHttp(
+      'ATS-X',
+      {
+        fetch: async (_url, init) => {
+          seen.push(init ?? {});
+          return new Response('{"access_token":"t"}', { status: 200 });
+        },
+      },
+      1000,
+    );
+    const form = { grant_type: 'client_credentials', client_id: 'a b', client_secret: 's&t' };
+    await http.send({ ...request, json: undefined, form, write: false });
+    expect(seen[0]).toMatchObject({
+      body: 'grant_type=client_credentials&client_id=a+b&client_secret=s%26t',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    });
+  });
+
   it('lets a beforeCall refusal (rate limiter) through unchanged, before any request', async () => {
     let fetched = 0;
     const refusal = new Error('no token in the bucket');

@@ -95,6 +95,8 @@ export interface AtsRequest {
   headers?: Record<string, string>;
   /** An object is sent as JSON; parts as multipart/form-data. */
   json?: unknown;
+  /** Sent as `application/x-www-form-urlencoded` (an OAuth token request, RFC 6749). */
+  form?: Readonly<Record<string, string>>;
   multipart?: readonly MultipartPart[];
   /** Changes data and may not be repeated blindly: a timeout after sending is then `ambiguous`. */
   write: boolean;
@@ -272,6 +274,9 @@ export class AtsHttp {
     } else if (request.json !== undefined) {
       headers['Content-Type'] = 'application/json';
       body = JSON.stringify(request.json);
+    } else if (request.form) {
+      headers['Content-Type'] = 'application/x-www-form-urlencoded';
+      body = new URLSearchParams(request.form).toString();
     }
     let status: number;
     let responseHeaders: Headers;
