@@ -63,12 +63,14 @@ describe(KeyedLeases.name, () => {
   });
 
   it('renews a lease while the work runs, and lets another take it over once its holder is gone', async () => {
-    const short = new KeyedLeases(dataSource, { namespace: 'test', ttlMs: 300 });
+    // A TTL long enough that a loaded machine (two test files at once beside other work) still renews every
+    // third of it in time: with 300 ms a renewal delayed by the CPU let the second in.
+    const short = new KeyedLeases(dataSource, { namespace: 'test', ttlMs: 1_500 });
     let secondIn = false;
-    const long = short.withLock('renewed', () => new Promise((resolve) => setTimeout(resolve, 1_000)), 1_000);
+    const long = short.withLock('renewed', () => new Promise((resolve) => setTimeout(resolve, 4_000)), 1_000);
     await new Promise((resolve) => setTimeout(resolve, 50));
-    const second = short.withLock('renewed', async () => void (secondIn = true), 5_000);
-    await new Promise((resolve) => setTimeout(resolve, 600)); // twice the TTL: renewal kept it
+    const second = short.withLock('renewed', async () => void (secondIn = true), 10_000);
+    await new Promise((resolve) => setTimeout(resolve, 3_000)); // twice the TTL: only renewal can have kept it
     expect(secondIn).toBe(false);
     await long;
     await second;
@@ -76,11 +78,11 @@ describe(KeyedLeases.name, () => {
 
     // A holder that died (its row stays, never renewed) is taken over after the TTL.
     await dataSource.query(
-      `INSERT INTO keyed_lease (namespace, key, owner, expires_at) VALUES ('test', 'orphan', 'dead', clock_timestamp() + interval '300 milliseconds')`,
+      `INSERT INTO keyed_lease (namespace, key, owner, expires_at) VALUES ('test', 'orphan', 'dead', clock_timestamp() + interval '1500 milliseconds')`,
     );
     const started = Date.now();
-    await short.withLock('orphan', async () => undefined, 5_000);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(200);
+    await short.withLock('orphan', async () => undefined, 10_000);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1_200);
   });
 
   it('gives every grant a larger fencing token than the one before, on any key', async () => {
